@@ -1,0 +1,74 @@
+/**
+ * The contract between an integrator family and the event driver.
+ *
+ * 1. A stepper owns its work arrays: they are allocated once in the factory, for a fixed
+ *    dimension `n`; `reset`, `step` and `interpolate` never allocate.
+ * 2. The right-hand side is `f(t, y, dydt)`: it reads `y` (length n) and writes `dydt`
+ *    (length n); it must not keep either array.
+ * 3. `reset(t, y)` (re)starts at (t, y): it copies `y`, evaluates f there (the cached
+ *    derivative is always recomputed after a state change, as in Hairer's DOPRI5 after an
+ *    event) and forgets the previous step-size proposal unless `hInit` is given.
+ * 4. `step(tLimit)` makes one accepted step towards `tLimit` and never past it; it lands on
+ *    `tLimit` exactly (the value itself, not a sum that rounds near it) when it reaches it.
+ *    The direction of integration is the sign of `tLimit - t`. Rejected attempts are retried
+ *    inside the call. It returns a {@link StepOutcome}; after `'accepted'` the step spans
+ *    [tPrev, t], and `interpolate` is valid on that interval.
+ * 5. `interpolate(s, out)` writes the dense-output state at s (between tPrev and t) into
+ *    `out`. Coefficients that only dense output needs are computed lazily, once per step.
+ * 6. Counters in `stats` accumulate across resets until `resetStats()`.
+ */
+export interface Stepper {
+  readonly method: MethodName;
+  /** dimension of the state */
+  readonly n: number;
+  /** classical order of the propagated solution */
+  readonly order: number;
+  /** whether the step size is controlled by an error estimate */
+  readonly adaptive: boolean;
+  /** current time (end of the last accepted step) */
+  t: number;
+  /** start of the last accepted step */
+  tPrev: number;
+  /** state at t (length n); read it, do not write it: use reset() to change the state */
+  readonly y: Float64Array;
+  /** state at tPrev */
+  readonly yPrev: Float64Array;
+  /** f(t, y), kept current (FSAL) */
+  readonly dydt: Float64Array;
+  /** the size of the last accepted step (signed) */
+  hLast: number;
+  readonly stats: StepperStats;
+
+  reset(t: number, y: ArrayLike<number>, hInit?: number): void;
+  step(tLimit: number): StepOutcome;
+  interpolate(s: number, out: Float64Array): void;
+  resetStats(): void;
+}
+
+export type MethodName = 'rk4' | 'dopri5' | 'dop853';
+
+export type StepOutcome =
+  | 'accepted'
+  /** the controller wanted a step below the resolution of t (about 16 ulp) */
+  | 'stepSizeUnderflow'
+  /** f produced NaN or infinity and shrinking the step did not help */
+  | 'nonFinite';
+
+export interface StepperStats {
+  steps: number;
+  rejected: number;
+  rhsEvaluations: number;
+}
+
+export type Rhs = (t: number, y: Float64Array, dydt: Float64Array) => void;
+
+export interface StepperOptions {
+  /** relative tolerance (adaptive methods) */
+  rtol: number;
+  /** absolute tolerance, one for all components */
+  atol: number;
+  /** largest step magnitude (adaptive), or THE step magnitude (rk4); Infinity: no limit */
+  hMax: number;
+  /** rk4 only: the fixed step magnitude */
+  hFixed?: number;
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+
+// The library (ESM + CJS + declarations) and the command line with its worker, which
+// worker threads load by path, so it must be its own file in dist/.
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+  },
+  {
+    entry: { cli: 'src/cli/main.ts', 'sweep-worker': 'src/cli/sweep-worker.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'node20',
+  },
+]);
