@@ -1,0 +1,351 @@
+/**
+ * Plots for the command line: trajectories (with impulses drawn as vertical jumps),
+ * XY plots for parameter sweeps and histograms, rendered to SVG with vega-lite + vega
+ * (no browser, no canvas) and optionally rasterised to PNG with resvg.
+ *
+ * All data is passed to vega in long form with fixed, safe field names
+ * (`i`, `t`, `series`, `value`, ...): user names such as `h'`, `a.b` or `__proto__`
+ * only ever appear as *values*, never as field names, because vega-lite interprets
+ * `.`, `[` and `\` in field names as nested access.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+
+/** Input of {@link renderTrajectoryPlot}. */
+export interface TrajectoryPlotInput {
+  /** Plot title. */
+  title: string;
+  /** Name of the independent variable (x axis title); also `columns[0]`. */
+  independent: string;
+  /** Column names; `columns[0]` is the independent variable. */
+  columns: string[];
+  /**
+   * `rows[i][0]` is the independent variable, `rows[i][j]` the value of `columns[j]`.
+   * At an event the rows hold two consecutive rows with the same independent value
+   * (before and after the jump); rows are drawn in this order, never re-sorted.
+   */
+  rows: number[][];
+  /** Column names to draw (unknown names are ignored). */
+  series: string[];
+  /** Event times, marked with thin dashed vertical rules. */
+  events: { t: number }[];
+}
+
+/** Input of {@link renderXYPlot}. */
+export interface XYPlotInput {
+  title: string;
+  /** x axis title. The y axis title is the series name if there is one series, else "value". */
+  xLabel: string;
+  series: { name: string; points: [number, number][] }[];
+  /** Logarithmic x axis; points with x <= 0 are then skipped. */
+  logX?: boolean;
+  /** Logarithmic y axis; points with y <= 0 are then skipped. */
+  logY?: boolean;
+  /** Default `'linepoint'`. */
+  mark?: 'line' | 'point' | 'linepoint';
+}
+
+/** Input of {@link renderHistogram}. */
+export interface HistogramInput {
+  title: string;
+  /** x axis title. */
+  xLabel: string;
+  /** Samples; non-finite values are skipped. */
+  values: number[];
+  /**
+   * Maximum number of bins (default: Sturges' rule, at least 5). Bin boundaries are
+   * rounded to "nice" numbers, so the actual count can be a little lower.
+   */
+  bins?: number;
+  /** Vertical reference lines (e.g. the mean), shown with a legend. */
+  markers?: { label: string; value: number }[];
+}
+
+const WIDTH = 720;
+const HEIGHT = 400;
+
+// Fonts in order of preference: vega only writes the family list into the SVG, and
+// resvg picks the first one installed (it does not map the generic 'sans-serif' to
+// whatever is installed, falling back to the first system font, often a serif).
+// Names are unquoted on purpose: resvg does not match quoted names (as written by
+// vega, `&quot;DejaVu Sans&quot;`), while unquoted multi-word names are valid CSS.
+const FONT = 'Helvetica, Arial, Liberation Sans, DejaVu Sans, Noto Sans, sans-serif';
+
+const baseConfig = {
+  padding: 12,
+  font: FONT,
+  title: { fontSize: 15, anchor: 'start' as const, offset: 10 },
+  axis: { labelFontSize: 11, titleFontSize: 12, titlePadding: 8, gridColor: '#e6e6e6' },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 240, symbolStrokeWidth: 2 },
+  view: { stroke: '#bbbbbb' },
+};
+
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/**
+ * Compiles a vega-lite spec and renders it headless to SVG text.
+ * Warnings from vega-lite and vega are silenced: they are about spec details the user
+ * cannot act on, and the CLI's stderr is for the user.
+ */
+async function toSvg(spec: TopLevelSpec): Promise<string> {
+  const { spec: vgSpec } = compile(spec, { logger: vega.logger(vega.None) });
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none', logLevel: vega.None });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Renders trajectories against the independent variable as SVG text.
+ *
+ * Each series is a line drawn in row order (explicit `order` by row index), so the
+ * duplicated before/after rows at an event produce a vertical segment at the event
+ * time, the way ACSL's before/after logging showed impulses. Non-finite values are
+ * skipped; empty input yields an empty plot with title and axes.
+ */
+export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<string> {
+  const values: { i: number; t: number; series: string; value: number }[] = [];
+  const drawn: { name: string; col: number }[] = [];
+  for (const name of input.series) {
+    const col = input.columns.indexOf(name);
+    if (col > 0 && !drawn.some((d) => d.name === name)) drawn.push({ name, col });
+  }
+  input.rows.forEach((row, i) => {
+    const t = row[0];
+    if (!finite(t)) return;
+    for (const { name, col } of drawn) {
+      const v = row[col];
+      if (finite(v)) values.push({ i, t, series: name, value: v });
+    }
+  });
+  const events = input.events.filter((e) => finite(e.t)).map((e) => ({ t: e.t }));
+  // De-duplicate: several impulses at one instant would stack identical rules.
+  const eventTimes = [...new Set(events.map((e) => e.t))].map((t) => ({ t }));
+
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: input.title,
+    width: WIDTH,
+    height: HEIGHT,
+    config: baseConfig,
+    layer: [
+      {
+        data: { values: eventTimes },
+        mark: { type: 'rule', stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
+        encoding: { x: { field: 't', type: 'quantitative' } },
+      },
+      {
+        data: { values },
+        mark: { type: 'line', strokeWidth: 1.6, interpolate: 'linear' },
+        encoding: {
+          x: {
+            field: 't',
+            type: 'quantitative',
+            title: input.independent,
+            scale: { zero: false, nice: false },
+          },
+          y: { field: 'value', type: 'quantitative', title: 'value', scale: { zero: false } },
+          color: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            // Keep the caller's series order rather than alphabetical.
+            scale: { domain: drawn.map((d) => d.name) },
+          },
+          order: { field: 'i', type: 'quantitative' },
+        },
+      },
+    ],
+  };
+  return toSvg(spec);
+}
+
+/**
+ * Renders one or more (x, y) series as SVG text, e.g. a sweep result against a
+ * parameter. Points are drawn in the order given. Non-finite points (and non-positive
+ * ones on a log axis) are skipped.
+ */
+export async function renderXYPlot(input: XYPlotInput): Promise<string> {
+  const values: { i: number; x: number; y: number; series: string }[] = [];
+  for (const s of input.series) {
+    s.points.forEach(([x, y], i) => {
+      if (!finite(x) || !finite(y)) return;
+      if ((input.logX && x <= 0) || (input.logY && y <= 0)) return;
+      values.push({ i, x, y, series: s.name });
+    });
+  }
+  const names = [...new Set(input.series.map((s) => s.name))];
+  const kind = input.mark ?? 'linepoint';
+  const mark =
+    kind === 'point'
+      ? { type: 'point' as const, filled: true, size: 40 }
+      : { type: 'line' as const, strokeWidth: 1.6, point: kind === 'linepoint' ? { filled: true, size: 30 } : false };
+
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: input.title,
+    width: WIDTH,
+    height: HEIGHT,
+    config: baseConfig,
+    data: { values },
+    mark,
+    encoding: {
+      x: {
+        field: 'x',
+        type: 'quantitative',
+        title: input.xLabel,
+        scale: input.logX ? { type: 'log' } : { zero: false },
+      },
+      y: {
+        field: 'y',
+        type: 'quantitative',
+        title: names.length === 1 ? names[0] : 'value',
+        scale: input.logY ? { type: 'log' } : { zero: false },
+      },
+      color: {
+        field: 'series',
+        type: 'nominal',
+        title: null,
+        scale: { domain: names },
+        // One series is already named by the y axis title.
+        legend: names.length > 1 ? {} : null,
+      },
+      order: { field: 'i', type: 'quantitative' },
+    },
+  };
+  return toSvg(spec);
+}
+
+/**
+ * Renders a frequency histogram as SVG text. Bins are computed here (nice boundaries,
+ * at most `bins` of them) so that constant or empty samples still give a sensible plot.
+ */
+export async function renderHistogram(input: HistogramInput): Promise<string> {
+  const xs = input.values.filter(finite);
+  const markers = (input.markers ?? []).filter((m) => finite(m.value));
+  const maxbins = Math.max(1, Math.floor(input.bins ?? Math.max(5, Math.ceil(Math.log2(Math.max(1, xs.length)) + 1))));
+
+  const bars: { x0: number; x1: number; count: number }[] = [];
+  if (xs.length > 0) {
+    let lo = Math.min(...xsChunks(xs, Math.min));
+    let hi = Math.max(...xsChunks(xs, Math.max));
+    // A constant sample has a zero-width extent; widen it so there is one visible bin.
+    if (lo === hi) {
+      const pad = lo === 0 ? 0.5 : Math.abs(lo) * 0.05;
+      lo -= pad;
+      hi += pad;
+    }
+    const { start, step, n } = niceBins(lo, hi, maxbins);
+    const counts = new Array<number>(n).fill(0);
+    for (const x of xs) {
+      // The last bin is closed on the right so the maximum is counted.
+      const k = Math.min(n - 1, Math.max(0, Math.floor((x - start) / step)));
+      counts[k]++;
+    }
+    counts.forEach((count, k) => bars.push({ x0: start + k * step, x1: start + (k + 1) * step, count }));
+  }
+
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: input.title,
+    width: WIDTH,
+    height: HEIGHT,
+    config: baseConfig,
+    layer: [
+      {
+        data: { values: bars },
+        mark: { type: 'rect', color: '#4c78a8', stroke: 'white', strokeWidth: 0.5 },
+        encoding: {
+          x: { field: 'x0', type: 'quantitative', title: input.xLabel, scale: { zero: false } },
+          x2: { field: 'x1' },
+          y: { field: 'count', type: 'quantitative', title: 'frequency' },
+          y2: { datum: 0 },
+        },
+      },
+      {
+        data: { values: markers.map((m) => ({ label: m.label, value: m.value })) },
+        mark: { type: 'rule', strokeWidth: 2, strokeDash: [6, 3] },
+        encoding: {
+          x: { field: 'value', type: 'quantitative' },
+          color: {
+            field: 'label',
+            type: 'nominal',
+            title: null,
+            scale: { domain: [...new Set(markers.map((m) => m.label))], range: ['#e45756', '#f58518', '#54a24b', '#b279a2', '#9d755d'] },
+          },
+        },
+      },
+    ],
+  };
+  return toSvg(spec);
+}
+
+/**
+ * Equal-width bins covering [lo, hi] (lo < hi) with a step of 1, 2 or 5 times a power
+ * of ten, the smallest such step giving at most `maxbins` bins (at least one bin).
+ */
+export function niceBins(lo: number, hi: number, maxbins: number): { start: number; step: number; n: number } {
+  const raw = (hi - lo) / Math.max(1, maxbins);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  let start = lo;
+  let step = raw;
+  let n = 1;
+  for (const m of [1, 2, 5, 10]) {
+    step = m * mag;
+    start = Math.floor(lo / step) * step;
+    n = Math.max(1, Math.ceil((hi - start) / step - 1e-9));
+    if (n <= maxbins) break;
+  }
+  return { start, step, n };
+}
+
+// Math.min(...xs) overflows the call stack for very large arrays; reduce in chunks.
+function xsChunks(xs: number[], f: (...v: number[]) => number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < xs.length; k += 10_000) out.push(f(...xs.slice(k, k + 10_000)));
+  return out;
+}
+
+/** Extensions accepted by {@link writePlot}. */
+export const PLOT_EXTENSIONS = ['.svg', '.png'] as const;
+
+/**
+ * Writes an SVG document to `path`: `.svg` as is, `.png` rasterised at 2x on white.
+ * Throws an `Error` for any other extension (naming the supported ones) and when the
+ * parent directory does not exist (it is not created: a typo in the path should fail).
+ */
+export async function writePlot(svg: string, path: string): Promise<void> {
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.svg' && ext !== '.png') {
+    throw new Error(
+      `cannot write plot '${path}': unsupported extension '${ext || '(none)'}'; use ${PLOT_EXTENSIONS.join(' or ')}`,
+    );
+  }
+  const dir = dirname(resolve(path));
+  let isDir = false;
+  try {
+    isDir = (await stat(dir)).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new Error(`cannot write plot '${path}': directory '${dir}' does not exist`);
+
+  if (ext === '.svg') {
+    await writeFile(path, svg, 'utf8');
+    return;
+  }
+  const png = new Resvg(svg, {
+    fitTo: { mode: 'zoom', value: 2 },
+    background: 'white',
+    font: { loadSystemFonts: true },
+  })
+    .render()
+    .asPng();
+  await writeFile(path, png);
+}

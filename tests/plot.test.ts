@@ -1,0 +1,262 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  niceBins,
+  renderHistogram,
+  renderTrajectoryPlot,
+  renderXYPlot,
+  writePlot,
+  type TrajectoryPlotInput,
+} from '../src/cli/plot.js';
+
+/** Points of every `d` attribute of the paths inside line-mark groups. */
+function linePaths(svg: string): [number, number][][] {
+  const out: [number, number][][] = [];
+  for (const g of svg.matchAll(/<g class="mark-line[^"]*"[^>]*>(.*?)<\/g>/gs)) {
+    for (const d of g[1].matchAll(/<path[^>]*\sd="([^"]*)"/g)) {
+      const pts: [number, number][] = [];
+      for (const m of d[1].matchAll(/[ML]\s*(-?[\d.e+-]+)[ ,](-?[\d.e+-]+)/g)) pts.push([Number(m[1]), Number(m[2])]);
+      out.push(pts);
+    }
+  }
+  return out;
+}
+
+/** XML-escaped form of a text as vega writes it into the SVG. */
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// A ball dropped from h = 1 bouncing once at t = 0.5 (v: -1 -> +0.8), logged before/after.
+const bounce: TrajectoryPlotInput = {
+  title: 'Tiny bounce',
+  independent: 't',
+  columns: ['t', 'h', "h'"],
+  rows: [
+    [0, 1, 0],
+    [0.25, 0.75, -0.5],
+    [0.5, 0, -1],
+    [0.5, 0, 0.8],
+    [0.75, 0.2, 0.3],
+    [1, 0.3, -0.2],
+  ],
+  series: ['h', "h'"],
+  events: [{ t: 0.5 }],
+};
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'deltastep-plot-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('renderTrajectoryPlot', () => {
+  it('produces an SVG with the title, series names and axis titles', async () => {
+    const svg = await renderTrajectoryPlot(bounce);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    for (const text of ['Tiny bounce', '>h<', ">h'<", '>t<', '>value<']) expect(svg).toContain(text);
+  });
+
+  it('draws the jump as a vertical segment at the event time', async () => {
+    const svg = await renderTrajectoryPlot(bounce);
+    const paths = linePaths(svg);
+    expect(paths).toHaveLength(2);
+    // Series keep the caller's order: h, then h'.
+    const [h, v] = paths;
+    expect(h).toHaveLength(6);
+    expect(v).toHaveLength(6);
+    // Row order is kept: x never decreases; h' has one vertical segment (rows 2 and 3),
+    // h (continuous at the bounce) repeats the point instead.
+    for (let k = 1; k < v.length; k++) expect(v[k][0]).toBeGreaterThanOrEqual(v[k - 1][0]);
+    const vertical = (pts: [number, number][]): number[] =>
+      pts.flatMap((p, k) => (k > 0 && p[0] === pts[k - 1][0] && p[1] !== pts[k - 1][1] ? [k] : []));
+    expect(vertical(v)).toEqual([3]);
+    expect(vertical(h)).toEqual([]);
+  });
+
+  it('keeps row order even when the after-row would sort first', async () => {
+    // After the jump the value is lower: a sort by (t, value) would swap the two rows.
+    const svg = await renderTrajectoryPlot({
+      ...bounce,
+      series: ['x'],
+      columns: ['t', 'x'],
+      rows: [
+        [0, 0],
+        [1, 5],
+        [1, -5],
+        [2, -4],
+      ],
+    });
+    const [pts] = linePaths(svg);
+    expect(pts).toHaveLength(4);
+    expect(pts[1][0]).toBe(pts[2][0]);
+    // SVG y grows downwards: before the jump (5) is above after (-5).
+    expect(pts[1][1]).toBeLessThan(pts[2][1]);
+  });
+
+  it('marks events with dashed rules', async () => {
+    const svg = await renderTrajectoryPlot(bounce);
+    expect(svg).toMatch(/<g class="mark-rule role-mark[^>]*><line[^>]*stroke-dasharray/);
+  });
+
+  it('handles names that are special to vega or JavaScript', async () => {
+    const svg = await renderTrajectoryPlot({
+      title: 'odd <names> & "quotes"',
+      independent: 'time.s',
+      columns: ['time.s', "x1'", '__proto__', 'a.b', 'c[0]', 'constructor'],
+      rows: [
+        [0, 1, 2, 3, 4, 5],
+        [1, 2, 3, 4, 5, 6],
+      ],
+      series: ["x1'", '__proto__', 'a.b', 'c[0]', 'constructor'],
+      events: [],
+    });
+    expect(svg).toContain(esc('odd <names> & "quotes"'));
+    for (const name of ["x1'", '__proto__', 'a.b', 'c[0]', 'constructor', 'time.s']) {
+      expect(svg).toContain(`>${esc(name)}<`);
+    }
+    expect(linePaths(svg)).toHaveLength(5);
+  });
+
+  it('draws an empty plot for empty or non-finite data', async () => {
+    const empty = await renderTrajectoryPlot({ ...bounce, title: 'Nothing', rows: [], events: [] });
+    expect(empty.startsWith('<svg')).toBe(true);
+    expect(empty).toContain('Nothing');
+
+    const nan = await renderTrajectoryPlot({
+      ...bounce,
+      title: 'Gaps',
+      rows: [
+        [0, NaN, 1],
+        [NaN, 1, 1],
+        [1, Infinity, 2],
+        [2, 3, NaN],
+      ],
+      events: [{ t: NaN }],
+    });
+    expect(nan).toContain('Gaps');
+    expect(nan).not.toMatch(/NaN|Infinity/);
+
+    const noSeries = await renderTrajectoryPlot({ ...bounce, series: [] });
+    expect(noSeries).toContain('Tiny bounce');
+  });
+
+  it('keeps stderr and the console quiet', async () => {
+    const spies = (['warn', 'error', 'log', 'info'] as const).map((m) => vi.spyOn(console, m));
+    const write = vi.spyOn(process.stderr, 'write');
+    try {
+      await renderTrajectoryPlot({ ...bounce, rows: [] });
+      await renderXYPlot({ title: 'q', xLabel: 'x', series: [{ name: 's', points: [[0, 0]] }], logX: true, logY: true });
+      await renderHistogram({ title: 'q', xLabel: 'x', values: [] });
+      for (const s of spies) expect(s).not.toHaveBeenCalled();
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      for (const s of spies) s.mockRestore();
+      write.mockRestore();
+    }
+  });
+});
+
+describe('renderXYPlot', () => {
+  it('draws series with a log x axis and skips points a log axis cannot show', async () => {
+    const svg = await renderXYPlot({
+      title: 'Collisions vs restitution',
+      xLabel: 'e',
+      series: [
+        { name: 'collisions', points: [[0, 1], [0.1, 3], [0.5, 8], [0.9, 40], [NaN, 3]] },
+        { name: "n'", points: [[0.1, 2], [0.5, 4]] },
+      ],
+      logX: true,
+      mark: 'line',
+    });
+    expect(svg.startsWith('<svg')).toBe(true);
+    for (const text of ['Collisions vs restitution', '>e<', '>value<', '>collisions<', `>${esc("n'")}<`]) {
+      expect(svg).toContain(text);
+    }
+    const paths = linePaths(svg);
+    expect(paths.map((p) => p.length).sort()).toEqual([2, 3]);
+  });
+
+  it('names the y axis after a single series and supports every mark', async () => {
+    for (const mark of ['line', 'point', 'linepoint'] as const) {
+      const svg = await renderXYPlot({ title: 'one', xLabel: 'k', series: [{ name: 'hits', points: [[1, 2], [2, 3]] }], mark });
+      expect(svg).toContain('>hits<');
+    }
+    const empty = await renderXYPlot({ title: 'empty xy', xLabel: 'k', series: [], logY: true });
+    expect(empty).toContain('empty xy');
+  });
+});
+
+describe('renderHistogram', () => {
+  it('draws bars and labelled markers', async () => {
+    const values = Array.from({ length: 200 }, (_, k) => Math.sin(k) * 3 + 5);
+    const svg = await renderHistogram({
+      title: 'Impact times',
+      xLabel: 't_hit',
+      values: [...values, NaN, Infinity],
+      bins: 10,
+      markers: [{ label: 'mean', value: 5 }, { label: 'bad', value: NaN }],
+    });
+    for (const text of ['Impact times', '>t_hit<', '>frequency<', '>mean<']) expect(svg).toContain(text);
+    expect(svg).not.toContain('>bad<');
+    const bars = svg.match(/<g class="mark-rect role-mark[^>]*>(.*?)<\/g>/s)?.[1] ?? '';
+    const n = (bars.match(/<path/g) ?? []).length;
+    expect(n).toBeGreaterThanOrEqual(5);
+    expect(n).toBeLessThanOrEqual(10);
+  });
+
+  it('handles empty and constant samples', async () => {
+    expect(await renderHistogram({ title: 'none', xLabel: 'x', values: [] })).toContain('none');
+    const one = await renderHistogram({ title: 'const', xLabel: 'x', values: [2, 2, 2] });
+    expect(one).toContain('const');
+  });
+
+  it('bins with nice boundaries covering the range', () => {
+    for (const [lo, hi, max] of [
+      [0, 1, 10],
+      [0.3, 5.7, 12],
+      [-3, 7, 4],
+      [1e-9, 3e-9, 20],
+      [100, 100.5, 1],
+    ] as const) {
+      const { start, step, n } = niceBins(lo, hi, max);
+      expect(n).toBeLessThanOrEqual(max);
+      expect(start).toBeLessThanOrEqual(lo);
+      expect(start + n * step).toBeGreaterThanOrEqual(hi * (1 - 1e-12));
+    }
+  });
+});
+
+describe('writePlot', () => {
+  it('writes SVG as is and PNG with the PNG signature', async () => {
+    const svg = await renderTrajectoryPlot(bounce);
+    const svgPath = join(dir, 'a.svg');
+    await writePlot(svg, svgPath);
+    expect(await readFile(svgPath, 'utf8')).toBe(svg);
+
+    const pngPath = join(dir, 'a.PNG');
+    await writePlot(svg, pngPath);
+    const png = await readFile(pngPath);
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.length).toBeGreaterThan(5_000);
+    expect(png.length).toBeLessThan(5_000_000);
+    // IHDR width/height: 2x zoom of a ~760x450 SVG.
+    expect(png.readUInt32BE(16)).toBeGreaterThan(1200);
+    expect(png.readUInt32BE(20)).toBeGreaterThan(700);
+  });
+
+  it('rejects unsupported extensions, naming the supported ones', async () => {
+    await expect(writePlot('<svg/>', join(dir, 'a.pdf'))).rejects.toThrow(/\.svg.*\.png/);
+    await expect(writePlot('<svg/>', join(dir, 'noext'))).rejects.toThrow(/\.svg.*\.png/);
+  });
+
+  it('does not create missing directories', async () => {
+    const missing = join(dir, 'missing', 'a.svg');
+    await expect(writePlot('<svg/>', missing)).rejects.toThrow(/does not exist/);
+    await expect(stat(join(dir, 'missing'))).rejects.toThrow();
+  });
+});
