@@ -1,0 +1,50 @@
+/**
+ * Root bracketing on the dense output (Illinois variant of regula falsi, with a bisection
+ * safeguard), to a tolerance relative to t: the bracket collapses to neighbouring doubles.
+ * An absolute tolerance would fail on small time scales (scipy#15262).
+ */
+
+/** The collapsed bracket: g(left) has the sign before the crossing, g(right) is on or past zero. */
+export interface Bracket { left: number; right: number }
+
+const MAX_ITERATIONS = 200;
+
+/**
+ * Finds the crossing of g in [a, b], where g(a) = ga != 0 and g(b) = gb has the other sign or
+ * is 0. Works in either direction of t (a > b is fine). Writes the result into `out`.
+ */
+export function locateCrossing(g: (s: number) => number, a: number, ga: number, b: number, gb: number, out: Bracket): Bracket {
+  let side = 0; // which end was kept twice in a row (Illinois halving)
+  // The sign before the crossing, fixed: halving a tiny ga may round it to 0.
+  const signA = Math.sign(ga);
+  for (let k = 0; k < MAX_ITERATIONS; k++) {
+    const width = Math.abs(b - a);
+    const tol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
+    if (width <= tol) break;
+    let s = gb === 0 ? b : b - (gb * (b - a)) / (gb - ga);
+    // keep the new point strictly inside, away from the ends: a false-position step that
+    // lands on an end would not shrink the bracket
+    const lo = Math.min(a, b), hi = Math.max(a, b);
+    if (!(s > lo && s < hi) || k % 8 === 7) s = 0.5 * (a + b);
+    if (s === a || s === b) break;
+    const gs = g(s);
+    if (gs === 0 || Math.sign(gs) !== signA) {
+      b = s; gb = gs;
+      if (side === -1) ga *= 0.5;
+      side = -1;
+    } else {
+      a = s; ga = gs;
+      if (side === 1) gb *= 0.5;
+      side = 1;
+    }
+  }
+  out.left = a;
+  out.right = b;
+  return out;
+}
+
+/** The zero of a rate (an extremum of the watched function) in [a, b], where ra and rb differ in sign. */
+export function locateExtremum(r: (s: number) => number, a: number, ra: number, b: number, rb: number, out: Bracket): number {
+  locateCrossing(r, a, ra, b, rb, out);
+  return out.right;
+}

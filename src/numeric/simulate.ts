@@ -1,0 +1,554 @@
+/**
+ * The driver: integrates a compiled model over its range with exact events
+ * (MODEL-LANGUAGE.md, "Events, precisely").
+ *
+ * - Time events (delta roots, `at`, `every`) sit in a stop queue; the stepper lands on them.
+ * - State events and switching functions are watched at every step end; a crossing between
+ *   step ends, or one hidden inside a step (the function turns back: its rate, known
+ *   symbolically, changes sign), is bracketed on the dense output to neighbouring doubles.
+ *   The earliest crossing wins; coincident ones are processed together, in file order.
+ * - All actions of an instant read the same pre-event values and apply together; actions
+ *   that make another event function cross fire it too (bounded event iteration).
+ * - After a jump the stepper restarts cleanly (derivative recomputed, step proposal reset).
+ * - A geometric accumulation of events (a ball coming to rest) stops the run with status
+ *   `zeno` and the estimated accumulation point.
+ *
+ * A `Simulator` owns every work array for one compiled model and is reused across runs
+ * (sweeps, Newton iterations): nothing in the step, location or event loops allocates beyond
+ * the output rows themselves.
+ */
+import type { CompiledModel } from '../transform/compile.js';
+import { locateCrossing, type Bracket } from './locate.js';
+import type { MethodName, Stepper } from './stepper.js';
+import { createStepper } from './steppers.js';
+import { ScheduleError, scheduleTimes } from './time-roots.js';
+
+export type LocateMode = 'exact' | 'before' | 'after';
+export type RunStatus = 'ok' | 'stopped' | 'zeno' | 'failed';
+
+export interface SimulateOptions {
+  from?: number;
+  to?: number;
+  /** parameter (or unknown) values by name */
+  set?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  /** initial values by variable key (`y`, `y'`), overriding the model's */
+  init?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  method?: MethodName;
+  rtol?: number;
+  atol?: number;
+  /** fixed step for rk4, largest step otherwise */
+  step?: number;
+  locate?: LocateMode;
+  maxEvents?: number;
+  /** keep the trajectory rows (default true); sweeps turn it off */
+  record?: boolean;
+  /** times at which to keep the state (after any event there), for boundary conditions */
+  probes?: readonly number[];
+}
+
+export type ValueRecord = Record<string, number>;
+
+export interface EventRecord {
+  t: number;
+  name: string;
+  kind: 'time' | 'state' | 'periodic';
+  source: string;
+  pre: ValueRecord;
+  post: ValueRecord;
+  jumps: ValueRecord;
+}
+
+export interface RunStats { steps: number; rejected: number; rhsEvaluations: number; events: number }
+
+export interface SimulationResult {
+  model: string;
+  independent: string;
+  status: RunStatus;
+  message: string | null;
+  accumulationPoint?: number;
+  columns: string[];
+  rows: number[][];
+  events: EventRecord[];
+  final: ValueRecord;
+  stats: RunStats;
+  /** state at each probe time (post-event), in the order of `options.probes` */
+  probes?: { t: number; y: Float64Array; d: Float64Array }[];
+}
+
+/** The command line or a caller asked for something the model does not have. */
+export class SimulationInputError extends Error {}
+
+const DEFAULTS = { method: 'dopri5' as MethodName, rtol: 1e-6, atol: 1e-9, locate: 'exact' as LocateMode, maxEvents: 100_000 };
+const MAX_EVENT_ITERATIONS = 100;
+
+function asMap(x: SimulateOptions['set']): Map<string, number> {
+  if (!x) return new Map();
+  return x instanceof Map ? new Map(x) : new Map(Object.entries(x));
+}
+
+function record(): ValueRecord {
+  return Object.create(null) as ValueRecord;
+}
+
+/** Detects a geometric accumulation of one event's times. */
+class ZenoWatch {
+  private readonly times: number[][];
+  constructor(events: number) { this.times = Array.from({ length: events }, () => []); }
+  reset(): void { for (const t of this.times) t.length = 0; }
+
+  /** Records an occurrence; returns the estimated accumulation point when the run should stop. */
+  note(event: number, t: number): number | null {
+    const ts = this.times[event];
+    ts.push(t);
+    if (ts.length > 8) ts.shift();
+    const n = ts.length;
+    if (n < 3) return null;
+    const last = Math.abs(ts[n - 1] - ts[n - 2]);
+    const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
+    // Events a few ulps apart cannot be told apart any more, whatever the pattern.
+    if (last <= 64 * resolution && Math.abs(ts[n - 2] - ts[n - 3]) <= 64 * resolution) return t;
+    if (n < 7) return null;
+    const ratios: number[] = [];
+    for (let i = n - 5; i < n - 1; i++) ratios.push(Math.abs(ts[i + 1] - ts[i]) / Math.abs(ts[i] - ts[i - 1]));
+    const rMax = Math.max(...ratios), rMin = Math.min(...ratios);
+    if (!(rMax < 1 && rMin > 0 && rMax / rMin < 1.05)) return null;
+    const r = ratios[ratios.length - 1];
+    const remaining = (last * r) / (1 - r);
+    // Stop once the rest of the sequence fits in about a thousand ulps: later events could
+    // not be located apart from each other in double precision.
+    if (remaining > 1024 * resolution) return null;
+    return t + Math.sign(ts[n - 1] - ts[n - 2]) * remaining;
+  }
+}
+
+export class Simulator {
+  readonly model: CompiledModel;
+  private stepper: Stepper | null = null;
+  private stepperKey = '';
+  private readonly y: Float64Array;
+  private readonly d: Float64Array;
+  private readonly sw: Float64Array;
+  private p: Float64Array;
+  private readonly yPre: Float64Array;
+  private readonly yOut: Float64Array;
+  private readonly dOut: Float64Array;
+  private readonly yTmp: Float64Array;
+  private readonly gPrev: Float64Array;
+  private readonly gNew: Float64Array;
+  private readonly rPrev: Float64Array;
+  private readonly rNew: Float64Array;
+  private readonly gTmp: Float64Array;
+  private readonly gAfter: Float64Array;
+  private readonly outPre: Float64Array;
+  private readonly outPost: Float64Array;
+  private readonly bracket: Bracket = { left: 0, right: 0 };
+  private readonly zeno: ZenoWatch;
+  private readonly candidateRight: Float64Array;
+  /** per watched function: its value where its event last fired (see processInstant) */
+  private readonly offset: Float64Array;
+  private readonly candidateLeft: Float64Array;
+  private readonly dydtProbe: Float64Array;
+
+  constructor(model: CompiledModel) {
+    this.model = model;
+    const n = model.nStates, nd = model.nDiscrete, nw = model.watchInfo.length;
+    this.y = new Float64Array(n); this.yPre = new Float64Array(n); this.yOut = new Float64Array(n); this.yTmp = new Float64Array(n);
+    this.dydtProbe = new Float64Array(n);
+    this.d = new Float64Array(nd); this.dOut = new Float64Array(nd);
+    this.sw = new Float64Array(model.nSwitch);
+    this.p = model.parameters();
+    this.gPrev = new Float64Array(nw); this.gNew = new Float64Array(nw); this.rPrev = new Float64Array(nw);
+    this.rNew = new Float64Array(nw); this.gTmp = new Float64Array(nw); this.gAfter = new Float64Array(nw);
+    this.candidateRight = new Float64Array(nw); this.offset = new Float64Array(nw); this.candidateLeft = new Float64Array(nw);
+    this.outPre = new Float64Array(model.outputNames.length); this.outPost = new Float64Array(model.outputNames.length);
+    this.zeno = new ZenoWatch(model.events.length);
+  }
+
+  /** The stepper for these settings, made once and reused while they stay the same. */
+  private stepperFor(method: MethodName, rtol: number, atol: number, hMax: number, hFixed: number): Stepper {
+    const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}`;
+    if (this.stepper && this.stepperKey === key) return this.stepper;
+    const { rhs } = this.model;
+    const self = this;
+    this.stepper = createStepper(method, this.model.nStates, (t, y, dydt) => rhs(t, y, self.p, self.d, self.sw, dydt), { rtol, atol, hMax, hFixed });
+    this.stepperKey = key;
+    return this.stepper;
+  }
+
+  run(options: SimulateOptions = {}): SimulationResult {
+    const m = this.model;
+    const sys = m.system;
+    const method = options.method ?? (sys.options.get('method')?.value as MethodName | undefined) ?? DEFAULTS.method;
+    const rtol = options.rtol ?? (sys.options.get('rtol')?.value as number | undefined) ?? DEFAULTS.rtol;
+    const atol = options.atol ?? (sys.options.get('atol')?.value as number | undefined) ?? DEFAULTS.atol;
+    const stepOpt = options.step ?? (sys.options.get('step')?.value as number | undefined);
+    const locate = options.locate ?? (sys.options.get('locate')?.value as LocateMode | undefined) ?? DEFAULTS.locate;
+    const maxEvents = options.maxEvents ?? (sys.options.get('maxEvents')?.value as number | undefined) ?? DEFAULTS.maxEvents;
+    const keepRows = options.record ?? true;
+
+    const set = asMap(options.set);
+    for (const k of set.keys()) {
+      if (!m.paramNames.includes(k)) throw new SimulationInputError(`'${k}' is not a parameter or unknown of ${sys.model}; they are: ${m.paramNames.join(', ') || '(none)'}`);
+    }
+    const p = m.parameters(set);
+    this.p = p;
+    const { y, d, sw } = this;
+    m.initial(p, y, d);
+    for (const [key, value] of asMap(options.init)) {
+      const state = sys.states.find((s) => s.variable === key);
+      if (!state) {
+        const discrete = m.discreteNames.indexOf(key);
+        if (discrete >= sys.stepVariables.length) { d[discrete] = value; continue; }
+        throw new SimulationInputError(`'${key}' in --init is not a state of ${sys.model}; the states are: ${sys.states.map((s) => s.variable).join(', ')}`);
+      }
+      y[m.stateNames.indexOf(state.name)] = value;
+    }
+
+    const t0 = options.from ?? (sys.range.from ? m.parametersExpr(sys.range.from, p) : 0);
+    const tEnd = options.to ?? (sys.range.to ? m.parametersExpr(sys.range.to, p) : NaN);
+    if (!Number.isFinite(tEnd)) throw new SimulationInputError(`no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`);
+    if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
+    const dir = tEnd >= t0 ? 1 : -1;
+    const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
+    const stepper = this.stepperFor(method, rtol, atol, method === 'rk4' ? hFixed : (stepOpt ?? Infinity), hFixed);
+    stepper.resetStats();
+    this.zeno.reset();
+    this.offset.fill(0);
+
+    const columns = [sys.independent, ...m.outputNames];
+    const rows: number[][] = [];
+    const events: EventRecord[] = [];
+    const result: SimulationResult = {
+      model: sys.model, independent: sys.independent, status: 'ok', message: null, columns, rows, events, final: record(),
+      stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
+    };
+    const probes = options.probes ? [...options.probes] : [];
+    const probeOut: NonNullable<SimulationResult['probes']> = [];
+    if (options.probes) result.probes = probeOut;
+
+    // The stop queue: scheduled times in the order of integration, then probes.
+    const lo = Math.min(t0, tEnd), hi = Math.max(t0, tEnd);
+    const queue: { t: number; event: number }[] = [];
+    try {
+      m.events.forEach((ev) => { for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index }); });
+    } catch (err) {
+      if (err instanceof ScheduleError) return this.fail(result, err.message, t0, y, d, keepRows);
+      throw err;
+    }
+    queue.sort((a, b) => dir * (a.t - b.t) || a.event - b.event);
+    probes.sort((a, b) => dir * (a - b));
+    let qi = 0, pi = 0;
+
+    const row = (t: number, yy: Float64Array, dd: Float64Array, out: Float64Array) => {
+      m.outputs(t, yy, p, dd, sw, out);
+      if (keepRows) { const r = new Array<number>(out.length + 1); r[0] = t; for (let i = 0; i < out.length; i++) r[i + 1] = out[i]; rows.push(r); }
+    };
+
+    let t = t0;
+    this.lockSwitches(t, y, d, null);
+    row(t, y, d, this.outPre);
+    let eventCount = 0;
+
+    // Events scheduled at the start count fully (rule 6): the first two rows are before and after.
+    const due: number[] = [];
+    const takeDue = (at: number) => {
+      due.length = 0;
+      while (qi < queue.length && Math.abs(queue[qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))) due.push(queue[qi++].event);
+      return due;
+    };
+    const processInstant = (at: number, fired: number[]): boolean => {
+      const outcome = this.fire(at, fired, events, keepRows ? rows : null);
+      eventCount += outcome.count;
+      if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, keepRows); return true; }
+      stepper.reset(at, this.y);
+      m.watch(at, this.y, p, this.d, sw, this.gPrev);
+      m.watchRate(at, this.y, p, this.d, sw, this.rPrev);
+      // A function that has just fired sits at its zero, up to the rounding of the location
+      // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
+      // count from here, so it fires again only after it has left zero and crossed, and
+      // rounding on the wrong side of zero cannot make it fire at once.
+      for (const k of outcome.fired) {
+        const w = m.events[k].watchIndex;
+        if (w >= 0) { this.offset[w] = this.gPrev[w]; this.gPrev[w] = 0; }
+      }
+      if (eventCount > maxEvents) {
+        this.fail(result, `more than ${maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`, at, this.y, this.d, keepRows);
+        return true;
+      }
+      for (const k of fired) {
+        const acc = this.zeno.note(k, at);
+        if (acc !== null) {
+          result.status = 'zeno';
+          result.accumulationPoint = acc;
+          result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${eventCount} events`;
+          return true;
+        }
+      }
+      if (outcome.stopped) { result.status = 'stopped'; result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`; return true; }
+      return false;
+    };
+
+    stepper.reset(t, y);
+    let finished = false;
+    if (takeDue(t).length > 0) finished = processInstant(t, [...due]);
+    else { m.watch(t, y, p, d, sw, this.gPrev); m.watchRate(t, y, p, d, sw, this.rPrev); }
+    while (pi < probes.length && probes[pi] === t) { probeOut.push({ t, y: y.slice(), d: d.slice() }); pi++; }
+
+    const nw = m.watchInfo.length;
+    while (!finished && t !== tEnd) {
+      const nextQueued = qi < queue.length ? queue[qi].t : tEnd;
+      const nextProbe = pi < probes.length ? probes[pi] : tEnd;
+      const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, tEnd) : Math.max(nextQueued, nextProbe, tEnd);
+      const outcome = stepper.step(tStop);
+      if (outcome !== 'accepted') {
+        const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t) : `the step size fell below the resolution of ${sys.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+        this.fail(result, `${what}, at ${sys.independent} = ${stepper.t}`, stepper.t, stepper.y, d, keepRows);
+        break;
+      }
+      const tNew = stepper.t;
+      let crossing = -1;
+      if (nw > 0) {
+        m.watch(tNew, stepper.y, p, d, sw, this.gNew);
+        m.watchRate(tNew, stepper.y, p, d, sw, this.rNew);
+        crossing = this.findCrossings(stepper, dir);
+      }
+      if (crossing >= 0) {
+        // Group every crossing at the earliest instant; events in file order.
+        const tc = this.candidateRight[crossing];
+        const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(tc));
+        let at = tc;
+        if (locate === 'after') at = tNew;
+        else if (locate === 'before') at = stepper.tPrev;
+        if (locate === 'exact') stepper.interpolate(at, this.yTmp);
+        else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
+        if (locate === 'before' && keepRows && rows.length > 0 && rows[rows.length - 1][0] === stepper.tPrev) rows.pop();
+        const firedEvents: number[] = [];
+        let switched = false;
+        for (let k = 0; k < nw; k++) {
+          if (!(this.candidateRight[k] === this.candidateRight[k]) || dir * (this.candidateRight[k] - tc) > tolerance) continue;
+          const w = m.watchInfo[k];
+          if (w.kind === 'event') firedEvents.push(w.event); else switched = true;
+        }
+        firedEvents.sort((a, b) => a - b);
+        t = at;
+        y.set(this.yTmp);
+        if (firedEvents.length > 0) {
+          finished = processInstant(t, firedEvents);
+          if (finished) break;
+        } else if (switched) {
+          row(t, y, d, this.outPre);
+          this.lockSwitches(t, y, d, this.candidateLeft);
+          stepper.reset(t, y);
+          m.watch(t, y, p, d, sw, this.gPrev);
+          m.watchRate(t, y, p, d, sw, this.rPrev);
+        }
+        continue;
+      }
+      t = tNew;
+      y.set(stepper.y);
+      for (let k = 0; k < nw; k++) this.gPrev[k] = this.gNew[k] - this.offset[k];
+      this.rPrev.set(this.rNew);
+      if (t === tStop) {
+        if (t === nextQueued && qi < queue.length) {
+          row(t, y, d, this.outPre);
+          finished = processInstant(t, [...takeDue(t)]);
+          if (finished) break;
+        } else if (keepRows) row(t, y, d, this.outPre);
+        while (pi < probes.length && probes[pi] === t) { probeOut.push({ t, y: y.slice(), d: d.slice() }); pi++; }
+      } else if (keepRows) row(t, y, d, this.outPre);
+    }
+
+    if (!keepRows || rows.length === 0 || rows[rows.length - 1][0] !== t) {
+      m.outputs(t, this.y, p, this.d, sw, this.outPost);
+      if (!keepRows) { /* final only */ } else rows.push([t, ...this.outPost]);
+    }
+    m.outputs(t, this.y, p, this.d, sw, this.outPost);
+    result.final = this.values(t, this.outPost);
+    const st = stepper.stats;
+    result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: eventCount };
+    return result;
+  }
+
+  /** Marks a failed run: keeps what was computed and adds the state where it failed. */
+  private fail(result: SimulationResult, message: string, t: number, y: Float64Array, d: Float64Array, keepRows: boolean): SimulationResult {
+    result.status = 'failed';
+    result.message = message;
+    this.model.outputs(t, y, this.p, d, this.sw, this.outPost);
+    if (keepRows && Number.isFinite(t)) result.rows.push([t, ...this.outPost]);
+    result.final = this.values(t, this.outPost);
+    return result;
+  }
+
+  private values(t: number, out: Float64Array): ValueRecord {
+    const v = record();
+    v[this.model.system.independent] = t;
+    this.model.outputNames.forEach((n, i) => { v[n] = out[i]; });
+    return v;
+  }
+
+  private describeNonFinite(t: number): string {
+    const m = this.model;
+    m.rhs(t, this.model.nStates ? this.stepper!.y : this.y, this.p, this.d, this.sw, this.dydtProbe);
+    for (let i = 0; i < m.nStates; i++) {
+      if (!Number.isFinite(this.dydtProbe[i])) return `the right-hand side of ${m.system.states[i].standsFor}' is ${this.dydtProbe[i]}`;
+    }
+    return 'the right-hand side became NaN or infinite within the step';
+  }
+
+  /**
+   * Sets the locked switching values at (t, y). `crossedLeft` (when restarting at a located
+   * crossing) is unused by the evaluation itself: on an exact zero, the rate says which side
+   * the solution is going to.
+   */
+  private lockSwitches(t: number, y: Float64Array, d: Float64Array, _crossedLeft: Float64Array | null): void {
+    const m = this.model;
+    if (m.nSwitch === 0) return;
+    m.watch(t, y, this.p, d, this.sw, this.gTmp);
+    m.watchRate(t, y, this.p, d, this.sw, this.gAfter);
+    m.watchInfo.forEach((w, k) => {
+      if (w.kind !== 'switch') return;
+      let g = this.gTmp[k];
+      if (g === 0) g = this.gAfter[k] === this.gAfter[k] ? this.gAfter[k] * 1e-300 : 0;
+      switch (m.switching[w.index].primitive) {
+        case 'lt': this.sw[w.index] = g < 0 || (g === 0 && this.gTmp[k] < 0) ? 1 : 0; break;
+        case 'le': this.sw[w.index] = g <= 0 ? 1 : 0; break;
+        case 'gt': this.sw[w.index] = g > 0 ? 1 : 0; break;
+        case 'ge': this.sw[w.index] = g >= 0 ? 1 : 0; break;
+        case 'step': this.sw[w.index] = g >= 0 ? 1 : 0; break;
+        case 'sign': this.sw[w.index] = Math.sign(g); break;
+      }
+    });
+  }
+
+  /**
+   * Brackets every watched function's first crossing in the last step; returns the index of
+   * the earliest, or -1. `candidateRight[k]` is NaN for functions that do not cross.
+   */
+  private findCrossings(stepper: Stepper, dir: number): number {
+    const m = this.model;
+    const nw = m.watchInfo.length;
+    const a = stepper.tPrev, b = stepper.t;
+    let best = -1;
+    for (let k = 0; k < nw; k++) {
+      this.candidateRight[k] = NaN;
+      const w = m.watchInfo[k];
+      const direction = w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses';
+      const off = this.offset[k];
+      const g0 = this.gPrev[k], g1 = this.gNew[k] - off;
+      // A function sitting at zero (at the start or after its own action) is judged by where it goes next.
+      const s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(this.rPrev[k]);
+      if (s0 === 0 || g0 !== g0 || g1 !== g1) continue;
+      let left = a, gl = g0 !== 0 ? g0 : s0 * Number.MIN_VALUE, right = b, gr = g1;
+      let crosses = Math.sign(g1) !== s0;
+      if (crosses && g0 === 0 && g1 === 0) crosses = false;
+      if (!crosses) {
+        // Grazing: the function may have turned back inside the step. Its rate tells.
+        const r0 = this.rPrev[k], r1 = this.rNew[k];
+        if (!(r0 === r0 && r1 === r1) || Math.sign(r0) === Math.sign(r1) || dir * s0 * r0 >= 0) continue;
+        const rate = (s: number) => { stepper.interpolate(s, this.yTmp); m.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp); return this.gTmp[k]; };
+        locateCrossing(rate, a, r0, b, r1, this.bracket);
+        const te = this.bracket.right;
+        stepper.interpolate(te, this.yTmp);
+        m.watch(te, this.yTmp, this.p, this.d, this.sw, this.gTmp);
+        const ge = this.gTmp[k] - off;
+        if (ge !== 0 && Math.sign(ge) === s0) continue;
+        // two crossings: the first (toward -s0) in [a, te], the second (back) in [te, b]
+        right = te; gr = ge;
+        if (!matches(direction, s0)) {
+          if (ge === 0) continue;
+          left = te; gl = ge; right = b; gr = g1;
+          if (!matches(direction, -s0)) continue;
+        }
+      } else if (!matches(direction, s0)) continue;
+      const g = (s: number) => { stepper.interpolate(s, this.yTmp); m.watch(s, this.yTmp, this.p, this.d, this.sw, this.gTmp); return this.gTmp[k] - off; };
+      if (gr === 0 && (right === b)) { this.candidateLeft[k] = left; this.candidateRight[k] = right; }
+      else {
+        locateCrossing(g, left, gl, right, gr, this.bracket);
+        this.candidateLeft[k] = this.bracket.left;
+        this.candidateRight[k] = this.bracket.right;
+      }
+      if (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0) best = k;
+    }
+    return best;
+  }
+
+  /**
+   * Applies the events `fired` (in file order) at t to (this.y, this.d): every action reads
+   * the pre-event values; then event iteration; then the ledger and the before/after rows.
+   */
+  private fire(t: number, fired: number[], ledger: EventRecord[], rows: number[][] | null): { count: number; stopped: boolean; stopper: string; iterationFailed: boolean; fired: number[] } {
+    const m = this.model;
+    const { p, sw } = this;
+    let count = 0, stopped = false, stopper = '';
+    const all: number[] = [];
+    let round = fired;
+    m.outputs(t, this.y, p, this.d, sw, this.outPre);
+    if (rows) rows.push([t, ...this.outPre]);
+    for (let iteration = 0; round.length > 0; iteration++) {
+      if (iteration >= MAX_EVENT_ITERATIONS) return { count, stopped, stopper, iterationFailed: true, fired: all };
+      all.push(...round);
+      const preValues = this.values(t, this.outPre);
+      this.yOut.set(this.y);
+      this.dOut.set(this.d);
+      for (const k of round) m.events[k].apply(t, this.y, p, this.d, sw, this.yOut, this.dOut);
+      for (const k of round) if (m.events[k].marcus) this.marcusFlow(t, k);
+      m.watch(t, this.y, p, this.d, sw, this.gTmp);
+      m.watch(t, this.yOut, p, this.dOut, sw, this.gAfter);
+      this.y.set(this.yOut);
+      this.d.set(this.dOut);
+      m.outputs(t, this.y, p, this.d, sw, this.outPost);
+      const postValues = this.values(t, this.outPost);
+      for (const k of round) {
+        const ev = m.events[k];
+        const jumps = record();
+        for (const v of ev.changes) if (v in postValues) jumps[v] = postValues[v] - preValues[v];
+        ledger.push({ t, name: ev.name, kind: ev.kind, source: ev.source, pre: preValues, post: postValues, jumps });
+        count++;
+        if (ev.stops) { stopped = true; stopper = ev.name; }
+      }
+      // Event iteration: an action that makes another state event's function cross fires it now.
+      const next: number[] = [];
+      m.watchInfo.forEach((w, k) => {
+        if (w.kind !== 'event' || round.includes(w.event)) return;
+        const before = this.gTmp[k], after = this.gAfter[k];
+        const direction = m.events[w.event].direction ?? 'crosses';
+        if (before !== 0 && Math.sign(after) !== Math.sign(before) && matches(direction, Math.sign(before))) next.push(w.event);
+      });
+      round = next.sort((a, b) => a - b);
+      this.outPre.set(this.outPost);
+    }
+    if (rows) rows.push([t, ...this.outPost]);
+    this.lockSwitches(t, this.y, this.d, null);
+    return { count, stopped, stopper, iterationFailed: false, fired: all };
+  }
+
+  /** Marcus rule: dS/ds = rate(S) for s in [0, 1] (classical RK4, 256 steps), from the pre-event values. */
+  private marcusFlow(t: number, k: number): void {
+    const ev = this.model.events[k];
+    const { targets, rate } = ev.marcus!;
+    const n = targets.length;
+    const dm = this.d.slice();
+    const k1 = new Float64Array(n), k2 = new Float64Array(n), k3 = new Float64Array(n), k4 = new Float64Array(n), s0 = new Float64Array(n);
+    const steps = 256, h = 1 / steps;
+    const evalAt = (out: Float64Array) => rate(t, this.y, this.p, dm, this.sw, out);
+    const setAt = (base: Float64Array, kk: Float64Array, c: number) => { for (let i = 0; i < n; i++) dm[targets[i]] = base[i] + c * kk[i]; };
+    for (let s = 0; s < steps; s++) {
+      for (let i = 0; i < n; i++) s0[i] = dm[targets[i]];
+      evalAt(k1); setAt(s0, k1, h / 2);
+      evalAt(k2); setAt(s0, k2, h / 2);
+      evalAt(k3); setAt(s0, k3, h);
+      evalAt(k4);
+      for (let i = 0; i < n; i++) dm[targets[i]] = s0[i] + (h / 6) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    }
+    for (let i = 0; i < n; i++) this.dOut[targets[i]] = dm[targets[i]];
+  }
+}
+
+function matches(direction: 'rises' | 'falls' | 'crosses', signBefore: number): boolean {
+  return direction === 'crosses' || (direction === 'rises' ? signBefore < 0 : signBefore > 0);
+}
+
+/** One run of a compiled model. For repeated runs keep a {@link Simulator}. */
+export function simulateCompiled(model: CompiledModel, options: SimulateOptions = {}): SimulationResult {
+  return new Simulator(model).run(options);
+}

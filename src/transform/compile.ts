@@ -1,0 +1,354 @@
+/**
+ * Compiles a first-order system once to plain JavaScript functions over Float64Arrays.
+ *
+ * Signature of the hot functions: `(t, y, p, d, sw, out)`, where y holds the continuous
+ * states, p the parameters, d the step and discrete variables, sw the locked values of the
+ * switching primitives (relations, step, sign) and out the result array.
+ *
+ * Security: the generated source contains only what this file emits: array slots
+ * (`y[3]`), numbers printed from doubles, operators, and a fixed whitelist of Math
+ * functions. No identifier or text of the model reaches it, so a model named
+ * `constructor` or `process` is an ordinary variable and a model cannot run code.
+ */
+import type { Expr } from '../symbolic/ast.js';
+import { evaluate } from '../symbolic/evaluate.js';
+import { differentiate, references, sub, walk } from '../symbolic/expr.js';
+import type { FirstOrderSystem, SwitchingFunction } from './system.js';
+import { switchKey } from './transform.js';
+
+export type HotFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, out: Float64Array) => void;
+export type ScalarFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number;
+
+export type WatchEntry = { kind: 'event'; event: number } | { kind: 'switch'; index: number };
+
+export interface CompiledSchedule {
+  kind: 'roots' | 'at' | 'every';
+  /** roots: u(t) and du/dt; at: the times; every: period and start (from p) */
+  u?: ScalarFunction;
+  dudt?: ScalarFunction;
+  exactRoot?: ScalarFunction | null;
+  candidates?: ScalarFunction[];
+  times?: ScalarFunction[];
+  period?: ScalarFunction;
+  from?: ScalarFunction | null;
+}
+
+export interface CompiledEvent {
+  index: number;
+  name: string;
+  kind: 'time' | 'state' | 'periodic';
+  source: string;
+  /** -1 for time events */
+  watchIndex: number;
+  direction: 'rises' | 'falls' | 'crosses' | null;
+  /** writes the post-event values into yOut, dOut (which the caller pre-fills with y, d) */
+  apply: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, yOut: Float64Array, dOut: Float64Array) => void;
+  /** Marcus rule: d slots that flow, and their rates */
+  marcus: { targets: Int32Array; rate: HotFunction } | null;
+  stops: boolean;
+  schedule: CompiledSchedule | null;
+  /** user variables this event's actions change */
+  changes: string[];
+}
+
+export interface CompiledModel {
+  system: FirstOrderSystem;
+  stateNames: string[];
+  discreteNames: string[];
+  paramNames: string[];
+  nStates: number;
+  nDiscrete: number;
+  nSwitch: number;
+  rhs: HotFunction;
+  /** event and switching functions, in `watchInfo` order */
+  watch: HotFunction;
+  /** d/dt of each watched function along the flow; NaN where unknown */
+  watchRate: HotFunction;
+  watchInfo: WatchEntry[];
+  events: CompiledEvent[];
+  switching: SwitchingFunction[];
+  outputNames: string[];
+  outputs: HotFunction;
+  initial: (p: Float64Array, y0: Float64Array, d0: Float64Array) => void;
+  boundary: { label: string; variable: string; value: ScalarFunction; at: ScalarFunction; state: ScalarFunction }[];
+  /** parameter values: defaults with overrides by name; parameters may use earlier ones */
+  parameters(overrides?: ReadonlyMap<string, number>): Float64Array;
+  /** a set-up value (range end, option) from parameters; tree-evaluated, never in a loop */
+  parametersExpr(e: Expr, p: Float64Array): number;
+  /** the generated JavaScript, as shown by `transform --format js` */
+  source: string;
+}
+
+const MATH: Readonly<Record<string, string>> = {
+  sin: 'Math.sin', cos: 'Math.cos', tan: 'Math.tan', asin: 'Math.asin', acos: 'Math.acos', atan: 'Math.atan',
+  atan2: 'Math.atan2', sinh: 'Math.sinh', cosh: 'Math.cosh', tanh: 'Math.tanh', exp: 'Math.exp', log: 'Math.log',
+  sqrt: 'Math.sqrt', abs: 'Math.abs', sign: 'Math.sign', min: 'Math.min', max: 'Math.max',
+};
+
+function literal(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '(-Infinity)';
+  const s = String(v);
+  return v < 0 || Object.is(v, -0) ? `(${s})` : s;
+}
+
+type Mode = 'locked' | 'direct';
+
+class Emitter {
+  private readonly slot = new Map<string, string>();
+  private readonly named = new Map<string, { index: number; expr: Expr }>();
+  private readonly switchIndex = new Map<string, number>();
+
+  constructor(private readonly system: FirstOrderSystem, stateNames: string[], discreteNames: string[], paramNames: string[]) {
+    stateNames.forEach((n, i) => this.slot.set(n, `y[${i}]`));
+    discreteNames.forEach((n, i) => this.slot.set(n, `d[${i}]`));
+    paramNames.forEach((n, i) => this.slot.set(n, `p[${i}]`));
+    this.slot.set(system.independent, 't');
+    system.namedValues.forEach((v, i) => this.named.set(v.name, { index: i, expr: v.expr }));
+    system.switching.forEach((s, i) => this.switchIndex.set(switchKey(s), i));
+  }
+
+  /** `const vK = ...;` lines for the named values `exprs` need, in dependency order. */
+  prelude(exprs: Expr[], mode: Mode): string {
+    const needed = new Set<string>();
+    const visit = (e: Expr) => {
+      for (const k of references(e)) {
+        if (this.named.has(k) && !needed.has(k)) { needed.add(k); visit(this.named.get(k)!.expr); }
+      }
+    };
+    exprs.forEach(visit);
+    return this.system.namedValues
+      .filter((v) => needed.has(v.name))
+      .map((v) => `  const v${this.named.get(v.name)!.index} = ${this.expr(v.expr, mode)};\n`)
+      .join('');
+  }
+
+  expr(e: Expr, mode: Mode): string {
+    const x = (a: Expr) => this.expr(a, mode);
+    switch (e.kind) {
+      case 'number': return literal(e.value);
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) return `v${named.index}`;
+        const s = this.slot.get(e.name);
+        if (s) return s;
+        if (e.name === 'pi') return literal(Math.PI);
+        throw new Error(`internal: no slot for a name in the compiled system`);
+      }
+      case 'derivative': throw new Error('internal: derivative left in a system expression');
+      case 'unary':
+        if (e.op === '-') return `(-${x(e.operand)})`;
+        if (e.op === '+') return x(e.operand);
+        return `(${x(e.operand)} === 0 ? 1 : 0)`;
+      case 'binary': {
+        const a = x(e.left), b = x(e.right);
+        switch (e.op) {
+          case '+': case '-': case '*': case '/': return `(${a} ${e.op} ${b})`;
+          case '^': return this.power(e.left, e.right, mode);
+          case 'and': return `(${a} !== 0 && ${b} !== 0 ? 1 : 0)`;
+          case 'or': return `(${a} !== 0 || ${b} !== 0 ? 1 : 0)`;
+          case '==': return `(${a} === ${b} ? 1 : 0)`;
+          case '!=': return `(${a} !== ${b} ? 1 : 0)`;
+          default: {
+            if (mode === 'locked') {
+              const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[e.op];
+              const k = this.switchIndex.get(switchKey({ primitive, g: sub(e.left, e.right) }));
+              if (k !== undefined) return `sw[${k}]`;
+            }
+            return `(${a} ${e.op} ${b} ? 1 : 0)`;
+          }
+        }
+      }
+      case 'if': return `(${x(e.condition)} !== 0 ? ${x(e.then)} : ${x(e.otherwise)})`;
+      case 'call': {
+        if ((e.name === 'step' || e.name === 'sign') && mode === 'locked') {
+          const k = this.switchIndex.get(switchKey({ primitive: e.name, g: e.args[0] }));
+          if (k !== undefined) return `sw[${k}]`;
+        }
+        if (e.name === 'step') return `(${x(e.args[0])} >= 0 ? 1 : 0)`;
+        const fn = MATH[e.name];
+        if (!fn) throw new Error('internal: a function outside the whitelist reached the compiler');
+        return `${fn}(${e.args.map(x).join(', ')})`;
+      }
+    }
+  }
+
+  /** Small integer powers as products: Math.pow is many times slower than a multiplication. */
+  private power(base: Expr, exponent: Expr, mode: Mode): string {
+    const b = this.expr(base, mode);
+    if (exponent.kind === 'number') {
+      const n = exponent.value;
+      if (n === 2) return `sq(${b})`;
+      if (n === 3) return `cube(${b})`;
+      if (n === 0.5) return `Math.sqrt(${b})`;
+      if (n === 1) return b;
+      if (n === 4) return `sq(sq(${b}))`;
+    }
+    if (exponent.kind === 'unary' && exponent.op === '-' && exponent.operand.kind === 'number' && exponent.operand.value === 1) return `(1 / ${b})`;
+    return `Math.pow(${b}, ${this.expr(exponent, mode)})`;
+  }
+}
+
+export function compile(system: FirstOrderSystem): CompiledModel {
+  const stateNames = system.states.map((s) => s.name);
+  const discreteNames = [...system.stepVariables.map((s) => s.name), ...system.discretes.map((d) => d.name)];
+  const paramNames = system.parameters.map((p) => p.name);
+  const em = new Emitter(system, stateNames, discreteNames, paramNames);
+  const slotIndex = (n: string): { array: 'y' | 'd'; index: number } => {
+    const i = stateNames.indexOf(n);
+    if (i >= 0) return { array: 'y', index: i };
+    return { array: 'd', index: discreteNames.indexOf(n) };
+  };
+
+  const parts: string[] = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;'];
+  const fn = (header: string, exprs: Expr[], mode: Mode, body: (e: Emitter) => string) =>
+    `function ${header} {\n${em.prelude(exprs, mode)}${body(em)}}`;
+
+  // Right-hand side: switching primitives locked, so no step sees a discontinuity.
+  const rhsExprs = system.equations.map((q) => q.rhs);
+  parts.push(fn('rhs(t, y, p, d, sw, out)', rhsExprs, 'locked', (e) =>
+    system.equations.map((q, i) => `  out[${stateNames.indexOf(q.state) >= 0 ? stateNames.indexOf(q.state) : i}] = ${e.expr(q.rhs, 'locked')};\n`).join('')));
+
+  // Watched functions: state events, then switching functions.
+  const watchInfo: WatchEntry[] = [];
+  const watchExprs: Expr[] = [];
+  system.events.forEach((ev, i) => {
+    if (ev.kind !== 'state' || !ev.condition) return;
+    watchInfo.push({ kind: 'event', event: i });
+    watchExprs.push(ev.booleanCondition ? { kind: 'if', condition: ev.condition, then: { kind: 'number', value: 1, span: ev.span }, otherwise: { kind: 'unary', op: '-', operand: { kind: 'number', value: 1, span: ev.span }, span: ev.span }, span: ev.span } : ev.condition);
+  });
+  system.switching.forEach((s, i) => { watchInfo.push({ kind: 'switch', index: i }); watchExprs.push(s.g); });
+  parts.push(fn('watch(t, y, p, d, sw, out)', watchExprs, 'direct', (e) => watchExprs.map((w, i) => `  out[${i}] = ${e.expr(w, 'direct')};\n`).join('')));
+  // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
+  const rateExprs: (Expr | null)[] = watchInfo.map((w) => (w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate));
+  const knownRates = rateExprs.filter((r): r is Expr => r !== null);
+  parts.push(fn('watchRate(t, y, p, d, sw, out)', knownRates, 'locked', (e) => rateExprs.map((r, i) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n`).join('')));
+
+  // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
+  const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
+  system.events.forEach((ev, i) => {
+    const assigns = ev.actions.filter((a) => a.kind === 'assign');
+    const marcus = ev.actions.find((a) => a.kind === 'marcus');
+    const values = assigns.map((a) => (a.kind === 'assign' ? a.value : a));
+    parts.push(fn(`apply${i}(t, y, p, d, sw, yOut, dOut)`, values as Expr[], 'direct', (e) => {
+      const lines = assigns.map((a, k) => `  const x${k} = ${e.expr((a as { value: Expr }).value, 'direct')};\n`);
+      assigns.forEach((a, k) => {
+        if (a.kind !== 'assign') return;
+        const s = slotIndex(a.target);
+        lines.push(`  ${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}] = x${k};\n`);
+      });
+      return lines.join('');
+    }));
+    const rates = marcus?.kind === 'marcus' ? marcus.jumps.map((j) => j.rate) : [];
+    parts.push(fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) => rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join('')));
+    const changes = new Set<string>();
+    for (const a of ev.actions) {
+      if (a.kind === 'assign') changes.add(a.variable);
+      if (a.kind === 'marcus') a.jumps.forEach((j) => changes.add(j.variable));
+    }
+    eventMeta.push({
+      stops: ev.actions.some((a) => a.kind === 'stop'),
+      marcusTargets: marcus?.kind === 'marcus' ? marcus.jumps.map((j) => slotIndex(j.target).index) : null,
+      changes: [...changes],
+    });
+  });
+
+  const outputExprs = system.outputs.map((o) => o.expr);
+  parts.push(fn('outputs(t, y, p, d, sw, out)', outputExprs, 'direct', (e) => outputExprs.map((o, i) => `  out[${i}] = ${e.expr(o, 'direct')};\n`).join('')));
+
+  // Initial values use parameters only (the analysis checked that).
+  parts.push(fn('initial(p, y0, d0)', [], 'direct', (e) => {
+    const lines = system.states.map((s, i) => `  y0[${i}] = ${e.expr(s.initial, 'direct')};\n`);
+    system.stepVariables.forEach((_, i) => lines.push(`  d0[${i}] = 0;\n`));
+    system.discretes.forEach((dv, i) => lines.push(`  d0[${system.stepVariables.length + i}] = ${e.expr(dv.initial, 'direct')};\n`));
+    return `  const t = NaN;\n${lines.join('')}`;
+  }));
+
+  // Scalar functions: schedules and boundary conditions.
+  const scalars: Expr[] = [];
+  const scalar = (e: Expr): number => { scalars.push(e); return scalars.length - 1; };
+  const scheduleIndex = system.events.map((ev) => {
+    const s = ev.schedule;
+    if (!s) return null;
+    if (s.kind === 'roots') {
+      return {
+        kind: s.kind, u: scalar(s.argument), dudt: scalar(differentiate(s.argument, system.independent)),
+        exactRoot: s.exactRoot ? scalar(s.exactRoot) : null, candidates: s.candidates.map(scalar),
+      };
+    }
+    if (s.kind === 'at') return { kind: s.kind, times: s.times.map(scalar) };
+    return { kind: s.kind, period: scalar(s.period), from: s.from ? scalar(s.from) : null };
+  });
+  const bcIndex = system.boundaryConditions.map((bc) => ({
+    value: scalar(bc.value), at: scalar(bc.at), state: scalar(system.representation.get(bc.variable)!),
+  }));
+  scalars.forEach((s, i) => parts.push(fn(`scalar${i}(t, y, p, d, sw)`, [s], 'direct', (e) => `  return ${e.expr(s, 'direct')};\n`)));
+
+  const n = system.events.length;
+  const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
+  parts.push(`return { rhs, watch, watchRate, outputs, initial, apply: ${list('apply', n)}, rate: ${list('rate', n)}, scalar: ${list('scalar', scalars.length)} };`);
+  const source = parts.join('\n\n');
+
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only
+  const made = new Function(source)() as {
+    rhs: HotFunction; watch: HotFunction; watchRate: HotFunction; outputs: HotFunction; initial: CompiledModel['initial'];
+    apply: CompiledEvent['apply'][]; rate: HotFunction[]; scalar: ScalarFunction[];
+  };
+
+  const events: CompiledEvent[] = system.events.map((ev, i) => {
+    const si = scheduleIndex[i];
+    let schedule: CompiledSchedule | null = null;
+    if (si) {
+      const f = (k: number) => made.scalar[k];
+      schedule = si.kind === 'roots'
+        ? { kind: 'roots', u: f(si.u!), dudt: f(si.dudt!), exactRoot: si.exactRoot === null ? null : f(si.exactRoot!), candidates: si.candidates!.map(f) }
+        : si.kind === 'at' ? { kind: 'at', times: si.times!.map(f) }
+          : { kind: 'every', period: f(si.period!), from: si.from === null ? null : f(si.from!) };
+    }
+    const meta = eventMeta[i];
+    return {
+      index: i, name: ev.name, kind: ev.kind, source: ev.source,
+      watchIndex: watchInfo.findIndex((w) => w.kind === 'event' && w.event === i),
+      direction: ev.direction, apply: made.apply[i],
+      marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i] } : null,
+      stops: meta.stops, schedule, changes: meta.changes,
+    };
+  });
+
+  return {
+    system, stateNames, discreteNames, paramNames,
+    nStates: stateNames.length, nDiscrete: discreteNames.length, nSwitch: system.switching.length,
+    rhs: made.rhs, watch: made.watch, watchRate: made.watchRate, watchInfo, events, switching: system.switching,
+    outputNames: system.outputs.map((o) => o.name), outputs: made.outputs, initial: made.initial,
+    boundary: system.boundaryConditions.map((bc, i) => ({
+      label: bc.label, variable: bc.variable,
+      value: made.scalar[bcIndex[i].value], at: made.scalar[bcIndex[i].at], state: made.scalar[bcIndex[i].state],
+    })),
+    parameters: (overrides) => parameterValues(system, overrides),
+    parametersExpr: (e, p) => {
+      const values = new Map(system.parameters.map((q, i) => [q.name, p[i]]));
+      return evaluate(e, (k) => values.get(k));
+    },
+    source,
+  };
+}
+
+/** Parameter values in declaration order; each may use the ones before it. Set-up only. */
+export function parameterValues(system: FirstOrderSystem, overrides?: ReadonlyMap<string, number>): Float64Array {
+  const values = new Map<string, number>();
+  const out = new Float64Array(system.parameters.length);
+  system.parameters.forEach((p, i) => {
+    const v = overrides?.has(p.name) ? overrides.get(p.name)! : evaluate(p.value, (k) => values.get(k));
+    values.set(p.name, v);
+    out[i] = v;
+  });
+  return out;
+}
+
+/** Whether an expression mentions only the independent variable and parameters. */
+export function isTimeOnly(e: Expr, system: FirstOrderSystem): boolean {
+  const params = new Set(system.parameters.map((p) => p.name));
+  let ok = true;
+  walk(e, (n) => { if (n.kind === 'name' && n.name !== system.independent && n.name !== 'pi' && !params.has(n.name)) ok = false; });
+  return ok;
+}

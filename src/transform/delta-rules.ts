@@ -1,0 +1,167 @@
+/**
+ * The delta identities, one named rule each (MODEL-LANGUAGE.md, "What a delta means").
+ *
+ * - `splitLinear`: an expression is regular part + sum of g_k * delta^(m_k)(u_k); deltas
+ *   must enter linearly (no delta inside a function, squared, or times another delta).
+ * - `classifyArgument`: time argument (rule 1), event time `t - E` (rule 2), state argument
+ *   (rule 3).
+ * - `linearTimeArgument` (scaling rule): u = a t + b has the single root -b/a and
+ *   delta^(m)(u) = delta^(m)(t - r) / (|a| a^m).
+ * - `leibnizCoefficients` (rule 4): g delta^(m)(t - r) = sum_j (-1)^j C(m,j) g^(j)(r) delta^(m-j)(t - r).
+ */
+import type { CallNode, Expr } from '../symbolic/ast.js';
+import type { ErrorReporter } from '../symbolic/errors.js';
+import { add, constantValue, differentiate, div, mul, neg, num, pow, references, substitute, sub, toText, walk } from '../symbolic/expr.js';
+
+export interface DeltaTerm {
+  /** the weight g (no delta in it) */
+  weight: Expr;
+  /** derivative order of the delta: 0 for delta, 1 for delta' */
+  order: number;
+  argument: Expr;
+  call: CallNode;
+  /** the term as written, for the ledger and `transform` */
+  source: string;
+}
+
+export interface LinearSplit { regular: Expr; terms: DeltaTerm[] }
+
+function hasDelta(e: Expr): boolean {
+  let found = false;
+  walk(e, (n) => { if (n.kind === 'call' && n.name === 'delta') found = true; });
+  return found;
+}
+
+function firstDelta(e: Expr): CallNode | null {
+  let found: CallNode | null = null;
+  walk(e, (n) => { if (!found && n.kind === 'call' && n.name === 'delta') found = n; });
+  return found;
+}
+
+/** Rule "linearity": regular part and delta terms of e, or a ModelError at the offending delta. */
+export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
+  if (!hasDelta(e)) return { regular: e, terms: [] };
+  const scale = (s: LinearSplit, f: (w: Expr) => Expr): LinearSplit => ({
+    regular: f(s.regular),
+    terms: s.terms.map((t) => ({ ...t, weight: f(t.weight) })),
+  });
+  switch (e.kind) {
+    case 'call':
+      if (e.name === 'delta') {
+        if (hasDelta(e.args[0])) throw r.at(firstDelta(e.args[0])!.span, 'a delta inside the argument of a delta', 'A delta argument must be an ordinary function; deltas enter equations linearly.');
+        return { regular: num(0, e.span), terms: [{ weight: num(1, e.span), order: e.derivativeOrder, argument: e.args[0], call: e, source: toText(e) }] };
+      }
+      throw r.at(firstDelta(e)!.span, `a delta inside ${e.name}(...) is not linear`, `Deltas must enter linearly: write g*delta(u) as a term of the equation, not inside ${e.name}.`);
+    case 'unary':
+      if (e.op === '-') return scale(splitLinear(e.operand, r), (w) => neg(w));
+      if (e.op === '+') return splitLinear(e.operand, r);
+      break;
+    case 'binary': {
+      const l = hasDelta(e.left), rt = hasDelta(e.right);
+      if (e.op === '+' || e.op === '-') {
+        const a = splitLinear(e.left, r), b = splitLinear(e.right, r);
+        const sign = e.op === '-' ? (w: Expr) => neg(w) : (w: Expr) => w;
+        return {
+          regular: e.op === '+' ? add(a.regular, b.regular, e.span) : sub(a.regular, b.regular, e.span),
+          terms: [...a.terms, ...b.terms.map((t) => ({ ...t, weight: sign(t.weight) }))],
+        };
+      }
+      if (e.op === '*') {
+        if (l && rt) throw r.at(firstDelta(e.right)!.span, 'a product of two deltas', 'Deltas must enter linearly; a product of deltas has no meaning as a function.');
+        const split = splitLinear(l ? e.left : e.right, r);
+        const other = l ? e.right : e.left;
+        const withSource = (s: LinearSplit): LinearSplit => ({ ...s, terms: s.terms.map((t) => ({ ...t, source: toText(e) })) });
+        return withSource(scale(split, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span))));
+      }
+      if (e.op === '/' && l && !rt) {
+        const split = splitLinear(e.left, r);
+        return { ...scale(split, (w) => div(w, e.right, e.span)), terms: scale(split, (w) => div(w, e.right, e.span)).terms.map((t) => ({ ...t, source: toText(e) })) };
+      }
+      if (e.op === '/' && rt) throw r.at(firstDelta(e.right)!.span, 'a delta in a denominator is not linear', 'Deltas must enter linearly: multiply through, or move the delta to a term of its own.');
+      if (e.op === '^') throw r.at(firstDelta(e)!.span, 'a power of a delta is not linear', 'Deltas must enter linearly: delta(u)^2 has no meaning as a function.');
+      break;
+    }
+    default: break;
+  }
+  throw r.at(firstDelta(e)!.span, `a delta inside ${e.kind === 'if' ? 'an if expression' : 'a relation or logical expression'} is not linear`,
+    'Deltas must enter linearly, as terms g*delta(u) of the equation.');
+}
+
+export type ArgumentClass =
+  | { kind: 'time' }
+  | { kind: 'event'; event: string }
+  | { kind: 'state' };
+
+/** Rules 1-3: what the argument of a delta depends on. */
+export function classifyArgument(term: DeltaTerm, independent: string, kinds: ReadonlyMap<string, string>, r: ErrorReporter): ArgumentClass {
+  const refs = references(term.argument);
+  const events = [...refs].filter((n) => kinds.get(n) === 'event');
+  if (events.length > 0) {
+    const u = term.argument;
+    const isDifference = u.kind === 'binary' && u.op === '-' &&
+      ((u.left.kind === 'name' && u.left.name === independent && u.right.kind === 'name' && kinds.get(u.right.name) === 'event') ||
+       (u.right.kind === 'name' && u.right.name === independent && u.left.kind === 'name' && kinds.get(u.left.name) === 'event'));
+    if (!isDifference) {
+      throw r.at(term.call.span, `an event name can only be used as delta(${independent} - ${events[0]})`,
+        `Write delta(${independent} - ${events[0]}) for an impulse at each occurrence of ${events[0]}.`);
+    }
+    return { kind: 'event', event: events[0] };
+  }
+  const stateLike = [...refs].some((n) => {
+    const k = kinds.get(n.replace(/'+$/, ''));
+    return n.endsWith("'") || k === 'state' || k === 'discrete' || k === 'algebraic' || k === 'situation';
+  });
+  if (stateLike) {
+    if (term.order > 0) {
+      throw r.at(term.call.span, 'a derivative of a delta whose argument depends on the state is not supported',
+        'Use delta(u) with a state argument, or a time argument for delta\'.');
+    }
+    return { kind: 'state' };
+  }
+  return { kind: 'time' };
+}
+
+/**
+ * Scaling rule: if u is linear in the independent variable, u = a t + b with a free of t,
+ * returns a and the root -b/a; otherwise null.
+ */
+export function linearTimeArgument(u: Expr, independent: string): { slope: Expr; root: Expr } | null {
+  const a = differentiate(u, independent);
+  if (references(a).has(independent)) return null;
+  const b = substitute(u, new Map([[independent, num(0)]]));
+  const va = constantValue(a), vb = constantValue(b);
+  // Exact rational roots print as fractions (1/2), not as rounded decimals.
+  const root = va !== null && vb !== null && Number.isInteger(va) && Number.isInteger(vb)
+    ? div(num(-vb), num(va))
+    : div(neg(b), a);
+  return { slope: a, root };
+}
+
+/** Binomial coefficient C(m, j) for the small m of delta derivatives. */
+export function binomial(m: number, j: number): number {
+  let c = 1;
+  for (let i = 1; i <= j; i++) c = (c * (m - j + i)) / i;
+  return c;
+}
+
+/**
+ * Rule 4 (Leibniz): the coefficient of delta^(m-j)(t - r) in g delta^(m)(t - r), for j = 0..m:
+ * (-1)^j C(m, j) g^(j). `derive` gives the total derivative with respect to the independent
+ * variable (the chain rule through the states).
+ */
+export function leibnizCoefficients(weight: Expr, m: number, derive: (e: Expr) => Expr): Expr[] {
+  const out: Expr[] = [];
+  let g = weight;
+  for (let j = 0; j <= m; j++) {
+    const c = binomial(m, j) * (j % 2 === 0 ? 1 : -1);
+    out.push(mul(num(c), g));
+    if (j < m) g = derive(g);
+  }
+  return out;
+}
+
+/** 1/(|a| a^m): the factor of delta^(m)(a (t - r)) relative to delta^(m)(t - r). */
+export function scalingFactor(slope: Expr, m: number): Expr {
+  const abs: Expr = { kind: 'call', name: 'abs', derivativeOrder: 0, args: [slope], span: slope.span, nameSpan: slope.span };
+  return m === 0 ? div(num(1), abs) : div(num(1), mul(abs, pow(slope, num(m))));
+}

@@ -1,0 +1,70 @@
+/**
+ * Exact roots of a delta argument u(t), where the algebra can give them (nerdamer-prime's
+ * `solve`). They are *candidates*: nerdamer is weak on transcendental equations (for
+ * sin(pi*t) it returns a scatter of integers, some missing), so the numeric stage checks each
+ * one (u(r) = 0 to rounding) and completes the list by bracketing over the whole range
+ * (`numeric/time-roots.ts`). Where a candidate and a bracketed root agree, the candidate's
+ * exact value wins.
+ *
+ * Model names never reach nerdamer: they are renamed to v0, v1, ... (nerdamer has its own
+ * meaning for `e`, for instance) and renamed back in the result.
+ */
+import nerdamer from 'nerdamer-prime/all';
+import type { Expr } from '../symbolic/ast.js';
+import { mapExpr, references, toText, walk } from '../symbolic/expr.js';
+import { parseModel } from '../symbolic/parser.js';
+
+/** Functions whose inverse the algebra may know; anything else is left to the numeric scan. */
+const SOLVABLE = new Set(['sin', 'cos', 'tan', 'exp', 'log', 'sqrt']);
+
+export function exactRootCandidates(u: Expr, independent: string): Expr[] {
+  let solvable = true;
+  walk(u, (n) => { if (n.kind === 'if' || (n.kind === 'call' && !SOLVABLE.has(n.name)) || n.kind === 'derivative') solvable = false; });
+  if (!solvable) return [];
+  const names = [...references(u)];
+  const alias = new Map<string, string>();
+  names.forEach((n, i) => alias.set(n, n === independent ? 'x' : n === 'pi' ? 'pi' : `v${i}`));
+  const back = new Map([...alias].map(([k, v]) => [v, k]));
+  const renamed = mapExpr(u, (n) => (n.kind === 'name' ? { ...n, name: alias.get(n.name) ?? n.name } : undefined));
+  let solutions: string[];
+  try {
+    const result = nerdamer.solve(toText(renamed), 'x').toString();
+    solutions = splitList(result);
+  } catch {
+    return [];
+  }
+  const out: Expr[] = [];
+  for (const text of solutions) {
+    try {
+      const ast = parseModel(`r = ${text}`, '<algebra>');
+      const st = ast.statements[0];
+      if (!st || st.kind !== 'equation') continue;
+      let usable = true;
+      const expr = mapExpr(st.rhs, (n) => {
+        if (n.kind !== 'name') return undefined;
+        const original = back.get(n.name);
+        if (original === undefined || original === independent) { usable = false; return undefined; }
+        return { ...n, name: original };
+      });
+      if (usable) out.push(expr);
+    } catch {
+      // a form our language cannot express (complex roots, nerdamer-only functions): skip it
+    }
+  }
+  return out;
+}
+
+/** "[1/2,-sqrt(a)]" -> ["1/2", "-sqrt(a)"], splitting on top-level commas only. */
+function splitList(text: string): string[] {
+  const inner = text.trim().replace(/^\[/, '').replace(/\]$/, '');
+  const parts: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) { parts.push(inner.slice(start, i)); start = i + 1; }
+  }
+  if (inner.slice(start).trim()) parts.push(inner.slice(start));
+  return parts.map((p) => p.trim()).filter((p) => p.length > 0);
+}

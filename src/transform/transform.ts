@@ -1,0 +1,392 @@
+/**
+ * The symbolic stage: an analysed model becomes a first-order system in u-plus-step form.
+ *
+ * For a state y of order n, each level y^(i) (i < n) is a continuous state. A level that some
+ * delta term makes jump is written y^(i) = u + S: u is the continuous state (its name `uK`
+ * says it stands for `y^(i) - SK`), S a step variable changed only by event actions
+ * `S := S + g(t-)`. Every delta term becomes such an action on a time event (its argument's
+ * roots), on a named event (`delta(t - E)`), or on a state event (a state argument's
+ * crossings), following the rules in `delta-rules.ts`.
+ */
+import type { EventStatement, Expr, Span } from '../symbolic/ast.js';
+import type { AnalysedModel, StateInfo } from '../symbolic/analyse.js';
+import {
+  add, call, constantValue, differentiate, div, mapExpr, mul, name, num, refKey, references, substitute, sub, toText, walk,
+} from '../symbolic/expr.js';
+import {
+  classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
+} from './delta-rules.js';
+import { exactRootCandidates } from './exact-roots.js';
+import type {
+  ActionSpec, AssignAction, EventSpec, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
+  SystemState, StepVariable,
+} from './system.js';
+
+interface PendingJump { level: string; increment: Expr; source: string }
+
+export function transform(model: AnalysedModel): FirstOrderSystem {
+  return new Transformer(model).run();
+}
+
+class Transformer {
+  private readonly r: AnalysedModel['reporter'];
+  private readonly t: string;
+  private readonly warnings: string[] = [];
+  private readonly usedNames = new Set<string>();
+  /** user key -> system expression */
+  private readonly representation = new Map<string, Expr>();
+  /** user key of a state level -> its slot name */
+  private readonly levelSlot = new Map<string, string>();
+  private readonly stepOfLevel = new Map<string, string>();
+  private readonly rhsOfSlot = new Map<string, Expr>();
+  private namedValues: NamedValue[] = [];
+  private readonly namedByName = new Map<string, Expr>();
+
+  constructor(private readonly model: AnalysedModel) {
+    this.r = model.reporter;
+    this.t = model.independent.name;
+    for (const n of model.kinds.keys()) this.usedNames.add(n);
+  }
+
+  private freshName(prefix: string): string {
+    for (let k = 1; ; k++) {
+      const candidate = `${prefix}${k}`;
+      if (!this.usedNames.has(candidate)) { this.usedNames.add(candidate); return candidate; }
+    }
+  }
+
+  run(): FirstOrderSystem {
+    const m = this.model;
+    // 1. Delta terms of every equation, and which levels they make jump.
+    const splits = m.states.map((s) => ({ state: s, ...splitLinear(s.solved, this.r) }));
+    const jumpingLevels = new Set<string>();
+    for (const { state, terms } of splits) {
+      for (const term of terms) {
+        classifyArgument(term, this.t, m.kinds, this.r);
+        const lowest = state.order - 1 - term.order;
+        if (lowest < 0) {
+          throw this.r.at(term.call.span,
+            `${term.source} in the equation of ${refKey(state.name, state.order)} would make ${state.name} itself a delta: the solution is not a function`,
+            `A delta with ${term.order} prime(s) needs an equation for a derivative of order ${term.order + 1} or higher; integrate the equation by hand, or remove the prime.`);
+        }
+        // Leibniz: delta^(m) makes y^(n-1-m) jump, and y^(n-m) ... y^(n-1) through g', g'' unless g is constant.
+        const top = references(term.weight).size === 0 ? lowest : state.order - 1;
+        for (let level = lowest; level <= top; level++) jumpingLevels.add(refKey(state.name, level));
+      }
+    }
+
+    // 2. States and step variables.
+    const states: SystemState[] = [];
+    const stepVariables: StepVariable[] = [];
+    for (const s of m.states) {
+      for (let i = 0; i < s.order; i++) {
+        const key = refKey(s.name, i);
+        if (jumpingLevels.has(key)) {
+          const u = this.freshName('u');
+          const S = this.freshName('S');
+          states.push({ name: u, standsFor: `${key} - ${S}`, variable: key, stepVariable: S, initial: s.initial[i] });
+          stepVariables.push({ name: S, variable: key, state: u });
+          this.levelSlot.set(key, u);
+          this.stepOfLevel.set(key, S);
+          this.representation.set(key, add(name(u), name(S)));
+        } else {
+          states.push({ name: key, standsFor: key, variable: key, stepVariable: null, initial: s.initial[i] });
+          this.levelSlot.set(key, key);
+          this.representation.set(key, name(key));
+        }
+      }
+    }
+    for (const d of m.discretes) this.representation.set(d.name, name(d.name));
+    for (const p of m.parameters) this.representation.set(p.name, name(p.name));
+    for (const a of m.algebraics) this.representation.set(a.name, name(a.name));
+    for (const s of m.situations) this.representation.set(s.name, name(s.name));
+
+    // 3. Highest derivatives: their regular parts, in terms of lower levels (coupled systems resolved by substitution).
+    const regular = new Map<string, Expr>();
+    for (const sp of splits) regular.set(refKey(sp.state.name, sp.state.order), sp.regular);
+    for (let pass = 0; pass <= m.states.length; pass++) {
+      let changed = false;
+      for (const [key, f] of regular) {
+        const next = substitute(f, new Map([...regular].filter(([k]) => k !== key)));
+        if (toText(next) !== toText(f)) { regular.set(key, next); changed = true; }
+      }
+      if (!changed) break;
+      if (pass === m.states.length) {
+        throw this.r.at(m.states[0].equation.span, 'the equations are coupled through their highest derivatives in a cycle', 'Solve the system for its highest derivatives by hand, one equation each.');
+      }
+    }
+    for (const [key, f] of regular) this.representation.set(key, this.toSystem(f, false));
+
+    // 4. Equations of the first-order system.
+    const equations: SystemEquation[] = [];
+    for (const s of m.states) {
+      for (let i = 0; i < s.order; i++) {
+        const slot = this.levelSlot.get(refKey(s.name, i))!;
+        const rhs = this.representation.get(refKey(s.name, i + 1))!;
+        equations.push({ state: slot, rhs });
+        this.rhsOfSlot.set(slot, rhs);
+      }
+    }
+
+    // 5. Algebraic variables and situations, in one dependency order.
+    this.namedValues = this.orderNamedValues();
+    for (const v of this.namedValues) this.namedByName.set(v.name, v.expr);
+
+    // 6. Events: the model's own, then the delta terms attached to them or to new ones.
+    const events = this.buildEvents(splits);
+    for (const ev of events) if (ev.conditionRate) ev.conditionRate = this.totalDerivative(ev.conditionRate);
+    const switching = this.collectSwitching(equations);
+
+    return {
+      model: m.name, file: m.file, source: m.source, independent: this.t,
+      range: { from: m.independent.from, to: m.independent.to },
+      parameters: m.parameters, states, stepVariables,
+      discretes: m.discretes.map((d) => ({ name: d.name, initial: d.value })),
+      namedValues: this.namedValues, equations, events, switching,
+      outputs: this.outputs(),
+      representation: this.representation,
+      boundaryConditions: m.boundaryConditions.map((c) => ({
+        label: m.source.slice(c.span.start, c.span.end).trim(), variable: refKey(c.target.name, c.target.order), at: c.at, value: c.value, span: c.span,
+      })),
+      options: m.options, warnings: this.warnings,
+    };
+  }
+
+  /**
+   * A user expression in system terms: derivatives and jumping levels by their representation.
+   * `keepHighest`: leave y^(n) alone (only while the regular parts are being resolved).
+   */
+  private toSystem(e: Expr, keepHighest: boolean): Expr {
+    return mapExpr(e, (n) => {
+      if (n.kind === 'derivative' || (n.kind === 'name' && this.levelSlot.has(n.name))) {
+        const key = n.kind === 'derivative' ? refKey(n.name, n.order) : n.name;
+        const rep = this.representation.get(key);
+        if (rep && !(keepHighest && !this.levelSlot.has(key))) return { ...rep, span: n.span } as Expr;
+      }
+      return undefined;
+    });
+  }
+
+  private orderNamedValues(): NamedValue[] {
+    const m = this.model;
+    const defs = new Map<string, NamedValue>();
+    for (const a of m.algebraics) defs.set(a.name, { name: a.name, expr: this.toSystem(a.expr, false), isSituation: false });
+    for (const s of m.situations) defs.set(s.name, { name: s.name, expr: this.toSystem(s.condition, false), isSituation: true });
+    const ordered: NamedValue[] = [];
+    const mark = new Map<string, number>();
+    const visit = (n: string, path: string[]) => {
+      if (mark.get(n) === 2) return;
+      if (mark.get(n) === 1) {
+        const cycle = [...path.slice(path.indexOf(n)), n];
+        const span = m.algebraics.find((a) => a.name === n)?.span ?? m.situations.find((s) => s.name === n)?.span ?? null;
+        throw this.r.at(span, `these definitions depend on each other in a cycle: ${cycle.join(' -> ')}`, 'Break the cycle: define one of them without the others.');
+      }
+      mark.set(n, 1);
+      for (const dep of references(defs.get(n)!.expr)) if (defs.has(dep)) visit(dep, [...path, n]);
+      mark.set(n, 2);
+      ordered.push(defs.get(n)!);
+    };
+    for (const n of defs.keys()) visit(n, []);
+    return ordered;
+  }
+
+  /** e with every algebraic variable and situation replaced by its definition (for differentiation). */
+  private inlineNamed(e: Expr): Expr {
+    let out = e;
+    for (let i = 0; i <= this.namedValues.length; i++) {
+      const next = substitute(out, this.namedByName);
+      if (toText(next) === toText(out)) return next;
+      out = next;
+    }
+    return out;
+  }
+
+  /** d e / d t along the flow: the chain rule through the states (steps and discretes are constant between events). */
+  totalDerivative(e: Expr): Expr {
+    const inlined = this.inlineNamed(e);
+    let result = differentiate(inlined, this.t);
+    for (const key of references(inlined)) {
+      const rhs = this.rhsOfSlot.get(key);
+      if (rhs) result = add(result, mul(differentiate(inlined, key), rhs));
+    }
+    return result;
+  }
+
+  // -------------------------------------------------------------------------
+
+  private buildEvents(splits: { state: StateInfo; terms: DeltaTerm[] }[]): EventSpec[] {
+    const m = this.model;
+    const events: EventSpec[] = m.events.map((ev) => this.userEvent(ev));
+    const byName = new Map(events.map((e) => [e.name, e]));
+    const jumpsOf = new Map<EventSpec, PendingJump[]>();
+    const addJump = (ev: EventSpec, jump: PendingJump) => {
+      if (!jumpsOf.has(ev)) jumpsOf.set(ev, []);
+      jumpsOf.get(ev)!.push(jump);
+      if (!ev.deltaSources.includes(jump.source)) ev.deltaSources.push(jump.source);
+    };
+    const deltaEvents = new Map<string, EventSpec>();
+
+    for (const { state, terms } of splits) {
+      for (const term of terms) {
+        const cls = classifyArgument(term, this.t, m.kinds, this.r);
+        const weight = this.toSystem(term.weight, false);
+        let ev: EventSpec;
+        let coefficients: Expr[];
+        if (cls.kind === 'event') {
+          ev = byName.get(cls.event)!;
+          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
+        } else if (cls.kind === 'time') {
+          const argText = toText(term.argument);
+          const linear = linearTimeArgument(term.argument, this.t);
+          if (!linear && term.order > 0) {
+            throw this.r.at(term.call.span, 'a derivative of a delta needs an argument linear in the independent variable',
+              `Write delta'(a*${this.t} - b), or rewrite the term with delta(u) only.`);
+          }
+          ev = deltaEvents.get(argText) ?? this.timeDeltaEvent(term, linear?.root ?? null);
+          deltaEvents.set(argText, ev);
+          // 1/|u'| at the root: constant for a linear argument, evaluated at the event time otherwise.
+          const scale = linear ? scalingFactor(linear.slope, term.order) : div(num(1), call('abs', [differentiate(term.argument, this.t)]));
+          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g)).map((c) => mul(c, scale));
+        } else {
+          const argText = toText(term.argument);
+          ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term);
+          deltaEvents.set(argText, ev);
+          const u = this.toSystem(term.argument, false);
+          coefficients = [div(weight, call('abs', [this.totalDerivative(u)]))];
+        }
+        // coefficient j (of delta^(m-j)) makes level n-1-m+j jump
+        coefficients.forEach((c, j) => {
+          if (constantValue(c) === 0) return; // g' of a constant weight: no jump
+          const level = refKey(state.name, state.order - 1 - term.order + j);
+          addJump(ev, { level, increment: c, source: term.source });
+        });
+      }
+    }
+    for (const ev of deltaEvents.values()) events.push(ev);
+    for (const [ev, jumps] of jumpsOf) this.attachJumps(ev, jumps);
+    // The order of the file decides the order of processing at one instant.
+    return events.sort((a, b) => a.span.start - b.span.start);
+  }
+
+  private userEvent(ev: EventStatement): EventSpec {
+    const trig = ev.trigger;
+    const source = this.model.source.slice(ev.span.start, ev.span.end).trim();
+    const actions: ActionSpec[] = [];
+    for (const a of ev.actions ?? []) {
+      if (a.kind === 'stop') { actions.push({ kind: 'stop' }); continue; }
+      const key = refKey(a.target.name, a.target.order);
+      const value = this.toSystem(a.value, false);
+      const step = this.stepOfLevel.get(key);
+      const slot = this.levelSlot.get(key) ?? a.target.name;
+      // y' := v on a level y' = u + S sets u so that u + S = v.
+      actions.push({ kind: 'assign', target: slot, value: step ? sub(value, name(step)) : value, variable: key });
+    }
+    const base = { name: ev.name, source, actions, deltaSources: [], span: ev.span };
+    if (trig.kind === 'when') {
+      const boolean = isBoolean(trig.expr, this.model.kinds);
+      const condition = this.toSystem(trig.expr, false);
+      return { ...base, kind: 'state', schedule: null, condition, conditionRate: boolean ? null : condition, direction: trig.direction, booleanCondition: boolean };
+    }
+    if (trig.kind === 'at') return { ...base, kind: 'time', schedule: { kind: 'at', times: trig.times }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
+    return { ...base, kind: 'periodic', schedule: { kind: 'every', period: trig.period, from: trig.from }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
+  }
+
+  private timeDeltaEvent(term: DeltaTerm, exactRoot: Expr | null): EventSpec {
+    const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
+    if (!exactRoot) this.warnings.push(`roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`);
+    return {
+      name: `delta(${toText(term.argument)})`, kind: 'time', source: term.source,
+      schedule: { kind: 'roots', argument: term.argument, exactRoot, candidates },
+      condition: null, conditionRate: null, direction: null, booleanCondition: false, actions: [], deltaSources: [], span: term.call.span,
+    };
+  }
+
+  private stateDeltaEvent(term: DeltaTerm): EventSpec {
+    return {
+      name: `delta(${toText(term.argument)})`, kind: 'state', source: term.source, schedule: null,
+      condition: this.toSystem(term.argument, false), conditionRate: this.toSystem(term.argument, false), direction: 'crosses', booleanCondition: false,
+      actions: [], deltaSources: [], span: term.call.span,
+    };
+  }
+
+  /**
+   * Adds the step actions S := S + increment. Rule 5: increments read the values before the
+   * event; where one reads a level that the same event makes jump, `deltaRule` decides.
+   */
+  private attachJumps(ev: EventSpec, jumps: PendingJump[]): void {
+    const jumpedSlots = new Set<string>();
+    for (const j of jumps) { jumpedSlots.add(this.stepOfLevel.get(j.level)!); jumpedSlots.add(this.levelSlot.get(j.level)!); }
+    const ambiguous = jumps.filter((j) => [...references(this.inlineNamed(j.increment))].some((k) => jumpedSlots.has(k)));
+    const rule = (this.model.options.get('deltaRule')?.value as string | undefined) ?? 'left';
+    const asAssign = (j: PendingJump): AssignAction => {
+      const S = this.stepOfLevel.get(j.level)!;
+      return { kind: 'assign', target: S, value: add(name(S), j.increment), variable: j.level };
+    };
+    if (ambiguous.length > 0) {
+      const levels = [...new Set(ambiguous.map((j) => j.level))].join(', ');
+      const what = rule === 'marcus'
+        ? 'the flow of the pulse over unit time (Marcus), y+ = phi(1; y-)'
+        : 'its value just before the event (left limit), y+ = y- + g(y-)';
+      this.warnings.push(`deltaRule ${rule} at ${ev.name}: the weight of ${ambiguous.map((j) => j.source).filter((s, i, a) => a.indexOf(s) === i).join(', ')} depends on ${levels}, which the same delta makes jump; the weight uses ${what}.`);
+    }
+    if (rule === 'marcus' && ambiguous.length > 0) {
+      ev.actions.push({ kind: 'marcus', jumps: jumps.map((j) => ({ target: this.stepOfLevel.get(j.level)!, rate: j.increment, variable: j.level })) });
+    } else {
+      // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.
+      ev.actions.unshift(...jumps.map(asAssign));
+    }
+  }
+
+  private collectSwitching(equations: SystemEquation[]): SwitchingFunction[] {
+    const found = new Map<string, SwitchingFunction>();
+    // Each expression as the compiler will see it: named values stay names, scanned once each.
+    const scanned = new Set<string>();
+    const scan = (e: Expr): void => walk(e, (n) => {
+      if (n.kind === 'name' && this.namedByName.has(n.name) && !scanned.has(n.name)) {
+        scanned.add(n.name);
+        scan(this.namedByName.get(n.name)!);
+      }
+      let sw: SwitchingFunction | null = null;
+      if (n.kind === 'binary' && (n.op === '<' || n.op === '<=' || n.op === '>' || n.op === '>=')) {
+        const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[n.op];
+        const g = sub(n.left, n.right);
+        sw = { g, rate: this.totalDerivative(g), primitive, source: toText(n) };
+      } else if (n.kind === 'call' && (n.name === 'step' || n.name === 'sign')) {
+        sw = { g: n.args[0], rate: this.totalDerivative(n.args[0]), primitive: n.name, source: toText(n) };
+      }
+      if (sw) found.set(switchKey(sw), sw);
+    });
+    for (const q of equations) scan(q.rhs);
+    return [...found.values()];
+  }
+
+  private outputs(): OutputColumn[] {
+    const m = this.model;
+    const columns: OutputColumn[] = [];
+    if (m.outputs) {
+      for (const v of m.outputs) {
+        const key = refKey(v.name, v.order);
+        columns.push({ name: key, expr: this.representation.get(key) ?? name(key) });
+      }
+      return columns;
+    }
+    for (const s of m.states) for (let i = 0; i < s.order; i++) columns.push({ name: refKey(s.name, i), expr: this.representation.get(refKey(s.name, i))! });
+    for (const d of m.discretes) columns.push({ name: d.name, expr: name(d.name) });
+    for (const a of m.algebraics) columns.push({ name: a.name, expr: name(a.name) });
+    return columns;
+  }
+}
+
+/** The identity of a switching function: its primitive and its function, as text. */
+export function switchKey(sw: Pick<SwitchingFunction, 'primitive' | 'g'>): string {
+  return `${sw.primitive}|${toText(sw.g)}`;
+}
+
+function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
+  if (e.kind === 'binary') return ['<', '<=', '>', '>=', '==', '!=', 'and', 'or'].includes(e.op);
+  if (e.kind === 'unary') return e.op === 'not';
+  if (e.kind === 'name') return kinds.get(e.name) === 'situation';
+  return false;
+}
+
+export type { Span };
