@@ -267,9 +267,12 @@ export class Simulator {
       // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
       // count from here, so it fires again only after it has left zero and crossed, and
       // rounding on the wrong side of zero cannot make it fire at once.
-      for (const k of outcome.fired) {
-        const w = m.events[k].watchIndex;
-        if (w >= 0) { this.offset[w] = this.gPrev[w]; this.gPrev[w] = 0; }
+      // (With --locate before/after the function is not at zero when the action fires: no offset.)
+      if (locate === 'exact') {
+        for (const k of outcome.fired) {
+          const w = m.events[k].watchIndex;
+          if (w >= 0) { this.offset[w] = this.gPrev[w]; this.gPrev[w] = 0; }
+        }
       }
       if (eventCount > maxEvents) {
         this.fail(result, `more than ${maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`, at, this.y, this.d, keepRows);

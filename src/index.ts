@@ -1,0 +1,48 @@
+/**
+ * deltastep: simulate models with point abstractions. Write the Dirac delta where the physics
+ * puts it; the symbolic stage turns it into steps and exact events.
+ *
+ * The pipeline, each stage printable: `parse` -> `analyseModel` -> `transformModel` ->
+ * `compileModel`; then `simulate` (or a reusable `Simulator`) and `shoot`.
+ *
+ * ```ts
+ * import { compileModel, simulate } from 'deltastep';
+ * const model = compileModel(`y'' = -y + 2*delta(t - 1); y(0) = 0; y'(0) = 0`);
+ * const run = simulate(model, { to: 5, rtol: 1e-10, atol: 1e-12 });
+ * ```
+ */
+import type { CompiledModel } from './transform/compile.js';
+import { compileModel } from './model.js';
+import { Simulator, type SimulateOptions, type SimulationResult } from './numeric/simulate.js';
+import { shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
+
+export { parse, analyseModel, transformModel, compileModel, readModelFile } from './model.js';
+export { ModelError } from './symbolic/errors.js';
+export type { ModelAst, Expr, Statement, Span } from './symbolic/ast.js';
+export type { AnalysedModel } from './symbolic/analyse.js';
+export type { FirstOrderSystem, EventSpec, SystemState, StepVariable, ActionSpec } from './transform/system.js';
+export type { CompiledModel, CompiledEvent } from './transform/compile.js';
+export { transformReport, formatText, formatLatex, type TransformReport } from './transform/print.js';
+export { Simulator, SimulationInputError } from './numeric/simulate.js';
+export type { SimulateOptions, SimulationResult, EventRecord, RunStatus, LocateMode, RunStats } from './numeric/simulate.js';
+export { createStepper, METHODS } from './numeric/steppers.js';
+export type { Stepper, MethodName, StepOutcome } from './numeric/stepper.js';
+export { ShootInputError } from './shooting/newton.js';
+export type { ShootOptions, ShootResult, ShootStatus, ShootIteration } from './shooting/newton.js';
+
+/** Model text or a compiled model (compile once and pass that when running many times). */
+export type ModelInput = string | CompiledModel;
+
+function compiled(model: ModelInput): CompiledModel {
+  return typeof model === 'string' ? compileModel(model) : model;
+}
+
+/** Integrates a model over its range with exact events. */
+export function simulate(model: ModelInput, options: SimulateOptions = {}): SimulationResult {
+  return new Simulator(compiled(model)).run(options);
+}
+
+/** Finds the unknowns so that the boundary conditions hold (Newton shooting), and simulates the solution. */
+export function shoot(model: ModelInput, options: ShootOptions = {}): ShootResult {
+  return shootCompiled(compiled(model), options);
+}

@@ -1,0 +1,155 @@
+/**
+ * What `deltastep transform` shows: the first-order system as text for a person, as LaTeX,
+ * and as JSON (keys in CLI.md). Event times are evaluated at the parameters' defaults.
+ */
+import { ModelError } from '../symbolic/errors.js';
+import { latexName, toLatex, toText } from '../symbolic/expr.js';
+import { ScheduleError, scheduleTimes } from '../numeric/time-roots.js';
+import type { CompiledModel } from './compile.js';
+import type { ActionSpec, EventSpec, FirstOrderSystem } from './system.js';
+
+/** How many scheduled times `transform` lists per event before it says "and N more". */
+const MAX_LISTED_TIMES = 1000;
+
+export interface TransformReport {
+  model: string;
+  independent: string;
+  range: { from: number | null; to: number | null };
+  parameters: { name: string; value: number; unknown: boolean }[];
+  states: { name: string; standsFor: string; initial: string }[];
+  stepVariables: { name: string; variable: string; state: string }[];
+  discretes: { name: string; initial: string }[];
+  algebraic: { name: string; expr: string }[];
+  situations: { name: string; condition: string }[];
+  equations: string[];
+  events: {
+    name: string; kind: string; times: number[]; condition: string | null; direction: string | null;
+    actions: string[]; source: string; deltaSources: string[];
+  }[];
+  switching: string[];
+  boundaryConditions: string[];
+  warnings: string[];
+}
+
+function actionText(a: ActionSpec): string[] {
+  if (a.kind === 'stop') return ['stop'];
+  if (a.kind === 'assign') return [`${a.target} := ${toText(a.value)}`];
+  return a.jumps.map((j) => `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`);
+}
+
+/**
+ * The report, with every scheduled time of the default parameters. A double root of a delta
+ * argument is found here too, so `transform` refuses the model as `simulate` would.
+ */
+export function transformReport(model: CompiledModel): TransformReport {
+  const sys = model.system;
+  const p = model.parameters();
+  const at = (e: FirstOrderSystem['range']['from']) => (e ? model.parametersExpr(e, p) : null);
+  const from = at(sys.range.from) ?? 0;
+  const to = at(sys.range.to);
+  const warnings = [...sys.warnings];
+  const events = sys.events.map((ev, i) => {
+    let times: number[] = [];
+    if (ev.schedule) {
+      if (to === null) warnings.push(`${ev.name}: the range has no end in the model, so its times are listed when a run gives one`);
+      else {
+        try {
+          times = scheduleTimes(model.events[i], p, Math.min(from, to), Math.max(from, to));
+        } catch (err) {
+          if (err instanceof ScheduleError) throw new ModelError(sys.file, sys.source, ev.span, err.message, 'Use an argument with simple roots, e.g. delta(t - 1) instead of delta((t - 1)^2).');
+          throw err;
+        }
+        if (to < from) times.reverse();
+        if (times.length > MAX_LISTED_TIMES) {
+          warnings.push(`${ev.name}: ${times.length} times in the range; the first ${MAX_LISTED_TIMES} are listed`);
+          times = times.slice(0, MAX_LISTED_TIMES);
+        }
+      }
+    }
+    return {
+      name: ev.name, kind: ev.kind, times,
+      condition: ev.condition ? toText(ev.condition) : null, direction: ev.direction,
+      actions: ev.actions.flatMap(actionText), source: ev.source, deltaSources: ev.deltaSources,
+    };
+  });
+  return {
+    model: sys.model, independent: sys.independent, range: { from, to },
+    parameters: sys.parameters.map((q, i) => ({ name: q.name, value: p[i], unknown: q.unknown })),
+    states: sys.states.map((s) => ({ name: s.name, standsFor: s.standsFor, initial: toText(s.initial) })),
+    stepVariables: sys.stepVariables.map((s) => ({ ...s })),
+    discretes: sys.discretes.map((d) => ({ name: d.name, initial: toText(d.initial) })),
+    algebraic: sys.namedValues.filter((v) => !v.isSituation).map((v) => ({ name: v.name, expr: toText(v.expr) })),
+    situations: sys.namedValues.filter((v) => v.isSituation).map((v) => ({ name: v.name, condition: toText(v.expr) })),
+    equations: sys.equations.map((q) => `${q.state}' = ${toText(q.rhs)}`),
+    events,
+    switching: sys.switching.map((s) => s.source),
+    boundaryConditions: sys.boundaryConditions.map((b) => b.label),
+    warnings,
+  };
+}
+
+function listTimes(times: number[]): string {
+  if (times.length === 0) return 'none in the range';
+  const shown = times.slice(0, 8).map((t) => String(Number(t.toPrecision(15))));
+  return shown.join(', ') + (times.length > 8 ? `, ... (${times.length} in all)` : '');
+}
+
+export function formatText(r: TransformReport): string {
+  const lines: string[] = [];
+  const range = `${r.range.from} to ${r.range.to ?? '(end from the command line)'}`;
+  lines.push(`model ${r.model}: independent ${r.independent} from ${range}`);
+  if (r.parameters.length) lines.push('', 'parameters', ...r.parameters.map((q) => `  ${q.name} = ${q.value}${q.unknown ? '   (unknown: found by shoot)' : ''}`));
+  lines.push('', 'states (first-order system)');
+  const width = Math.max(...r.states.map((s) => s.name.length), 4);
+  for (const s of r.states) lines.push(`  ${s.name.padEnd(width)}  stands for ${s.standsFor.padEnd(12)} initial ${s.initial}`);
+  if (r.stepVariables.length) {
+    lines.push('', 'step variables (piecewise constant, changed only by events)');
+    for (const s of r.stepVariables) lines.push(`  ${s.name}: the jumps of ${s.variable}, so ${s.variable} = ${s.state} + ${s.name}; starts at 0`);
+  }
+  if (r.discretes.length) lines.push('', 'discrete variables', ...r.discretes.map((d) => `  ${d.name} = ${d.initial} initially`));
+  if (r.algebraic.length) lines.push('', 'algebraic variables (in evaluation order)', ...r.algebraic.map((a) => `  ${a.name} = ${a.expr}`));
+  if (r.situations.length) lines.push('', 'situations', ...r.situations.map((s) => `  ${s.name} = ${s.condition}`));
+  lines.push('', 'equations', ...r.equations.map((q) => `  ${q}`));
+  if (r.events.length) {
+    lines.push('', 'events (processed in this order at one instant)');
+    for (const e of r.events) {
+      const when = e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`;
+      lines.push(`  ${e.name}  [${e.kind}] ${when}`);
+      lines.push(`      from: ${e.source}`);
+      for (const s of e.deltaSources) if (s !== e.source) lines.push(`      delta term: ${s}`);
+      for (const a of e.actions) lines.push(`      ${a}`);
+    }
+  }
+  if (r.switching.length) lines.push('', 'switching functions (the integrator stops where they change)', ...r.switching.map((s) => `  ${s}`));
+  if (r.boundaryConditions.length) lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
+  if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
+  return lines.join('\n') + '\n';
+}
+
+/** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
+export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
+  const stateName = (n: string) => latexName(n.replace(/'+$/, ''), (n.match(/'/g) ?? []).length);
+  const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
+  const steps = sys.stepVariables.map((s) => `  ${stateName(s.variable)} &= ${latexName(s.state)} + ${latexName(s.name)}`);
+  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', [...eqs, ...steps].join(' \\\\\n'), '\\end{align*}'];
+  if (sys.events.length) {
+    out.push('\\begin{itemize}');
+    for (const ev of sys.events) out.push(`  \\item ${eventLatex(ev, r)}`);
+    out.push('\\end{itemize}');
+  }
+  return out.join('\n') + '\n';
+}
+
+function eventLatex(ev: EventSpec, r: TransformReport): string {
+  const times = r.events.find((e) => e.name === ev.name)?.times ?? [];
+  const label = `\\texttt{${ev.name.replace(/([_#$%&{}])/g, '\\$1')}}`;
+  const when = ev.condition
+    ? `when $${toLatex(ev.condition)}$ ${ev.direction}`
+    : `at $${r.independent} \\in \\{${times.slice(0, 8).map((t) => Number(t.toPrecision(12))).join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
+  const acts = ev.actions.map((a) => {
+    if (a.kind === 'stop') return '\\text{stop}';
+    if (a.kind === 'marcus') return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
+    return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
+  });
+  return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;
+}
