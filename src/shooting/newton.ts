@@ -102,7 +102,7 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
   if (!residual(u, R)) return finish('failed', `the first guess does not simulate: ${lastFailure}. Try another guess.`);
   const maxIterations = options.maxIterations ?? 50;
   // What the integration can resolve: residuals are state values, accurate to about atol + rtol*|value|.
-  const residualTol = (i: number) => 100 * (atol + rtol * Math.max(1, Math.abs(R[i] + bcs[i].value(NaN, EMPTY, model.parameters(baseSet), EMPTY, EMPTY))));
+  const residualTol = (i: number) => 10 * atol + rtol * Math.max(1, Math.abs(R[i] + bcs[i].value(NaN, EMPTY, model.parameters(baseSet), EMPTY, EMPTY)));
   const relStep = Math.cbrt(Math.max(rtol, Number.EPSILON)); // central differences: h^2 ~ noise/h
 
   for (let k = 0; ; k++) {

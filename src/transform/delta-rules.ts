@@ -162,6 +162,11 @@ export function leibnizCoefficients(weight: Expr, m: number, derive: (e: Expr) =
 
 /** 1/(|a| a^m): the factor of delta^(m)(a (t - r)) relative to delta^(m)(t - r). */
 export function scalingFactor(slope: Expr, m: number): Expr {
+  const c = constantValue(slope);
+  if (c !== null) {
+    const factor = Math.abs(c) * c ** m;
+    return Number.isInteger(factor) ? div(num(1), num(factor)) : num(1 / factor);
+  }
   const abs: Expr = { kind: 'call', name: 'abs', derivativeOrder: 0, args: [slope], span: slope.span, nameSpan: slope.span };
   return m === 0 ? div(num(1), abs) : div(num(1), mul(abs, pow(slope, num(m))));
 }
