@@ -7,6 +7,8 @@
  * computed is still written); 4 the run stopped on an accumulation of events (zeno).
  * No stack trace ever reaches the user.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { compileModel, readModelFile } from '../model.js';
 import { Simulator, SimulationInputError, type SimulationResult } from '../numeric/simulate.js';
@@ -172,8 +174,11 @@ export function reportError(err: unknown): number {
 }
 
 // Run only as the entry point, not when imported by tests.
-const invokedDirectly = process.argv[1] && /(?:^|[\\/])(?:cli|main)\.(?:js|ts|mjs)$/.test(process.argv[1]);
-if (invokedDirectly) {
+function invokedDirectly(): boolean {
+  // npx and npm's bin links reach this file through a symlink named `deltastep`
+  try { return !!process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url)); } catch { return false; }
+}
+if (invokedDirectly()) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => { process.exitCode = reportError(err); });
 }
 
