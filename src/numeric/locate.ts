@@ -37,6 +37,17 @@ export function locateCrossing(g: (s: number) => number, a: number, ga: number, 
       if (side === 1) gb *= 0.5;
       side = 1;
     }
+    // A secant point is usually within rounding of the root: one probe a tolerance width
+    // back towards the far end then collapses the bracket, where regula falsi alone would
+    // creep towards it from one side.
+    const probeTol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
+    if (Math.abs(b - a) > probeTol) {
+      const q = side === -1 ? b - Math.sign(b - a) * probeTol : a + Math.sign(b - a) * probeTol;
+      if ((q - a) * (q - b) < 0) {
+        const gq = g(q);
+        if (gq === 0 || Math.sign(gq) !== signA) { b = q; gb = gq; } else { a = q; ga = gq; }
+      }
+    }
   }
   out.left = a;
   out.right = b;

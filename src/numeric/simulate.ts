@@ -260,7 +260,9 @@ export class Simulator {
       const outcome = this.fire(at, fired, events, keepRows ? rows : null);
       eventCount += outcome.count;
       if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, keepRows); return true; }
-      stepper.reset(at, this.y);
+      // Restart with the step size in use before the event as the proposal: the controller
+      // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
+      stepper.reset(at, this.y, stepper.hLast !== 0 ? stepper.hLast : undefined);
       m.watch(at, this.y, p, this.d, sw, this.gPrev);
       m.watchRate(at, this.y, p, this.d, sw, this.rPrev);
       // A function that has just fired sits at its zero, up to the rounding of the location
