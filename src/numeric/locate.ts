@@ -17,15 +17,25 @@ export function locateCrossing(g: (s: number) => number, a: number, ga: number, 
   let side = 0; // which end was kept twice in a row (Illinois halving)
   // The sign before the crossing, fixed: halving a tiny ga may round it to 0.
   const signA = Math.sign(ga);
+  let zeroWalk = 0;
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const width = Math.abs(b - a);
     const tol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
     if (width <= tol) break;
-    let s = gb === 0 ? b : b - (gb * (b - a)) / (gb - ga);
-    // keep the new point strictly inside, away from the ends: a false-position step that
-    // lands on an end would not shrink the bracket
-    const lo = Math.min(a, b), hi = Math.max(a, b);
-    if (!(s > lo && s < hi) || k % 8 === 7) s = 0.5 * (a + b);
+    let s: number;
+    if (gb === 0) {
+      // b is a zero (g is often exactly 0 over a few ulps near the root): walk back towards a
+      // in doubling steps until the sign before the crossing shows.
+      zeroWalk = zeroWalk === 0 ? tol : 2 * zeroWalk;
+      s = b - Math.sign(b - a) * Math.min(zeroWalk, 0.5 * width);
+    } else {
+      zeroWalk = 0;
+      s = b - (gb * (b - a)) / (gb - ga);
+      // keep the new point strictly inside, away from the ends: a false-position step that
+      // lands on an end would not shrink the bracket
+      const lo = Math.min(a, b), hi = Math.max(a, b);
+      if (!(s > lo && s < hi) || k % 8 === 7) s = 0.5 * (a + b);
+    }
     if (s === a || s === b) break;
     const gs = g(s);
     if (gs === 0 || Math.sign(gs) !== signA) {
