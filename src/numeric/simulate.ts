@@ -80,6 +80,8 @@ export class SimulationInputError extends Error {}
 
 const DEFAULTS = { method: 'dopri5' as MethodName, rtol: 1e-6, atol: 1e-9, locate: 'exact' as LocateMode, maxEvents: 100_000 };
 const MAX_EVENT_ITERATIONS = 100;
+/** halvings of a step when sampling watched functions: at most 2^MAX_REFINE pieces */
+const MAX_REFINE = 6;
 
 function asMap(x: SimulateOptions['set']): Map<string, number> {
   if (!x) return new Map();
@@ -132,6 +134,8 @@ export class Simulator {
   private readonly yPre: Float64Array;
   private readonly yOut: Float64Array;
   private readonly dOut: Float64Array;
+  private readonly dPre: Float64Array;
+  private readonly dOwn: Float64Array;
   private readonly yTmp: Float64Array;
   private readonly gPrev: Float64Array;
   private readonly gNew: Float64Array;
@@ -144,6 +148,34 @@ export class Simulator {
   private readonly bracket: Bracket = { left: 0, right: 0 };
   private readonly zeno: ZenoWatch;
   private readonly candidateRight: Float64Array;
+  private readonly gMid: Float64Array;
+  private readonly rMid: Float64Array;
+  private readonly gTmp2: Float64Array;
+  /** samples of one watched function inside a step (see findCrossings) */
+  private readonly sT = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
+  private readonly sG = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
+  private readonly sR = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
+  private sN = 0;
+  /** per watched function: resting on its zero with zero rate since it last fired */
+  private readonly sitting: Uint8Array;
+  /** direction of the current run: +1 forward, -1 backward (jumps are undone backwards) */
+  private dir = 1;
+  private scanK = 0;
+  private scanStepper: Stepper | null = null;
+  /** watched function scanK (less its offset) on the dense output; its rate lands in gTmp2 */
+  private readonly gAt = (s: number): number => {
+    const st = this.scanStepper!, m = this.model;
+    st.interpolate(s, this.yTmp);
+    m.watch(s, this.yTmp, this.p, this.d, this.sw, this.gTmp);
+    m.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
+    return this.gTmp[this.scanK] - this.offset[this.scanK];
+  };
+  /** the rate of watched function scanK on the dense output */
+  private readonly rateAt = (s: number): number => {
+    this.scanStepper!.interpolate(s, this.yTmp);
+    this.model.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
+    return this.gTmp2[this.scanK];
+  };
   /** per watched function: its value where its event last fired (see processInstant) */
   private readonly offset: Float64Array;
   private readonly candidateLeft: Float64Array;
@@ -154,12 +186,14 @@ export class Simulator {
     const n = model.nStates, nd = model.nDiscrete, nw = model.watchInfo.length;
     this.y = new Float64Array(n); this.yPre = new Float64Array(n); this.yOut = new Float64Array(n); this.yTmp = new Float64Array(n);
     this.dydtProbe = new Float64Array(n);
-    this.d = new Float64Array(nd); this.dOut = new Float64Array(nd);
+    this.d = new Float64Array(nd); this.dOut = new Float64Array(nd); this.dPre = new Float64Array(nd); this.dOwn = new Float64Array(nd);
     this.sw = new Float64Array(model.nSwitch);
     this.p = model.parameters();
     this.gPrev = new Float64Array(nw); this.gNew = new Float64Array(nw); this.rPrev = new Float64Array(nw);
     this.rNew = new Float64Array(nw); this.gTmp = new Float64Array(nw); this.gAfter = new Float64Array(nw);
-    this.candidateRight = new Float64Array(nw); this.offset = new Float64Array(nw); this.candidateLeft = new Float64Array(nw);
+    this.candidateRight = new Float64Array(nw); this.offset = new Float64Array(nw);
+    this.sitting = new Uint8Array(nw);
+    this.gMid = new Float64Array(nw); this.rMid = new Float64Array(nw); this.gTmp2 = new Float64Array(nw); this.candidateLeft = new Float64Array(nw);
     this.outPre = new Float64Array(model.outputNames.length); this.outPost = new Float64Array(model.outputNames.length);
     this.zeno = new ZenoWatch(model.events.length);
   }
@@ -209,11 +243,13 @@ export class Simulator {
     if (!Number.isFinite(tEnd)) throw new SimulationInputError(`no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`);
     if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
     const dir = tEnd >= t0 ? 1 : -1;
+    this.dir = dir;
     const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
     const stepper = this.stepperFor(method, rtol, atol, method === 'rk4' ? hFixed : (stepOpt ?? Infinity), hFixed);
     stepper.resetStats();
     this.zeno.reset();
     this.offset.fill(0);
+    this.sitting.fill(0);
 
     const columns = [sys.independent, ...m.outputNames];
     const rows: number[][] = [];
@@ -246,7 +282,6 @@ export class Simulator {
 
     let t = t0;
     this.lockSwitches(t, y, d, null);
-    row(t, y, d, this.outPre);
     let eventCount = 0;
 
     // Events scheduled at the start count fully (rule 6): the first two rows are before and after.
@@ -263,17 +298,23 @@ export class Simulator {
       // Restart with the step size in use before the event as the proposal: the controller
       // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
       stepper.reset(at, this.y, stepper.hLast !== 0 ? stepper.hLast : undefined);
-      m.watch(at, this.y, p, this.d, sw, this.gPrev);
-      m.watchRate(at, this.y, p, this.d, sw, this.rPrev);
+      this.refreshWatch(at, this.y, this.d);
       // A function that has just fired sits at its zero, up to the rounding of the location
       // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
       // count from here, so it fires again only after it has left zero and crossed, and
       // rounding on the wrong side of zero cannot make it fire at once.
       // (With --locate before/after the function is not at zero when the action fires: no offset.)
       if (locate === 'exact') {
+        const noise = this.stateNoise(this.y);
         for (const k of outcome.fired) {
           const w = m.events[k].watchIndex;
-          if (w >= 0) { this.offset[w] = this.gPrev[w]; this.gPrev[w] = 0; }
+          if (w >= 0) {
+            this.offset[w] += this.gPrev[w];
+            this.gPrev[w] = 0;
+            // Zero with zero rate (a plastic collision: equal velocities after it): it rests
+            // on its zero and rounding wiggles it; armed again once it has really left.
+            this.sitting[w] = Math.abs(this.rPrev[w]) <= noise * 1e-2 ? 1 : 0;
+          }
         }
       }
       if (eventCount > maxEvents) {
@@ -295,8 +336,9 @@ export class Simulator {
 
     stepper.reset(t, y);
     let finished = false;
+    // At the start either the instant's before/after rows (fire writes them) or the initial row.
     if (takeDue(t).length > 0) finished = processInstant(t, [...due]);
-    else { m.watch(t, y, p, d, sw, this.gPrev); m.watchRate(t, y, p, d, sw, this.rPrev); }
+    else { row(t, y, d, this.outPre); this.refreshWatch(t, y, d); }
     while (pi < probes.length && probes[pi] === t) { probeOut.push({ t, y: y.slice(), d: d.slice() }); pi++; }
 
     const nw = m.watchInfo.length;
@@ -306,7 +348,7 @@ export class Simulator {
       const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, tEnd) : Math.max(nextQueued, nextProbe, tEnd);
       const outcome = stepper.step(tStop);
       if (outcome !== 'accepted') {
-        const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t) : `the step size fell below the resolution of ${sys.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+        const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t, tStop) : `the step size fell below the resolution of ${sys.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
         this.fail(result, `${what}, at ${sys.independent} = ${stepper.t}`, stepper.t, stepper.y, d, keepRows);
         break;
       }
@@ -321,20 +363,27 @@ export class Simulator {
         // Group every crossing at the earliest instant; events in file order.
         const tc = this.candidateRight[crossing];
         const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(tc));
-        let at = tc;
-        if (locate === 'after') at = tNew;
-        else if (locate === 'before') at = stepper.tPrev;
-        if (locate === 'exact') stepper.interpolate(at, this.yTmp);
-        else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
-        if (locate === 'before' && keepRows && rows.length > 0 && rows[rows.length - 1][0] === stepper.tPrev) rows.pop();
         const firedEvents: number[] = [];
         let switched = false;
+        let eventLeft = NaN;
         for (let k = 0; k < nw; k++) {
           if (!(this.candidateRight[k] === this.candidateRight[k]) || dir * (this.candidateRight[k] - tc) > tolerance) continue;
           const w = m.watchInfo[k];
-          if (w.kind === 'event') firedEvents.push(w.event); else switched = true;
+          if (w.kind === 'event') {
+            firedEvents.push(w.event);
+            if (!(eventLeft === eventLeft) || dir * (this.candidateLeft[k] - eventLeft) < 0) eventLeft = this.candidateLeft[k];
+          } else switched = true;
         }
         firedEvents.sort((a, b) => a - b);
+        // The instant is the right end of the collapsed bracket (the first double at or past the
+        // zero). Events read the state at the left end, a double earlier: those are the left
+        // limits the weights need, still on the near side of the crossing.
+        let at = tc;
+        if (locate === 'after') at = tNew;
+        else if (locate === 'before') at = stepper.tPrev;
+        if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, this.yTmp);
+        else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
+        if (locate === 'before' && keepRows && rows.length > 0 && rows[rows.length - 1][0] === stepper.tPrev) rows.pop();
         t = at;
         y.set(this.yTmp);
         if (firedEvents.length > 0) {
@@ -343,9 +392,8 @@ export class Simulator {
         } else if (switched) {
           row(t, y, d, this.outPre);
           this.lockSwitches(t, y, d, this.candidateLeft);
-          stepper.reset(t, y);
-          m.watch(t, y, p, d, sw, this.gPrev);
-          m.watchRate(t, y, p, d, sw, this.rPrev);
+          stepper.reset(t, y, stepper.hLast !== 0 ? stepper.hLast : undefined);
+          this.refreshWatch(t, y, d);
         }
         continue;
       }
@@ -355,7 +403,7 @@ export class Simulator {
       this.rPrev.set(this.rNew);
       if (t === tStop) {
         if (t === nextQueued && qi < queue.length) {
-          row(t, y, d, this.outPre);
+          // fire() writes the before and after rows of the instant
           finished = processInstant(t, [...takeDue(t)]);
           if (finished) break;
         } else if (keepRows) row(t, y, d, this.outPre);
@@ -374,12 +422,28 @@ export class Simulator {
     return result;
   }
 
+  /** Rounding noise of functions of the state: a few ulps of its largest component. */
+  private stateNoise(y: Float64Array): number {
+    let scale = 1;
+    for (let i = 0; i < y.length; i++) { const a = Math.abs(y[i]); if (a > scale) scale = a; }
+    return 64 * Number.EPSILON * scale;
+  }
+
+  /** The watched functions (less their offsets) and their rates at a restart point. */
+  private refreshWatch(t: number, y: Float64Array, d: Float64Array): void {
+    const m = this.model;
+    m.watch(t, y, this.p, d, this.sw, this.gPrev);
+    m.watchRate(t, y, this.p, d, this.sw, this.rPrev);
+    for (let k = 0; k < this.gPrev.length; k++) this.gPrev[k] -= this.offset[k];
+  }
+
   /** Marks a failed run: keeps what was computed and adds the state where it failed. */
   private fail(result: SimulationResult, message: string, t: number, y: Float64Array, d: Float64Array, keepRows: boolean): SimulationResult {
     result.status = 'failed';
     result.message = message;
     this.model.outputs(t, y, this.p, d, this.sw, this.outPost);
-    if (keepRows && Number.isFinite(t)) result.rows.push([t, ...this.outPost]);
+    const last = result.rows[result.rows.length - 1];
+    if (keepRows && Number.isFinite(t) && !(last && last[0] === t)) result.rows.push([t, ...this.outPost]);
     result.final = this.values(t, this.outPost);
     return result;
   }
@@ -391,11 +455,27 @@ export class Simulator {
     return v;
   }
 
-  private describeNonFinite(t: number): string {
+  /**
+   * Names the derivative that is not finite. The failing stage lies somewhere in the step
+   * after t, so probe ahead along the last derivative (an Euler extrapolation) at growing
+   * distances until a component of the right-hand side is NaN or infinite.
+   */
+  private describeNonFinite(t: number, tLimit: number): string {
     const m = this.model;
-    m.rhs(t, this.model.nStates ? this.stepper!.y : this.y, this.p, this.d, this.sw, this.dydtProbe);
-    for (let i = 0; i < m.nStates; i++) {
-      if (!Number.isFinite(this.dydtProbe[i])) return `the right-hand side of ${m.system.states[i].standsFor}' is ${this.dydtProbe[i]}`;
+    const st = this.stepper!;
+    const name = (i: number) => `the right-hand side of ${m.system.states[i].standsFor}' is ${this.dydtProbe[i]}`;
+    const probe = (s: number): string | null => {
+      for (let i = 0; i < m.nStates; i++) this.yTmp[i] = st.y[i] + (s - t) * st.dydt[i];
+      m.rhs(s, this.yTmp, this.p, this.d, this.sw, this.dydtProbe);
+      for (let i = 0; i < m.nStates; i++) if (!Number.isFinite(this.dydtProbe[i])) return name(i);
+      return null;
+    };
+    const found = probe(t);
+    if (found) return found;
+    const span = tLimit - t;
+    for (let f = 1e-15; f <= 1; f *= 2) {
+      const hit = probe(t + f * span);
+      if (hit) return `${hit} just after ${m.system.independent} = ${t}`;
     }
     return 'the right-hand side became NaN or infinite within the step';
   }
@@ -413,7 +493,7 @@ export class Simulator {
     m.watchInfo.forEach((w, k) => {
       if (w.kind !== 'switch') return;
       let g = this.gTmp[k];
-      if (g === 0) g = this.gAfter[k] === this.gAfter[k] ? this.gAfter[k] * 1e-300 : 0;
+      if (g === 0) g = this.gAfter[k] === this.gAfter[k] ? this.dir * this.gAfter[k] * 1e-300 : 0;
       switch (m.switching[w.index].primitive) {
         case 'lt': this.sw[w.index] = g < 0 || (g === 0 && this.gTmp[k] < 0) ? 1 : 0; break;
         case 'le': this.sw[w.index] = g <= 0 ? 1 : 0; break;
@@ -426,55 +506,105 @@ export class Simulator {
   }
 
   /**
-   * Brackets every watched function's first crossing in the last step; returns the index of
-   * the earliest, or -1. `candidateRight[k]` is NaN for functions that do not cross.
+   * Brackets every watched function's first crossing (in its direction) in the last step;
+   * returns the index of the earliest, or -1. `candidateRight[k]` is NaN for functions that
+   * do not cross.
+   *
+   * Step ends alone miss a function that turns back inside the step (scipy#9228). So each
+   * step is also sampled at its midpoint, and where the cubic Hermite model built from the
+   * values and rates (rates known symbolically) disagrees with a sample, the interval is
+   * halved (to depth MAX_REFINE); within each resolved interval, a sign change of the rate
+   * marks an extremum, which is located and checked for a hidden double crossing.
    */
   private findCrossings(stepper: Stepper, dir: number): number {
     const m = this.model;
     const nw = m.watchInfo.length;
     const a = stepper.tPrev, b = stepper.t;
+    const tm = a + 0.5 * (b - a);
+    stepper.interpolate(tm, this.yTmp);
+    m.watch(tm, this.yTmp, this.p, this.d, this.sw, this.gMid);
+    m.watchRate(tm, this.yTmp, this.p, this.d, this.sw, this.rMid);
+    this.scanStepper = stepper;
     let best = -1;
     for (let k = 0; k < nw; k++) {
       this.candidateRight[k] = NaN;
       const w = m.watchInfo[k];
       const direction = w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses';
       const off = this.offset[k];
-      const g0 = this.gPrev[k], g1 = this.gNew[k] - off;
-      // A function sitting at zero (at the start or after its own action) is judged by where it goes next.
-      const s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(this.rPrev[k]);
-      if (s0 === 0 || g0 !== g0 || g1 !== g1) continue;
-      let left = a, gl = g0 !== 0 ? g0 : s0 * Number.MIN_VALUE, right = b, gr = g1;
-      let crosses = Math.sign(g1) !== s0;
-      if (crosses && g0 === 0 && g1 === 0) crosses = false;
-      if (!crosses) {
-        // Grazing: the function may have turned back inside the step. Its rate tells.
-        const r0 = this.rPrev[k], r1 = this.rNew[k];
-        if (!(r0 === r0 && r1 === r1) || Math.sign(r0) === Math.sign(r1) || dir * s0 * r0 >= 0) continue;
-        const rate = (s: number) => { stepper.interpolate(s, this.yTmp); m.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp); return this.gTmp[k]; };
-        locateCrossing(rate, a, r0, b, r1, this.bracket);
-        const te = this.bracket.right;
-        stepper.interpolate(te, this.yTmp);
-        m.watch(te, this.yTmp, this.p, this.d, this.sw, this.gTmp);
-        const ge = this.gTmp[k] - off;
-        if (ge !== 0 && Math.sign(ge) === s0) continue;
-        // two crossings: the first (toward -s0) in [a, te], the second (back) in [te, b]
-        right = te; gr = ge;
-        if (!matches(direction, s0)) {
-          if (ge === 0) continue;
-          left = te; gl = ge; right = b; gr = g1;
-          if (!matches(direction, -s0)) continue;
-        }
-      } else if (!matches(direction, s0)) continue;
-      const g = (s: number) => { stepper.interpolate(s, this.yTmp); m.watch(s, this.yTmp, this.p, this.d, this.sw, this.gTmp); return this.gTmp[k] - off; };
-      if (gr === 0 && (right === b)) { this.candidateLeft[k] = left; this.candidateRight[k] = right; }
-      else {
-        locateCrossing(g, left, gl, right, gr, this.bracket);
-        this.candidateLeft[k] = this.bracket.left;
-        this.candidateRight[k] = this.bracket.right;
+      const g0 = this.gPrev[k], g1 = this.gNew[k] - off, gm = this.gMid[k] - off;
+      if (this.sitting[k]) {
+        if (Math.abs(g1) > this.stateNoise(stepper.y)) this.sitting[k] = 0;
+        continue;
       }
-      if (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0) best = k;
+      if (g0 !== g0 || g1 !== g1 || gm !== gm) continue;
+      // A function sitting at zero (at the start or after its own action) is judged by where
+      // it goes next: the sign of its rate in the direction of integration.
+      const s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * this.rPrev[k]);
+      if (s0 === 0) continue;
+      this.scanK = k;
+      this.sN = 0;
+      this.pushSample(a, g0, this.rPrev[k]);
+      this.refine(a, g0, this.rPrev[k], tm, gm, this.rMid[k], b, g1, this.rNew[k], 0);
+      if (this.scanSamples(s0, direction, dir)) {
+        if (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0) best = k;
+      }
     }
     return best;
+  }
+
+  private pushSample(t: number, g: number, r: number): void {
+    this.sT[this.sN] = t; this.sG[this.sN] = g; this.sR[this.sN] = r; this.sN++;
+  }
+
+  /** Appends the samples of (ta, tb] for function scanK, halving where the Hermite model fails. */
+  private refine(ta: number, ga: number, ra: number, tm: number, gm: number, rm: number, tb: number, gb: number, rb: number, depth: number): void {
+    const h = tb - ta;
+    const predicted = 0.5 * (ga + gb) + (h * (ra - rb)) / 8;
+    const scale = Math.max(Math.abs(ga), Math.abs(gb), Math.abs(gm));
+    const resolved = !(Math.abs(gm - predicted) > 0.05 * scale) || depth >= MAX_REFINE || ra !== ra;
+    if (resolved) {
+      this.pushSample(tm, gm, rm);
+      this.pushSample(tb, gb, rb);
+      return;
+    }
+    const t1 = ta + 0.5 * (tm - ta), t2 = tm + 0.5 * (tb - tm);
+    const g1 = this.gAt(t1), r1 = this.gTmp2[this.scanK];
+    this.refine(ta, ga, ra, t1, g1, r1, tm, gm, rm, depth + 1);
+    const g2 = this.gAt(t2), r2 = this.gTmp2[this.scanK];
+    this.refine(tm, gm, rm, t2, g2, r2, tb, gb, rb, depth + 1);
+  }
+
+  /** Walks the samples of function scanK in order; brackets its first crossing in `direction`. */
+  private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number): boolean {
+    const k = this.scanK;
+    let s = s0;
+    for (let i = 0; i + 1 < this.sN; i++) {
+      const ta = this.sT[i], tb = this.sT[i + 1];
+      const ga = this.sG[i], gb = this.sG[i + 1];
+      if (gb === 0 || Math.sign(gb) !== s) {
+        if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb);
+        s = gb !== 0 ? Math.sign(gb) : -s;
+        continue;
+      }
+      // Same sign at both ends: an extremum between them may hide two crossings.
+      const ra = this.sR[i], rb = this.sR[i + 1];
+      if (!(ra === ra && rb === rb) || Math.sign(ra) === Math.sign(rb) || dir * s * ra >= 0) continue;
+      locateCrossing(this.rateAt, ta, ra, tb, rb, this.bracket);
+      const te = this.bracket.right;
+      const ge = this.gAt(te);
+      if (ge !== 0 && Math.sign(ge) === s) continue;
+      if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge);
+      if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb);
+    }
+    return false;
+  }
+
+  private bracketCrossing(left: number, gl: number, right: number, gr: number): boolean {
+    const k = this.scanK;
+    locateCrossing(this.gAt, left, gl, right, gr, this.bracket);
+    this.candidateLeft[k] = this.bracket.left;
+    this.candidateRight[k] = this.bracket.right;
+    return true;
   }
 
   /**
@@ -495,7 +625,9 @@ export class Simulator {
       const preValues = this.values(t, this.outPre);
       this.yOut.set(this.y);
       this.dOut.set(this.d);
-      for (const k of round) m.events[k].apply(t, this.y, p, this.d, sw, this.yOut, this.dOut);
+      this.yPre.set(this.y);
+      this.dPre.set(this.d);
+      for (const k of round) m.events[k].apply(t, this.y, p, this.d, sw, this.yOut, this.dOut, this.dir);
       for (const k of round) if (m.events[k].marcus) this.marcusFlow(t, k);
       m.watch(t, this.y, p, this.d, sw, this.gTmp);
       m.watch(t, this.yOut, p, this.dOut, sw, this.gAfter);
@@ -506,7 +638,9 @@ export class Simulator {
       for (const k of round) {
         const ev = m.events[k];
         const jumps = record();
-        for (const v of ev.changes) if (v in postValues) jumps[v] = postValues[v] - preValues[v];
+        // Several events at one instant: each ledger line shows what its own actions did.
+        const own = round.length > 1 ? this.ownEffect(t, k) : postValues;
+        for (const v of ev.changes) if (v in own) jumps[v] = own[v] - preValues[v];
         ledger.push({ t, name: ev.name, kind: ev.kind, source: ev.source, pre: preValues, post: postValues, jumps });
         count++;
         if (ev.stops) { stopped = true; stopper = ev.name; }
@@ -527,6 +661,17 @@ export class Simulator {
     return { count, stopped, stopper, iterationFailed: false, fired: all };
   }
 
+  /** The output values after event k's actions alone, from the pre-event state (yPre, dPre). */
+  private ownEffect(t: number, k: number): ValueRecord {
+    const m = this.model;
+    const yk = this.yTmp, dk = this.dOwn;
+    yk.set(this.yPre); dk.set(this.dPre);
+    m.events[k].apply(t, this.yPre, this.p, this.dPre, this.sw, yk, dk, this.dir);
+    const out = new Float64Array(m.outputNames.length);
+    m.outputs(t, yk, this.p, dk, this.sw, out);
+    return this.values(t, out);
+  }
+
   /** Marcus rule: dS/ds = rate(S) for s in [0, 1] (classical RK4, 256 steps), from the pre-event values. */
   private marcusFlow(t: number, k: number): void {
     const ev = this.model.events[k];
@@ -534,7 +679,7 @@ export class Simulator {
     const n = targets.length;
     const dm = this.d.slice();
     const k1 = new Float64Array(n), k2 = new Float64Array(n), k3 = new Float64Array(n), k4 = new Float64Array(n), s0 = new Float64Array(n);
-    const steps = 256, h = 1 / steps;
+    const steps = 256, h = this.dir / steps;
     const evalAt = (out: Float64Array) => rate(t, this.y, this.p, dm, this.sw, out);
     const setAt = (base: Float64Array, kk: Float64Array, c: number) => { for (let i = 0; i < n; i++) dm[targets[i]] = base[i] + c * kk[i]; };
     for (let s = 0; s < steps; s++) {

@@ -74,7 +74,10 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
     `the argument of ${ev.name} has a multiple root at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
     ev.index, t);
   for (let i = 0; i <= n; i++) {
-    if (us[i] === 0 || ((i === 0 || i === n) && Math.abs(us[i]) <= zeroTol)) {
+    // At the ends, u is zero to rounding if it is within what an error of a few ulps in t
+    // makes of it (sin(2000 pi) is -6.4e-13, not 0).
+    const endTol = zeroTol + 64 * Number.EPSILON * Math.abs(ds[i]) * Math.max(1, Math.abs(ts[i]));
+    if (us[i] === 0 || ((i === 0 || i === n) && Math.abs(us[i]) <= endTol)) {
       if (Math.abs(ds[i]) * (hi - lo) <= zeroTol * n) throw doubleRoot(ts[i]);
       found.push(ts[i]);
     }

@@ -12,7 +12,7 @@ import type {
 } from './ast.js';
 import { ErrorReporter, type ModelError } from './errors.js';
 import { MissingValue, evaluate } from './evaluate.js';
-import { differentiate, div, mapExpr, neg, num, refKey, references, substitute, sub, toText, walk } from './expr.js';
+import { differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, toText, walk } from './expr.js';
 
 export type NameKind = 'independent' | 'parameter' | 'unknown' | 'discrete' | 'situation' | 'event' | 'algebraic' | 'state' | 'constant';
 
@@ -343,6 +343,11 @@ class Analyser {
     const hidden: Expr[] = [];
     const hide = (e: Expr) => mapExpr(e, (x) => {
       if (x.kind === 'call' && x.name === 'delta') {
+        // bottom-up: an inner delta is already a placeholder here
+        if ([...references(x.args[0])].some((k) => k.startsWith(PLACEHOLDER))) {
+          throw this.fail(hidden[Number([...references(x.args[0])].find((k) => k.startsWith(PLACEHOLDER))!.slice(PLACEHOLDER.length))].span,
+            'a delta inside the argument of a delta', 'A delta argument must be an ordinary function; deltas enter equations linearly.');
+        }
         if (references(x).has(key)) throw this.fail(x.span, `the argument of this delta contains ${key}, the derivative its equation is solved for`, 'A delta argument may depend on the independent variable, parameters and lower derivatives.');
         hidden.push(x);
         return { kind: 'name', name: `${PLACEHOLDER}${hidden.length - 1}`, span: x.span };
@@ -354,8 +359,8 @@ class Analyser {
     if (references(a).has(key)) {
       throw this.fail(q.span, `the equation is not linear in ${key}`, `Write it so that ${key} appears linearly, e.g. ${key} = f(...).`);
     }
-    const b = substitute(E, new Map([[key, num(0)]]));
-    let solved = div(neg(b, q.span), a, q.span);
+    const b = simplify(substitute(E, new Map([[key, num(0)]])));
+    let solved = simplify(div(neg(b, q.span), simplify(a), q.span));
     // A lone y^(n) on the left reads best unchanged: y'' = f stays f.
     if (lhs.kind === 'derivative' && refKey(lhs.name, lhs.order) === key) solved = hide(rhs);
     return mapExpr(solved, (x) => (x.kind === 'name' && x.name.startsWith(PLACEHOLDER) ? hidden[Number(x.name.slice(PLACEHOLDER.length))] : undefined));
@@ -438,7 +443,7 @@ class Analyser {
       const order = orders.get(target.name)!;
       if (target.order >= order) {
         throw this.fail(target.span, `cannot reset ${refKey(target.name, target.order)}: it is the highest derivative of ${target.name}, given by its equation`,
-          `Reset a state level below it (${target.name} ... ${refKey(target.name, order - 1)}).`);
+          `Reset a state level below it (${order === 1 ? target.name : `${target.name} ... ${refKey(target.name, order - 1)}`}).`);
       }
       return;
     }

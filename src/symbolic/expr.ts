@@ -344,3 +344,30 @@ function differentiateCall(e: Extract<Expr, { kind: 'call' }>, x: string): Expr 
       throw new Error(`internal: no derivative rule for ${e.name}`);
   }
 }
+
+/**
+ * Rebuilds e bottom-up through the folding constructors: `m*0` -> 0, `0 - -g` -> g,
+ * `(2*0 - 1)` -> -1. Structural only: no expansion, no reordering.
+ */
+export function simplify(e: Expr): Expr {
+  switch (e.kind) {
+    case 'unary': {
+      const a = simplify(e.operand);
+      return e.op === '-' ? neg(a, e.span) : e.op === '+' ? a : { ...e, operand: a };
+    }
+    case 'binary': {
+      const a = simplify(e.left), b = simplify(e.right);
+      switch (e.op) {
+        case '+': return add(a, b, e.span);
+        case '-': return sub(a, b, e.span);
+        case '*': return mul(a, b, e.span);
+        case '/': return div(a, b, e.span);
+        case '^': return pow(a, b, e.span);
+        default: return { ...e, left: a, right: b };
+      }
+    }
+    case 'call': return { ...e, args: e.args.map(simplify) };
+    case 'if': return { ...e, condition: simplify(e.condition), then: simplify(e.then), otherwise: simplify(e.otherwise) };
+    default: return e;
+  }
+}

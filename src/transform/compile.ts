@@ -13,7 +13,7 @@
 import type { Expr } from '../symbolic/ast.js';
 import { evaluate } from '../symbolic/evaluate.js';
 import { differentiate, references, sub, walk } from '../symbolic/expr.js';
-import type { FirstOrderSystem, SwitchingFunction } from './system.js';
+import type { AssignAction, FirstOrderSystem, JumpAction, SwitchingFunction } from './system.js';
 import { switchKey } from './transform.js';
 
 export type HotFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, out: Float64Array) => void;
@@ -42,7 +42,7 @@ export interface CompiledEvent {
   watchIndex: number;
   direction: 'rises' | 'falls' | 'crosses' | null;
   /** writes the post-event values into yOut, dOut (which the caller pre-fills with y, d) */
-  apply: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, yOut: Float64Array, dOut: Float64Array) => void;
+  apply: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, yOut: Float64Array, dOut: Float64Array, dir: number) => void;
   /** Marcus rule: d slots that flow, and their rates */
   marcus: { targets: Int32Array; rate: HotFunction } | null;
   stops: boolean;
@@ -227,15 +227,17 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
   const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
   system.events.forEach((ev, i) => {
-    const assigns = ev.actions.filter((a) => a.kind === 'assign');
+    // Assignments set a slot; jumps add to it (deltas at one instant all count), reversed
+    // when the run goes backwards (dir = -1) so that integrating back undoes the step.
+    const writes = ev.actions.filter((a): a is AssignAction | JumpAction => a.kind === 'assign' || a.kind === 'jump');
     const marcus = ev.actions.find((a) => a.kind === 'marcus');
-    const values = assigns.map((a) => (a.kind === 'assign' ? a.value : a));
-    parts.push(fn(`apply${i}(t, y, p, d, sw, yOut, dOut)`, values as Expr[], 'direct', (e) => {
-      const lines = assigns.map((a, k) => `  const x${k} = ${e.expr((a as { value: Expr }).value, 'direct')};\n`);
-      assigns.forEach((a, k) => {
-        if (a.kind !== 'assign') return;
+    const values = writes.map((a) => (a.kind === 'assign' ? a.value : a.increment));
+    parts.push(fn(`apply${i}(t, y, p, d, sw, yOut, dOut, dir)`, values, 'direct', (e) => {
+      const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'direct')};\n`);
+      writes.forEach((a, k) => {
         const s = slotIndex(a.target);
-        lines.push(`  ${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}] = x${k};\n`);
+        const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
+        lines.push(a.kind === 'jump' ? `  ${target} += dir * x${k};\n` : `  ${target} = x${k};\n`);
       });
       return lines.join('');
     }));
@@ -243,7 +245,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     parts.push(fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) => rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join('')));
     const changes = new Set<string>();
     for (const a of ev.actions) {
-      if (a.kind === 'assign') changes.add(a.variable);
+      if (a.kind === 'assign' || a.kind === 'jump') changes.add(a.variable);
       if (a.kind === 'marcus') a.jumps.forEach((j) => changes.add(j.variable));
     }
     eventMeta.push({

@@ -11,7 +11,7 @@
  */
 import type { CallNode, Expr } from '../symbolic/ast.js';
 import type { ErrorReporter } from '../symbolic/errors.js';
-import { add, constantValue, differentiate, div, mul, neg, num, pow, references, substitute, sub, toText, walk } from '../symbolic/expr.js';
+import { add, constantValue, differentiate, div, mul, neg, num, pow, references, simplify, substitute, sub, toText, walk } from '../symbolic/expr.js';
 
 export interface DeltaTerm {
   /** the weight g (no delta in it) */
@@ -53,7 +53,12 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
       }
       throw r.at(firstDelta(e)!.span, `a delta inside ${e.name}(...) is not linear`, `Deltas must enter linearly: write g*delta(u) as a term of the equation, not inside ${e.name}.`);
     case 'unary':
-      if (e.op === '-') return scale(splitLinear(e.operand, r), (w) => neg(w));
+      if (e.op === '-') {
+        // -J*delta(t - hit) is one term as written: keep its sign in the source
+        const inner = scale(splitLinear(e.operand, r), (w) => neg(w));
+        const whole = toText(e.operand);
+        return { ...inner, terms: inner.terms.map((t) => (t.source === whole ? { ...t, source: toText(e) } : t)) };
+      }
       if (e.op === '+') return splitLinear(e.operand, r);
       break;
     case 'binary': {
@@ -126,14 +131,14 @@ export function classifyArgument(term: DeltaTerm, independent: string, kinds: Re
  * returns a and the root -b/a; otherwise null.
  */
 export function linearTimeArgument(u: Expr, independent: string): { slope: Expr; root: Expr } | null {
-  const a = differentiate(u, independent);
+  const a = simplify(differentiate(u, independent));
   if (references(a).has(independent)) return null;
-  const b = substitute(u, new Map([[independent, num(0)]]));
+  const b = simplify(substitute(u, new Map([[independent, num(0)]])));
   const va = constantValue(a), vb = constantValue(b);
   // Exact rational roots print as fractions (1/2), not as rounded decimals.
   const root = va !== null && vb !== null && Number.isInteger(va) && Number.isInteger(vb)
-    ? div(num(-vb), num(va))
-    : div(neg(b), a);
+    ? (va < 0 ? div(num(vb), num(-va)) : div(num(-vb), num(va)))
+    : simplify(div(neg(b), a));
   return { slope: a, root };
 }
 
@@ -165,7 +170,9 @@ export function scalingFactor(slope: Expr, m: number): Expr {
   const c = constantValue(slope);
   if (c !== null) {
     const factor = Math.abs(c) * c ** m;
-    return Number.isInteger(factor) ? div(num(1), num(factor)) : num(1 / factor);
+    const magnitude = Math.abs(factor);
+    const positive = Number.isInteger(magnitude) ? div(num(1), num(magnitude)) : num(1 / magnitude);
+    return factor < 0 ? neg(positive) : positive;
   }
   const abs: Expr = { kind: 'call', name: 'abs', derivativeOrder: 0, args: [slope], span: slope.span, nameSpan: slope.span };
   return m === 0 ? div(num(1), abs) : div(num(1), mul(abs, pow(slope, num(m))));

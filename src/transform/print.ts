@@ -34,6 +34,11 @@ export interface TransformReport {
 function actionText(a: ActionSpec): string[] {
   if (a.kind === 'stop') return ['stop'];
   if (a.kind === 'assign') return [`${a.target} := ${toText(a.value)}`];
+  if (a.kind === 'jump') {
+    const inc = a.increment;
+    if (inc.kind === 'unary' && inc.op === '-') return [`${a.target} := ${a.target} - ${toText(inc.operand)}`];
+    return [`${a.target} := ${a.target} + ${toText(inc)}`];
+  }
   return a.jumps.map((j) => `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`);
 }
 
@@ -149,6 +154,7 @@ function eventLatex(ev: EventSpec, r: TransformReport): string {
   const acts = ev.actions.map((a) => {
     if (a.kind === 'stop') return '\\text{stop}';
     if (a.kind === 'marcus') return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
+    if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${latexName(a.target)} + ${toLatex(a.increment)}`;
     return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
   });
   return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;

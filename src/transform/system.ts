@@ -48,6 +48,19 @@ export interface AssignAction {
 }
 
 /**
+ * The step of a delta: `target := target + increment`, increment read before the event.
+ * Jumps add up: two deltas at one instant (in one event or in several) both count.
+ */
+export interface JumpAction {
+  kind: 'jump';
+  /** a step variable */
+  target: string;
+  increment: Expr;
+  /** the user's variable (key) that jumps */
+  variable: string;
+}
+
+/**
  * `deltaRule = marcus`: the jumps of one instant are the flow of dS/ds = rate(S) over unit
  * "pulse time" s in [0, 1] (Marcus' canonical interpretation), not S + rate(S-).
  */
@@ -58,7 +71,7 @@ export interface MarcusAction {
 
 export interface StopAction { kind: 'stop' }
 
-export type ActionSpec = AssignAction | MarcusAction | StopAction;
+export type ActionSpec = AssignAction | JumpAction | MarcusAction | StopAction;
 
 export type Schedule =
   /** every root of `argument` (a function of the independent variable and parameters) in the range */

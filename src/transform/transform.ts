@@ -11,18 +11,19 @@
 import type { EventStatement, Expr, Span } from '../symbolic/ast.js';
 import type { AnalysedModel, StateInfo } from '../symbolic/analyse.js';
 import {
-  add, call, constantValue, differentiate, div, mapExpr, mul, name, num, refKey, references, substitute, sub, toText, walk,
+  add, call, constantValue, differentiate, div, mapExpr, mul, name, num, refKey, references, simplify, substitute, sub, toText, walk,
 } from '../symbolic/expr.js';
 import {
   classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
 } from './delta-rules.js';
 import { exactRootCandidates } from './exact-roots.js';
 import type {
-  ActionSpec, AssignAction, EventSpec, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
+  ActionSpec, EventSpec, JumpAction, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
   SystemState, StepVariable,
 } from './system.js';
 
-interface PendingJump { level: string; increment: Expr; source: string }
+/** `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters. */
+interface PendingJump { level: string; increment: Expr; weight: Expr; source: string }
 
 export function transform(model: AnalysedModel): FirstOrderSystem {
   return new Transformer(model).run();
@@ -258,7 +259,7 @@ class Transformer {
         coefficients.forEach((c, j) => {
           if (constantValue(c) === 0) return; // g' of a constant weight: no jump
           const level = refKey(state.name, state.order - 1 - term.order + j);
-          addJump(ev, { level, increment: c, source: term.source });
+          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term) });
         });
       }
     }
@@ -291,11 +292,25 @@ class Transformer {
     return { ...base, kind: 'periodic', schedule: { kind: 'every', period: trig.period, from: trig.from }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
   }
 
+  /** The delta term as the user wrote it: the term of the original equation holding this call. */
+  private termSource(term: DeltaTerm): string {
+    const q = this.model.states.find((st) => st.equation.span.start <= term.call.span.start && term.call.span.end <= st.equation.span.end)?.equation;
+    if (q) {
+      for (const side of [q.lhs, q.rhs]) {
+        try {
+          const found = splitLinear(side, this.r).terms.find((t) => t.call.span.start === term.call.span.start);
+          if (found) return found.source;
+        } catch { /* the solved form was checked already; fall back to it */ }
+      }
+    }
+    return term.source;
+  }
+
   private timeDeltaEvent(term: DeltaTerm, exactRoot: Expr | null): EventSpec {
     const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
     if (!exactRoot) this.warnings.push(`roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`);
     return {
-      name: `delta(${toText(term.argument)})`, kind: 'time', source: term.source,
+      name: `delta(${toText(term.argument)})`, kind: 'time', source: this.termSource(term),
       schedule: { kind: 'roots', argument: term.argument, exactRoot, candidates },
       condition: null, conditionRate: null, direction: null, booleanCondition: false, actions: [], deltaSources: [], span: term.call.span,
     };
@@ -303,7 +318,7 @@ class Transformer {
 
   private stateDeltaEvent(term: DeltaTerm): EventSpec {
     return {
-      name: `delta(${toText(term.argument)})`, kind: 'state', source: term.source, schedule: null,
+      name: `delta(${toText(term.argument)})`, kind: 'state', source: this.termSource(term), schedule: null,
       condition: this.toSystem(term.argument, false), conditionRate: this.toSystem(term.argument, false), direction: 'crosses', booleanCondition: false,
       actions: [], deltaSources: [], span: term.call.span,
     };
@@ -316,12 +331,10 @@ class Transformer {
   private attachJumps(ev: EventSpec, jumps: PendingJump[]): void {
     const jumpedSlots = new Set<string>();
     for (const j of jumps) { jumpedSlots.add(this.stepOfLevel.get(j.level)!); jumpedSlots.add(this.levelSlot.get(j.level)!); }
-    const ambiguous = jumps.filter((j) => [...references(this.inlineNamed(j.increment))].some((k) => jumpedSlots.has(k)));
+    // Rule 3's 1/|du/dt| is by definition taken before the crossing: only the weight itself can be ambiguous.
+    const ambiguous = jumps.filter((j) => [...references(this.inlineNamed(j.weight))].some((k) => jumpedSlots.has(k)));
     const rule = (this.model.options.get('deltaRule')?.value as string | undefined) ?? 'left';
-    const asAssign = (j: PendingJump): AssignAction => {
-      const S = this.stepOfLevel.get(j.level)!;
-      return { kind: 'assign', target: S, value: add(name(S), j.increment), variable: j.level };
-    };
+    const asJump = (j: PendingJump): JumpAction => ({ kind: 'jump', target: this.stepOfLevel.get(j.level)!, increment: j.increment, variable: j.level });
     if (ambiguous.length > 0) {
       const levels = [...new Set(ambiguous.map((j) => j.level))].join(', ');
       const what = rule === 'marcus'
@@ -333,7 +346,7 @@ class Transformer {
       ev.actions.push({ kind: 'marcus', jumps: jumps.map((j) => ({ target: this.stepOfLevel.get(j.level)!, rate: j.increment, variable: j.level })) });
     } else {
       // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.
-      ev.actions.unshift(...jumps.map(asAssign));
+      ev.actions.unshift(...jumps.map(asJump));
     }
   }
 
