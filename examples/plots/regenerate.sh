@@ -1,0 +1,25 @@
+#!/bin/sh
+# Regenerates the plots of examples/README.md with the command line's --plot.
+# Run from the project root after `npm run build`:  sh examples/plots/regenerate.sh
+set -u
+d="node dist/cli.js"
+P=examples/plots
+run() { echo "$*"; "$@" >/dev/null; }
+run $d simulate examples/rope.delta --set p1=-1.1106615486105161 --set H=8.186919493913407 --variables y --step 0.1 --plot $P/rope.svg
+run $d shoot examples/rope_no_load.delta --step 0.25 --plot $P/rope_no_load.svg
+run $d simulate examples/two_masses.delta --variables x1,x2 --plot $P/two_masses.svg
+run $d simulate examples/two_masses_plastic.delta --variables x1,x2 --plot $P/two_masses_plastic.svg
+run $d simulate examples/two_masses_wall.delta --variables x1,x2 --to 45 --plot $P/two_masses_wall.svg
+run $d simulate examples/bouncing_ball.delta --variables h --plot $P/bouncing_ball.svg        # exit code 4: zeno
+run $d simulate examples/iderk_551.delta --step 0.05 --plot $P/iderk_551.svg
+run $d simulate examples/iderk_552.delta --plot $P/iderk_552.svg
+run $d simulate examples/iderk_552.delta --locate after --plot $P/iderk_552_after.svg
+run $d simulate examples/iderk_553.delta --step 0.1 --plot $P/iderk_553.svg
+run $d simulate examples/iderk_554.delta --step 0.05 --plot $P/iderk_554.svg
+run $d simulate examples/c12_task_a.delta --to 30 --variables "x1',x2',x3',x4'" --plot $P/c12_task_a.svg
+run $d sweep examples/c12_task_a.delta --vary e=1:0.18:200 --report n --quiet --plot $P/c12_task_b.svg
+run $d montecarlo examples/c12_task_c.delta --sample "e~normal(0.5,0.05)" --samples 10000 --seed 1 --report "x4'" --quiet --plot $P/c12_task_c.svg
+run $d simulate examples/hoop_drop.delta --variables h,Vy --step 0.01 --plot $P/hoop_drop.svg
+run $d simulate examples/hoop_drop.delta --variables Fs --step 0.01 --plot $P/hoop_drop_force.svg
+run $d simulate examples/hoop_roll.delta --variables h,Vx,Vy,omega --step 0.01 --plot $P/hoop_roll.svg
+run $d simulate examples/hoop_roll.delta --variables Fs,Ff --to 0.6 --step 0.002 --plot $P/hoop_roll_forces.svg
