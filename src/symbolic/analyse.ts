@@ -12,7 +12,7 @@ import type {
 } from './ast.js';
 import { ErrorReporter, type ModelError } from './errors.js';
 import { MissingValue, evaluate } from './evaluate.js';
-import { differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, toText, walk } from './expr.js';
+import { constantValue, differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, toText, walk } from './expr.js';
 
 export type NameKind = 'independent' | 'parameter' | 'unknown' | 'discrete' | 'situation' | 'event' | 'algebraic' | 'state' | 'constant';
 
@@ -359,10 +359,14 @@ class Analyser {
     if (references(a).has(key)) {
       throw this.fail(q.span, `the equation is not linear in ${key}`, `Write it so that ${key} appears linearly, e.g. ${key} = f(...).`);
     }
+    if (constantValue(simplify(a)) === 0) {
+      throw this.fail(q.span, `${key} cancels out of this equation, so it does not determine ${key}`,
+        `Write the equation so that ${key} remains after collecting terms, e.g. ${key} = f(...).`);
+    }
     const b = simplify(substitute(E, new Map([[key, num(0)]])));
     let solved = simplify(div(neg(b, q.span), simplify(a), q.span));
     // A lone y^(n) on the left reads best unchanged: y'' = f stays f.
-    if (lhs.kind === 'derivative' && refKey(lhs.name, lhs.order) === key) solved = hide(rhs);
+    if (lhs.kind === 'derivative' && refKey(lhs.name, lhs.order) === key && !references(rhs).has(key)) solved = hide(rhs);
     return mapExpr(solved, (x) => (x.kind === 'name' && x.name.startsWith(PLACEHOLDER) ? hidden[Number(x.name.slice(PLACEHOLDER.length))] : undefined));
   }
 
