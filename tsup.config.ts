@@ -12,7 +12,7 @@ export default defineConfig([
     target: 'node20',
   },
   {
-    entry: { cli: 'src/cli/main.ts' },
+    entry: { cli: 'src/cli/main.ts', 'sweep-worker': 'src/cli/sweep-worker.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'node20',
