@@ -80,6 +80,7 @@ export class SimulationInputError extends Error {}
 
 const DEFAULTS = { method: 'dopri5' as MethodName, rtol: 1e-6, atol: 1e-9, locate: 'exact' as LocateMode, maxEvents: 100_000 };
 const MAX_EVENT_ITERATIONS = 100;
+const NONE: number[] = [];
 /** halvings of a step when sampling watched functions: at most 2^MAX_REFINE pieces */
 const MAX_REFINE = 6;
 
@@ -156,6 +157,7 @@ export class Simulator {
   private readonly sG = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
   private readonly sR = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
   private sN = 0;
+  private readonly plainRecords: boolean;
   /** per watched function: resting on its zero with zero rate since it last fired */
   private readonly sitting: Uint8Array;
   /** direction of the current run: +1 forward, -1 backward (jumps are undone backwards) */
@@ -196,6 +198,7 @@ export class Simulator {
     this.gMid = new Float64Array(nw); this.rMid = new Float64Array(nw); this.gTmp2 = new Float64Array(nw); this.candidateLeft = new Float64Array(nw);
     this.outPre = new Float64Array(model.outputNames.length); this.outPost = new Float64Array(model.outputNames.length);
     this.zeno = new ZenoWatch(model.events.length);
+    this.plainRecords = ![model.system.independent, ...model.outputNames].includes('__proto__');
   }
 
   /** The stepper for these settings, made once and reused while they stay the same. */
@@ -449,9 +452,12 @@ export class Simulator {
   }
 
   private values(t: number, out: Float64Array): ValueRecord {
-    const v = record();
+    // Plain objects with keys in a fixed order share one hidden class (fast); a model that
+    // names a variable __proto__ needs a prototype-free object for it to be an ordinary key.
+    const v: ValueRecord = this.plainRecords ? {} : record();
     v[this.model.system.independent] = t;
-    this.model.outputNames.forEach((n, i) => { v[n] = out[i]; });
+    const names = this.model.outputNames;
+    for (let i = 0; i < names.length; i++) v[names[i]] = out[i];
     return v;
   }
 
@@ -637,7 +643,7 @@ export class Simulator {
       const postValues = this.values(t, this.outPost);
       for (const k of round) {
         const ev = m.events[k];
-        const jumps = record();
+        const jumps: ValueRecord = this.plainRecords ? {} : record();
         // Several events at one instant: each ledger line shows what its own actions did.
         const own = round.length > 1 ? this.ownEffect(t, k) : postValues;
         for (const v of ev.changes) if (v in own) jumps[v] = own[v] - preValues[v];
@@ -646,14 +652,15 @@ export class Simulator {
         if (ev.stops) { stopped = true; stopper = ev.name; }
       }
       // Event iteration: an action that makes another state event's function cross fires it now.
-      const next: number[] = [];
-      m.watchInfo.forEach((w, k) => {
-        if (w.kind !== 'event' || round.includes(w.event)) return;
+      let next: number[] | null = null;
+      for (let k = 0; k < m.watchInfo.length; k++) {
+        const w = m.watchInfo[k];
+        if (w.kind !== 'event' || round.includes(w.event)) continue;
         const before = this.gTmp[k], after = this.gAfter[k];
         const direction = m.events[w.event].direction ?? 'crosses';
-        if (before !== 0 && Math.sign(after) !== Math.sign(before) && matches(direction, Math.sign(before))) next.push(w.event);
-      });
-      round = next.sort((a, b) => a - b);
+        if (before !== 0 && Math.sign(after) !== Math.sign(before) && matches(direction, Math.sign(before))) (next ??= []).push(w.event);
+      }
+      round = next ? next.sort((a, b) => a - b) : NONE;
       this.outPre.set(this.outPost);
     }
     if (rows) rows.push([t, ...this.outPost]);
