@@ -5,46 +5,14 @@ import type { Expr, ModelAst, Statement } from '../src/symbolic/ast.js';
 import { ModelError } from '../src/symbolic/errors.js';
 import { tokenize } from '../src/symbolic/lexer.js';
 import { parseModel } from '../src/symbolic/parser.js';
+import { SPEC_EXAMPLES as LANGUAGE_EXAMPLES } from './helpers.js';
 
 const MODELS_DIR = fileURLToPath(new URL('../../shared/reference/models/', import.meta.url));
 
-/** Every model example of MODEL-LANGUAGE.md, verbatim. */
+/** Every model example of MODEL-LANGUAGE.md (verbatim, shared with the other tests), and the
+ * statements its tables quote. */
 const SPEC_EXAMPLES: Readonly<Record<string, string>> = {
-  heavyRope: `# Heavy sagging rope with a single force F at x = a
-model HeavyRope
-independent x from 0 to 10
-parameter w = 1, F = 2, a = 4, l = 12   # weight per length, load, its place, rope length
-unknown p1 = -1, H = 3                   # y'(0) and horizontal force: found by shooting
-
-y'' = w/H*sqrt(1 + y'^2) + F/H*delta(x - a)
-z'  = sqrt(1 + y'^2)
-
-y(0) = 0;  y'(0) = p1;  z(0) = 0         # initial conditions (at the start of the range)
-y(10) = 0; z(10) = l                     # boundary conditions (anywhere else)
-`,
-  bouncingBall: `model BouncingBall
-parameter g = 9.81, e = 0.8
-event bounce when h falls
-h'' = -g - (1 + e)*h'*delta(t - bounce)
-h(0) = 10; h'(0) = 0
-`,
-  wall: `# IDERKSolve example 5.5.1: a spring against a wall, written as a reset
-independent t from 0 to 6
-event wall when x - 0.5 rises do y := -0.9*y end
-x' = y;  y' = -x
-x(0) = 0; y(0) = 1
-`,
-  twoMasses: `# two masses, Newton's collision law as a force impulse (Hohmann, 4.2)
-independent t from 0 to 5
-parameter m1 = 1, m2 = 2, e = 0.8
-discrete n = 0
-event hit when x1 - x2 rises do n := n + 1 end
-J = (1 + e)*m1*m2/(m1 + m2)*(x1' - x2')
-m1*x1'' = -J*delta(t - hit)
-m2*x2'' =  J*delta(t - hit)
-x1(0) = 0; x1'(0) = 1; x2(0) = 1; x2'(0) = 0
-`,
-  // The statements and expressions quoted in the tables and the delta section.
+  ...LANGUAGE_EXAMPLES,
   snippets: `situation braking = h < R and Vy < 0
 output y, y'
 option method = dop853
