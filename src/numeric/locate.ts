@@ -18,6 +18,9 @@ export function locateCrossing(g: (s: number) => number, a: number, ga: number, 
   // The sign before the crossing, fixed: halving a tiny ga may round it to 0.
   const signA = Math.sign(ga);
   let zeroWalk = 0;
+  // the size of g at the ends: a secant value far below it means the point is next to the root
+  const scale = Math.max(Math.abs(ga), Math.abs(gb));
+  let widthAtHalving = Math.abs(b - a), sinceHalved = 0;
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const width = Math.abs(b - a);
     const tol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
@@ -34,7 +37,8 @@ export function locateCrossing(g: (s: number) => number, a: number, ga: number, 
       // keep the new point strictly inside, away from the ends: a false-position step that
       // lands on an end would not shrink the bracket
       const lo = Math.min(a, b), hi = Math.max(a, b);
-      if (!(s > lo && s < hi) || k % 8 === 7) s = 0.5 * (a + b);
+      // bisect only when the bracket has stopped shrinking (three evaluations without halving)
+      if (!(s > lo && s < hi) || sinceHalved >= 3) s = 0.5 * (a + b);
     }
     if (s === a || s === b) break;
     const gs = g(s);
@@ -47,11 +51,13 @@ export function locateCrossing(g: (s: number) => number, a: number, ga: number, 
       if (side === 1) gb *= 0.5;
       side = 1;
     }
-    // A secant point is usually within rounding of the root: one probe a tolerance width
+    sinceHalved++;
+    if (Math.abs(b - a) <= 0.5 * widthAtHalving) { widthAtHalving = Math.abs(b - a); sinceHalved = 0; }
+    // A secant point near the root: one probe a tolerance width
     // back towards the far end then collapses the bracket, where regula falsi alone would
     // creep towards it from one side.
     const probeTol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
-    if (Math.abs(b - a) > probeTol) {
+    if (Math.abs(b - a) > probeTol && Math.abs(gs) <= 1e-6 * scale) {
       const q = side === -1 ? b - Math.sign(b - a) * probeTol : a + Math.sign(b - a) * probeTol;
       if ((q - a) * (q - b) < 0) {
         const gq = g(q);

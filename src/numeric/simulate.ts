@@ -124,6 +124,25 @@ class ZenoWatch {
   }
 }
 
+/**
+ * One right-hand-side closure per compiled model, shared by all its Simulators. A new
+ * Simulator (a new sweep, a new shoot) then does not change the call target that optimised
+ * stepper code was specialised to (V8's "wrong call target" deoptimisations). Runs are
+ * synchronous and never nested, so each run points the context at its own arrays first.
+ */
+interface RhsContext { p: Float64Array; d: Float64Array; sw: Float64Array }
+const SHARED_RHS = new WeakMap<CompiledModel, { ctx: RhsContext; f: (t: number, y: Float64Array, dydt: Float64Array) => void }>();
+function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: (t: number, y: Float64Array, dydt: Float64Array) => void } {
+  let entry = SHARED_RHS.get(model);
+  if (!entry) {
+    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0) };
+    const rhs = model.rhs;
+    entry = { ctx, f: (t, y, dydt) => rhs(t, y, ctx.p, ctx.d, ctx.sw, dydt) };
+    SHARED_RHS.set(model, entry);
+  }
+  return entry;
+}
+
 export class Simulator {
   readonly model: CompiledModel;
   private stepper: Stepper | null = null;
@@ -205,9 +224,7 @@ export class Simulator {
   private stepperFor(method: MethodName, rtol: number, atol: number, hMax: number, hFixed: number): Stepper {
     const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}`;
     if (this.stepper && this.stepperKey === key) return this.stepper;
-    const { rhs } = this.model;
-    const self = this;
-    this.stepper = createStepper(method, this.model.nStates, (t, y, dydt) => rhs(t, y, self.p, self.d, self.sw, dydt), { rtol, atol, hMax, hFixed });
+    this.stepper = createStepper(method, this.model.nStates, sharedRhs(this.model).f, { rtol, atol, hMax, hFixed });
     this.stepperKey = key;
     return this.stepper;
   }
@@ -230,6 +247,8 @@ export class Simulator {
     const p = m.parameters(set);
     this.p = p;
     const { y, d, sw } = this;
+    const ctx = sharedRhs(m).ctx;
+    ctx.p = p; ctx.d = d; ctx.sw = sw;
     m.initial(p, y, d);
     for (const [key, value] of asMap(options.init)) {
       const state = sys.states.find((s) => s.variable === key);
