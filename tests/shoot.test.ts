@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { compileModel, shoot } from '../src/index.js';
+import { main } from '../src/cli/main.js';
+
+/**
+ * The heavy rope with a point load (Hohmann 4.1) against its closed form: each segment is a
+ * catenary, y' = sinh(k x + A1) on [0, a] with k = w/H, A1 = asinh(p1); the slope jumps by
+ * F/H at a, y' = sinh(k (x - a) + A2) on [a, L] with A2 = asinh(sinh(k a + A1) + F/H); y and z
+ * follow in cosh and sinh. The two boundary conditions fix p1 and H, found here by a Newton
+ * iteration on the closed form itself (no ODE solver), converged to rounding.
+ */
+interface Rope { w: number; F: number; a: number; L: number; y0: number; yL: number; S: number }
+
+function closedForm(r: Rope, p1: number, H: number): { yL: number; zL: number; ya: number; za: number; slopeBefore: number; slopeAfter: number } {
+  const k = r.w / H;
+  const A1 = Math.asinh(p1);
+  const ya = r.y0 + (Math.cosh(k * r.a + A1) - Math.cosh(A1)) / k;
+  const za = (Math.sinh(k * r.a + A1) - Math.sinh(A1)) / k;
+  const slopeBefore = Math.sinh(k * r.a + A1);
+  const slopeAfter = slopeBefore + r.F / H;
+  const A2 = Math.asinh(slopeAfter);
+  const d = r.L - r.a;
+  return {
+    yL: ya + (Math.cosh(k * d + A2) - Math.cosh(A2)) / k,
+    zL: za + (Math.sinh(k * d + A2) - Math.sinh(A2)) / k,
+    ya, za, slopeBefore, slopeAfter,
+  };
+}
+
+function exactRope(r: Rope, guess: [number, number]): { p1: number; H: number } {
+  let [p1, H] = guess;
+  const R = (u: number, v: number) => { const c = closedForm(r, u, v); return [c.yL - r.yL, c.zL - r.S]; };
+  for (let k = 0; k < 100; k++) {
+    const r0 = R(p1, H);
+    const h1 = 1e-7 * Math.max(1, Math.abs(p1)), h2 = 1e-7 * Math.max(1, Math.abs(H));
+    const ra = R(p1 + h1, H), rb = R(p1 - h1, H), rc = R(p1, H + h2), rd = R(p1, H - h2);
+    const J = [[(ra[0] - rb[0]) / (2 * h1), (rc[0] - rd[0]) / (2 * h2)], [(ra[1] - rb[1]) / (2 * h1), (rc[1] - rd[1]) / (2 * h2)]];
+    const det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+    const dp = (-r0[0] * J[1][1] + r0[1] * J[0][1]) / det;
+    const dH = (-r0[1] * J[0][0] + r0[0] * J[1][0]) / det;
+    p1 += dp; H += dH;
+    if (Math.abs(dp) + Math.abs(dH) < 1e-15 * (1 + Math.abs(H))) break;
+  }
+  return { p1, H };
+}
+
+function ropeModel(r: Rope, guess: [number, number]): string {
+  return `independent x from 0 to ${r.L}
+parameter w = ${r.w}, F = ${r.F}, a = ${r.a}, l = ${r.S}
+unknown p1 = ${guess[0]}, H = ${guess[1]}
+y'' = w/H*sqrt(1 + y'^2) + F/H*delta(x - a)
+z'  = sqrt(1 + y'^2)
+y(0) = ${r.y0}; y'(0) = p1; z(0) = 0
+y(${r.L}) = ${r.yL}; z(${r.L}) = l
+`;
+}
+
+const TIGHT = { rtol: 1e-10, atol: 1e-12 };
+
+// R1 of the reference (published exact values), and held-out sets: unequal supports, a heavier
+// rope with a larger load, a load near one end, no load at all.
+const ROPES: { name: string; rope: Rope; guess: [number, number] }[] = [
+  { name: 'R1: supports at 8, F = 5 at 4', rope: { w: 1, F: 5, a: 4, L: 10, y0: 8, yL: 8, S: 12 }, guess: [-1, 5] },
+  { name: 'unequal supports 0 and 3', rope: { w: 1, F: 2, a: 4, L: 10, y0: 0, yL: 3, S: 13 }, guess: [-1, 5] },
+  { name: 'heavier rope, w = 3, F = 10', rope: { w: 3, F: 10, a: 6, L: 10, y0: 2, yL: 0, S: 12.5 }, guess: [-1, 10] },
+  { name: 'load near the left support', rope: { w: 1, F: 4, a: 1, L: 8, y0: 1, yL: 1, S: 10 }, guess: [-1.5, 3] },
+  { name: 'no load (pure catenary)', rope: { w: 1, F: 0, a: 4, L: 10, y0: 8, yL: 8, S: 12 }, guess: [-1, 5] },
+];
+
+describe('the rope: Newton shooting against the exact two-catenary solution', () => {
+  it('R1 reproduces the published exact values (reference README)', () => {
+    const exact = exactRope(ROPES[0].rope, [-1, 5]);
+    expect(exact.p1).toBeCloseTo(-1.1106615486105161, 13);
+    expect(exact.H).toBeCloseTo(8.186919493913407, 12);
+  });
+
+  it.each(ROPES)('$name', ({ rope, guess }) => {
+    const exact = exactRope(rope, guess);
+    const result = shoot(compileModel(ropeModel(rope, guess), 'rope.delta'), TIGHT);
+    expect(result.converged).toBe(true);
+    // integration error at rtol 1e-10 over the range, propagated through the Newton solve
+    expect(Math.abs(result.unknowns.p1 - exact.p1)).toBeLessThan(1e-8);
+    expect(Math.abs(result.unknowns.H - exact.H)).toBeLessThan(1e-8 * Math.max(1, exact.H));
+    const c = closedForm(rope, exact.p1, exact.H);
+    const sol = result.solution!;
+    if (rope.F !== 0) {
+      // the kink: one time event at a, the slope jumps by F/H, y continuous
+      expect(sol.events).toHaveLength(1);
+      const ev = sol.events[0];
+      expect(ev.t).toBe(rope.a);
+      expect(Math.abs(ev.pre["y'"] - c.slopeBefore)).toBeLessThan(1e-8);
+      expect(Math.abs(ev.post["y'"] - c.slopeAfter)).toBeLessThan(1e-8);
+      expect(Math.abs(ev.jumps["y'"] - rope.F / result.unknowns.H)).toBeLessThan(1e-12);
+      expect(Math.abs(ev.post.y - c.ya)).toBeLessThan(1e-8);
+      expect(Math.abs(ev.post.z - c.za)).toBeLessThan(1e-8);
+    }
+    expect(Math.abs(sol.final.y - rope.yL)).toBeLessThan(1e-8);
+    expect(Math.abs(sol.final.z - rope.S)).toBeLessThan(1e-8);
+  });
+
+  it('converges quadratically: log r(k+1) / log r(k) near 2 until the integration noise', () => {
+    const result = shoot(compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta'), TIGHT);
+    const norms = result.iterations.map((i) => i.residualNorm);
+    // the asymptotic range: residuals well below 1 and well above the noise floor (~1e-9)
+    const pairs: number[] = [];
+    for (let k = 0; k + 1 < norms.length; k++) {
+      if (norms[k] < 0.05 && norms[k + 1] > 1e-11) pairs.push(Math.log(norms[k + 1]) / Math.log(norms[k]));
+    }
+    expect(pairs.length).toBeGreaterThanOrEqual(2);
+    for (const q of pairs) expect(q).toBeGreaterThan(1.8);
+    // residuals never grow (backtracking)
+    for (let k = 0; k + 1 < norms.length; k++) expect(norms[k + 1]).toBeLessThan(norms[k]);
+  });
+
+  it('reuses one compiled model: every residual evaluation is one simulation, no recompiling', () => {
+    const compiled = compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta');
+    const source = compiled.source;
+    const result = shoot(compiled, TIGHT);
+    expect(compiled.source).toBe(source);
+    // 1 + (2 per unknown per Jacobian + line search) per iteration
+    expect(result.residualEvaluations).toBeLessThan(1 + (result.iterations.length - 1) * 6 + 4);
+  });
+});
+
+describe('ARGESIM C12 task c: one unknown', () => {
+  it('the e with v4 = v0/2 is 4^(1/3) - 1', () => {
+    const model = `independent t from 0 to 1000
+unknown e = 0.5
+discrete n = 0
+event c12 when x1 - x2 rises do n := n + 1 end
+event c23 when x2 - x3 rises do n := n + 1 end
+event c34 when x3 - x4 rises do n := n + 1 end
+x1'' = -(1 + e)/2*(x1' - x2')*delta(t - c12)
+x2'' =  (1 + e)/2*(x1' - x2')*delta(t - c12) - (1 + e)/2*(x2' - x3')*delta(t - c23)
+x3'' =  (1 + e)/2*(x2' - x3')*delta(t - c23) - (1 + e)/2*(x3' - x4')*delta(t - c34)
+x4'' =  (1 + e)/2*(x3' - x4')*delta(t - c34)
+x1(0) = 0; x2(0) = 1; x3(0) = 2; x4(0) = 3
+x1'(0) = 1; x2'(0) = 0; x3'(0) = 0; x4'(0) = 0
+x4'(1000) = 0.5`;
+    const r = shoot(model, TIGHT);
+    expect(r.converged).toBe(true);
+    expect(Math.abs(r.unknowns.e - (Math.cbrt(4) - 1))).toBeLessThan(1e-9);
+  });
+});
+
+describe('failure as information', () => {
+  it('a singular Jacobian (an unknown the conditions do not depend on) says so and keeps the last iterate', () => {
+    const r = shoot(`independent t from 0 to 1
+unknown q = 1, v = 0
+y' = v
+y(0) = 0
+y(1) = 2
+y(0.5) = 1`, TIGHT);
+    expect(r.converged).toBe(false);
+    expect(r.status).toBe('singular');
+    expect(r.message).toMatch(/^the Jacobian is singular at iteration 0: the boundary conditions do not depend on \(some of\) the unknowns q, v here; try another guess$/);
+    expect(r.unknowns).toEqual({ q: 1, v: 0 });
+    expect(r.solution?.status).toBe('ok');
+  });
+
+  it('a condition that no unknown can meet: no convergence, exit 3 from the CLI, residuals kept', async () => {
+    const r = shoot(`independent t from 0 to 1
+unknown v = 0
+y' = v^2
+y(0) = 0
+y(1) = -1`, TIGHT);
+    expect(r.converged).toBe(false);
+    expect(['failed', 'max_iter', 'singular']).toContain(r.status);
+    expect(r.message).toMatch(/try/);
+    expect(Number.isFinite(r.residuals['y(1) = -1'])).toBe(true);
+  });
+
+  it('more conditions than unknowns is a model error at the extra condition (exit 1)', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'ds-')), 'm.delta');
+    writeFileSync(file, "independent t from 0 to 1\nunknown v = 0\ny' = v\ny(0) = 0\ny(1) = 2\ny(0.5) = 1\n");
+    const chunks: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    (process.stderr as { write: unknown }).write = (s: string) => { chunks.push(String(s)); return true; };
+    let code: number;
+    try { code = await main(['shoot', file]); } finally { (process.stderr as { write: unknown }).write = write; }
+    expect(code).toBe(1);
+    expect(chunks.join('')).toBe(`${file}:6:1: 1 unknown(s) but 2 boundary condition(s)\n  y(0.5) = 1\n  ^\nShooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.\n`);
+  });
+});
