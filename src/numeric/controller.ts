@@ -1,3 +1,6 @@
+import { StepperBase, allFinite } from './stepper-base.js';
+
+export { allFinite };
 import type { Rhs, StepOutcome } from './stepper.js';
 
 /**
@@ -249,20 +252,11 @@ export const NON_FINITE_SHRINK = 0.1;
  * - The dense-output coefficients are computed on the first `interpolate` strictly inside
  *   the step (DOP853 then calls f three times, with the same f as the step), never after.
  */
-export abstract class EmbeddedRkStepper {
-  abstract readonly method: 'dopri5' | 'dop853';
+export abstract class EmbeddedRkStepper extends StepperBase {
+  abstract override readonly method: 'dopri5' | 'dop853';
   abstract readonly order: number;
   readonly adaptive = true;
-  readonly n: number;
-  t = 0;
-  tPrev = 0;
-  hLast = 0;
-  readonly y: Float64Array;
-  readonly yPrev: Float64Array;
-  readonly dydt: Float64Array;
-  readonly stats = { steps: 0, rejected: 0, rhsEvaluations: 0 };
 
-  protected readonly f: Rhs;
   protected readonly rtol: number;
   protected readonly atol: number;
   protected readonly hMax: number;
@@ -271,8 +265,6 @@ export abstract class EmbeddedRkStepper {
   protected readonly yNew: Float64Array;
   /** f(tNew, yNew) once known */
   protected readonly fNew: Float64Array;
-  /** f(tPrev, yPrev): the first stage of the accepted step, kept for the dense output */
-  protected readonly fPrev: Float64Array;
   /** order used by the initial-step heuristic */
   protected abstract readonly hinitOrder: number;
   /** work arrays the initial-step heuristic may overwrite (stage arrays) */
@@ -282,27 +274,19 @@ export abstract class EmbeddedRkStepper {
   /** next step magnitude to try; NaN: compute with `initialStep` on the next step */
   private hAbsNext = Number.NaN;
   private denseReady = false;
-  private started = false;
-  private dydtFinite = false;
 
   constructor(n: number, f: Rhs, rtol: number, atol: number, hMax: number, control: ControllerParameters) {
-    if (!Number.isInteger(n) || n < 1) throw new RangeError(`state dimension must be a positive integer, got ${n}`);
+    super(n, f);
     if (!(rtol >= 0) || !(atol >= 0) || !(rtol > 0 || atol > 0)) {
       throw new RangeError(`tolerances must be non-negative and not both zero (rtol=${rtol}, atol=${atol})`);
     }
     if (!(hMax > 0)) throw new RangeError(`hMax must be positive (Infinity for no limit), got ${hMax}`);
-    this.n = n;
-    this.f = f;
     this.rtol = rtol;
     this.atol = atol;
     this.hMax = hMax;
     this.ctrl = new StepSizeController(control);
-    this.y = new Float64Array(n);
-    this.yPrev = new Float64Array(n);
-    this.dydt = new Float64Array(n);
     this.yNew = new Float64Array(n);
     this.fNew = new Float64Array(n);
-    this.fPrev = new Float64Array(n);
   }
 
   /**
@@ -319,31 +303,15 @@ export abstract class EmbeddedRkStepper {
   protected abstract evalDense(theta: number, out: Float64Array): void;
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
-    const n = this.n;
-    if (y.length !== n) throw new RangeError(`reset: state has length ${y.length}, expected ${n}`);
-    if (!Number.isFinite(t)) throw new RangeError(`reset: t must be finite, got ${t}`);
-    const yy = this.y;
-    for (let i = 0; i < n; i++) yy[i] = y[i];
-    this.f(t, yy, this.dydt);
-    this.stats.rhsEvaluations++;
-    this.dydtFinite = allFinite(this.dydt, n);
-    this.t = t;
-    this.tPrev = t;
-    this.hLast = 0;
-    this.yPrev.set(yy);
-    this.fPrev.set(this.dydt);
+    this.restart(t, y);
     this.hAbsNext = hInit !== undefined && Number.isFinite(hInit) && hInit !== 0 ? Math.abs(hInit) : Number.NaN;
     this.ctrl.reset();
     this.denseReady = false;
-    this.started = true;
   }
 
   step(tLimit: number): StepOutcome {
+    this.checkStep(tLimit);
     const t0 = this.t;
-    if (!this.started) throw new Error(`${this.method}: call reset() before step()`);
-    if (!(tLimit !== t0) || Number.isNaN(tLimit)) {
-      throw new RangeError(`${this.method}: step(tLimit) needs tLimit different from t = ${t0}, got ${tLimit}`);
-    }
     if (!this.dydtFinite) return 'nonFinite'; // every attempt would start from the same NaN
     const dir = tLimit > t0 ? 1 : -1;
     const dist = Math.abs(tLimit - t0);
@@ -412,16 +380,4 @@ export abstract class EmbeddedRkStepper {
     this.evalDense((s - this.tPrev) / this.hLast, out);
   }
 
-  resetStats(): void {
-    this.stats.steps = 0;
-    this.stats.rejected = 0;
-    this.stats.rhsEvaluations = 0;
-  }
-}
-
-/** true iff a[0..n) are all finite */
-export function allFinite(a: Float64Array, n: number): boolean {
-  let chk = 0;
-  for (let i = 0; i < n; i++) chk += a[i] * 0; // NaN as soon as one entry is ±Infinity or NaN
-  return chk === 0;
 }

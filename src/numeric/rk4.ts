@@ -1,4 +1,5 @@
 import { NON_FINITE_SHRINK, allFinite, minStepSize, stepEnd } from './controller.js';
+import { StepperBase } from './stepper-base.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
 
 /**
@@ -22,46 +23,28 @@ import type { Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
  * extra evaluation; it is 3rd order locally, so the global error of the dense output is
  * O(h⁴) like that of the steps.
  */
-export class Rk4Stepper implements Stepper {
+export class Rk4Stepper extends StepperBase implements Stepper {
   readonly method = 'rk4' as const;
   readonly order = 4;
   readonly adaptive = false;
-  readonly n: number;
-  t = 0;
-  tPrev = 0;
-  hLast = 0;
-  readonly y: Float64Array;
-  readonly yPrev: Float64Array;
-  readonly dydt: Float64Array;
-  readonly stats = { steps: 0, rejected: 0, rhsEvaluations: 0 };
   /** the fixed step magnitude */
   readonly hFixed: number;
 
-  private readonly f: Rhs;
-  private readonly fPrev: Float64Array;
   private readonly k2: Float64Array;
   private readonly k3: Float64Array;
   private readonly k4: Float64Array;
   private readonly ytmp: Float64Array;
   private readonly yNew: Float64Array;
   private readonly fNew: Float64Array;
-  private started = false;
-  private dydtFinite = false;
 
   constructor(n: number, f: Rhs, options: StepperOptions) {
-    if (!Number.isInteger(n) || n < 1) throw new RangeError(`state dimension must be a positive integer, got ${n}`);
+    super(n, f);
     const h = Math.min(options.hFixed ?? Infinity, options.hMax);
     if (!(h > 0) || h === Infinity) {
       throw new RangeError(`rk4 needs a positive finite step: hFixed=${options.hFixed}, hMax=${options.hMax}`);
     }
     this.hFixed = h;
-    this.n = n;
-    this.f = f;
     const mk = (): Float64Array => new Float64Array(n);
-    this.y = mk();
-    this.yPrev = mk();
-    this.dydt = mk();
-    this.fPrev = mk();
     this.k2 = mk();
     this.k3 = mk();
     this.k4 = mk();
@@ -71,28 +54,12 @@ export class Rk4Stepper implements Stepper {
   }
 
   reset(t: number, y: ArrayLike<number>, _hInit?: number): void {
-    const n = this.n;
-    if (y.length !== n) throw new RangeError(`reset: state has length ${y.length}, expected ${n}`);
-    if (!Number.isFinite(t)) throw new RangeError(`reset: t must be finite, got ${t}`);
-    const yy = this.y;
-    for (let i = 0; i < n; i++) yy[i] = y[i];
-    this.f(t, yy, this.dydt);
-    this.stats.rhsEvaluations++;
-    this.dydtFinite = allFinite(this.dydt, n);
-    this.t = t;
-    this.tPrev = t;
-    this.hLast = 0;
-    this.yPrev.set(yy);
-    this.fPrev.set(this.dydt);
-    this.started = true;
+    this.restart(t, y);
   }
 
   step(tLimit: number): StepOutcome {
+    this.checkStep(tLimit);
     const t0 = this.t;
-    if (!this.started) throw new Error('rk4: call reset() before step()');
-    if (!(tLimit !== t0) || Number.isNaN(tLimit)) {
-      throw new RangeError(`rk4: step(tLimit) needs tLimit different from t = ${t0}, got ${tLimit}`);
-    }
     if (!this.dydtFinite) return 'nonFinite';
     const dir = tLimit > t0 ? 1 : -1;
     const dist = Math.abs(tLimit - t0);
@@ -151,11 +118,6 @@ export class Rk4Stepper implements Stepper {
     }
   }
 
-  resetStats(): void {
-    this.stats.steps = 0;
-    this.stats.rejected = 0;
-    this.stats.rhsEvaluations = 0;
-  }
 }
 
 /** an RK4 stepper for dimension n; see {@link Rk4Stepper} */

@@ -1,0 +1,76 @@
+import type { MethodName, Rhs, StepperStats } from './stepper.js';
+
+/**
+ * What every stepper family shares: the state of the last accepted step, the counters, the
+ * restart after a state change (the cached derivative is always recomputed, as in Hairer's
+ * DOPRI5 after an event) and the preconditions of `step`. Subclasses own their stages,
+ * their step-size policy and their dense output.
+ */
+export abstract class StepperBase {
+  abstract readonly method: MethodName;
+  readonly n: number;
+  t = 0;
+  tPrev = 0;
+  hLast = 0;
+  readonly y: Float64Array;
+  readonly yPrev: Float64Array;
+  readonly dydt: Float64Array;
+  readonly stats: StepperStats = { steps: 0, rejected: 0, rhsEvaluations: 0 };
+
+  protected readonly f: Rhs;
+  /** f(tPrev, yPrev): the first stage of the accepted step, kept for the dense output */
+  protected readonly fPrev: Float64Array;
+  protected started = false;
+  /** whether f(t, y) is finite: if not, every attempt would start from the same NaN */
+  protected dydtFinite = false;
+
+  constructor(n: number, f: Rhs) {
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`state dimension must be a positive integer, got ${n}`);
+    this.n = n;
+    this.f = f;
+    this.y = new Float64Array(n);
+    this.yPrev = new Float64Array(n);
+    this.dydt = new Float64Array(n);
+    this.fPrev = new Float64Array(n);
+  }
+
+  /** (Re)starts at (t, y): copies y, evaluates f there (counted); no allocation. */
+  protected restart(t: number, y: ArrayLike<number>): void {
+    const n = this.n;
+    if (y.length !== n) throw new RangeError(`reset: state has length ${y.length}, expected ${n}`);
+    if (!Number.isFinite(t)) throw new RangeError(`reset: t must be finite, got ${t}`);
+    const yy = this.y;
+    for (let i = 0; i < n; i++) yy[i] = y[i];
+    this.f(t, yy, this.dydt);
+    this.stats.rhsEvaluations++;
+    this.dydtFinite = allFinite(this.dydt, n);
+    this.t = t;
+    this.tPrev = t;
+    this.hLast = 0;
+    this.yPrev.set(yy);
+    this.fPrev.set(this.dydt);
+    this.started = true;
+  }
+
+  /** The preconditions of `step(tLimit)` (see the Stepper contract). */
+  protected checkStep(tLimit: number): void {
+    if (!this.started) throw new Error(`${this.method}: call reset() before step()`);
+    if (!(tLimit !== this.t) || Number.isNaN(tLimit)) {
+      throw new RangeError(`${this.method}: step(tLimit) needs tLimit different from t = ${this.t}, got ${tLimit}`);
+    }
+  }
+
+  resetStats(): void {
+    this.stats.steps = 0;
+    this.stats.rejected = 0;
+    this.stats.rhsEvaluations = 0;
+  }
+}
+
+
+/** true iff a[0..n) are all finite */
+export function allFinite(a: Float64Array, n: number): boolean {
+  let chk = 0;
+  for (let i = 0; i < n; i++) chk += a[i] * 0; // NaN as soon as one entry is ±Infinity or NaN
+  return chk === 0;
+}
