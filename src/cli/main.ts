@@ -18,7 +18,7 @@ import type { CompiledModel } from '../transform/compile.js';
 import { formatLatex, formatText, transformReport } from '../transform/print.js';
 import { registerBatchCommands } from './batch.js';
 import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
-import { emit, formatValue, simulationText, table, toCsv, toJson } from './output.js';
+import { emit, simulationText, table, toCsv, toJson } from './output.js';
 
 const VERSION = '0.1.0';
 
@@ -182,4 +182,3 @@ if (invokedDirectly()) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => { process.exitCode = reportError(err); });
 }
 
-export { formatValue };

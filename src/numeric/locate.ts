@@ -70,8 +70,3 @@ export function locateCrossing(g: (s: number) => number, a: number, ga: number, 
   return out;
 }
 
-/** The zero of a rate (an extremum of the watched function) in [a, b], where ra and rb differ in sign. */
-export function locateExtremum(r: (s: number) => number, a: number, ra: number, b: number, rb: number, out: Bracket): number {
-  locateCrossing(r, a, ra, b, rb, out);
-  return out.right;
-}

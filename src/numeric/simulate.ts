@@ -303,7 +303,7 @@ export class Simulator {
     };
 
     let t = t0;
-    this.lockSwitches(t, y, d, null);
+    this.lockSwitches(t, y, d);
     let eventCount = 0;
 
     // Events scheduled at the start count fully (rule 6): the first two rows are before and after.
@@ -413,7 +413,7 @@ export class Simulator {
           if (finished) break;
         } else if (switched) {
           row(t, y, d, this.outPre);
-          this.lockSwitches(t, y, d, this.candidateLeft);
+          this.lockSwitches(t, y, d);
           stepper.reset(t, y, stepper.hLast !== 0 ? stepper.hLast : undefined);
           this.refreshWatch(t, y, d);
         }
@@ -433,11 +433,8 @@ export class Simulator {
       } else if (keepRows) row(t, y, d, this.outPre);
     }
 
-    if (!keepRows || rows.length === 0 || rows[rows.length - 1][0] !== t) {
-      m.outputs(t, this.y, p, this.d, sw, this.outPost);
-      if (!keepRows) { /* final only */ } else rows.push([t, ...this.outPost]);
-    }
     m.outputs(t, this.y, p, this.d, sw, this.outPost);
+    if (keepRows && (rows.length === 0 || rows[rows.length - 1][0] !== t)) rows.push([t, ...this.outPost]);
     result.final = this.values(t, this.outPost);
     const st = stepper.stats;
     result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: eventCount };
@@ -506,11 +503,10 @@ export class Simulator {
   }
 
   /**
-   * Sets the locked switching values at (t, y). `crossedLeft` (when restarting at a located
-   * crossing) is unused by the evaluation itself: on an exact zero, the rate says which side
-   * the solution is going to.
+   * Sets the locked switching values at (t, y). On an exact zero the rate (in the direction
+   * of integration) says which side the solution is going to.
    */
-  private lockSwitches(t: number, y: Float64Array, d: Float64Array, _crossedLeft: Float64Array | null): void {
+  private lockSwitches(t: number, y: Float64Array, d: Float64Array): void {
     const m = this.model;
     if (m.nSwitch === 0) return;
     m.watch(t, y, this.p, d, this.sw, this.gTmp);
@@ -601,7 +597,6 @@ export class Simulator {
 
   /** Walks the samples of function scanK in order; brackets its first crossing in `direction`. */
   private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number): boolean {
-    const k = this.scanK;
     let s = s0;
     for (let i = 0; i + 1 < this.sN; i++) {
       const ta = this.sT[i], tb = this.sT[i + 1];
@@ -683,7 +678,7 @@ export class Simulator {
       this.outPre.set(this.outPost);
     }
     if (rows) rows.push([t, ...this.outPost]);
-    this.lockSwitches(t, this.y, this.d, null);
+    this.lockSwitches(t, this.y, this.d);
     return { count, stopped, stopper, iterationFailed: false, fired: all };
   }
 

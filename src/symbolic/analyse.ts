@@ -12,7 +12,7 @@ import type {
 } from './ast.js';
 import { ErrorReporter, type ModelError } from './errors.js';
 import { MissingValue, evaluate } from './evaluate.js';
-import { constantValue, differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, toText, walk } from './expr.js';
+import { constantValue, differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, walk } from './expr.js';
 
 export type NameKind = 'independent' | 'parameter' | 'unknown' | 'discrete' | 'situation' | 'event' | 'algebraic' | 'state' | 'constant';
 
@@ -529,7 +529,3 @@ class Analyser {
   }
 }
 
-/** For messages: the text of an expression. */
-export function show(e: Expr): string {
-  return toText(e);
-}

@@ -23,9 +23,6 @@ export function name(n: string, span: Span = NO_SPAN): Expr {
   return { kind: 'name', name: n, span };
 }
 
-export function derivative(n: string, order: number, span: Span = NO_SPAN): Expr {
-  return order === 0 ? name(n, span) : { kind: 'derivative', name: n, order, span };
-}
 
 /** The numeric value of a constant expression (numbers and unary minus only), else null. */
 export function constantValue(e: Expr): number | null {
@@ -130,15 +127,7 @@ export function references(e: Expr, into: Set<string> = new Set()): Set<string> 
   return into;
 }
 
-export function containsCall(e: Expr, fn: string): boolean {
-  let found = false;
-  walk(e, (node) => { if (node.kind === 'call' && node.name === fn) found = true; });
-  return found;
-}
 
-export function structurallyEqual(a: Expr, b: Expr): boolean {
-  return toText(a) === toText(b);
-}
 
 /** Rebuilds e bottom-up; `replace` may return a new node for any node (children already rebuilt) or undefined to keep it. */
 export function mapExpr(e: Expr, replace: (node: Expr) => Expr | undefined): Expr {

@@ -12,7 +12,7 @@
  */
 import type { Expr } from '../symbolic/ast.js';
 import { evaluate } from '../symbolic/evaluate.js';
-import { differentiate, references, sub, walk } from '../symbolic/expr.js';
+import { differentiate, references, sub } from '../symbolic/expr.js';
 import type { AssignAction, FirstOrderSystem, JumpAction, SwitchingFunction } from './system.js';
 import { switchKey } from './transform.js';
 
@@ -347,10 +347,3 @@ export function parameterValues(system: FirstOrderSystem, overrides?: ReadonlyMa
   return out;
 }
 
-/** Whether an expression mentions only the independent variable and parameters. */
-export function isTimeOnly(e: Expr, system: FirstOrderSystem): boolean {
-  const params = new Set(system.parameters.map((p) => p.name));
-  let ok = true;
-  walk(e, (n) => { if (n.kind === 'name' && n.name !== system.independent && n.name !== 'pi' && !params.has(n.name)) ok = false; });
-  return ok;
-}
