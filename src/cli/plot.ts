@@ -84,6 +84,11 @@ const baseConfig = {
   view: { stroke: '#bbbbbb' },
 };
 
+/** What every plot shares: the schema, the title, the size and the style. */
+function frame(title: string) {
+  return { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title, width: WIDTH, height: HEIGHT, config: baseConfig } as const;
+}
+
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
 /**
@@ -129,11 +134,7 @@ export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<
   const eventTimes = [...new Set(events.map((e) => e.t))].map((t) => ({ t }));
 
   const spec: TopLevelSpec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: input.title,
-    width: WIDTH,
-    height: HEIGHT,
-    config: baseConfig,
+    ...frame(input.title),
     layer: [
       {
         data: { values: eventTimes },
@@ -188,11 +189,7 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
       : { type: 'line' as const, strokeWidth: 1.6, point: kind === 'linepoint' ? { filled: true, size: 30 } : false };
 
   const spec: TopLevelSpec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: input.title,
-    width: WIDTH,
-    height: HEIGHT,
-    config: baseConfig,
+    ...frame(input.title),
     data: { values },
     mark,
     encoding: {
@@ -252,11 +249,7 @@ export async function renderHistogram(input: HistogramInput): Promise<string> {
   }
 
   const spec: TopLevelSpec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: input.title,
-    width: WIDTH,
-    height: HEIGHT,
-    config: baseConfig,
+    ...frame(input.title),
     layer: [
       {
         data: { values: bars },

@@ -365,14 +365,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   }
 
   interpolate(s: number, out: Float64Array): void {
-    if (s === this.t || this.hLast === 0) {
-      out.set(this.y);
-      return;
-    }
-    if (s === this.tPrev) {
-      out.set(this.yPrev);
-      return;
-    }
+    if (this.copyStepEnd(s, out)) return;
     if (!this.denseReady) {
       this.prepareDense();
       this.denseReady = true;

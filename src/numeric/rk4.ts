@@ -100,14 +100,7 @@ export class Rk4Stepper extends StepperBase implements Stepper {
   }
 
   interpolate(s: number, out: Float64Array): void {
-    if (s === this.t || this.hLast === 0) {
-      out.set(this.y);
-      return;
-    }
-    if (s === this.tPrev) {
-      out.set(this.yPrev);
-      return;
-    }
+    if (this.copyStepEnd(s, out)) return;
     const n = this.n, h = this.hLast, y0 = this.yPrev, y1 = this.y, f0 = this.fPrev, f1 = this.dydt;
     const theta = (s - this.tPrev) / h;
     const th1 = 1 - theta;

@@ -60,6 +60,16 @@ export abstract class StepperBase {
     }
   }
 
+  /**
+   * Dense output at the ends of the step (or before any step): the stored states bit for bit,
+   * not a polynomial evaluated there. True when it wrote `out`.
+   */
+  protected copyStepEnd(s: number, out: Float64Array): boolean {
+    if (s === this.t || this.hLast === 0) { out.set(this.y); return true; }
+    if (s === this.tPrev) { out.set(this.yPrev); return true; }
+    return false;
+  }
+
   resetStats(): void {
     this.stats.steps = 0;
     this.stats.rejected = 0;
