@@ -18,7 +18,7 @@
  * the output rows themselves.
  */
 import type { CompiledModel } from '../transform/compile.js';
-import { locateCrossing, type Bracket } from './locate.js';
+import { locateCrossing, type Bracket, type ScanFunction } from './locate.js';
 import type { MethodName, Stepper } from './stepper.js';
 import { createStepper } from './steppers.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
@@ -184,18 +184,27 @@ export class Simulator {
   private scanK = 0;
   private scanStepper: Stepper | null = null;
   /** watched function scanK (less its offset) on the dense output; its rate lands in gTmp2 */
-  private readonly gAt = (s: number): number => {
-    const st = this.scanStepper!, m = this.model;
-    st.interpolate(s, this.yTmp);
+  private gAt(s: number): number {
+    const m = this.model;
+    this.scanStepper!.interpolate(s, this.yTmp);
     m.watch(s, this.yTmp, this.p, this.d, this.sw, this.gTmp);
     m.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
     return this.gTmp[this.scanK] - this.offset[this.scanK];
-  };
-  /** the rate of watched function scanK on the dense output */
-  private readonly rateAt = (s: number): number => {
-    this.scanStepper!.interpolate(s, this.yTmp);
-    this.model.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
-    return this.gTmp2[this.scanK];
+  }
+  /**
+   * What the root finder iterates on: watched function scanK with its symbolic rate as the
+   * slope, or (scanRate) that rate itself, whose zero is an extremum. One object for both,
+   * so the finder's call sites stay monomorphic.
+   */
+  private scanRate = false;
+  private readonly scan: ScanFunction = {
+    value: (s: number): number => {
+      if (!this.scanRate) return this.gAt(s);
+      this.scanStepper!.interpolate(s, this.yTmp);
+      this.model.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
+      return this.gTmp2[this.scanK];
+    },
+    slope: (): number => (this.scanRate ? NaN : this.gTmp2[this.scanK]),
   };
   /** per watched function: its value where its event last fired (see processInstant) */
   private readonly offset: Float64Array;
@@ -541,6 +550,13 @@ export class Simulator {
     const m = this.model;
     const nw = m.watchInfo.length;
     const a = stepper.tPrev, b = stepper.t;
+    if (!this.needsSamples(b - a)) {
+      for (let k = 0; k < nw; k++) {
+        this.candidateRight[k] = NaN;
+        if (this.sitting[k] && Math.abs(this.gNew[k] - this.offset[k]) > this.stateNoise(stepper.y)) this.sitting[k] = 0;
+      }
+      return -1;
+    }
     const tm = a + 0.5 * (b - a);
     stepper.interpolate(tm, this.yTmp);
     m.watch(tm, this.yTmp, this.p, this.d, this.sw, this.gMid);
@@ -573,6 +589,32 @@ export class Simulator {
     return best;
   }
 
+  /**
+   * Whether any watched function may cross zero inside the step of length h. A function
+   * that keeps one sign at both ends, farther from zero there than the largest excursion its
+   * end rates and its change over the step make plausible (|g'| would have to exceed the sum
+   * of both end rates somewhere inside an accepted step), cannot reach zero: the step needs
+   * no dense output at all. This spares the midpoint sample (and DOP853's three extra
+   * stages) on the steps far from every event, which are most steps.
+   */
+  private needsSamples(h: number): boolean {
+    const nw = this.model.watchInfo.length;
+    const ah = Math.abs(h);
+    for (let k = 0; k < nw; k++) {
+      const off = this.offset[k];
+      const g0 = this.gPrev[k], g1 = this.gNew[k] - off;
+      // a function resting on its zero is not scanned in this step (see findCrossings)
+      if (this.sitting[k] || g0 !== g0 || g1 !== g1) continue;
+      const r0 = this.rPrev[k], r1 = this.rNew[k];
+      const excursion = ah * (Math.abs(r0) + Math.abs(r1)) + Math.abs(g1 - g0);
+      if (!(excursion === excursion)) return true;
+      if (g0 > 0 && g1 > 0 && g0 > excursion && g1 > excursion) continue;
+      if (g0 < 0 && g1 < 0 && -g0 > excursion && -g1 > excursion) continue;
+      return true;
+    }
+    return false;
+  }
+
   private pushSample(t: number, g: number, r: number): void {
     this.sT[this.sN] = t; this.sG[this.sN] = g; this.sR[this.sN] = r; this.sN++;
   }
@@ -601,27 +643,29 @@ export class Simulator {
     for (let i = 0; i + 1 < this.sN; i++) {
       const ta = this.sT[i], tb = this.sT[i + 1];
       const ga = this.sG[i], gb = this.sG[i + 1];
+      const ra = this.sR[i], rb = this.sR[i + 1];
       if (gb === 0 || Math.sign(gb) !== s) {
-        if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb);
+        if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
         s = gb !== 0 ? Math.sign(gb) : -s;
         continue;
       }
       // Same sign at both ends: an extremum between them may hide two crossings.
-      const ra = this.sR[i], rb = this.sR[i + 1];
       if (!(ra === ra && rb === rb) || Math.sign(ra) === Math.sign(rb) || dir * s * ra >= 0) continue;
-      locateCrossing(this.rateAt, ta, ra, tb, rb, this.bracket);
+      this.scanRate = true;
+      locateCrossing(this.scan, ta, ra, tb, rb, this.bracket);
+      this.scanRate = false;
       const te = this.bracket.right;
-      const ge = this.gAt(te);
+      const ge = this.gAt(te), re = this.gTmp2[this.scanK];
       if (ge !== 0 && Math.sign(ge) === s) continue;
-      if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge);
-      if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb);
+      if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
+      if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
     }
     return false;
   }
 
-  private bracketCrossing(left: number, gl: number, right: number, gr: number): boolean {
+  private bracketCrossing(left: number, gl: number, right: number, gr: number, rl: number, rr: number): boolean {
     const k = this.scanK;
-    locateCrossing(this.gAt, left, gl, right, gr, this.bracket);
+    locateCrossing(this.scan, left, gl, right, gr, this.bracket, rl, rr);
     this.candidateLeft[k] = this.bracket.left;
     this.candidateRight[k] = this.bracket.right;
     return true;
