@@ -315,7 +315,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
     if (!this.dydtFinite) return 'nonFinite'; // every attempt would start from the same NaN
     const dir = tLimit > t0 ? 1 : -1;
     const dist = Math.abs(tLimit - t0);
-    const hMin = minStepSize(t0);
+    const hMin = Math.max(minStepSize(t0), this.minStep);
     const hMax = this.hMax;
     let absH = this.hAbsNext;
     if (!(absH > 0)) {

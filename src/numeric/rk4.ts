@@ -63,7 +63,7 @@ export class Rk4Stepper extends StepperBase implements Stepper {
     if (!this.dydtFinite) return 'nonFinite';
     const dir = tLimit > t0 ? 1 : -1;
     const dist = Math.abs(tLimit - t0);
-    const hMin = minStepSize(t0);
+    const hMin = Math.max(minStepSize(t0), this.minStep);
     const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
     const k2 = this.k2, k3 = this.k3, k4 = this.k4, ys = this.ytmp, y1 = this.yNew, k5 = this.fNew;
     let absH = this.hFixed;

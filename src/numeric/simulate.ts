@@ -9,7 +9,9 @@
  *   The earliest crossing wins; coincident ones are processed together, in file order.
  * - All actions of an instant read the same pre-event values and apply together; actions
  *   that make another event function cross fire it too (bounded event iteration).
- * - After a jump the stepper restarts cleanly (derivative recomputed, step proposal reset).
+ * - After a jump the stepper restarts cleanly (derivative recomputed, step proposal reset),
+ *   with its t counted from that instant: the absolute time is kept in two doubles, so an
+ *   event is located with the precision of its own time scale, not of one ulp of t.
  * - A geometric accumulation of events (a ball coming to rest) stops the run with status
  *   `zeno` and the estimated accumulation point.
  *
@@ -93,34 +95,50 @@ function record(): ValueRecord {
   return Object.create(null) as ValueRecord;
 }
 
-/** Detects a geometric accumulation of one event's times. */
+/**
+ * Detects a geometric accumulation of one event's times. The times come in two doubles
+ * (hi + lo, see the Simulator's time origin), so intervals far below one ulp of t are
+ * still measured.
+ */
 class ZenoWatch {
-  private readonly times: number[][];
-  constructor(events: number) { this.times = Array.from({ length: events }, () => []); }
-  reset(): void { for (const t of this.times) t.length = 0; }
+  private readonly hi: number[][];
+  private readonly lo: number[][];
+  private readonly gaps: number[] = [];
+  constructor(events: number) {
+    this.hi = Array.from({ length: events }, () => []);
+    this.lo = Array.from({ length: events }, () => []);
+  }
+  reset(): void { for (const t of this.hi) t.length = 0; for (const t of this.lo) t.length = 0; }
 
-  /** Records an occurrence; returns the estimated accumulation point when the run should stop. */
-  note(event: number, t: number): number | null {
-    const ts = this.times[event];
-    ts.push(t);
-    if (ts.length > 8) ts.shift();
-    const n = ts.length;
+  /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
+  note(event: number, hi: number, lo: number): number | null {
+    const hs = this.hi[event], ls = this.lo[event];
+    hs.push(hi); ls.push(lo);
+    if (hs.length > 8) { hs.shift(); ls.shift(); }
+    const n = hs.length;
     if (n < 3) return null;
-    const last = Math.abs(ts[n - 1] - ts[n - 2]);
+    const gaps = this.gaps;
+    gaps.length = 0;
+    for (let i = 1; i < n; i++) gaps.push(Math.abs(hs[i] - hs[i - 1] + (ls[i] - ls[i - 1])));
+    const t = hi + lo;
+    const last = gaps[n - 2];
     const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
-    // Events a few ulps apart cannot be told apart any more, whatever the pattern.
-    if (last <= 64 * resolution && Math.abs(ts[n - 2] - ts[n - 3]) <= 64 * resolution) return t;
+    // Events a few ulps of t apart: stop rather than crawl, whatever the pattern.
+    if (last <= 64 * resolution && gaps[n - 3] <= 64 * resolution) return t;
     if (n < 7) return null;
-    const ratios: number[] = [];
-    for (let i = n - 5; i < n - 1; i++) ratios.push(Math.abs(ts[i + 1] - ts[i]) / Math.abs(ts[i] - ts[i - 1]));
-    const rMax = Math.max(...ratios), rMin = Math.min(...ratios);
+    let rMax = 0, rMin = Infinity;
+    for (let i = n - 5; i < n - 1; i++) {
+      const ratio = gaps[i] / gaps[i - 1];
+      if (!(ratio <= rMax)) rMax = ratio;
+      if (!(ratio >= rMin)) rMin = ratio;
+    }
     if (!(rMax < 1 && rMin > 0 && rMax / rMin < 1.05)) return null;
-    const r = ratios[ratios.length - 1];
+    const r = gaps[n - 2] / gaps[n - 3];
     const remaining = (last * r) / (1 - r);
-    // Stop once the rest of the sequence fits in about a thousand ulps: later events could
-    // not be located apart from each other in double precision.
+    // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
+    // would not show in a column of t, and costs as many events again as came before.
     if (remaining > 1024 * resolution) return null;
-    return t + Math.sign(ts[n - 1] - ts[n - 2]) * remaining;
+    return hi + (lo + Math.sign(hs[n - 1] - hs[n - 2] + (ls[n - 1] - ls[n - 2])) * remaining);
   }
 }
 
@@ -130,14 +148,15 @@ class ZenoWatch {
  * stepper code was specialised to (V8's "wrong call target" deoptimisations). Runs are
  * synchronous and never nested, so each run points the context at its own arrays first.
  */
-interface RhsContext { p: Float64Array; d: Float64Array; sw: Float64Array }
+interface RhsContext { p: Float64Array; d: Float64Array; sw: Float64Array; tHi: number; tLo: number }
 const SHARED_RHS = new WeakMap<CompiledModel, { ctx: RhsContext; f: (t: number, y: Float64Array, dydt: Float64Array) => void }>();
 function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: (t: number, y: Float64Array, dydt: Float64Array) => void } {
   let entry = SHARED_RHS.get(model);
   if (!entry) {
-    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0) };
+    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0), tHi: 0, tLo: 0 };
     const rhs = model.rhs;
-    entry = { ctx, f: (t, y, dydt) => rhs(t, y, ctx.p, ctx.d, ctx.sw, dydt) };
+    // the stepper's t counts from the run's time origin (see Simulator)
+    entry = { ctx, f: (t, y, dydt) => rhs(ctx.tHi + (ctx.tLo + t), y, ctx.p, ctx.d, ctx.sw, dydt) };
     SHARED_RHS.set(model, entry);
   }
   return entry;
@@ -181,14 +200,24 @@ export class Simulator {
   private readonly sitting: Uint8Array;
   /** direction of the current run: +1 forward, -1 backward (jumps are undone backwards) */
   private dir = 1;
+  /**
+   * The time origin: the stepper's t counts from tHi + tLo, which moves to every event and
+   * restart. The absolute time of a state event is kept in two doubles, so events closer
+   * together than one ulp of t (a ball's last bounces before it comes to rest) are still
+   * located each in its own flight, with full relative precision; the times reported are
+   * the nearest doubles.
+   */
+  private tHi = 0;
+  private tLo = 0;
   private scanK = 0;
   private scanStepper: Stepper | null = null;
   /** watched function scanK (less its offset) on the dense output; its rate lands in gTmp2 */
   private gAt(s: number): number {
     const m = this.model;
     this.scanStepper!.interpolate(s, this.yTmp);
-    m.watch(s, this.yTmp, this.p, this.d, this.sw, this.gTmp);
-    m.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
+    const t = this.absT(s);
+    m.watch(t, this.yTmp, this.p, this.d, this.sw, this.gTmp);
+    m.watchRate(t, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
     return this.gTmp[this.scanK] - this.offset[this.scanK];
   }
   /**
@@ -201,7 +230,7 @@ export class Simulator {
     value: (s: number): number => {
       if (!this.scanRate) return this.gAt(s);
       this.scanStepper!.interpolate(s, this.yTmp);
-      this.model.watchRate(s, this.yTmp, this.p, this.d, this.sw, this.gTmp2);
+      this.model.watchRate(this.absT(s), this.yTmp, this.p, this.d, this.sw, this.gTmp2);
       return this.gTmp2[this.scanK];
     },
     slope: (): number => (this.scanRate ? NaN : this.gTmp2[this.scanK]),
@@ -326,9 +355,10 @@ export class Simulator {
       const outcome = this.fire(at, fired, events, keepRows ? rows : null);
       eventCount += outcome.count;
       if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, keepRows); return true; }
-      // Restart with the step size in use before the event as the proposal: the controller
-      // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
-      stepper.reset(at, this.y, stepper.hLast !== 0 ? stepper.hLast : undefined);
+      // Restart (the caller has moved the time origin to the instant) with the step size in
+      // use before the event as the proposal: the controller shrinks it if the new motion
+      // needs that, and the heuristic's evaluations are saved.
+      this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
       this.refreshWatch(at, this.y, this.d);
       // A function that has just fired sits at its zero, up to the rounding of the location
       // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
@@ -353,7 +383,7 @@ export class Simulator {
         return true;
       }
       for (const k of fired) {
-        const acc = this.zeno.note(k, at);
+        const acc = this.zeno.note(k, this.tHi, this.tLo);
         if (acc !== null) {
           result.status = 'zeno';
           result.accumulationPoint = acc;
@@ -365,7 +395,8 @@ export class Simulator {
       return false;
     };
 
-    stepper.reset(t, y);
+    this.tHi = t0; this.tLo = 0;
+    this.restartAtOrigin(stepper);
     let finished = false;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
     if (takeDue(t).length > 0) finished = processInstant(t, [...due]);
@@ -377,64 +408,76 @@ export class Simulator {
       const nextQueued = qi < queue.length ? queue[qi].t : tEnd;
       const nextProbe = pi < probes.length ? probes[pi] : tEnd;
       const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, tEnd) : Math.max(nextQueued, nextProbe, tEnd);
-      const outcome = stepper.step(tStop);
-      if (outcome !== 'accepted') {
-        const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t, tStop) : `the step size fell below the resolution of ${sys.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
-        this.fail(result, `${what}, at ${sys.independent} = ${stepper.t}`, stepper.t, stepper.y, d, keepRows);
-        break;
-      }
-      const tNew = stepper.t;
-      let crossing = -1;
-      if (nw > 0) {
-        m.watch(tNew, stepper.y, p, d, sw, this.gNew);
-        m.watchRate(tNew, stepper.y, p, d, sw, this.rNew);
-        crossing = this.findCrossings(stepper, dir);
-      }
-      if (crossing >= 0) {
-        // Group every crossing at the earliest instant; events in file order.
-        const tc = this.candidateRight[crossing];
-        const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(tc));
-        const firedEvents: number[] = [];
-        let switched = false;
-        let eventLeft = NaN;
-        for (let k = 0; k < nw; k++) {
-          if (!(this.candidateRight[k] === this.candidateRight[k]) || dir * (this.candidateRight[k] - tc) > tolerance) continue;
-          const w = m.watchInfo[k];
-          if (w.kind === 'event') {
-            firedEvents.push(w.event);
-            if (!(eventLeft === eventLeft) || dir * (this.candidateLeft[k] - eventLeft) < 0) eventLeft = this.candidateLeft[k];
-          } else switched = true;
+      // where the stepper must land, in its own t; 0 when the origin is already there
+      const stopLocal = this.localT(tStop);
+      let landed = stopLocal === 0 || dir * stopLocal < 0;
+      if (!landed) {
+        const outcome = stepper.step(stopLocal);
+        if (outcome !== 'accepted') {
+          const at = this.absT(stepper.t);
+          const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t, stopLocal) : `the step size fell below the resolution of ${sys.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+          this.fail(result, `${what}, at ${sys.independent} = ${at}`, at, stepper.y, d, keepRows);
+          break;
         }
-        firedEvents.sort((a, b) => a - b);
-        // The instant is the right end of the collapsed bracket (the first double at or past the
-        // zero). Events read the state at the left end, a double earlier: those are the left
-        // limits the weights need, still on the near side of the crossing.
-        let at = tc;
-        if (locate === 'after') at = tNew;
-        else if (locate === 'before') at = stepper.tPrev;
-        if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, this.yTmp);
-        else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
-        if (locate === 'before' && keepRows && rows.length > 0 && rows[rows.length - 1][0] === stepper.tPrev) rows.pop();
-        t = at;
-        y.set(this.yTmp);
-        if (firedEvents.length > 0) {
-          finished = processInstant(t, firedEvents);
-          if (finished) break;
-        } else if (switched) {
-          row(t, y, d, this.outPre);
-          this.lockSwitches(t, y, d);
-          stepper.reset(t, y, stepper.hLast !== 0 ? stepper.hLast : undefined);
-          this.refreshWatch(t, y, d);
+        landed = stepper.t === stopLocal;
+        const tNewAbs = landed ? tStop : this.absT(stepper.t);
+        let crossing = -1;
+        if (nw > 0) {
+          m.watch(tNewAbs, stepper.y, p, d, sw, this.gNew);
+          m.watchRate(tNewAbs, stepper.y, p, d, sw, this.rNew);
+          crossing = this.findCrossings(stepper, dir);
         }
-        continue;
+        if (crossing >= 0) {
+          // Group every crossing at the earliest instant; events in file order.
+          const tc = this.candidateRight[crossing];
+          const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(this.absT(tc)));
+          const firedEvents: number[] = [];
+          let switched = false;
+          let eventLeft = NaN;
+          for (let k = 0; k < nw; k++) {
+            if (!(this.candidateRight[k] === this.candidateRight[k]) || dir * (this.candidateRight[k] - tc) > tolerance) continue;
+            const w = m.watchInfo[k];
+            if (w.kind === 'event') {
+              firedEvents.push(w.event);
+              if (!(eventLeft === eventLeft) || dir * (this.candidateLeft[k] - eventLeft) < 0) eventLeft = this.candidateLeft[k];
+            } else switched = true;
+          }
+          firedEvents.sort((a, b) => a - b);
+          // The instant is the right end of the collapsed bracket (the first double at or past the
+          // zero). Events read the state at the left end, a double earlier: those are the left
+          // limits the weights need, still on the near side of the crossing.
+          let at = tc;
+          if (locate === 'after') at = stepper.t;
+          else if (locate === 'before') at = stepper.tPrev;
+          if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, this.yTmp);
+          else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
+          const atAbs = locate === 'after' ? tNewAbs : this.absT(at);
+          if (locate === 'before' && keepRows && rows.length > 0 && rows[rows.length - 1][0] === this.absT(stepper.tPrev)) rows.pop();
+          t = atAbs;
+          y.set(this.yTmp);
+          if (firedEvents.length > 0) {
+            this.moveOrigin(at);
+            finished = processInstant(t, firedEvents);
+            if (finished) break;
+          } else if (switched) {
+            row(t, y, d, this.outPre);
+            this.lockSwitches(t, y, d);
+            this.moveOrigin(at);
+            this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
+            this.refreshWatch(t, y, d);
+          }
+          continue;
+        }
+        t = tNewAbs;
+        y.set(stepper.y);
+        for (let k = 0; k < nw; k++) this.gPrev[k] = this.gNew[k] - this.offset[k];
+        this.rPrev.set(this.rNew);
       }
-      t = tNew;
-      y.set(stepper.y);
-      for (let k = 0; k < nw; k++) this.gPrev[k] = this.gNew[k] - this.offset[k];
-      this.rPrev.set(this.rNew);
-      if (t === tStop) {
+      if (landed) {
+        t = tStop;
         if (t === nextQueued && qi < queue.length) {
-          // fire() writes the before and after rows of the instant
+          // fire() writes the before and after rows of the instant; the origin moves there exactly
+          this.tHi = tStop; this.tLo = 0;
           finished = processInstant(t, [...takeDue(t)]);
           if (finished) break;
         } else if (keepRows) row(t, y, d, this.outPre);
@@ -448,6 +491,38 @@ export class Simulator {
     const st = stepper.stats;
     result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: eventCount };
     return result;
+  }
+
+  /** Absolute time of the stepper's t = tau. */
+  private absT(tau: number): number {
+    return this.tHi + (this.tLo + tau);
+  }
+
+  /** The stepper's t for the absolute time T. */
+  private localT(T: number): number {
+    return T - this.tHi - this.tLo;
+  }
+
+  /**
+   * Restarts the stepper at (this.y), at the time origin moved there (`moveOrigin`); its t
+   * is 0 there.
+   */
+  private restartAtOrigin(stepper: Stepper, hInit?: number): void {
+    const ctx = sharedRhs(this.model).ctx;
+    ctx.tHi = this.tHi; ctx.tLo = this.tLo;
+    // steps down to the resolution of the absolute time in two doubles, not of one double
+    stepper.minStep = 16 * Number.EPSILON * Number.EPSILON * Math.abs(this.tHi);
+    stepper.reset(0, this.y, hInit);
+  }
+
+  /** Moves the time origin to the stepper's t = tau (exactly: a two-sum into hi + lo). */
+  private moveOrigin(tau: number): void {
+    const hi = this.tHi, sum = hi + tau;
+    const back = sum - hi;
+    const err = (hi - (sum - back)) + (tau - back);
+    const lo = this.tLo + err;
+    this.tHi = sum + lo;
+    this.tLo = lo - (this.tHi - sum);
   }
 
   /** Rounding noise of functions of the state: a few ulps of its largest component. */
@@ -489,7 +564,8 @@ export class Simulator {
   /**
    * Names the derivative that is not finite. The failing stage lies somewhere in the step
    * after t, so probe ahead along the last derivative (an Euler extrapolation) at growing
-   * distances until a component of the right-hand side is NaN or infinite.
+   * distances until a component of the right-hand side is NaN or infinite. t and tLimit
+   * are the stepper's (counted from the time origin).
    */
   private describeNonFinite(t: number, tLimit: number): string {
     const m = this.model;
@@ -497,7 +573,7 @@ export class Simulator {
     const name = (i: number) => `the right-hand side of ${m.system.states[i].standsFor}' is ${this.dydtProbe[i]}`;
     const probe = (s: number): string | null => {
       for (let i = 0; i < m.nStates; i++) this.yTmp[i] = st.y[i] + (s - t) * st.dydt[i];
-      m.rhs(s, this.yTmp, this.p, this.d, this.sw, this.dydtProbe);
+      m.rhs(this.absT(s), this.yTmp, this.p, this.d, this.sw, this.dydtProbe);
       for (let i = 0; i < m.nStates; i++) if (!Number.isFinite(this.dydtProbe[i])) return name(i);
       return null;
     };
@@ -506,7 +582,7 @@ export class Simulator {
     const span = tLimit - t;
     for (let f = 1e-15; f <= 1; f *= 2) {
       const hit = probe(t + f * span);
-      if (hit) return `${hit} just after ${m.system.independent} = ${t}`;
+      if (hit) return `${hit} just after ${m.system.independent} = ${this.absT(t)}`;
     }
     return 'the right-hand side became NaN or infinite within the step';
   }
@@ -559,8 +635,9 @@ export class Simulator {
     }
     const tm = a + 0.5 * (b - a);
     stepper.interpolate(tm, this.yTmp);
-    m.watch(tm, this.yTmp, this.p, this.d, this.sw, this.gMid);
-    m.watchRate(tm, this.yTmp, this.p, this.d, this.sw, this.rMid);
+    const tmAbs = this.absT(tm);
+    m.watch(tmAbs, this.yTmp, this.p, this.d, this.sw, this.gMid);
+    m.watchRate(tmAbs, this.yTmp, this.p, this.d, this.sw, this.rMid);
     this.scanStepper = stepper;
     let best = -1;
     for (let k = 0; k < nw; k++) {

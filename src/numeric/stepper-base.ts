@@ -12,6 +12,7 @@ export abstract class StepperBase {
   t = 0;
   tPrev = 0;
   hLast = 0;
+  minStep = 0;
   readonly y: Float64Array;
   readonly yPrev: Float64Array;
   readonly dydt: Float64Array;

@@ -37,6 +37,14 @@ export interface Stepper {
   readonly dydt: Float64Array;
   /** the size of the last accepted step (signed) */
   hLast: number;
+  /**
+   * The smallest step the caller can still tell apart, besides 16 ulps of t (default 0).
+   * A caller that counts t from a moving origin (the Simulator restarts t at 0 after each
+   * event and keeps the absolute time in two doubles) sets it to the resolution of its
+   * absolute time, so a step can be far below an ulp of the absolute time but a collapsing
+   * step size still fails after the usual few dozen rejections.
+   */
+  minStep: number;
   readonly stats: StepperStats;
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void;
