@@ -98,8 +98,9 @@ describe('the rope: Newton shooting against the exact two-catenary solution', ()
     expect(Math.abs(sol.final.z - rope.S)).toBeLessThan(1e-8);
   });
 
-  it('converges quadratically: log r(k+1) / log r(k) near 2 until the integration noise', () => {
-    const result = shoot(compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta'), TIGHT);
+  it('central differences converge quadratically: log r(k+1) / log r(k) near 2 until the integration noise', () => {
+    const result = shoot(compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta'), { ...TIGHT, jacobian: 'central' });
+    expect(result.iterations.slice(0, -1).every((it) => it.jacobian === 'central')).toBe(true);
     const norms = result.iterations.map((i) => i.residualNorm);
     // the asymptotic range: residuals well below 1 and well above the noise floor (~1e-9)
     const pairs: number[] = [];
@@ -110,6 +111,47 @@ describe('the rope: Newton shooting against the exact two-catenary solution', ()
     for (const q of pairs) expect(q).toBeGreaterThan(1.8);
     // residuals never grow (backtracking)
     for (let k = 0; k + 1 < norms.length; k++) expect(norms[k + 1]).toBeLessThan(norms[k]);
+  });
+
+  it('Broyden (the default) converges superlinearly: once close, r(k+1) / r(k) goes to 0', () => {
+    const result = shoot(compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta'), TIGHT);
+    expect(result.converged).toBe(true);
+    const its = result.iterations;
+    // one forward-difference Jacobian to start, then mostly secant updates
+    expect(its[0].jacobian).toBe('forward');
+    expect(its.filter((it) => it.jacobian === 'broyden').length).toBeGreaterThanOrEqual(3);
+    const ratios: number[] = [];
+    for (let k = 0; k + 1 < its.length; k++) if (its[k].residualNorm < 0.05) ratios.push(its[k + 1].residualNorm / its[k].residualNorm);
+    expect(ratios.length).toBeGreaterThanOrEqual(4);
+    // never a stall (a linearly convergent chord iteration keeps one ratio), and it tends to 0:
+    // Broyden's ratios need not shrink at every step in two unknowns, but the last is tiny
+    for (const q of ratios) expect(q).toBeLessThan(0.2);
+    expect(ratios[ratios.length - 1]).toBeLessThan(1e-3);
+    expect(ratios[ratios.length - 1]).toBe(Math.min(...ratios));
+    // residuals never grow (backtracking, refreshes)
+    for (let k = 0; k + 1 < its.length; k++) expect(its[k + 1].residualNorm).toBeLessThan(its[k].residualNorm);
+  });
+
+  it('Broyden needs fewer shots than central differences, with the same accuracy (and fewer than the peers on W4)', () => {
+    const W4 = { name: 'W4 of the benchmark', rope: { w: 1, F: 2, a: 4, L: 10, y0: 0, yL: 0, S: 12 }, guess: [-1, 5] as [number, number] };
+    for (const { name, rope, guess } of [...ROPES, W4]) {
+      const compiled = compileModel(ropeModel(rope, guess), 'rope.delta');
+      const broyden = shoot(compiled, TIGHT);
+      const central = shoot(compiled, { ...TIGHT, jacobian: 'central' });
+      expect(broyden.converged && central.converged, name).toBe(true);
+      expect(broyden.residualEvaluations, name).toBeLessThan(0.7 * central.residualEvaluations);
+      const exact = exactRope(rope, guess);
+      for (const r of [broyden, central]) {
+        expect(Math.abs(r.unknowns.p1 - exact.p1), name).toBeLessThan(1e-8);
+        expect(Math.abs(r.unknowns.H - exact.H), name).toBeLessThan(1e-8 * Math.max(1, exact.H));
+      }
+      if (name === W4.name) {
+        // the exact H of W4 (WORKLOADS.md); the peers' forward-difference Newton takes 19 shots
+        // with the final one (which `finish` spends too, outside residualEvaluations)
+        expect(Math.abs(broyden.unknowns.H - 6.0534627361560869)).toBeLessThan(1e-10);
+        expect(broyden.residualEvaluations + 1).toBeLessThan(19);
+      }
+    }
   });
 
   it('reuses one compiled model: every residual evaluation is one simulation, no recompiling', () => {
@@ -140,6 +182,52 @@ x4'(1000) = 0.5`;
     const r = shoot(model, TIGHT);
     expect(r.converged).toBe(true);
     expect(Math.abs(r.unknowns.e - (Math.cbrt(4) - 1))).toBeLessThan(1e-9);
+  });
+});
+
+describe('Broyden: a failing secant step refreshes the Jacobian instead of failing', () => {
+  // x' = v, y' = w: the conditions are v = e^w - 2 and w = v^3 - 7, strongly nonlinear in the
+  // unknowns; the exact root solves f(v) = exp(v^3 - 7) - 2 - v = 0 (a scalar Newton here).
+  const exactV = (() => {
+    let v = 2;
+    for (let k = 0; k < 50; k++) v -= (Math.exp(v ** 3 - 7) - 2 - v) / (3 * v * v * Math.exp(v ** 3 - 7) - 1);
+    return v;
+  })();
+  const CASES = [
+    {
+      name: 'two strongly nonlinear conditions',
+      model: "independent t from 0 to 1\nunknown v = 1, w = 1\nx' = v\ny' = w\nx(0) = 0; y(0) = 0\nx(1) = exp(w) - 2\ny(1) = v^3 - 7",
+      exact: { v: exactV, w: exactV ** 3 - 7 },
+    },
+    {
+      // y(1) = v^3 - v = 1: the slope at the guess is -1/4, so the secant slopes after the first
+      // (backtracked) step point the wrong way: the real root is the plastic number
+      name: 'a cubic condition from a guess on the wrong slope',
+      model: "independent t from 0 to 1\nunknown v = 0.5\ny' = v^3 - v\ny(0) = 0\ny(1) = 1",
+      exact: { v: 1.324717957244746 },
+    },
+  ];
+
+  it.each(CASES)('$name', ({ model, exact }) => {
+    const r = shoot(model, TIGHT);
+    expect(r.converged).toBe(true);
+    for (const [name, value] of Object.entries(exact)) expect(Math.abs(r.unknowns[name] - value)).toBeLessThan(1e-9);
+    // a Broyden step failed somewhere, and the iteration went on with a fresh Jacobian there
+    const refreshed = r.iterations.filter((it) => it.refreshed === 'no_decrease');
+    expect(refreshed.length).toBeGreaterThanOrEqual(1);
+    for (const it of refreshed) {
+      expect(it.jacobian).toBe('forward');
+      expect(r.iterations[it.k + 1].residualNorm).toBeLessThan(it.residualNorm);
+    }
+    expect(r.jacobianEvaluations).toBeGreaterThanOrEqual(1 + refreshed.length);
+    // central differences agree
+    const c = shoot(model, { ...TIGHT, jacobian: 'central' });
+    expect(c.converged).toBe(true);
+    for (const name of Object.keys(exact)) expect(Math.abs(r.unknowns[name] - c.unknowns[name])).toBeLessThan(1e-9);
+  });
+
+  it('an unknown jacobian option is an input error', () => {
+    expect(() => shoot(CASES[1].model, { jacobian: 'secant' as never })).toThrow(/jacobian 'secant': use 'broyden' or 'central'/);
   });
 });
 
