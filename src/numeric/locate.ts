@@ -21,6 +21,13 @@ export interface Bracket { left: number; right: number }
 export interface ScanFunction {
   value(s: number): number;
   slope(): number;
+  /**
+   * The finest width of t worth resolving, besides 2 ulps of the bracket ends (0: none). A
+   * caller whose t counts from a moving origin sets it from the absolute time: without it
+   * the bracket would collapse to ulps of a t near 0, through the plateau where a flat
+   * function rounds to exactly zero, at one evaluation per bit.
+   */
+  resolution: number;
 }
 
 const MAX_ITERATIONS = 200;
@@ -73,7 +80,7 @@ export function locateCrossing(f: ScanFunction, a: number, ga: number, b: number
   let lastAbs = Infinity, hermiteStalled = false;
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const width = Math.abs(b - a);
-    const tol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
+    const tol = Math.max(2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300), f.resolution);
     if (width <= tol) break;
     const lo = Math.min(a, b), hi = Math.max(a, b);
     let s: number;
@@ -117,7 +124,7 @@ export function locateCrossing(f: ScanFunction, a: number, ga: number, b: number
     lastAbs = absG;
     // A point near the root: one probe a tolerance width back towards the far end then
     // collapses the bracket, where the iteration alone would creep towards it from one side.
-    const probeTol = 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300);
+    const probeTol = Math.max(2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300), f.resolution);
     if (Math.abs(b - a) > probeTol && absG <= 1e-6 * scale) {
       // aim past Newton's point (when it is that close) so that the probe brackets the root
       let q = side === 1 ? a + Math.sign(b - a) * probeTol : b - Math.sign(b - a) * probeTol;

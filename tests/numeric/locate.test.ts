@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { locateCrossing, type Bracket, type ScanFunction } from '../../src/numeric/locate.js';
 
 /** f with its exact slope (or none), counting evaluations */
-function counted(value: (s: number) => number, slope: ((s: number) => number) | null): ScanFunction & { calls: number } {
+function counted(value: (s: number) => number, slope: ((s: number) => number) | null, resolution = 0): ScanFunction & { calls: number } {
   let last = NaN;
   const f = {
     calls: 0,
+    resolution,
     value(s: number) { f.calls++; last = s; return value(s); },
     slope() { return slope ? slope(last) : NaN; },
   };
@@ -64,6 +65,24 @@ describe('locateCrossing', () => {
     const out = locateCrossing(f, 0, fn(0), 3, fn(3), { left: 0, right: 0 }, liar(0), liar(3));
     expectCollapsed(out, fn, Math.cbrt(2), -1);
     expect(f.calls).toBeLessThan(200);
+  });
+
+  it('stops at the resolution it is given: a plateau of exact zeros is not bisected bit by bit', () => {
+    // t counted from an origin near 12.85: h rounds to exactly 0 on [1e-10 - 1e-21, 1e-10 + 1e-21]
+    const fn = (s: number) => (Math.abs(s - 1e-10) <= 1e-21 ? 0 : 1e-10 - s);
+    const fine = counted(fn, () => -1);
+    const outFine = locateCrossing(fine, 0, fn(0), 1, fn(1), { left: 0, right: 0 }, -1, -1);
+    const resolution = (2 * Number.EPSILON * 12.85) / 4096; // what the Simulator passes there
+    const coarse = counted(fn, () => -1, resolution);
+    const outCoarse = locateCrossing(coarse, 0, fn(0), 1, fn(1), { left: 0, right: 0 }, -1, -1);
+    for (const out of [outFine, outCoarse]) {
+      expect(out.left).toBeLessThan(1e-10 - 1e-21 + 1e-30);
+      expect(out.right).toBeGreaterThanOrEqual(1e-10 - 1e-21);
+      expect(fn(out.left)).toBeGreaterThan(0);
+    }
+    expect(outCoarse.right - outCoarse.left).toBeLessThanOrEqual(resolution);
+    expect(coarse.calls).toBeLessThan(fine.calls);
+    expect(coarse.calls).toBeLessThanOrEqual(8);
   });
 
   it('walks back from an exact zero at the right end', () => {
