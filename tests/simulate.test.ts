@@ -167,6 +167,23 @@ describe('the bouncing ball (h0 = 1, e = 0.8): every bounce against the closed f
   });
 });
 
+describe('eventValues: false (sweeps, benchmarks): the same run, a lighter ledger', () => {
+  it('same event times, names and final values; pre, post and jumps are empty', () => {
+    const src = referenceModel('bouncing_ball.delta');
+    const full = simulate(src, { ...TIGHT, to: 3 });
+    const light = simulate(src, { ...TIGHT, to: 3, eventValues: false, record: false });
+    expect(light.events.map((e) => [e.t, e.name, e.kind])).toEqual(full.events.map((e) => [e.t, e.name, e.kind]));
+    expect(light.final).toEqual(full.final);
+    expect(light.stats).toEqual(full.stats);
+    for (const e of light.events) {
+      expect(Object.keys(e.pre)).toEqual([]);
+      expect(Object.keys(e.post)).toEqual([]);
+      expect(Object.keys(e.jumps)).toEqual([]);
+    }
+    expect(Object.keys(full.events[0].jumps)).toContain("h'");
+  });
+});
+
 describe('the time origin: events far from t = 0 keep the precision of their own time scale', () => {
   // The same ball (h0 = 1, e = 0.8) dropped at t = 1e6, where one ulp of t is 1.16e-10 and
   // the last flights are a few ulps long. Each event is located in the stepper's t, counted

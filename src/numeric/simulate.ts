@@ -44,6 +44,13 @@ export interface SimulateOptions {
   maxEvents?: number;
   /** keep the trajectory rows (default true); sweeps turn it off */
   record?: boolean;
+  /**
+   * Fill each event's `pre`, `post` and `jumps` (default true). Off, the ledger keeps when
+   * and which events happened, and those three are one shared empty record: sweeps and
+   * benchmarks that read only final values or event times skip building two value records
+   * per event.
+   */
+  eventValues?: boolean;
   /** times at which to keep the state (after any event there), for boundary conditions */
   probes?: readonly number[];
 }
@@ -55,10 +62,14 @@ export interface EventRecord {
   name: string;
   kind: 'time' | 'state' | 'periodic';
   source: string;
+  /** values before and after the instant, and what this event's actions changed; empty when run with `eventValues: false` */
   pre: ValueRecord;
   post: ValueRecord;
   jumps: ValueRecord;
 }
+
+/** the pre/post/jumps of every event of a run with `eventValues: false` */
+const NO_VALUES: ValueRecord = Object.freeze(Object.create(null) as ValueRecord);
 
 export interface RunStats { steps: number; rejected: number; rhsEvaluations: number; events: number }
 
@@ -101,25 +112,35 @@ function record(): ValueRecord {
  * still measured.
  */
 class ZenoWatch {
-  private readonly hi: number[][];
-  private readonly lo: number[][];
-  private readonly gaps: number[] = [];
+  /** per event, its last WINDOW times (hi and lo parts) as a ring, and how many were seen */
+  private readonly hi: Float64Array;
+  private readonly lo: Float64Array;
+  private readonly seen: Int32Array;
+  /** the intervals between the times in the window, oldest first */
+  private static readonly WINDOW = 8;
+  private readonly gaps = new Float64Array(ZenoWatch.WINDOW - 1);
   constructor(events: number) {
-    this.hi = Array.from({ length: events }, () => []);
-    this.lo = Array.from({ length: events }, () => []);
+    this.hi = new Float64Array(events * ZenoWatch.WINDOW);
+    this.lo = new Float64Array(events * ZenoWatch.WINDOW);
+    this.seen = new Int32Array(events);
   }
-  reset(): void { for (const t of this.hi) t.length = 0; for (const t of this.lo) t.length = 0; }
+  reset(): void { this.seen.fill(0); }
 
   /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
   note(event: number, hi: number, lo: number): number | null {
-    const hs = this.hi[event], ls = this.lo[event];
-    hs.push(hi); ls.push(lo);
-    if (hs.length > 8) { hs.shift(); ls.shift(); }
-    const n = hs.length;
+    const W = ZenoWatch.WINDOW, base = event * W;
+    const count = this.seen[event]++;
+    this.hi[base + (count % W)] = hi;
+    this.lo[base + (count % W)] = lo;
+    const n = Math.min(count + 1, W);
     if (n < 3) return null;
+    // times oldest first: slot (count + 1 - n + i) % W
+    const first = count + 1 - n;
     const gaps = this.gaps;
-    gaps.length = 0;
-    for (let i = 1; i < n; i++) gaps.push(Math.abs(hs[i] - hs[i - 1] + (ls[i] - ls[i - 1])));
+    for (let i = 1; i < n; i++) {
+      const a = base + ((first + i - 1) % W), b = base + ((first + i) % W);
+      gaps[i - 1] = Math.abs(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a]));
+    }
     const t = hi + lo;
     const last = gaps[n - 2];
     const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
@@ -138,7 +159,8 @@ class ZenoWatch {
     // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
     // would not show in a column of t, and costs as many events again as came before.
     if (remaining > 1024 * resolution) return null;
-    return hi + (lo + Math.sign(hs[n - 1] - hs[n - 2] + (ls[n - 1] - ls[n - 2])) * remaining);
+    const a = base + ((count - 1) % W), b = base + (count % W);
+    return hi + (lo + Math.sign(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a])) * remaining);
   }
 }
 
@@ -160,6 +182,44 @@ function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: (t: number, y: F
     SHARED_RHS.set(model, entry);
   }
   return entry;
+}
+
+/**
+ * The watched function the root finder works on, as an object whose methods live on the
+ * prototype: every Simulator's instance calls the same two functions, so the finder's call
+ * sites stay monomorphic across Simulators (closures per Simulator deoptimised it with
+ * "wrong call target" on every new sweep or shooting run).
+ */
+class WatchScan implements ScanFunction {
+  resolution = 0;
+  constructor(private readonly sim: Simulator) {}
+  value(s: number): number { return this.sim.scanValue(s); }
+  slope(): number { return this.sim.scanSlope(); }
+}
+
+interface QueuedEvent { t: number; event: number }
+
+/** What one run carries besides the Simulator's work arrays: settings, stop queue, output. */
+interface RunState {
+  readonly stepper: Stepper;
+  readonly result: SimulationResult;
+  readonly rows: number[][];
+  readonly events: EventRecord[];
+  readonly keepRows: boolean;
+  readonly eventValues: boolean;
+  readonly locate: LocateMode;
+  readonly maxEvents: number;
+  /** scheduled events in the order of integration, and the next one due */
+  readonly queue: QueuedEvent[];
+  qi: number;
+  /** probe times in the order of integration, the next one, and the states kept there */
+  readonly probes: number[];
+  pi: number;
+  readonly probeOut: NonNullable<SimulationResult['probes']>;
+  eventCount: number;
+  readonly tEnd: number;
+  /** the absolute time of the Simulator's y */
+  t: number;
 }
 
 export class Simulator {
@@ -209,6 +269,8 @@ export class Simulator {
    */
   private tHi = 0;
   private tLo = 0;
+  /** scheduled events due at one instant (see takeDue) */
+  private readonly due: number[] = [];
   private scanK = 0;
   private scanStepper: Stepper | null = null;
   /** watched function scanK (less its offset) on the dense output; its rate lands in gTmp2 */
@@ -222,20 +284,21 @@ export class Simulator {
   }
   /**
    * What the root finder iterates on: watched function scanK with its symbolic rate as the
-   * slope, or (scanRate) that rate itself, whose zero is an extremum. One object for both,
-   * so the finder's call sites stay monomorphic.
+   * slope, or (scanRate) that rate itself, whose zero is an extremum.
    */
   private scanRate = false;
-  private readonly scan: ScanFunction = {
-    value: (s: number): number => {
-      if (!this.scanRate) return this.gAt(s);
-      this.scanStepper!.interpolate(s, this.yTmp);
-      this.model.watchRate(this.absT(s), this.yTmp, this.p, this.d, this.sw, this.gTmp2);
-      return this.gTmp2[this.scanK];
-    },
-    slope: (): number => (this.scanRate ? NaN : this.gTmp2[this.scanK]),
-    resolution: 0,
-  };
+  private readonly scan = new WatchScan(this);
+  /** @internal the root finder's f(s) (see WatchScan) */
+  scanValue(s: number): number {
+    if (!this.scanRate) return this.gAt(s);
+    this.scanStepper!.interpolate(s, this.yTmp);
+    this.model.watchRate(this.absT(s), this.yTmp, this.p, this.d, this.sw, this.gTmp2);
+    return this.gTmp2[this.scanK];
+  }
+  /** @internal the root finder's f'(s) at the point last evaluated (see WatchScan) */
+  scanSlope(): number {
+    return this.scanRate ? NaN : this.gTmp2[this.scanK];
+  }
   /** per watched function: its value where its event last fired (see processInstant) */
   private readonly offset: Float64Array;
   private readonly candidateLeft: Float64Array;
@@ -278,6 +341,7 @@ export class Simulator {
     const locate = options.locate ?? (sys.options.get('locate')?.value as LocateMode | undefined) ?? DEFAULTS.locate;
     const maxEvents = options.maxEvents ?? (sys.options.get('maxEvents')?.value as number | undefined) ?? DEFAULTS.maxEvents;
     const keepRows = options.record ?? true;
+    const eventValues = options.eventValues ?? true;
 
     const set = asMap(options.set);
     for (const k of set.keys()) {
@@ -325,7 +389,7 @@ export class Simulator {
 
     // The stop queue: scheduled times in the order of integration, then probes.
     const lo = Math.min(t0, tEnd), hi = Math.max(t0, tEnd);
-    const queue: { t: number; event: number }[] = [];
+    const queue: QueuedEvent[] = [];
     try {
       m.events.forEach((ev) => { for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index }); });
     } catch (err) {
@@ -334,164 +398,188 @@ export class Simulator {
     }
     queue.sort((a, b) => dir * (a.t - b.t) || a.event - b.event);
     probes.sort((a, b) => dir * (a - b));
-    let qi = 0, pi = 0;
 
-    const row = (t: number, yy: Float64Array, dd: Float64Array, out: Float64Array) => {
-      m.outputs(t, yy, p, dd, sw, out);
-      if (keepRows) { const r = new Array<number>(out.length + 1); r[0] = t; for (let i = 0; i < out.length; i++) r[i + 1] = out[i]; rows.push(r); }
+    const rs: RunState = {
+      stepper, result, rows, events, keepRows, eventValues, locate, maxEvents,
+      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, tEnd, t: t0,
     };
-
-    let t = t0;
-    this.lockSwitches(t, y, d);
-    let eventCount = 0;
-
-    // Events scheduled at the start count fully (rule 6): the first two rows are before and after.
-    const due: number[] = [];
-    const takeDue = (at: number) => {
-      due.length = 0;
-      while (qi < queue.length && Math.abs(queue[qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))) due.push(queue[qi++].event);
-      return due;
-    };
-    const processInstant = (at: number, fired: number[]): boolean => {
-      const outcome = this.fire(at, fired, events, keepRows ? rows : null);
-      eventCount += outcome.count;
-      if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, keepRows); return true; }
-      // Restart (the caller has moved the time origin to the instant) with the step size in
-      // use before the event as the proposal: the controller shrinks it if the new motion
-      // needs that, and the heuristic's evaluations are saved.
-      this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
-      this.refreshWatch(at, this.y, this.d);
-      // A function that has just fired sits at its zero, up to the rounding of the location
-      // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
-      // count from here, so it fires again only after it has left zero and crossed, and
-      // rounding on the wrong side of zero cannot make it fire at once.
-      // (With --locate before/after the function is not at zero when the action fires: no offset.)
-      if (locate === 'exact') {
-        const noise = this.stateNoise(this.y);
-        for (const k of outcome.fired) {
-          const w = m.events[k].watchIndex;
-          if (w >= 0) {
-            this.offset[w] += this.gPrev[w];
-            this.gPrev[w] = 0;
-            // Zero with zero rate (a plastic collision: equal velocities after it): it rests
-            // on its zero and rounding wiggles it; armed again once it has really left.
-            this.sitting[w] = Math.abs(this.rPrev[w]) <= noise * 1e-2 ? 1 : 0;
-          }
-        }
-      }
-      if (eventCount > maxEvents) {
-        this.fail(result, `more than ${maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`, at, this.y, this.d, keepRows);
-        return true;
-      }
-      for (const k of fired) {
-        const acc = this.zeno.note(k, this.tHi, this.tLo);
-        if (acc !== null) {
-          result.status = 'zeno';
-          result.accumulationPoint = acc;
-          result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${eventCount} events`;
-          return true;
-        }
-      }
-      if (outcome.stopped) { result.status = 'stopped'; result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`; return true; }
-      return false;
-    };
-
+    this.lockSwitches(t0, y, d);
     this.tHi = t0; this.tLo = 0;
     this.restartAtOrigin(stepper);
     let finished = false;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
-    if (takeDue(t).length > 0) finished = processInstant(t, [...due]);
-    else { row(t, y, d, this.outPre); this.refreshWatch(t, y, d); }
-    while (pi < probes.length && probes[pi] === t) { probeOut.push({ t, y: y.slice(), d: d.slice() }); pi++; }
+    const due = this.takeDue(rs, t0);
+    if (due.length > 0) finished = this.processInstant(rs, t0, [...due]);
+    else { this.row(rs, t0, y, d, this.outPre); this.refreshWatch(t0, y, d); }
+    this.takeProbes(rs, t0);
+    while (!finished && rs.t !== tEnd) finished = this.advance(rs);
 
-    const nw = m.watchInfo.length;
-    while (!finished && t !== tEnd) {
-      const nextQueued = qi < queue.length ? queue[qi].t : tEnd;
-      const nextProbe = pi < probes.length ? probes[pi] : tEnd;
-      const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, tEnd) : Math.max(nextQueued, nextProbe, tEnd);
-      // where the stepper must land, in its own t; 0 when the origin is already there
-      const stopLocal = this.localT(tStop);
-      let landed = stopLocal === 0 || dir * stopLocal < 0;
-      if (!landed) {
-        const outcome = stepper.step(stopLocal);
-        if (outcome !== 'accepted') {
-          const at = this.absT(stepper.t);
-          const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t, stopLocal) : `the step size fell below the resolution of ${sys.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
-          this.fail(result, `${what}, at ${sys.independent} = ${at}`, at, stepper.y, d, keepRows);
-          break;
-        }
-        landed = stepper.t === stopLocal;
-        const tNewAbs = landed ? tStop : this.absT(stepper.t);
-        let crossing = -1;
-        if (nw > 0) {
-          m.watch(tNewAbs, stepper.y, p, d, sw, this.gNew);
-          m.watchRate(tNewAbs, stepper.y, p, d, sw, this.rNew);
-          crossing = this.findCrossings(stepper, dir);
-        }
-        if (crossing >= 0) {
-          // Group every crossing at the earliest instant; events in file order.
-          const tc = this.candidateRight[crossing];
-          const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(this.absT(tc)));
-          const firedEvents: number[] = [];
-          let switched = false;
-          let eventLeft = NaN;
-          for (let k = 0; k < nw; k++) {
-            if (!(this.candidateRight[k] === this.candidateRight[k]) || dir * (this.candidateRight[k] - tc) > tolerance) continue;
-            const w = m.watchInfo[k];
-            if (w.kind === 'event') {
-              firedEvents.push(w.event);
-              if (!(eventLeft === eventLeft) || dir * (this.candidateLeft[k] - eventLeft) < 0) eventLeft = this.candidateLeft[k];
-            } else switched = true;
-          }
-          firedEvents.sort((a, b) => a - b);
-          // The instant is the right end of the collapsed bracket (the first double at or past the
-          // zero). Events read the state at the left end, a double earlier: those are the left
-          // limits the weights need, still on the near side of the crossing.
-          let at = tc;
-          if (locate === 'after') at = stepper.t;
-          else if (locate === 'before') at = stepper.tPrev;
-          if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, this.yTmp);
-          else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
-          const atAbs = locate === 'after' ? tNewAbs : this.absT(at);
-          if (locate === 'before' && keepRows && rows.length > 0 && rows[rows.length - 1][0] === this.absT(stepper.tPrev)) rows.pop();
-          t = atAbs;
-          y.set(this.yTmp);
-          if (firedEvents.length > 0) {
-            this.moveOrigin(at);
-            finished = processInstant(t, firedEvents);
-            if (finished) break;
-          } else if (switched) {
-            row(t, y, d, this.outPre);
-            this.lockSwitches(t, y, d);
-            this.moveOrigin(at);
-            this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
-            this.refreshWatch(t, y, d);
-          }
-          continue;
-        }
-        t = tNewAbs;
-        y.set(stepper.y);
-        for (let k = 0; k < nw; k++) this.gPrev[k] = this.gNew[k] - this.offset[k];
-        this.rPrev.set(this.rNew);
-      }
-      if (landed) {
-        t = tStop;
-        if (t === nextQueued && qi < queue.length) {
-          // fire() writes the before and after rows of the instant; the origin moves there exactly
-          this.tHi = tStop; this.tLo = 0;
-          finished = processInstant(t, [...takeDue(t)]);
-          if (finished) break;
-        } else if (keepRows) row(t, y, d, this.outPre);
-        while (pi < probes.length && probes[pi] === t) { probeOut.push({ t, y: y.slice(), d: d.slice() }); pi++; }
-      } else if (keepRows) row(t, y, d, this.outPre);
-    }
-
+    const t = rs.t;
     m.outputs(t, this.y, p, this.d, sw, this.outPost);
     if (keepRows && (rows.length === 0 || rows[rows.length - 1][0] !== t)) rows.push([t, ...this.outPost]);
     result.final = this.values(t, this.outPost);
     const st = stepper.stats;
-    result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: eventCount };
+    result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: rs.eventCount };
     return result;
+  }
+
+  /**
+   * One accepted step towards the next stop (a scheduled event, a probe or the end), with
+   * its crossings and what lands there; true when the run is over. Kept apart from the
+   * set-up in `run` so that this loop, small, gets optimised early in a cold process.
+   */
+  private advance(rs: RunState): boolean {
+    const m = this.model, stepper = rs.stepper, dir = this.dir;
+    const nextQueued = rs.qi < rs.queue.length ? rs.queue[rs.qi].t : rs.tEnd;
+    const nextProbe = rs.pi < rs.probes.length ? rs.probes[rs.pi] : rs.tEnd;
+    const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, rs.tEnd) : Math.max(nextQueued, nextProbe, rs.tEnd);
+    // where the stepper must land, in its own t; 0 when the origin is already there
+    const stopLocal = this.localT(tStop);
+    if (stopLocal !== 0 && dir * stopLocal > 0) {
+      const outcome = stepper.step(stopLocal);
+      if (outcome !== 'accepted') {
+        const at = this.absT(stepper.t);
+        const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t, stopLocal) : `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+        this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, this.d, rs.keepRows);
+        return true;
+      }
+      const landed = stepper.t === stopLocal;
+      const tNewAbs = landed ? tStop : this.absT(stepper.t);
+      const nw = m.watchInfo.length;
+      if (nw > 0) {
+        m.watch(tNewAbs, stepper.y, this.p, this.d, this.sw, this.gNew);
+        m.watchRate(tNewAbs, stepper.y, this.p, this.d, this.sw, this.rNew);
+        const crossing = this.findCrossings(stepper, dir);
+        if (crossing >= 0) return this.crossingInstant(rs, crossing, tNewAbs);
+      }
+      this.y.set(stepper.y);
+      for (let k = 0; k < nw; k++) this.gPrev[k] = this.gNew[k] - this.offset[k];
+      this.rPrev.set(this.rNew);
+      if (!landed) {
+        rs.t = tNewAbs;
+        if (rs.keepRows) this.row(rs, tNewAbs, this.y, this.d, this.outPre);
+        return false;
+      }
+    }
+    // landed on tStop (or the origin is already there)
+    rs.t = tStop;
+    if (tStop === nextQueued && rs.qi < rs.queue.length) {
+      // fire() writes the before and after rows of the instant; the origin moves there exactly
+      this.tHi = tStop; this.tLo = 0;
+      if (this.processInstant(rs, tStop, [...this.takeDue(rs, tStop)])) return true;
+    } else if (rs.keepRows) this.row(rs, tStop, this.y, this.d, this.outPre);
+    this.takeProbes(rs, tStop);
+    return false;
+  }
+
+  /** The instant of the earliest crossing in the last step: its events, or a switch. */
+  private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
+    const m = this.model, stepper = rs.stepper, dir = this.dir, locate = rs.locate;
+    const nw = m.watchInfo.length;
+    // Group every crossing at the earliest instant; events in file order.
+    const tc = this.candidateRight[crossing];
+    const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(this.absT(tc)));
+    const firedEvents: number[] = [];
+    let switched = false;
+    let eventLeft = NaN;
+    for (let k = 0; k < nw; k++) {
+      if (!(this.candidateRight[k] === this.candidateRight[k]) || dir * (this.candidateRight[k] - tc) > tolerance) continue;
+      const w = m.watchInfo[k];
+      if (w.kind === 'event') {
+        firedEvents.push(w.event);
+        if (!(eventLeft === eventLeft) || dir * (this.candidateLeft[k] - eventLeft) < 0) eventLeft = this.candidateLeft[k];
+      } else switched = true;
+    }
+    firedEvents.sort((a, b) => a - b);
+    // The instant is the right end of the collapsed bracket (the first double at or past the
+    // zero). Events read the state at the left end, a double earlier: those are the left
+    // limits the weights need, still on the near side of the crossing.
+    let at = tc;
+    if (locate === 'after') at = stepper.t;
+    else if (locate === 'before') at = stepper.tPrev;
+    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, this.yTmp);
+    else this.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
+    const t = locate === 'after' ? tNewAbs : this.absT(at);
+    const rows = rs.rows;
+    if (locate === 'before' && rs.keepRows && rows.length > 0 && rows[rows.length - 1][0] === this.absT(stepper.tPrev)) rows.pop();
+    rs.t = t;
+    this.y.set(this.yTmp);
+    if (firedEvents.length > 0) {
+      this.moveOrigin(at);
+      return this.processInstant(rs, t, firedEvents);
+    }
+    if (switched) {
+      this.row(rs, t, this.y, this.d, this.outPre);
+      this.lockSwitches(t, this.y, this.d);
+      this.moveOrigin(at);
+      this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
+      this.refreshWatch(t, this.y, this.d);
+    }
+    return false;
+  }
+
+  /** Fires `fired` at `at` (the time origin already there) and restarts; true when the run is over. */
+  private processInstant(rs: RunState, at: number, fired: number[]): boolean {
+    const m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
+    const outcome = this.fire(at, fired, rs.events, rs.keepRows ? rs.rows : null, rs.eventValues);
+    rs.eventCount += outcome.count;
+    if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, rs.keepRows); return true; }
+    // Restart with the step size in use before the event as the proposal: the controller
+    // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
+    this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
+    this.refreshWatch(at, this.y, this.d);
+    // A function that has just fired sits at its zero, up to the rounding of the location
+    // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
+    // count from here, so it fires again only after it has left zero and crossed, and
+    // rounding on the wrong side of zero cannot make it fire at once.
+    // (With --locate before/after the function is not at zero when the action fires: no offset.)
+    if (rs.locate === 'exact') {
+      const noise = this.stateNoise(this.y);
+      for (const k of outcome.fired) {
+        const w = m.events[k].watchIndex;
+        if (w >= 0) {
+          this.offset[w] += this.gPrev[w];
+          this.gPrev[w] = 0;
+          // Zero with zero rate (a plastic collision: equal velocities after it): it rests
+          // on its zero and rounding wiggles it; armed again once it has really left.
+          this.sitting[w] = Math.abs(this.rPrev[w]) <= noise * 1e-2 ? 1 : 0;
+        }
+      }
+    }
+    if (rs.eventCount > rs.maxEvents) {
+      this.fail(result, `more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`, at, this.y, this.d, rs.keepRows);
+      return true;
+    }
+    for (const k of fired) {
+      const acc = this.zeno.note(k, this.tHi, this.tLo);
+      if (acc !== null) {
+        result.status = 'zeno';
+        result.accumulationPoint = acc;
+        result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`;
+        return true;
+      }
+    }
+    if (outcome.stopped) { result.status = 'stopped'; result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`; return true; }
+    return false;
+  }
+
+  /** The scheduled events due at `at` (taken off the queue), in queue order. */
+  private takeDue(rs: RunState, at: number): number[] {
+    const due = this.due;
+    due.length = 0;
+    while (rs.qi < rs.queue.length && Math.abs(rs.queue[rs.qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))) due.push(rs.queue[rs.qi++].event);
+    return due;
+  }
+
+  /** Keeps the state for the probes at t. */
+  private takeProbes(rs: RunState, t: number): void {
+    while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) { rs.probeOut.push({ t, y: this.y.slice(), d: this.d.slice() }); rs.pi++; }
+  }
+
+  /** A row of outputs at (t, yy, dd), kept when the run records rows. */
+  private row(rs: RunState, t: number, yy: Float64Array, dd: Float64Array, out: Float64Array): void {
+    this.model.outputs(t, yy, this.p, dd, this.sw, out);
+    if (rs.keepRows) { const r = new Array<number>(out.length + 1); r[0] = t; for (let i = 0; i < out.length; i++) r[i + 1] = out[i]; rs.rows.push(r); }
   }
 
   /** Absolute time of the stepper's t = tau. */
@@ -758,18 +846,19 @@ export class Simulator {
    * Applies the events `fired` (in file order) at t to (this.y, this.d): every action reads
    * the pre-event values; then event iteration; then the ledger and the before/after rows.
    */
-  private fire(t: number, fired: number[], ledger: EventRecord[], rows: number[][] | null): { count: number; stopped: boolean; stopper: string; iterationFailed: boolean; fired: number[] } {
+  private fire(t: number, fired: number[], ledger: EventRecord[], rows: number[][] | null, withValues: boolean): { count: number; stopped: boolean; stopper: string; iterationFailed: boolean; fired: number[] } {
     const m = this.model;
     const { p, sw } = this;
     let count = 0, stopped = false, stopper = '';
     const all: number[] = [];
     let round = fired;
-    m.outputs(t, this.y, p, this.d, sw, this.outPre);
+    const needOutputs = withValues || rows !== null;
+    if (needOutputs) m.outputs(t, this.y, p, this.d, sw, this.outPre);
     if (rows) rows.push([t, ...this.outPre]);
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS) return { count, stopped, stopper, iterationFailed: true, fired: all };
       all.push(...round);
-      const preValues = this.values(t, this.outPre);
+      const preValues = withValues ? this.values(t, this.outPre) : NO_VALUES;
       this.yOut.set(this.y);
       this.dOut.set(this.d);
       this.yPre.set(this.y);
@@ -780,14 +869,17 @@ export class Simulator {
       m.watch(t, this.yOut, p, this.dOut, sw, this.gAfter);
       this.y.set(this.yOut);
       this.d.set(this.dOut);
-      m.outputs(t, this.y, p, this.d, sw, this.outPost);
-      const postValues = this.values(t, this.outPost);
+      if (needOutputs) m.outputs(t, this.y, p, this.d, sw, this.outPost);
+      const postValues = withValues ? this.values(t, this.outPost) : NO_VALUES;
       for (const k of round) {
         const ev = m.events[k];
-        const jumps: ValueRecord = this.plainRecords ? {} : record();
-        // Several events at one instant: each ledger line shows what its own actions did.
-        const own = round.length > 1 ? this.ownEffect(t, k) : postValues;
-        for (const v of ev.changes) if (v in own) jumps[v] = own[v] - preValues[v];
+        let jumps = NO_VALUES;
+        if (withValues) {
+          jumps = this.plainRecords ? {} : record();
+          // Several events at one instant: each ledger line shows what its own actions did.
+          const own = round.length > 1 ? this.ownEffect(t, k) : postValues;
+          for (const v of ev.changes) if (v in own) jumps[v] = own[v] - preValues[v];
+        }
         ledger.push({ t, name: ev.name, kind: ev.kind, source: ev.source, pre: preValues, post: postValues, jumps });
         count++;
         if (ev.stops) { stopped = true; stopper = ev.name; }
@@ -802,7 +894,7 @@ export class Simulator {
         if (before !== 0 && Math.sign(after) !== Math.sign(before) && matches(direction, Math.sign(before))) (next ??= []).push(w.event);
       }
       round = next ? next.sort((a, b) => a - b) : NONE;
-      this.outPre.set(this.outPost);
+      if (needOutputs) this.outPre.set(this.outPost);
     }
     if (rows) rows.push([t, ...this.outPost]);
     this.lockSwitches(t, this.y, this.d);

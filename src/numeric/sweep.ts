@@ -113,7 +113,7 @@ export function runChunk(simulator: Simulator, report: readonly ReportExpr[], op
   const model = simulator.model;
   const count = names.length === 0 ? 0 : parameters.length / names.length;
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
-  const runOptions: SimulateOptions = { ...options, set, record: false };
+  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false };
   const nr = report.length;
   const out: ChunkResult = { values: new Float64Array(count * nr), status: new Array<RunStatus>(count), message: new Array<string | null>(count) };
   let final: Record<string, number> = Object.create(null) as Record<string, number>;

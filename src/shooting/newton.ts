@@ -119,7 +119,7 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
     const p = model.parameters(set);
     const probes = bcs.map((bc) => bc.at(NaN, EMPTY, p, EMPTY, EMPTY));
     shots++;
-    const run = simulator.run({ ...options, set, record: false, probes });
+    const run = simulator.run({ ...options, set, record: false, eventValues: false, probes });
     if (run.status === 'failed' || run.status === 'zeno') {
       lastFailure = `the simulation for ${unknownNames.map((nm, i) => `${nm} = ${uu[i]}`).join(', ')} ended with status ${run.status}: ${run.message}`;
       out.fill(NaN);
