@@ -124,11 +124,25 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
     this.scratchB = this.k3;
   }
 
+  /*
+   * The step is split into three methods (stages 2-7, stages 8-12, the solution and error
+   * estimate) because V8 compiles each function as a whole: one function with all twelve
+   * stages, the right-hand side inlined eleven times, took ~100 ms of background compilation,
+   * which a cold process spends running the unoptimised code. Three pieces compile in a few
+   * ms each and are optimised one by one as they get hot.
+   */
   protected attempt(t0: number, h: number, tNew: number): number {
+    this.stagesEarly(t0, h);
+    this.stagesLate(t0, h, tNew);
+    this.stats.rhsEvaluations += 11;
+    return this.combine(h);
+  }
+
+  /** stages 2..7 */
+  private stagesEarly(t0: number, h: number): void {
     const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
     const k2 = this.k2, k3 = this.k3, k4 = this.k4, k5 = this.k5, k6 = this.k6, k7 = this.k7;
-    const k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
-    const ys = this.ytmp, y1 = this.yNew, er5 = this.err5, er3 = this.err3;
+    const ys = this.ytmp;
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (a21 * k1[i]);
     f(t0 + c2 * h, ys, k2);
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (a31 * k1[i] + a32 * k2[i]);
@@ -141,6 +155,14 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
     f(t0 + c6 * h, ys, k6);
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (a71 * k1[i] + a74 * k4[i] + a75 * k5[i] + a76 * k6[i]);
     f(t0 + c7 * h, ys, k7);
+  }
+
+  /** stages 8..12 (c12 = 1: the last stage is at tNew) */
+  private stagesLate(t0: number, h: number, tNew: number): void {
+    const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
+    const k4 = this.k4, k5 = this.k5, k6 = this.k6, k7 = this.k7;
+    const k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
+    const ys = this.ytmp;
     for (let i = 0; i < n; i++) {
       ys[i] = y[i] + h * (a81 * k1[i] + a84 * k4[i] + a85 * k5[i] + a86 * k6[i] + a87 * k7[i]);
     }
@@ -171,7 +193,13 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
             a1210 * k10[i] + a1211 * k11[i]);
     }
     f(tNew, ys, k12); // c12 = 1
-    this.stats.rhsEvaluations += 11;
+  }
+
+  /** the 8th-order solution into yNew and Hairer's error norm (NaN when not finite) */
+  private combine(h: number): number {
+    const n = this.n, y = this.y, k1 = this.dydt;
+    const k6 = this.k6, k7 = this.k7, k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
+    const y1 = this.yNew, er5 = this.err5, er3 = this.err3;
     for (let i = 0; i < n; i++) {
       const sb = b1 * k1[i] + b6 * k6[i] + b7 * k7[i] + b8 * k8[i] + b9 * k9[i] + b10 * k10[i] + b11 * k11[i] + b12 * k12[i];
       y1[i] = y[i] + h * sb;
@@ -191,7 +219,7 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
 
   protected prepareDense(): void {
     const n = this.n, f = this.f, h = this.hLast, t0 = this.tPrev;
-    const y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k13 = this.dydt;
+    const y0 = this.yPrev, k1 = this.fPrev, k13 = this.dydt;
     const k6 = this.k6, k7 = this.k7, k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
     const k14 = this.k14, k15 = this.k15, k16 = this.k16, ys = this.ytmp;
     for (let i = 0; i < n; i++) {
@@ -219,6 +247,14 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
     }
     f(t0 + c16 * h, ys, k16);
     this.stats.rhsEvaluations += 3;
+    this.denseCoefficients(h);
+  }
+
+  /** the continuous extension's coefficients r1..r7 from the stages (see prepareDense) */
+  private denseCoefficients(h: number): void {
+    const n = this.n, y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k13 = this.dydt;
+    const k6 = this.k6, k7 = this.k7, k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
+    const k14 = this.k14, k15 = this.k15, k16 = this.k16;
     const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4, r5 = this.r5, r6 = this.r6, r7 = this.r7;
     for (let i = 0; i < n; i++) {
       const dy = y1[i] - y0[i];

@@ -126,6 +126,14 @@ class ZenoWatch {
   }
   reset(): void { this.seen.fill(0); }
 
+  /** The time from the event's last recorded occurrence to hi + lo; 0 if it has none. */
+  sinceLast(event: number, hi: number, lo: number): number {
+    const count = this.seen[event];
+    if (count === 0) return 0;
+    const i = event * ZenoWatch.WINDOW + ((count - 1) % ZenoWatch.WINDOW);
+    return Math.abs(hi - this.hi[i] + (lo - this.lo[i]));
+  }
+
   /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
   note(event: number, hi: number, lo: number): number | null {
     const W = ZenoWatch.WINDOW, base = event * W;
@@ -526,7 +534,17 @@ export class Simulator {
     if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, rs.keepRows); return true; }
     // Restart with the step size in use before the event as the proposal: the controller
     // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
-    this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
+    // At most twice the time since one of these events last fired: an event often comes
+    // back at the pace of its last occurrences (a ball's flights, shrinking towards a Zeno
+    // point), and a step a million times longer than the flight it contains (the error
+    // estimate of a parabola is zero, so nothing would shrink it) has dense output whose
+    // rounding, on the flight's scale, hides where the bounce is.
+    let proposal = Math.abs(stepper.hLast);
+    for (const k of fired) {
+      const gap = this.zeno.sinceLast(k, this.tHi, this.tLo);
+      if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
+    }
+    this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
     this.refreshWatch(at, this.y, this.d);
     // A function that has just fired sits at its zero, up to the rounding of the location
     // (h = -1e-16 after a bounce). That residue becomes its offset: crossings of g - offset
