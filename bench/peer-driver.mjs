@@ -166,7 +166,7 @@ function w4(lib, model, tol) {
   };
 }
 
-const WORKLOADS = { W1: w1, W2: w2, W3: w3, W4: w4 };
+export const WORKLOADS = { W1: w1, W2: w2, W3: w3, W4: w4 };
 
 /**
  * One untimed pass with counting wrappers around the compiled functions: right-hand-side

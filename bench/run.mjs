@@ -150,16 +150,16 @@ function main() {
     const c = d.counts;
     const s = ref ? SCORE[wl](d.result, ref[wl]) : { accuracy: '(no reference file)', verdict: '-' };
     rows.push([
-      wl, ms(median(d.times_s)), ms(d.times_s[0]), c.compile_ms.toFixed(1), String(c.rhs_evals),
+      wl, d.tol.method, ms(median(d.times_s)), ms(d.times_s[0]), c.compile_ms.toFixed(1), String(c.rhs_evals),
       String(c.events ?? '-'), String(c.event_evals ?? '-'), s.verdict, peerMs('cvode.adams', wl), peerMs('scipy.DOP853', wl),
     ]);
     accuracy.push(`${wl}  ${s.accuracy}`);
   }
   const d0 = outs[0];
-  console.log(`deltastep peer workloads: ${d0?.version ?? ''}; tol ${o.tol} (rtol ${d0?.tol.rtol}, atol ${d0?.tol.atol}, method ${d0?.tol.method}); median of ${o.repeats} in-process repeats, each workload in a fresh process, repeat 1 cold`);
+  console.log(`deltastep peer workloads: ${d0?.version ?? ''}; tol ${o.tol} (rtol ${d0?.tol.rtol}, atol ${d0?.tol.atol}); median of ${o.repeats} in-process repeats, each workload in a fresh process, repeat 1 cold`);
   console.log('');
   console.log(table(
-    ['wl', 'median ms', 'cold ms', 'compile ms', 'rhs evals', 'events', 'event-fn evals', 'verdict', 'cvode.adams ms*', 'scipy.DOP853 ms*'],
+    ['wl', 'method', 'median ms', 'cold ms', 'compile ms', 'rhs evals', 'events', 'event-fn evals', 'verdict', 'cvode.adams ms*', 'scipy.DOP853 ms*'],
     rows,
   ));
   console.log('');
