@@ -101,6 +101,16 @@ export const DOP853_CONTROL: ControllerParameters = Object.freeze({
  * fac = err^α / errOld^β, clamped to [facMin, facMax] after the safety factor.
  * No allocation; one `Math.pow` (two with β ≠ 0) per call.
  */
+/**
+ * The growth limit after the first accepted step of a (re)start, as CVODE's ETAMX1 = 1e4:
+ * the first step is a guess (Hairer's heuristic, or the step in use before an event), often
+ * far too small, and the error formula says by how much. It only binds where the error is
+ * tiny: a motion the method integrates exactly (uniform or ballistic motion between
+ * collisions), whose steps would otherwise grow tenfold per step, from a restart at every
+ * collision to the end of a long range (W3: 35 % of its steps). Later steps keep facMax.
+ */
+const FIRST_STEP_FAC_MAX = 1e4;
+
 export class StepSizeController {
   readonly safety: number;
   readonly facMin: number;
@@ -108,6 +118,8 @@ export class StepSizeController {
   readonly beta: number;
   private readonly expo1: number;
   private errOld = 1e-4;
+  /** no step accepted since the last reset (see FIRST_STEP_FAC_MAX) */
+  private firstStep = true;
 
   constructor(p: ControllerParameters) {
     this.safety = p.safety;
@@ -121,6 +133,7 @@ export class StepSizeController {
   /** forget the error history (after a reset of the state) */
   reset(): void {
     this.errOld = 1e-4;
+    this.firstStep = true;
   }
 
   /**
@@ -132,7 +145,9 @@ export class StepSizeController {
     let fac = Math.pow(err, this.expo1);
     if (this.beta !== 0) fac /= Math.pow(this.errOld, this.beta);
     let ratio = this.safety / fac; // fac = 0 (err = 0) gives Infinity, clamped below
-    if (ratio > this.facMax) ratio = this.facMax;
+    const facMax = this.firstStep ? FIRST_STEP_FAC_MAX : this.facMax;
+    this.firstStep = false;
+    if (ratio > facMax) ratio = facMax;
     else if (ratio < this.facMin) ratio = this.facMin;
     this.errOld = Math.max(err, 1e-4);
     if (afterRejection && ratio > 1) ratio = 1;
