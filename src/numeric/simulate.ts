@@ -5,15 +5,17 @@
  * - Time events (delta roots, `at`, `every`) sit in a stop queue; the stepper lands on them.
  * - State events and switching functions are watched at every step end; a crossing between
  *   step ends, or one hidden inside a step (the function turns back: its rate, known
- *   symbolically, changes sign), is bracketed on the dense output to neighbouring doubles.
- *   The earliest crossing wins; coincident ones are processed together, in file order.
+ *   symbolically, changes sign), is bracketed on the dense output (locate.ts) until the
+ *   bracket is two ulps wide or 1/4096 of an ulp of the absolute time. The earliest
+ *   crossing wins; coincident ones are processed together, in file order.
  * - All actions of an instant read the same pre-event values and apply together; actions
  *   that make another event function cross fire it too (bounded event iteration).
- * - After a jump the stepper restarts cleanly (derivative recomputed, step proposal reset),
- *   with its t counted from that instant: the absolute time is kept in two doubles, so an
- *   event is located with the precision of its own time scale, not of one ulp of t.
+ * - After a jump the stepper restarts cleanly (derivative recomputed; the step proposal is
+ *   the step before, at most twice the time since the event last fired), with its t counted
+ *   from that instant: the absolute time is kept in two doubles, so an event is located
+ *   with the precision of its own time scale, not of one ulp of t.
  * - A geometric accumulation of events (a ball coming to rest) stops the run with status
- *   `zeno` and the estimated accumulation point.
+ *   `zeno` and the estimated accumulation point (zeno.ts).
  *
  * A `Simulator` owns every work array for one compiled model and is reused across runs
  * (sweeps, Newton iterations): nothing in the step, location or event loops allocates beyond
@@ -24,6 +26,7 @@ import { locateCrossing, type Bracket, type ScanFunction } from './locate.js';
 import type { MethodName, Stepper } from './stepper.js';
 import { createStepper } from './steppers.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
+import { ZenoWatch } from './zeno.js';
 
 export type LocateMode = 'exact' | 'before' | 'after';
 export type RunStatus = 'ok' | 'stopped' | 'zeno' | 'failed';
@@ -104,72 +107,6 @@ function asMap(x: SimulateOptions['set']): Map<string, number> {
 
 function record(): ValueRecord {
   return Object.create(null) as ValueRecord;
-}
-
-/**
- * Detects a geometric accumulation of one event's times. The times come in two doubles
- * (hi + lo, see the Simulator's time origin), so intervals far below one ulp of t are
- * still measured.
- */
-class ZenoWatch {
-  /** per event, its last WINDOW times (hi and lo parts) as a ring, and how many were seen */
-  private readonly hi: Float64Array;
-  private readonly lo: Float64Array;
-  private readonly seen: Int32Array;
-  /** the intervals between the times in the window, oldest first */
-  private static readonly WINDOW = 8;
-  private readonly gaps = new Float64Array(ZenoWatch.WINDOW - 1);
-  constructor(events: number) {
-    this.hi = new Float64Array(events * ZenoWatch.WINDOW);
-    this.lo = new Float64Array(events * ZenoWatch.WINDOW);
-    this.seen = new Int32Array(events);
-  }
-  reset(): void { this.seen.fill(0); }
-
-  /** The time from the event's last recorded occurrence to hi + lo; 0 if it has none. */
-  sinceLast(event: number, hi: number, lo: number): number {
-    const count = this.seen[event];
-    if (count === 0) return 0;
-    const i = event * ZenoWatch.WINDOW + ((count - 1) % ZenoWatch.WINDOW);
-    return Math.abs(hi - this.hi[i] + (lo - this.lo[i]));
-  }
-
-  /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
-  note(event: number, hi: number, lo: number): number | null {
-    const W = ZenoWatch.WINDOW, base = event * W;
-    const count = this.seen[event]++;
-    this.hi[base + (count % W)] = hi;
-    this.lo[base + (count % W)] = lo;
-    const n = Math.min(count + 1, W);
-    if (n < 3) return null;
-    // times oldest first: slot (count + 1 - n + i) % W
-    const first = count + 1 - n;
-    const gaps = this.gaps;
-    for (let i = 1; i < n; i++) {
-      const a = base + ((first + i - 1) % W), b = base + ((first + i) % W);
-      gaps[i - 1] = Math.abs(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a]));
-    }
-    const t = hi + lo;
-    const last = gaps[n - 2];
-    const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
-    // Events a few ulps of t apart: stop rather than crawl, whatever the pattern.
-    if (last <= 64 * resolution && gaps[n - 3] <= 64 * resolution) return t;
-    if (n < 7) return null;
-    let rMax = 0, rMin = Infinity;
-    for (let i = n - 5; i < n - 1; i++) {
-      const ratio = gaps[i] / gaps[i - 1];
-      if (!(ratio <= rMax)) rMax = ratio;
-      if (!(ratio >= rMin)) rMin = ratio;
-    }
-    if (!(rMax < 1 && rMin > 0 && rMax / rMin < 1.05)) return null;
-    const r = gaps[n - 2] / gaps[n - 3];
-    const remaining = (last * r) / (1 - r);
-    // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
-    // would not show in a column of t, and costs as many events again as came before.
-    if (remaining > 1024 * resolution) return null;
-    const a = base + ((count - 1) % W), b = base + (count % W);
-    return hi + (lo + Math.sign(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a])) * remaining);
-  }
 }
 
 /**

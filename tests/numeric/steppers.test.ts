@@ -420,6 +420,37 @@ describe.each(['dopri5', 'dop853'] as MethodName[])('%s: adaptive', (method) => 
     expect(Math.abs(s.y[0] - ex[0])).toBeLessThan(1e-9);
     expect(dense).toBeLessThan(1e-8);
   });
+  it('step growth: up to 1e4 after the first step of a (re)start where the error is nil, tenfold after that', () => {
+    // uniform motion x' = v, v' = 0: every method is exact, the error estimate is rounding
+    const uniform: Rhs = (_t, y, d) => { d[0] = y[1]; d[1] = 0; };
+    const s = createStepper(method, 2, uniform, { rtol: 1e-10, atol: 1e-12, hMax: Infinity, hFixed: NaN });
+    for (const restart of [0, 1]) {
+      s.reset(restart, [1, 1], 1e-3);
+      const sizes: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        expect(s.step(1e9)).toBe('accepted');
+        sizes.push(s.hLast);
+      }
+      expect(sizes[0]).toBeCloseTo(1e-3, 15);
+      // the first accepted step may grow by more than facMax (as CVODE's ETAMX1)...
+      expect(sizes[1] / sizes[0]).toBeGreaterThan(10);
+      expect(sizes[1] / sizes[0]).toBeLessThanOrEqual(1e4);
+      // ...later ones by facMax at most (DOPRI5: 10, DOP853: 6)
+      for (let i = 2; i < 4; i++) expect(sizes[i] / sizes[i - 1]).toBeLessThanOrEqual(10 * (1 + 1e-12));
+      // and the motion stays exact
+      expect(Math.abs(s.y[0] - (1 + (s.t - restart)))).toBeLessThanOrEqual(1e-12 * s.t);
+    }
+  });
+  it('step growth on a curved solution stays as the error allows (no jump after a restart)', () => {
+    const s = start(method, rotation, 0, { rtol: 1e-10, atol: 1e-12 });
+    for (let i = 0; i < 3; i++) s.step(20);
+    const h = Math.abs(s.hLast);
+    s.reset(s.t, Float64Array.from(s.y), h);
+    s.step(20);
+    s.step(20);
+    // the rotation's error estimate is far from nil: no thousandfold growth
+    expect(Math.abs(s.hLast) / h).toBeLessThan(10);
+  });
   it('respects hMax', () => {
     const s = start(method, forced, 0, { rtol: 1e-3, atol: 1e-3, hMax: 0.125 });
     while (s.t !== 3) {
