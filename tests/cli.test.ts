@@ -236,4 +236,17 @@ describe('shoot', () => {
     expect(out.iterations[0]).toMatchObject({ k: 0, unknowns: { p1: -1, H: 5 } });
     expect(out.solution.events[0].t).toBe(4);
   });
+
+  it('--jacobian central: the former method, the same rope, about twice the shots; a bad kind is a usage error', () => {
+    const broyden = JSON.parse(runCli(['shoot', modelPath('rope_r1.delta'), ...TIGHT, '--format', 'json']).stdout);
+    const r = runCli(['shoot', modelPath('rope_r1.delta'), ...TIGHT, '--format', 'json', '--jacobian', 'central']);
+    expect(r.status).toBe(0);
+    const central = JSON.parse(r.stdout);
+    expectWithin(central.unknowns.H, 8.1869194939134070, 1e-8, 'H');
+    expect(central.iterations.every((it: { jacobian?: string }, i: number) => i === central.iterations.length - 1 || it.jacobian === 'central')).toBe(true);
+    expect(broyden.residualEvaluations).toBeLessThan(central.residualEvaluations);
+    const bad = runCli(['shoot', modelPath('rope_r1.delta'), '--jacobian', 'newton']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--jacobian newton: write broyden .* or central/);
+  });
 });

@@ -90,11 +90,13 @@ function shootText(r: ShootResult): string {
   return lines.join('\n') + '\n';
 }
 
-async function runShoot(file: string, flags: SharedFlags): Promise<number> {
+async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
   const format = formatFlag(flags, ['text', 'json'], 'text');
+  const jacobian = flags.jacobian ?? 'broyden';
+  if (jacobian !== 'broyden' && jacobian !== 'central') throw new CliError(`--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`);
   const model = loadModel(file);
   checkShootable(model);
-  const result = shoot(model, simulateOptions(flags));
+  const result = shoot(model, { ...simulateOptions(flags), jacobian });
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
   if (flags.plot && result.solution) await plotRuns([result.solution], flags.plot, undefined);
   if (!result.converged) { process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`); return EXIT.numerics; }
@@ -143,7 +145,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (file: string, flags: SharedFlags & { variables?: string }) => setExit(await runSimulate(file, { ...flags, plotVariables: flags.variables })));
 
   addSharedFlags(program.command('shoot <file>').description('find the unknowns so that the boundary conditions hold, then simulate'))
-    .action(async (file: string, flags: SharedFlags) => setExit(await runShoot(file, flags)));
+    .option('--jacobian <KIND>', 'broyden (default: fewest shots) or central (central differences at every iteration)')
+    .action(async (file: string, flags: SharedFlags & { jacobian?: string }) => setExit(await runShoot(file, flags)));
 
   registerBatchCommands(program, { addSharedFlags, loadModel, setExit });
   return program;
