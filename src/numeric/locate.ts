@@ -1,6 +1,7 @@
 /**
  * Root bracketing on the dense output, to a tolerance relative to t: the bracket collapses to
- * neighbouring doubles. An absolute tolerance would fail on small time scales (scipy#15262).
+ * neighbouring doubles, or to the caller's `resolution` if that is wider. An absolute
+ * tolerance would fail on small time scales (scipy#15262).
  *
  * When the caller knows the slope of g (an event function's rate is known symbolically, so
  * every evaluation comes with it) each new point is the root of the cubic Hermite
