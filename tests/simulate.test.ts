@@ -182,6 +182,62 @@ describe('the bouncing ball (h0 = 1, e = 0.8): every bounce against the closed f
   });
 });
 
+describe('the end of the range, functions with bumps, sliding modes', () => {
+  it('far from t = 0 the run ends only when the stepper lands on the end: events and probes there count', () => {
+    // Steps below one ulp of t (1.2e-7 at 1e9): a step end that merely rounds to the end time
+    // used to end the loop, half an ulp short, and lose the event and the probe at the end.
+    const t0 = 1e9, t1 = 1e9 + 1e-5, D = t1 - t0; // D as represented: 1.0013580322265625e-5
+    const model = `independent t from ${t0} to ${t1}\nparameter w = 1e7\nevent b at ${t1} do y := y + 100 end\nx'' = -w^2*x\ny' = 0\nx(${t0}) = 1; x'(${t0}) = 0; y(${t0}) = 0`;
+    const r = simulate(model, { ...TIGHT, probes: [t1] });
+    expect(r.status).toBe('ok');
+    expect(r.final.t).toBe(t1);
+    expect(r.final.y).toBe(100);
+    expect(r.probes).toHaveLength(1);
+    // 100 oscillations at rtol 1e-10: the phase error is ~1e-9 of the argument
+    expect(Math.abs(r.final.x - Math.cos(1e7 * D))).toBeLessThan(1e-7);
+  });
+
+  it('a crossing half an ulp before the end does not swallow the events at the end', () => {
+    const r = simulate("independent t from 0 to 2\nparameter c = 0.9999999999999998\nevent k at 1 do x := 0 end\nevent s when x - c rises do y := y + 10 end\nevent a at 2 do y := y + 100 end\nx' = 1; y' = 0\nx(0) = -5; y(0) = 0");
+    expect(r.events.map((e) => e.name)).toEqual(['k', 's', 'a']);
+    expect(r.final.y).toBe(110);
+  });
+
+  it('a function with a bump inside a step (flat at both ends) is still sampled: switches and events are found', () => {
+    // exp(-(x - 5)^2) > 1/2 on |x - 5| < sqrt(ln 2): the integral of the indicator is 2 sqrt(ln 2)
+    const sw = simulate("independent t from 0 to 100\ny' = if exp(-(x - 5)^2) > 0.5 then 1 else 0\nx' = 1\nx(0) = 0; y(0) = 0", TIGHT);
+    expect(Math.abs(sw.final.y - 2 * Math.sqrt(Math.log(2)))).toBeLessThan(1e-9);
+    const ev = simulate("independent t from 0 to 1000\ndiscrete n = 0\nevent e when 1/(1 + (x - 20)^2) - 0.5 rises do n := n + 1 end\nx' = 1\nx(0) = 0");
+    expect(ev.events.map((e) => e.t)).toEqual([expect.closeTo(19, 9)]);
+  });
+
+  it('after a restart the step does not jump a thousandfold over a bump of a non-affine event function', () => {
+    const r = simulate("independent t from 0 to 1000\ndiscrete n = 0\nevent k at 1 do v := 1 end\nevent e when exp(-(x - 35)^2) - 0.5 rises do n := n + 1 end\nx' = v; v' = 0\nx(0) = 0; v(0) = 0");
+    expect(r.final.n).toBe(1);
+    expect(r.events.map((e) => e.name)).toEqual(['k', 'e']);
+    // x = 35 - sqrt(ln 2) at t = 1 + x
+    expect(r.events[1].t).toBeCloseTo(1 + 35 - Math.sqrt(Math.log(2)), 8);
+  });
+
+  it('a sliding mode (the motion of both sides turns back to the switch) fails with a message, no hang, no wrong answer', () => {
+    const r = simulate("independent t from 0 to 2\nx' = if x > 0 then -1 else 1\nx(0) = 1", TIGHT);
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^sliding mode at t = 1\.0000000000000\d*: on both sides of x > 0 the motion turns back/);
+    expect(Math.abs(r.final.t - 1)).toBeLessThan(1e-12);
+    expect(Math.abs(r.final.x)).toBeLessThan(1e-12);
+    // a switch crossed with both sides moving the same way is not sliding
+    const through = simulate("independent t from 0 to 2\nx' = if x > 0 then -1 else -2\nx(0) = 1", TIGHT);
+    expect(through.status).toBe('ok');
+    expect(through.final.x).toBeCloseTo(-2, 12);
+  });
+
+  it('the compiler marks which watched functions are affine in the states and t', () => {
+    const m = compileModel("parameter a = 2\ndiscrete n = 0\nevent e1 when x - 1 rises\nevent e2 when a*x + n*t - y rises\nevent e3 when x*y - 1 rises\nevent e4 when exp(x) - 2 rises\nevent e5 when x/a - sin(a) rises\nevent e6 when x*t - 1 rises\nx' = 1; y' = 1\nx(0) = 0; y(0) = 0\nindependent t from 0 to 1", 'affine.delta');
+    // discrete variables and parameters are constants between events: n*t is affine, x*t is not
+    expect(m.watchInfo.map((w) => w.affine)).toEqual([true, true, false, false, true, false]);
+  });
+});
+
 describe('eventValues: false (sweeps, benchmarks): the same run, a lighter ledger', () => {
   it('same event times, names and final values; pre, post and jumps are empty', () => {
     const src = referenceModel('bouncing_ball.delta');

@@ -102,14 +102,16 @@ export const DOP853_CONTROL: ControllerParameters = Object.freeze({
  * No allocation; one `Math.pow` (two with β ≠ 0) per call.
  */
 /**
- * The growth limit after the first accepted step of a (re)start, as CVODE's ETAMX1 = 1e4:
- * the first step is a guess (Hairer's heuristic, or the step in use before an event), often
- * far too small, and the error formula says by how much. It only binds where the error is
- * tiny: a motion the method integrates exactly (uniform or ballistic motion between
- * collisions), whose steps would otherwise grow tenfold per step, from a restart at every
- * collision to the end of a long range (W3: 35 % of its steps). Later steps keep facMax.
+ * The default growth limit after the first accepted step of a (re)start, as CVODE's
+ * ETAMX1 = 1e4: the first step is a guess (Hairer's heuristic, or the step in use before an
+ * event), often far too small, and the error formula says by how much. It only binds where
+ * the error is tiny: a motion the method integrates exactly (uniform or ballistic motion
+ * between collisions), whose steps would otherwise grow tenfold per step, from a restart at
+ * every collision to the end of a long range (W3: 35 % of its steps). Later steps keep
+ * facMax. (The Simulator lowers it to facMax when it watches a function that could hide a
+ * crossing inside one long step: see Stepper.firstStepGrowth.)
  */
-const FIRST_STEP_FAC_MAX = 1e4;
+export const FIRST_STEP_FAC_MAX = 1e4;
 
 export class StepSizeController {
   readonly safety: number;
@@ -141,11 +143,11 @@ export class StepSizeController {
    * attempt of the same step was rejected the ratio is capped at 1 (Hairer), so the
    * controller does not oscillate. Updates the error memory.
    */
-  accepted(err: number, afterRejection: boolean): number {
+  accepted(err: number, afterRejection: boolean, firstStepFacMax = FIRST_STEP_FAC_MAX): number {
     let fac = Math.pow(err, this.expo1);
     if (this.beta !== 0) fac /= Math.pow(this.errOld, this.beta);
     let ratio = this.safety / fac; // fac = 0 (err = 0) gives Infinity, clamped below
-    const facMax = this.firstStep ? FIRST_STEP_FAC_MAX : this.facMax;
+    const facMax = this.firstStep ? Math.max(firstStepFacMax, this.facMax) : this.facMax;
     this.firstStep = false;
     if (ratio > facMax) ratio = facMax;
     else if (ratio < this.facMin) ratio = this.facMin;
@@ -350,7 +352,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
       let bad = !(err < Infinity);
       if (err <= 1) {
         if (this.finish(tNew)) {
-          let ratio = this.ctrl.accepted(err, afterRejection);
+          let ratio = this.ctrl.accepted(err, afterRejection, this.firstStepGrowth);
           let next = hAbs * ratio;
           // a step cut short by tLimit says nothing against the size that was proposed
           if (hAbs < absH && ratio >= 1 && next < absH) next = absH;

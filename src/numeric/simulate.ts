@@ -25,6 +25,7 @@ import type { CompiledModel } from '../transform/compile.js';
 import { locateCrossing, type Bracket, type ScanFunction } from './locate.js';
 import type { MethodName, Stepper } from './stepper.js';
 import { createStepper } from './steppers.js';
+import { FIRST_STEP_FAC_MAX } from './controller.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
 import { ZenoWatch } from './zeno.js';
 
@@ -165,6 +166,8 @@ interface RunState {
   readonly tEnd: number;
   /** the absolute time of the Simulator's y */
   t: number;
+  /** the stepper has landed on tEnd and what is due there has been done */
+  ended: boolean;
 }
 
 export class Simulator {
@@ -214,6 +217,8 @@ export class Simulator {
    */
   private tHi = 0;
   private tLo = 0;
+  /** a switching function that the last fire() left in a sliding mode, or -1 */
+  private slidingAfterFire = -1;
   /** scheduled events due at one instant (see takeDue) */
   private readonly due: number[] = [];
   private scanK = 0;
@@ -317,6 +322,9 @@ export class Simulator {
     const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
     const stepper = this.stepperFor(method, rtol, atol, method === 'rk4' ? hFixed : (stepOpt ?? Infinity), hFixed);
     stepper.resetStats();
+    // A step that grows a thousandfold could jump over the bump of a non-affine watched
+    // function without a sample near it; affine ones cannot hide a crossing that way.
+    stepper.firstStepGrowth = m.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
     this.zeno.reset();
     this.offset.fill(0);
     this.sitting.fill(0);
@@ -346,9 +354,10 @@ export class Simulator {
 
     const rs: RunState = {
       stepper, result, rows, events, keepRows, eventValues, locate, maxEvents,
-      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, tEnd, t: t0,
+      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, tEnd, t: t0, ended: t0 === tEnd,
     };
-    this.lockSwitches(t0, y, d);
+    const slidingAtStart = this.lockSwitches(t0, y, d);
+    if (slidingAtStart >= 0) return this.fail(result, this.slidingMessage(slidingAtStart, t0), t0, y, d, keepRows);
     this.tHi = t0; this.tLo = 0;
     this.restartAtOrigin(stepper);
     let finished = false;
@@ -357,7 +366,7 @@ export class Simulator {
     if (due.length > 0) finished = this.processInstant(rs, t0, [...due]);
     else { this.row(rs, t0, y, d, this.outPre); this.refreshWatch(t0, y, d); }
     this.takeProbes(rs, t0);
-    while (!finished && rs.t !== tEnd) finished = this.advance(rs);
+    while (!finished && !rs.ended) finished = this.advance(rs);
 
     const t = rs.t;
     m.outputs(t, this.y, p, this.d, sw, this.outPost);
@@ -414,6 +423,10 @@ export class Simulator {
       if (this.processInstant(rs, tStop, [...this.takeDue(rs, tStop)])) return true;
     } else if (rs.keepRows) this.row(rs, tStop, this.y, this.d, this.outPre);
     this.takeProbes(rs, tStop);
+    // Only the stepper landing on the end ends the run: an absolute time that merely rounds
+    // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
+    // integrated the rest, and events or probes at the end would be lost.
+    if (tStop === rs.tEnd) rs.ended = true;
     return false;
   }
 
@@ -455,7 +468,8 @@ export class Simulator {
     }
     if (switched) {
       this.row(rs, t, this.y, this.d, this.outPre);
-      this.lockSwitches(t, this.y, this.d);
+      const sliding = this.lockSwitches(t, this.y, this.d);
+      if (sliding >= 0) { this.fail(rs.result, this.slidingMessage(sliding, t), t, this.y, this.d, rs.keepRows); return true; }
       this.moveOrigin(at);
       this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
       this.refreshWatch(t, this.y, this.d);
@@ -468,6 +482,7 @@ export class Simulator {
     const m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
     const outcome = this.fire(at, fired, rs.events, rs.keepRows ? rs.rows : null, rs.eventValues);
     rs.eventCount += outcome.count;
+    if (this.slidingAfterFire >= 0) { this.fail(result, this.slidingMessage(this.slidingAfterFire, at), at, this.y, this.d, rs.keepRows); return true; }
     if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, rs.keepRows); return true; }
     // Restart with the step size in use before the event as the proposal: the controller
     // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
@@ -640,15 +655,20 @@ export class Simulator {
    * Sets the locked switching values at (t, y). On an exact zero the rate (in the direction
    * of integration) says which side the solution is going to.
    */
-  private lockSwitches(t: number, y: Float64Array, d: Float64Array): void {
+  private lockSwitches(t: number, y: Float64Array, d: Float64Array): number {
     const m = this.model;
-    if (m.nSwitch === 0) return;
+    if (m.nSwitch === 0) return -1;
     m.watch(t, y, this.p, d, this.sw, this.gTmp);
     m.watchRate(t, y, this.p, d, this.sw, this.gAfter);
+    const noise = this.stateNoise(y);
+    let atZero = false;
     m.watchInfo.forEach((w, k) => {
       if (w.kind !== 'switch') return;
       let g = this.gTmp[k];
       if (g === 0) g = this.gAfter[k] === this.gAfter[k] ? this.dir * this.gAfter[k] * 1e-300 : 0;
+      // the side of zero whose branch is taken, for the sliding test below
+      this.gMid[k] = Math.abs(this.gTmp[k]) <= noise ? Math.sign(g) : 0;
+      if (this.gMid[k] !== 0) atZero = true;
       switch (m.switching[w.index].primitive) {
         case 'lt': this.sw[w.index] = g < 0 || (g === 0 && this.gTmp[k] < 0) ? 1 : 0; break;
         case 'le': this.sw[w.index] = g <= 0 ? 1 : 0; break;
@@ -658,6 +678,34 @@ export class Simulator {
         case 'sign': this.sw[w.index] = Math.sign(g); break;
       }
     });
+    if (!atZero) return -1;
+    // Sliding: at a switching function's zero, the motion of either side drives it back
+    // (x' = if x > 0 then -1 else 1 at x = 0). Crossing after crossing would follow, each a
+    // rounding apart; integrating on with either branch is wrong. (Only both sides together
+    // tell: at an event the state sits on the near side of a zero it is about to cross.)
+    for (let k = 0; k < m.watchInfo.length; k++) {
+      const w = m.watchInfo[k];
+      if (w.kind !== 'switch' || this.gMid[k] === 0) continue;
+      const chosen = this.sw[w.index];
+      const primitive = m.switching[w.index].primitive;
+      const branch = (side: number) => (primitive === 'sign' ? side : (primitive === 'lt' || primitive === 'le') === side < 0 ? 1 : 0);
+      this.sw[w.index] = branch(1);
+      m.watchRate(t, y, this.p, d, this.sw, this.rMid);
+      const fromAbove = this.dir * this.rMid[k];
+      this.sw[w.index] = branch(-1);
+      m.watchRate(t, y, this.p, d, this.sw, this.rMid);
+      const fromBelow = this.dir * this.rMid[k];
+      this.sw[w.index] = chosen;
+      if (fromAbove < 0 && fromBelow > 0) return k;
+    }
+    return -1;
+  }
+
+  /** The message for a sliding motion along watched (switching) function k at t. */
+  private slidingMessage(k: number, t: number): string {
+    const m = this.model, w = m.watchInfo[k];
+    const what = w.kind === 'switch' ? m.switching[w.index].source : 'a switching function';
+    return `sliding mode at ${m.system.independent} = ${t}: on both sides of ${what} the motion turns back to it, so the solution would slide along it (a Filippov sliding motion, as ideal dry friction or a relay), which deltastep does not integrate; smooth the switch (e.g. tanh(v/eps) for sign(v)) or model the stuck phase with a discrete mode`;
   }
 
   /**
@@ -731,6 +779,10 @@ export class Simulator {
       const g0 = this.gPrev[k], g1 = this.gNew[k] - off;
       // a function resting on its zero is not scanned in this step (see findCrossings)
       if (this.sitting[k] || g0 !== g0 || g1 !== g1) continue;
+      // Only an affine function of the state is bounded by its end values and rates: along
+      // a well-resolved motion it has no bump inside the step (exp(-(x - 5)^2) - 0.5 has one
+      // with nil rates at both ends).
+      if (!this.model.watchInfo[k].affine) return true;
       const r0 = this.rPrev[k], r1 = this.rNew[k];
       const excursion = ah * (Math.abs(r0) + Math.abs(r1)) + Math.abs(g1 - g0);
       if (!(excursion === excursion)) return true;
@@ -804,6 +856,7 @@ export class Simulator {
   private fire(t: number, fired: number[], ledger: EventRecord[], rows: number[][] | null, withValues: boolean): { count: number; stopped: boolean; stopper: string; iterationFailed: boolean; fired: number[] } {
     const m = this.model;
     const { p, sw } = this;
+    this.slidingAfterFire = -1;
     let count = 0, stopped = false, stopper = '';
     const all: number[] = [];
     let round = fired;
@@ -852,7 +905,7 @@ export class Simulator {
       if (needOutputs) this.outPre.set(this.outPost);
     }
     if (rows) rows.push([t, ...this.outPost]);
-    this.lockSwitches(t, this.y, this.d);
+    this.slidingAfterFire = this.lockSwitches(t, this.y, this.d);
     return { count, stopped, stopper, iterationFailed: false, fired: all };
   }
 

@@ -13,6 +13,7 @@ export abstract class StepperBase {
   tPrev = 0;
   hLast = 0;
   minStep = 0;
+  firstStepGrowth = 1e4;
   readonly y: Float64Array;
   readonly yPrev: Float64Array;
   readonly dydt: Float64Array;

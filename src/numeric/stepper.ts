@@ -45,6 +45,13 @@ export interface Stepper {
    * step size still fails after the usual few dozen rejections.
    */
   minStep: number;
+  /**
+   * How much the step may grow after the first accepted step of a (re)start where the error
+   * allows (default 1e4, as CVODE; later steps: the method's facMax). A caller that watches
+   * functions a long step could jump over without a trace (a bump of exp(-(x - 35)^2) while
+   * x moves uniformly) sets it to 1, which leaves the method's facMax.
+   */
+  firstStepGrowth: number;
   readonly stats: StepperStats;
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void;

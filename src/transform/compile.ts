@@ -19,7 +19,14 @@ import { switchKey } from './transform.js';
 export type HotFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, out: Float64Array) => void;
 export type ScalarFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number;
 
-export type WatchEntry = { kind: 'event'; event: number } | { kind: 'switch'; index: number };
+/**
+ * A watched function: a state event's or a switching function. `affine`: it is affine in
+ * the states and the independent variable (parameters and discrete variables are constants
+ * between events), so along a motion the stepper integrates exactly (a polynomial of low
+ * degree) it has no bump between step ends that its end values and rates do not show; the
+ * simulator may then skip sampling inside a step (see Simulator.needsSamples).
+ */
+export type WatchEntry = ({ kind: 'event'; event: number } | { kind: 'switch'; index: number }) & { affine: boolean };
 
 export interface CompiledSchedule {
   kind: 'roots' | 'at' | 'every';
@@ -123,6 +130,38 @@ class Emitter {
       .join('');
   }
 
+  /**
+   * The degree of e as a polynomial in the states and the independent variable: 0 constant
+   * between events (numbers, parameters, discrete variables), 1 affine, Infinity for anything
+   * else (products of states, functions of states, conditions on states).
+   */
+  degree(e: Expr): number {
+    const deg = (a: Expr) => this.degree(a);
+    switch (e.kind) {
+      case 'number': return 0;
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) return deg(named.expr);
+        const s = this.slot.get(e.name);
+        if (s === undefined) return e.name === 'pi' ? 0 : Infinity;
+        return s === 't' || s.startsWith('y[') ? 1 : 0;
+      }
+      case 'derivative': return Infinity;
+      case 'unary': return e.op === '-' || e.op === '+' ? deg(e.operand) : deg(e.operand) === 0 ? 0 : Infinity;
+      case 'binary': {
+        const a = deg(e.left), b = deg(e.right);
+        switch (e.op) {
+          case '+': case '-': return Math.max(a, b);
+          case '*': return a + b <= 1 ? a + b : Infinity;
+          case '/': return b === 0 ? a : Infinity;
+          default: return a === 0 && b === 0 ? 0 : Infinity;
+        }
+      }
+      case 'call': return e.args.every((a) => deg(a) === 0) ? 0 : Infinity;
+      case 'if': return deg(e.condition) === 0 && deg(e.then) === 0 && deg(e.otherwise) === 0 ? 0 : Infinity;
+    }
+  }
+
   expr(e: Expr, mode: Mode): string {
     const x = (a: Expr) => this.expr(a, mode);
     switch (e.kind) {
@@ -214,10 +253,11 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const watchExprs: Expr[] = [];
   system.events.forEach((ev, i) => {
     if (ev.kind !== 'state' || !ev.condition) return;
-    watchInfo.push({ kind: 'event', event: i });
-    watchExprs.push(ev.booleanCondition ? { kind: 'if', condition: ev.condition, then: { kind: 'number', value: 1, span: ev.span }, otherwise: { kind: 'unary', op: '-', operand: { kind: 'number', value: 1, span: ev.span }, span: ev.span }, span: ev.span } : ev.condition);
+    const g: Expr = ev.booleanCondition ? { kind: 'if', condition: ev.condition, then: { kind: 'number', value: 1, span: ev.span }, otherwise: { kind: 'unary', op: '-', operand: { kind: 'number', value: 1, span: ev.span }, span: ev.span }, span: ev.span } : ev.condition;
+    watchInfo.push({ kind: 'event', event: i, affine: em.degree(g) <= 1 });
+    watchExprs.push(g);
   });
-  system.switching.forEach((s, i) => { watchInfo.push({ kind: 'switch', index: i }); watchExprs.push(s.g); });
+  system.switching.forEach((s, i) => { watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 }); watchExprs.push(s.g); });
   parts.push(fn('watch(t, y, p, d, sw, out)', watchExprs, 'direct', (e) => watchExprs.map((w, i) => `  out[${i}] = ${e.expr(w, 'direct')};\n`).join('')));
   // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
   const rateExprs: (Expr | null)[] = watchInfo.map((w) => (w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate));
