@@ -231,6 +231,36 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
     expect(through.final.x).toBeCloseTo(-2, 12);
   });
 
+  it('no false sliding: a kick at the start, two switches on one function, a slow approach, a stop there', () => {
+    // a block on a slope where it would stick, kicked at t = 0: the kick moves it first
+    const kick = simulate("independent t from 0 to 0.5\nparameter g = 9.81, a = 0.2, mu = 0.5, J = 3\nx'' = g*sin(a) - mu*g*cos(a)*sign(x') + J*delta(t)\nx(0) = 0; x'(0) = 0", TIGHT);
+    expect(kick.status).toBe('ok');
+    // closed form: v = J - (mu g cos a - g sin a) t while v > 0
+    const dec = 0.5 * 9.81 * Math.cos(0.2) - 9.81 * Math.sin(0.2);
+    expect(kick.final.x).toBeCloseTo(3 * 0.5 - 0.5 * dec * 0.25, 10);
+    // v < 0 and v >= 0 are two switches on one function: both sides move v upwards
+    const pair = simulate("independent t from 0 to 2\ndiscrete n = 0\nevent turn when v rises do n := n + 1 end\nv' = (if v < 0 then 2 else if v >= 0 then 1 else 0) - 0.5\nv(0) = -1", TIGHT);
+    expect(pair.status).toBe('ok');
+    expect(pair.final.v).toBeCloseTo(2 / 3, 12);
+    // cooling towards Ts: the surface is approached exponentially, never reached
+    const cool = simulate("independent t from 0 to 60\nparameter Ts = 293, k = 1, P = 2\ndiscrete samples = 0\nevent sample every 1 do samples := samples + 1 end\nT' = if T > Ts then -k*(T - Ts) else P\nT(0) = 303", TIGHT);
+    expect(cool.status).toBe('ok');
+    expect(cool.final.samples).toBe(61);
+    // the stuck phase modelled as the message suggests: stop when the block stops
+    const halt = simulate("independent t from 0 to 3\nparameter mu = 0.5, g = 9.81\nevent halt when v falls do stop end\nx' = v\nv' = -mu*g*sign(v)\nx(0) = 0; v(0) = 2", TIGHT);
+    expect(halt.status).toBe('stopped');
+    expect(halt.final.t).toBeCloseTo(2 / (0.5 * 9.81), 12);
+  });
+
+  it("the sliding message names the user's variables (x', not the transformed u1 + S1)", () => {
+    const r = simulate("independent t from 0 to 2\nparameter g = 9.81, a = 0.2, mu = 0.5, J = 0.5\nx'' = g*sin(a) - mu*g*cos(a)*sign(x') + J*delta(t)\nx(0) = 0; x'(0) = 0", TIGHT);
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^sliding mode at t = 0\.1749\d+: on both sides of sign\(x'\) the motion turns back/);
+    // it sticks when x' = 0: t = J/dec
+    const dec = 0.5 * 9.81 * Math.cos(0.2) - 9.81 * Math.sin(0.2);
+    expect(r.final.t).toBeCloseTo(0.5 / dec, 10);
+  });
+
   it('the compiler marks which watched functions are affine in the states and t', () => {
     const m = compileModel("parameter a = 2\ndiscrete n = 0\nevent e1 when x - 1 rises\nevent e2 when a*x + n*t - y rises\nevent e3 when x*y - 1 rises\nevent e4 when exp(x) - 2 rises\nevent e5 when x/a - sin(a) rises\nevent e6 when x*t - 1 rises\nx' = 1; y' = 1\nx(0) = 0; y(0) = 0\nindependent t from 0 to 1", 'affine.delta');
     // discrete variables and parameters are constants between events: n*t is affine, x*t is not

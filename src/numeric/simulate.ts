@@ -28,6 +28,7 @@ import { createStepper } from './steppers.js';
 import { FIRST_STEP_FAC_MAX } from './controller.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
 import { ZenoWatch } from './zeno.js';
+import { toText } from '../symbolic/expr.js';
 
 export type LocateMode = 'exact' | 'before' | 'after';
 export type RunStatus = 'ok' | 'stopped' | 'zeno' | 'failed';
@@ -219,6 +220,9 @@ export class Simulator {
   private tLo = 0;
   /** a switching function that the last fire() left in a sliding mode, or -1 */
   private slidingAfterFire = -1;
+  /** per switch, the switches on the same function (itself included), and a copy of sw */
+  private readonly sameFunction: number[][];
+  private readonly swSaved: Float64Array;
   /** scheduled events due at one instant (see takeDue) */
   private readonly due: number[] = [];
   private scanK = 0;
@@ -269,6 +273,9 @@ export class Simulator {
     this.gMid = new Float64Array(nw); this.rMid = new Float64Array(nw); this.gTmp2 = new Float64Array(nw); this.candidateLeft = new Float64Array(nw);
     this.outPre = new Float64Array(model.outputNames.length); this.outPost = new Float64Array(model.outputNames.length);
     this.zeno = new ZenoWatch(model.events.length);
+    const keys = model.switching.map((sf) => toText(sf.g));
+    this.sameFunction = keys.map((key) => keys.flatMap((other, i) => (other === key ? [i] : [])));
+    this.swSaved = new Float64Array(model.nSwitch);
     this.plainRecords = ![model.system.independent, ...model.outputNames].includes('__proto__');
   }
 
@@ -357,12 +364,13 @@ export class Simulator {
       queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, tEnd, t: t0, ended: t0 === tEnd,
     };
     const slidingAtStart = this.lockSwitches(t0, y, d);
-    if (slidingAtStart >= 0) return this.fail(result, this.slidingMessage(slidingAtStart, t0), t0, y, d, keepRows);
+    const due = this.takeDue(rs, t0);
+    // (Events at the start may move the state off the sliding surface: fire() checks again.)
+    if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd) return this.fail(result, this.slidingMessage(slidingAtStart, t0), t0, y, d, keepRows);
     this.tHi = t0; this.tLo = 0;
     this.restartAtOrigin(stepper);
     let finished = false;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
-    const due = this.takeDue(rs, t0);
     if (due.length > 0) finished = this.processInstant(rs, t0, [...due]);
     else { this.row(rs, t0, y, d, this.outPre); this.refreshWatch(t0, y, d); }
     this.takeProbes(rs, t0);
@@ -469,7 +477,7 @@ export class Simulator {
     if (switched) {
       this.row(rs, t, this.y, this.d, this.outPre);
       const sliding = this.lockSwitches(t, this.y, this.d);
-      if (sliding >= 0) { this.fail(rs.result, this.slidingMessage(sliding, t), t, this.y, this.d, rs.keepRows); return true; }
+      if (sliding >= 0 && t !== rs.tEnd) { this.fail(rs.result, this.slidingMessage(sliding, t), t, this.y, this.d, rs.keepRows); return true; }
       this.moveOrigin(at);
       this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
       this.refreshWatch(t, this.y, this.d);
@@ -482,7 +490,8 @@ export class Simulator {
     const m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
     const outcome = this.fire(at, fired, rs.events, rs.keepRows ? rs.rows : null, rs.eventValues);
     rs.eventCount += outcome.count;
-    if (this.slidingAfterFire >= 0) { this.fail(result, this.slidingMessage(this.slidingAfterFire, at), at, this.y, this.d, rs.keepRows); return true; }
+    // (a `stop` there, or the end of the range, leaves nothing to integrate)
+    if (this.slidingAfterFire >= 0 && !outcome.stopped && at !== rs.tEnd) { this.fail(result, this.slidingMessage(this.slidingAfterFire, at), at, this.y, this.d, rs.keepRows); return true; }
     if (outcome.iterationFailed) { this.fail(result, `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`, at, this.y, this.d, rs.keepRows); return true; }
     // Restart with the step size in use before the event as the proposal: the controller
     // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
@@ -681,30 +690,45 @@ export class Simulator {
     if (!atZero) return -1;
     // Sliding: at a switching function's zero, the motion of either side drives it back
     // (x' = if x > 0 then -1 else 1 at x = 0). Crossing after crossing would follow, each a
-    // rounding apart; integrating on with either branch is wrong. (Only both sides together
-    // tell: at an event the state sits on the near side of a zero it is about to cross.)
+    // rounding apart; integrating on with either branch is wrong. Only both sides together
+    // tell (at an event the state sits on the near side of a zero it is about to cross), with
+    // every switch on the same function set to the same side (`Vy < 0` and `Vy >= 0` of one
+    // model), and only where the motion of this side reaches zero within a few ulps of t
+    // (slowly approaching a surface is not sliding on it).
+    const saved = this.swSaved;
+    saved.set(this.sw);
     for (let k = 0; k < m.watchInfo.length; k++) {
       const w = m.watchInfo[k];
       if (w.kind !== 'switch' || this.gMid[k] === 0) continue;
-      const chosen = this.sw[w.index];
-      const primitive = m.switching[w.index].primitive;
-      const branch = (side: number) => (primitive === 'sign' ? side : (primitive === 'lt' || primitive === 'le') === side < 0 ? 1 : 0);
-      this.sw[w.index] = branch(1);
+      this.setSwitchSide(w.index, 1);
       m.watchRate(t, y, this.p, d, this.sw, this.rMid);
       const fromAbove = this.dir * this.rMid[k];
-      this.sw[w.index] = branch(-1);
+      this.setSwitchSide(w.index, -1);
       m.watchRate(t, y, this.p, d, this.sw, this.rMid);
       const fromBelow = this.dir * this.rMid[k];
-      this.sw[w.index] = chosen;
-      if (fromAbove < 0 && fromBelow > 0) return k;
+      this.sw.set(saved);
+      const g = this.gTmp[k], rate = g > 0 ? fromAbove : fromBelow;
+      const reaches = g === 0 || Math.abs(g) <= 64 * Number.EPSILON * Math.max(1, Math.abs(t)) * Math.abs(rate);
+      if (fromAbove < 0 && fromBelow > 0 && reaches) return k;
     }
     return -1;
+  }
+
+  /** Sets every switch on the same function as switch j to the branch of `side` of its zero. */
+  private setSwitchSide(j: number, side: number): void {
+    const m = this.model;
+    for (const i of this.sameFunction[j]) {
+      const primitive = m.switching[i].primitive;
+      this.sw[i] = primitive === 'sign' ? side : (primitive === 'lt' || primitive === 'le') === side < 0 ? 1 : 0;
+    }
   }
 
   /** The message for a sliding motion along watched (switching) function k at t. */
   private slidingMessage(k: number, t: number): string {
     const m = this.model, w = m.watchInfo[k];
-    const what = w.kind === 'switch' ? m.switching[w.index].source : 'a switching function';
+    let what = w.kind === 'switch' ? m.switching[w.index].source : 'a switching function';
+    // in the user's names: uK + SK is the derivative that jumps (see transform)
+    for (const sv of m.system.stepVariables) what = what.split(`${sv.state} + ${sv.name}`).join(sv.variable);
     return `sliding mode at ${m.system.independent} = ${t}: on both sides of ${what} the motion turns back to it, so the solution would slide along it (a Filippov sliding motion, as ideal dry friction or a relay), which deltastep does not integrate; smooth the switch (e.g. tanh(v/eps) for sign(v)) or model the stuck phase with a discrete mode`;
   }
 
