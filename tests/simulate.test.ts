@@ -252,6 +252,18 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
     expect(halt.final.t).toBeCloseTo(2 / (0.5 * 9.81), 12);
   });
 
+  it('a switch exactly at zero takes the side whose own branch keeps the motion there', () => {
+    // x -> c from above with rate -(x - c) -> 0; once x rounds to c, the branch below (x' = 1)
+    // would move it up while the switch stayed locked below: x(100) was 380
+    const eq = simulate("independent t from 0 to 100\nparameter c = 293\nx' = if x > c then -(x - c) else 1\nx(0) = 294", TIGHT);
+    expect(eq.status).toBe('ok');
+    expect(eq.final.x).toBe(293);
+    // starting on the surface: the branch of x >= 0 (rate 2) is consistent, the one of x < 0
+    // (rate 1) would cross into x >= 0 at once
+    const start = simulate("independent t from 0 to 1\nx' = if x < 0 then 1 else if x >= 0 then 2 else -5\nx(0) = 0", TIGHT);
+    expect(start.final.x).toBeCloseTo(2, 14);
+  });
+
   it("the sliding message names the user's variables (x', not the transformed u1 + S1)", () => {
     const r = simulate("independent t from 0 to 2\nparameter g = 9.81, a = 0.2, mu = 0.5, J = 0.5\nx'' = g*sin(a) - mu*g*cos(a)*sign(x') + J*delta(t)\nx(0) = 0; x'(0) = 0", TIGHT);
     expect(r.status).toBe('failed');

@@ -674,7 +674,7 @@ export class Simulator {
     m.watchInfo.forEach((w, k) => {
       if (w.kind !== 'switch') return;
       let g = this.gTmp[k];
-      if (g === 0) g = this.gAfter[k] === this.gAfter[k] ? this.dir * this.gAfter[k] * 1e-300 : 0;
+      if (g === 0) g = this.sideAtZero(k, w.index, t, y, d) * 1e-300;
       // the side of zero whose branch is taken, for the sliding test below
       this.gMid[k] = Math.abs(this.gTmp[k]) <= noise ? Math.sign(g) : 0;
       if (this.gMid[k] !== 0) atZero = true;
@@ -712,6 +712,30 @@ export class Simulator {
       if (fromAbove < 0 && fromBelow > 0 && reaches) return k;
     }
     return -1;
+  }
+
+  /**
+   * The side of its zero that switching function k (switch j), exactly 0 here, goes to: the
+   * side whose own branch keeps the motion there. Deciding by the rate under the branch in
+   * use went wrong at an equilibrium on the surface: x' = if x > c then -(x - c) else 1
+   * reaches x = c with rate 0 above; the branch below moved it up, for good, while the
+   * switch stayed locked below. When both sides are consistent (or neither: sliding) the
+   * rate under the branch in use decides, as before.
+   */
+  private sideAtZero(k: number, j: number, t: number, y: Float64Array, d: Float64Array): number {
+    const m = this.model;
+    const rateNow = this.gAfter[k];
+    this.swSaved.set(this.sw);
+    this.setSwitchSide(j, 1);
+    m.watchRate(t, y, this.p, d, this.sw, this.rMid);
+    const up = this.dir * this.rMid[k];
+    this.setSwitchSide(j, -1);
+    m.watchRate(t, y, this.p, d, this.sw, this.rMid);
+    const down = this.dir * this.rMid[k];
+    this.sw.set(this.swSaved);
+    if (up >= 0 && down > 0) return 1;
+    if (up < 0 && down <= 0) return -1;
+    return rateNow === rateNow ? Math.sign(this.dir * rateNow) : 0;
   }
 
   /** Sets every switch on the same function as switch j to the branch of `side` of its zero. */
