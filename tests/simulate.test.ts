@@ -264,6 +264,17 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
     expect(start.final.x).toBeCloseTo(2, 14);
   });
 
+  it('--locate before/after place events only: a switch of the right-hand side is always located (no hang)', () => {
+    for (const locate of ['before', 'after', 'exact'] as const) {
+      for (const method of ['dopri5', 'rk4'] as const) {
+        const r = simulate("independent t from 0 to 2\nx' = if x > 0 then -1 else -2\nx(0) = 1", { ...TIGHT, locate, method, step: method === 'rk4' ? 0.01 : undefined });
+        expect(r.status).toBe('ok');
+        // x = 1 - t to t = 1, then -2 (t - 1): x(2) = -2
+        expect(r.final.x).toBeCloseTo(-2, 10);
+      }
+    }
+  });
+
   it("the sliding message names the user's variables (x', not the transformed u1 + S1)", () => {
     const r = simulate("independent t from 0 to 2\nparameter g = 9.81, a = 0.2, mu = 0.5, J = 0.5\nx'' = g*sin(a) - mu*g*cos(a)*sign(x') + J*delta(t)\nx(0) = 0; x'(0) = 0", TIGHT);
     expect(r.status).toBe('failed');

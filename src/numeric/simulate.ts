@@ -440,7 +440,8 @@ export class Simulator {
 
   /** The instant of the earliest crossing in the last step: its events, or a switch. */
   private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
-    const m = this.model, stepper = rs.stepper, dir = this.dir, locate = rs.locate;
+    const m = this.model, stepper = rs.stepper, dir = this.dir;
+    let locate = rs.locate;
     const nw = m.watchInfo.length;
     // Group every crossing at the earliest instant; events in file order.
     const tc = this.candidateRight[crossing];
@@ -457,6 +458,10 @@ export class Simulator {
       } else switched = true;
     }
     firedEvents.sort((a, b) => a - b);
+    // --locate before/after places events the way tools without location do; a switch of the
+    // right-hand side is always located exactly: the integrator never steps across one
+    // (MODEL-LANGUAGE), and at the step's start the switch would be found again, forever.
+    if (firedEvents.length === 0) locate = 'exact';
     // The instant is the right end of the collapsed bracket (the first double at or past the
     // zero). Events read the state at the left end, a double earlier: those are the left
     // limits the weights need, still on the near side of the crossing.
