@@ -197,6 +197,12 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
     expect(Math.abs(r.final.x - Math.cos(1e7 * D))).toBeLessThan(1e-7);
   });
 
+  it('probes outside the range are not reached (none is reported with the state of another time)', () => {
+    const r = simulate("independent t from 0 to 1\nx' = 1\nx(0) = 0", { probes: [-1, 0.5, 2] });
+    expect(r.probes!.map((q) => q.t)).toEqual([0.5]);
+    expect(r.probes![0].y[0]).toBeCloseTo(0.5, 14);
+  });
+
   it('a crossing half an ulp before the end does not swallow the events at the end', () => {
     const r = simulate("independent t from 0 to 2\nparameter c = 0.9999999999999998\nevent k at 1 do x := 0 end\nevent s when x - c rises do y := y + 10 end\nevent a at 2 do y := y + 100 end\nx' = 1; y' = 0\nx(0) = -5; y(0) = 0");
     expect(r.events.map((e) => e.name)).toEqual(['k', 's', 'a']);

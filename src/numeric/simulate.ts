@@ -343,7 +343,8 @@ export class Simulator {
       model: sys.model, independent: sys.independent, status: 'ok', message: null, columns, rows, events, final: record(),
       stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
     };
-    const probes = options.probes ? [...options.probes] : [];
+    // probes outside the range are never reached (shoot then reports the run as too short)
+    const probes = options.probes ? options.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
     const probeOut: NonNullable<SimulationResult['probes']> = [];
     if (options.probes) result.probes = probeOut;
 
