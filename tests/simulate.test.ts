@@ -281,6 +281,18 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
     }
   });
 
+  it('--locate before: an event whose action leaves its function alone fires once, not until a false Zeno stop', () => {
+    const model = "independent t from 0 to 5\nevent s when x - 2.005 rises do y := y + 10 end\nevent a at 2.01 do y := y + 100 end\nx' = 1; y' = 0\nx(0) = 0; y(0) = 0";
+    for (const method of ['rk4', 'dopri5'] as const) {
+      const r = simulate(model, { locate: 'before', method, step: method === 'rk4' ? 0.01 : undefined });
+      expect(r.status).toBe('ok');
+      expect(r.events.map((e) => e.name)).toEqual(['s', 'a']);
+      expect(r.final.y).toBe(110);
+      // placed at the start of the step that contains the crossing at 2.005
+      expect(r.events[0].t).toBeLessThanOrEqual(2.005);
+    }
+  });
+
   it("the sliding message names the user's variables (x', not the transformed u1 + S1)", () => {
     const r = simulate("independent t from 0 to 2\nparameter g = 9.81, a = 0.2, mu = 0.5, J = 0.5\nx'' = g*sin(a) - mu*g*cos(a)*sign(x') + J*delta(t)\nx(0) = 0; x'(0) = 0", TIGHT);
     expect(r.status).toBe('failed');

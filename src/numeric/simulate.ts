@@ -253,6 +253,8 @@ export class Simulator {
   scanSlope(): number {
     return this.scanRate ? NaN : this.gTmp2[this.scanK];
   }
+  /** per watched function: the end of the step whose crossing an event placed before it used up (NaN: none) */
+  private readonly consumedUntil: Float64Array;
   /** per watched function: its value where its event last fired (see processInstant) */
   private readonly offset: Float64Array;
   private readonly candidateLeft: Float64Array;
@@ -270,6 +272,7 @@ export class Simulator {
     this.rNew = new Float64Array(nw); this.gTmp = new Float64Array(nw); this.gAfter = new Float64Array(nw);
     this.candidateRight = new Float64Array(nw); this.offset = new Float64Array(nw);
     this.sitting = new Uint8Array(nw);
+    this.consumedUntil = new Float64Array(nw);
     this.gMid = new Float64Array(nw); this.rMid = new Float64Array(nw); this.gTmp2 = new Float64Array(nw); this.candidateLeft = new Float64Array(nw);
     this.outPre = new Float64Array(model.outputNames.length); this.outPost = new Float64Array(model.outputNames.length);
     this.zeno = new ZenoWatch(model.events.length);
@@ -335,6 +338,7 @@ export class Simulator {
     this.zeno.reset();
     this.offset.fill(0);
     this.sitting.fill(0);
+    this.consumedUntil.fill(NaN);
 
     const columns = [sys.independent, ...m.outputNames];
     const rows: number[][] = [];
@@ -477,6 +481,13 @@ export class Simulator {
     rs.t = t;
     this.y.set(this.yTmp);
     if (firedEvents.length > 0) {
+      // Placed at the start of its step, an event has used up its crossing in that step: the
+      // step taken again from there would find it again (an action that leaves the function
+      // alone), and again, until a false Zeno stop.
+      if (locate === 'before') {
+        const stepEnd = this.absT(stepper.t);
+        for (const e of firedEvents) if (m.events[e].watchIndex >= 0) this.consumedUntil[m.events[e].watchIndex] = stepEnd;
+      }
       this.moveOrigin(at);
       return this.processInstant(rs, t, firedEvents);
     }
@@ -898,6 +909,9 @@ export class Simulator {
   private bracketCrossing(left: number, gl: number, right: number, gr: number, rl: number, rr: number): boolean {
     const k = this.scanK;
     locateCrossing(this.scan, left, gl, right, gr, this.bracket, rl, rr);
+    // a crossing an event placed before it has used up (locate before) does not count again
+    const until = this.consumedUntil[k];
+    if (until === until && this.dir * (this.absT(this.bracket.right) - until) <= 0) return false;
     this.candidateLeft[k] = this.bracket.left;
     this.candidateRight[k] = this.bracket.right;
     return true;
