@@ -223,6 +223,8 @@ export class Simulator {
   /** per switch, the switches on the same function (itself included), and a copy of sw */
   private readonly sameFunction: number[][];
   private readonly swSaved: Float64Array;
+  /** the stepper's growth limit after the first step of a restart (see Stepper.firstStepGrowth) */
+  private readonly firstStepGrowth: number;
   /** scheduled events due at one instant (see takeDue) */
   private readonly due: number[] = [];
   private scanK = 0;
@@ -279,6 +281,9 @@ export class Simulator {
     const keys = model.switching.map((sf) => toText(sf.g));
     this.sameFunction = keys.map((key) => keys.flatMap((other, i) => (other === key ? [i] : [])));
     this.swSaved = new Float64Array(model.nSwitch);
+    // A step that grows a thousandfold could jump over the bump of a non-affine watched
+    // function without a sample near it; affine ones cannot hide a crossing that way.
+    this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
     this.plainRecords = ![model.system.independent, ...model.outputNames].includes('__proto__');
   }
 
@@ -332,9 +337,7 @@ export class Simulator {
     const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
     const stepper = this.stepperFor(method, rtol, atol, method === 'rk4' ? hFixed : (stepOpt ?? Infinity), hFixed);
     stepper.resetStats();
-    // A step that grows a thousandfold could jump over the bump of a non-affine watched
-    // function without a sample near it; affine ones cannot hide a crossing that way.
-    stepper.firstStepGrowth = m.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
+    stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
     this.offset.fill(0);
     this.sitting.fill(0);
