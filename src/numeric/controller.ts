@@ -96,12 +96,6 @@ export const DOP853_CONTROL: ControllerParameters = Object.freeze({
 });
 
 /**
- * Hairer's step-size controller with memory of the last accepted error (PI control with
- * exponents α = 1/q − 0.75β (DOPRI5) or 1/q − 0.2β (DOP853), β as given):
- * fac = err^α / errOld^β, clamped to [facMin, facMax] after the safety factor.
- * No allocation; one `Math.pow` (two with β ≠ 0) per call.
- */
-/**
  * The default growth limit after the first accepted step of a (re)start, as CVODE's
  * ETAMX1 = 1e4: the first step is a guess (Hairer's heuristic, or the step in use before an
  * event), often far too small, and the error formula says by how much. It only binds where
@@ -113,6 +107,12 @@ export const DOP853_CONTROL: ControllerParameters = Object.freeze({
  */
 export const FIRST_STEP_FAC_MAX = 1e4;
 
+/**
+ * Hairer's step-size controller with memory of the last accepted error (PI control with
+ * exponents α = 1/q − 0.75β (DOPRI5) or 1/q − 0.2β (DOP853), β as given):
+ * fac = err^α / errOld^β, clamped to [facMin, facMax] after the safety factor.
+ * No allocation; one `Math.pow` (two with β ≠ 0) per call.
+ */
 export class StepSizeController {
   readonly safety: number;
   readonly facMin: number;

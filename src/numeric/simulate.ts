@@ -223,6 +223,9 @@ export class Simulator {
   /** per switch, the switches on the same function (itself included), and a copy of sw */
   private readonly sameFunction: number[][];
   private readonly swSaved: Float64Array;
+  /** what ratesOnBothSides found */
+  private rateAbove = 0;
+  private rateBelow = 0;
   /** the stepper's growth limit after the first step of a restart (see Stepper.firstStepGrowth) */
   private readonly firstStepGrowth: number;
   /** scheduled events due at one instant (see takeDue) */
@@ -715,18 +718,11 @@ export class Simulator {
     // every switch on the same function set to the same side (`Vy < 0` and `Vy >= 0` of one
     // model), and only where the motion of this side reaches zero within a few ulps of t
     // (slowly approaching a surface is not sliding on it).
-    const saved = this.swSaved;
-    saved.set(this.sw);
     for (let k = 0; k < m.watchInfo.length; k++) {
       const w = m.watchInfo[k];
       if (w.kind !== 'switch' || this.gMid[k] === 0) continue;
-      this.setSwitchSide(w.index, 1);
-      m.watchRate(t, y, this.p, d, this.sw, this.rMid);
-      const fromAbove = this.dir * this.rMid[k];
-      this.setSwitchSide(w.index, -1);
-      m.watchRate(t, y, this.p, d, this.sw, this.rMid);
-      const fromBelow = this.dir * this.rMid[k];
-      this.sw.set(saved);
+      this.ratesOnBothSides(k, w.index, t, y, d);
+      const fromAbove = this.rateAbove, fromBelow = this.rateBelow;
       const g = this.gTmp[k], rate = g > 0 ? fromAbove : fromBelow;
       const reaches = g === 0 || Math.abs(g) <= 64 * Number.EPSILON * Math.max(1, Math.abs(t)) * Math.abs(rate);
       if (fromAbove < 0 && fromBelow > 0 && reaches) return k;
@@ -743,19 +739,29 @@ export class Simulator {
    * rate under the branch in use decides, as before.
    */
   private sideAtZero(k: number, j: number, t: number, y: Float64Array, d: Float64Array): number {
-    const m = this.model;
     const rateNow = this.gAfter[k];
-    this.swSaved.set(this.sw);
-    this.setSwitchSide(j, 1);
-    m.watchRate(t, y, this.p, d, this.sw, this.rMid);
-    const up = this.dir * this.rMid[k];
-    this.setSwitchSide(j, -1);
-    m.watchRate(t, y, this.p, d, this.sw, this.rMid);
-    const down = this.dir * this.rMid[k];
-    this.sw.set(this.swSaved);
+    this.ratesOnBothSides(k, j, t, y, d);
+    const up = this.rateAbove, down = this.rateBelow;
     if (up >= 0 && down > 0) return 1;
     if (up < 0 && down <= 0) return -1;
     return rateNow === rateNow ? Math.sign(this.dir * rateNow) : 0;
+  }
+
+  /**
+   * The rate of watched function k (switch j) in the direction of integration under the
+   * branch of each side of its zero (every switch on the same function set alike), into
+   * rateAbove and rateBelow; the switches are left as they were.
+   */
+  private ratesOnBothSides(k: number, j: number, t: number, y: Float64Array, d: Float64Array): void {
+    const m = this.model;
+    this.swSaved.set(this.sw);
+    this.setSwitchSide(j, 1);
+    m.watchRate(t, y, this.p, d, this.sw, this.rMid);
+    this.rateAbove = this.dir * this.rMid[k];
+    this.setSwitchSide(j, -1);
+    m.watchRate(t, y, this.p, d, this.sw, this.rMid);
+    this.rateBelow = this.dir * this.rMid[k];
+    this.sw.set(this.swSaved);
   }
 
   /** Sets every switch on the same function as switch j to the branch of `side` of its zero. */
