@@ -527,7 +527,7 @@ describe('failures keep their rows and say where', () => {
   it("NaN at the start: y' = sqrt(-1 - t)", () => {
     const run = simulate("independent t from 0 to 2\ny' = sqrt(-1 - t)\ny(0) = 1");
     expect(run.status).toBe('failed');
-    expect(run.message).toBe("the right-hand side of y' is NaN, at t = 0");
+    expect(run.message).toBe("the right-hand side of y' (sqrt(-1 - t)) is NaN, at t = 0");
     expect(run.rows[0]).toEqual([0, 1]);
     expect(run.final).toEqual({ t: 0, y: 1 });
   });

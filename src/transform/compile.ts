@@ -71,6 +71,16 @@ export interface CompiledModel {
   watch: HotFunction;
   /** d/dt of each watched function along the flow; NaN where unknown */
   watchRate: HotFunction;
+  /**
+   * A bound on the rounding of each watched function as evaluated (and of its rate): the
+   * sum of the magnitudes of the terms it adds, times a few ulps. Zero is judged on this
+   * scale, the function's own (EVENTS.md, 1): a gap of 1e-300 kept as a state is not zero.
+   */
+  watchBound: HotFunction;
+  rateBound: HotFunction;
+  /** watched function k alone, and its rate alone: what the root finder refines */
+  watchOne: ScalarFunction[];
+  rateOne: ScalarFunction[];
   watchInfo: WatchEntry[];
   events: CompiledEvent[];
   switching: SwitchingFunction[];
@@ -159,6 +169,36 @@ class Emitter {
       }
       case 'call': return e.args.every((a) => deg(a) === 0) ? 0 : Infinity;
       case 'if': return deg(e.condition) === 0 && deg(e.then) === 0 && deg(e.otherwise) === 0 ? 0 : Infinity;
+    }
+  }
+
+  /**
+   * Code for a bound on the magnitudes that the evaluation of e adds up: |c| for a number,
+   * |v| for a variable, m(a) + m(b) for a sum, m(a)·m(b) for a product, m(a)/|b| for a
+   * quotient, and for a function value |f(a)| + m(a) (the argument's rounding, passed on
+   * with a slope of order one). Times a few ulps, it bounds the rounding of the computed
+   * value, relative to its own terms rather than to the largest state.
+   */
+  magnitude(e: Expr, mode: Mode): string {
+    const m = (a: Expr) => this.magnitude(a, mode);
+    switch (e.kind) {
+      case 'number': return literal(Math.abs(e.value));
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) return m(named.expr);
+        return `Math.abs(${this.expr(e, mode)})`;
+      }
+      case 'unary': return e.op === 'not' ? '0' : m(e.operand);
+      case 'binary':
+        switch (e.op) {
+          case '+': case '-': return `(${m(e.left)} + ${m(e.right)})`;
+          case '*': return `(${m(e.left)} * ${m(e.right)})`;
+          case '/': return `(${m(e.left)} / Math.abs(${this.expr(e.right, mode)}))`;
+          case '^': return `(Math.abs(${this.expr(e, mode)}) + ${m(e.left)})`;
+          default: return '0';
+        }
+      case 'if': return `(${this.expr(e.condition, mode)} !== 0 ? ${m(e.then)} : ${m(e.otherwise)})`;
+      default: return `(Math.abs(${this.expr(e, mode)})${e.kind === 'call' ? e.args.map((a) => ` + ${m(a)}`).join('') : ''})`;
     }
   }
 
@@ -263,6 +303,14 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const rateExprs: (Expr | null)[] = watchInfo.map((w) => (w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate));
   const knownRates = rateExprs.filter((r): r is Expr => r !== null);
   parts.push(fn('watchRate(t, y, p, d, sw, out)', knownRates, 'locked', (e) => rateExprs.map((r, i) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n`).join('')));
+  // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
+  const ULPS = literal(8 * Number.EPSILON);
+  parts.push(fn('watchBound(t, y, p, d, sw, out)', watchExprs, 'direct', (e) => watchExprs.map((w, i) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n`).join('')));
+  parts.push(fn('rateBound(t, y, p, d, sw, out)', knownRates, 'locked', (e) => rateExprs.map((r, i) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`).join('')));
+  // Each watched function and its rate alone, for the root finder: refining one crossing
+  // costs one function, not all N of a row of N spheres.
+  watchExprs.forEach((w, i) => parts.push(fn(`watch${i}(t, y, p, d, sw)`, [w], 'direct', (e) => `  return ${e.expr(w, 'direct')};\n`)));
+  rateExprs.forEach((r, i) => parts.push(fn(`watchRate${i}(t, y, p, d, sw)`, r ? [r] : [], 'locked', (e) => `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)));
 
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
   const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
@@ -328,12 +376,14 @@ export function compile(system: FirstOrderSystem): CompiledModel {
 
   const n = system.events.length;
   const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
-  parts.push(`return { rhs, watch, watchRate, outputs, initial, apply: ${list('apply', n)}, rate: ${list('rate', n)}, scalar: ${list('scalar', scalars.length)} };`);
+  const nw = watchExprs.length;
+  parts.push(`return { rhs, watch, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: ${list('rate', n)}, scalar: ${list('scalar', scalars.length)} };`);
   const source = parts.join('\n\n');
 
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only
   const made = new Function(source)() as {
-    rhs: HotFunction; watch: HotFunction; watchRate: HotFunction; outputs: HotFunction; initial: CompiledModel['initial'];
+    rhs: HotFunction; watch: HotFunction; watchRate: HotFunction; watchBound: HotFunction; rateBound: HotFunction;
+    watchOne: ScalarFunction[]; rateOne: ScalarFunction[]; outputs: HotFunction; initial: CompiledModel['initial'];
     apply: CompiledEvent['apply'][]; rate: HotFunction[]; scalar: ScalarFunction[];
   };
 
@@ -360,7 +410,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   return {
     system, stateNames, discreteNames, paramNames,
     nStates: stateNames.length, nDiscrete: discreteNames.length, nSwitch: system.switching.length,
-    rhs: made.rhs, watch: made.watch, watchRate: made.watchRate, watchInfo, events, switching: system.switching,
+    rhs: made.rhs, watch: made.watch, watchRate: made.watchRate, watchBound: made.watchBound, rateBound: made.rateBound,
+    watchOne: made.watchOne, rateOne: made.rateOne, watchInfo, events, switching: system.switching,
     outputNames: system.outputs.map((o) => o.name), outputs: made.outputs, initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({
       label: bc.label, variable: bc.variable,

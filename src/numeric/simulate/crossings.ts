@@ -1,0 +1,297 @@
+/**
+ * Finding the crossings of the watched functions (state events and switching functions)
+ * in an accepted step, and arming them again after they fire.
+ *
+ * Cost (EVENTS.md, 4): the caller evaluates every function once per step, into typed arrays;
+ * here each function decides alone whether it can reach zero inside the step, and only those
+ * that can are sampled and refined, each through its own generated evaluator. A step of a
+ * row of 1024 spheres refines the two or three gaps that close, not all 1025.
+ *
+ * Step ends alone miss a function that turns back inside the step (scipy#9228). So a
+ * function that may cross is also sampled at the step's midpoint, and where the cubic
+ * Hermite model built from the values and rates (rates known symbolically) disagrees with a
+ * sample, the interval is halved (to depth MAX_REFINE); within each resolved interval a sign
+ * change of the rate marks an extremum, which is located and checked for a hidden double
+ * crossing.
+ *
+ * Zero is judged on each function's own scale (EVENTS.md, 1-2): a function that fired and
+ * is left at zero by its action (a bounce: h = 0, only h' changed) is held until it has left
+ * zero by more than its rounding and the location's residue; one that the action moved away
+ * (a reset y := 0 moves y - 0.5 to -0.5) is armed at once, with nothing carried over.
+ */
+import { locateCrossing, type Bracket, type ScanFunction } from '../locate.js';
+import type { Stepper } from '../stepper.js';
+import { matches } from './firing.js';
+import type { Workspace } from './workspace.js';
+
+/** halvings of a step when sampling watched functions: at most 2^MAX_REFINE pieces */
+const MAX_REFINE = 6;
+
+/**
+ * The watched function the root finder works on, as an object whose methods live on the
+ * prototype: every Simulator's instance calls the same two functions, so the finder's call
+ * sites stay monomorphic across Simulators.
+ */
+class WatchScan implements ScanFunction {
+  resolution = 0;
+  constructor(private readonly crossings: Crossings) {}
+  value(s: number): number { return this.crossings.scanValue(s); }
+  slope(): number { return this.crossings.scanSlope(); }
+}
+
+export class Crossings {
+  /** per function: the bracket of its first crossing in the last step (right end NaN: none) */
+  readonly candidateLeft: Float64Array;
+  readonly candidateRight: Float64Array;
+  /**
+   * per function: held at zero after firing, until |g| exceeds holdScale (its rounding and
+   * the location's residue) or its rate has surely carried it out (holdRate·|h| well above
+   * that scale); while held, a sign change is rounding, not a crossing
+   */
+  private readonly held: Uint8Array;
+  private readonly holdScale: Float64Array;
+  private readonly holdRate: Float64Array;
+  /** per function: held with zero rate (a plastic contact), and the side it came from */
+  private readonly sitting: Uint8Array;
+  private readonly sittingFrom: Int8Array;
+  /** per function: the end of the step whose crossing an event placed before it used up (NaN: none) */
+  readonly consumedUntil: Float64Array;
+  /** a sitting function that the motion pushed across its zero in the last step, or -1 */
+  contact = -1;
+  private readonly direction: ('rises' | 'falls' | 'crosses')[];
+  private readonly affine: Uint8Array;
+  /** the functions that may cross in this step */
+  private readonly candidates: Int32Array;
+  /** per candidate function: it left the zero it was held at during this step */
+  private readonly fromZero: Uint8Array;
+  private readonly bracket: Bracket = { left: 0, right: 0 };
+  /** samples of one watched function inside a step */
+  private readonly sT = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
+  private readonly sG = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
+  private readonly sR = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
+  private sN = 0;
+  readonly scan = new WatchScan(this);
+  private scanK = 0;
+  private scanRate = false;
+  private scanRateValue = NaN;
+  private stepper: Stepper | null = null;
+
+  constructor(private readonly ws: Workspace) {
+    const m = ws.model, nw = ws.nWatch;
+    this.candidateLeft = new Float64Array(nw); this.candidateRight = new Float64Array(nw);
+    this.held = new Uint8Array(nw); this.holdScale = new Float64Array(nw); this.holdRate = new Float64Array(nw);
+    this.sitting = new Uint8Array(nw); this.sittingFrom = new Int8Array(nw);
+    this.consumedUntil = new Float64Array(nw);
+    this.candidates = new Int32Array(nw);
+    this.fromZero = new Uint8Array(nw);
+    this.direction = m.watchInfo.map((w) => (w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses'));
+    this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
+  }
+
+  reset(): void {
+    this.held.fill(0);
+    this.sitting.fill(0);
+    this.consumedUntil.fill(NaN);
+    this.contact = -1;
+  }
+
+  /** watched function scanK on the dense output; its rate lands in scanRateValue */
+  private gAt(s: number): number {
+    const ws = this.ws, m = ws.model, k = this.scanK;
+    this.stepper!.interpolate(s, ws.yTmp);
+    const t = ws.origin.abs(s);
+    this.scanRateValue = m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    return m.watchOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+  }
+
+  /** @internal the root finder's f(s): function scanK, or (scanRate) its rate, whose zero is an extremum */
+  scanValue(s: number): number {
+    if (!this.scanRate) return this.gAt(s);
+    const ws = this.ws;
+    this.stepper!.interpolate(s, ws.yTmp);
+    this.scanRateValue = ws.model.rateOne[this.scanK](ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw);
+    return this.scanRateValue;
+  }
+
+  /** @internal the root finder's f'(s) at the point last evaluated */
+  scanSlope(): number {
+    return this.scanRate ? NaN : this.scanRateValue;
+  }
+
+  /**
+   * Brackets every watched function's first crossing (in its direction) in the last step
+   * [tPrev, t]; ws.gPrev/rPrev hold the values at its start, ws.gNew/rNew at its end.
+   * Returns the index of the earliest, or -1.
+   */
+  find(stepper: Stepper): number {
+    const ws = this.ws, m = ws.model, dir = ws.dir, nw = ws.nWatch;
+    const a = stepper.tPrev, b = stepper.t, ah = Math.abs(b - a);
+    const { gPrev, rPrev, gNew, rNew } = ws;
+    let nc = 0;
+    for (let k = 0; k < nw; k++) {
+      this.candidateRight[k] = NaN;
+      const g0 = gPrev[k], g1 = gNew[k];
+      if (g0 !== g0 || g1 !== g1) continue;
+      if (this.held[k]) {
+        // Still within its zero (its rounding and the location's residue) at the step's end,
+        // and too short a step for its rate to have carried it out: a sign change there is
+        // rounding (sin(pi t) at the end of a range, just after it fired there).
+        if (!(Math.abs(g1) > this.holdScale[k]) && !(this.holdRate[k] * ah > 4 * this.holdScale[k])) continue;
+        // It has left zero in this step: armed, and the step is scanned from its zero in the
+        // direction of its rate (a whole flight of a ball can lie in one step). Resting with
+        // zero rate, leaving towards the side it fired into is a contact pushed through.
+        this.held[k] = 0;
+        if (this.sitting[k]) {
+          this.sitting[k] = 0;
+          if (Math.sign(g1) !== this.sittingFrom[k] && this.contact < 0) this.contact = k;
+          continue;
+        }
+        this.fromZero[k] = 1;
+        this.candidates[nc++] = k;
+        continue;
+      }
+      // An affine function keeps one sign inside the step when it stays farther from zero at
+      // both ends than its end rates and its change over the step make plausible (|g'|
+      // would have to exceed the sum of both end rates somewhere inside an accepted step);
+      // any other may have a bump that its ends do not show (exp(-(x - 5)^2) - 0.5).
+      if (this.affine[k]) {
+        const excursion = ah * (Math.abs(rPrev[k]) + Math.abs(rNew[k])) + Math.abs(g1 - g0);
+        if (excursion === excursion) {
+          if (g0 > 0 && g1 > 0 && g0 > excursion && g1 > excursion) continue;
+          if (g0 < 0 && g1 < 0 && -g0 > excursion && -g1 > excursion) continue;
+        }
+      }
+      this.candidates[nc++] = k;
+    }
+    if (nc === 0) return -1;
+    // One dense-output point at the midpoint serves every candidate.
+    this.stepper = stepper;
+    const tm = a + 0.5 * (b - a);
+    stepper.interpolate(tm, ws.yTmp);
+    const tmAbs = ws.origin.abs(tm);
+    for (let c = 0; c < nc; c++) {
+      const k = this.candidates[c];
+      ws.gTmp[k] = m.watchOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
+      ws.rTmp[k] = m.rateOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
+    }
+    let best = -1;
+    for (let c = 0; c < nc; c++) {
+      const k = this.candidates[c];
+      // A function leaving the zero it fired at starts from zero exactly (its rounding there
+      // says nothing about its side)
+      const fromZero = this.fromZero[k] === 1;
+      this.fromZero[k] = 0;
+      const g0 = fromZero ? 0 : gPrev[k], g1 = gNew[k], gm = ws.gTmp[k];
+      if (gm !== gm) continue;
+      // A function at zero (at the start, or leaving the zero it fired at) is judged by where
+      // it goes next: the sign of its rate in the direction of integration.
+      let s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * rPrev[k]);
+      if (s0 === 0 && fromZero) s0 = Math.sign(gm) || Math.sign(g1);
+      if (s0 === 0) continue;
+      this.scanK = k;
+      this.sN = 0;
+      this.pushSample(a, g0, rPrev[k]);
+      this.refine(a, g0, rPrev[k], tm, gm, ws.rTmp[k], b, g1, rNew[k], 0);
+      if (this.scanSamples(s0, this.direction[k], dir)) {
+        if (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0) best = k;
+      }
+    }
+    return best;
+  }
+
+  private pushSample(t: number, g: number, r: number): void {
+    this.sT[this.sN] = t; this.sG[this.sN] = g; this.sR[this.sN] = r; this.sN++;
+  }
+
+  /** Appends the samples of (ta, tb] for function scanK, halving where the Hermite model fails. */
+  private refine(ta: number, ga: number, ra: number, tm: number, gm: number, rm: number, tb: number, gb: number, rb: number, depth: number): void {
+    const h = tb - ta;
+    const predicted = 0.5 * (ga + gb) + (h * (ra - rb)) / 8;
+    const scale = Math.max(Math.abs(ga), Math.abs(gb), Math.abs(gm));
+    const resolved = !(Math.abs(gm - predicted) > 0.05 * scale) || depth >= MAX_REFINE || ra !== ra;
+    if (resolved) {
+      this.pushSample(tm, gm, rm);
+      this.pushSample(tb, gb, rb);
+      return;
+    }
+    const t1 = ta + 0.5 * (tm - ta), t2 = tm + 0.5 * (tb - tm);
+    const g1 = this.gAt(t1), r1 = this.scanRateValue;
+    this.refine(ta, ga, ra, t1, g1, r1, tm, gm, rm, depth + 1);
+    const g2 = this.gAt(t2), r2 = this.scanRateValue;
+    this.refine(tm, gm, rm, t2, g2, r2, tb, gb, rb, depth + 1);
+  }
+
+  /** Walks the samples of function scanK in order; brackets its first crossing in `direction`. */
+  private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number): boolean {
+    let s = s0;
+    for (let i = 0; i + 1 < this.sN; i++) {
+      const ta = this.sT[i], tb = this.sT[i + 1];
+      const ga = this.sG[i], gb = this.sG[i + 1];
+      const ra = this.sR[i], rb = this.sR[i + 1];
+      if (gb === 0 || Math.sign(gb) !== s) {
+        if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
+        s = gb !== 0 ? Math.sign(gb) : -s;
+        continue;
+      }
+      // Same sign at both ends: an extremum between them may hide two crossings.
+      if (!(ra === ra && rb === rb) || Math.sign(ra) === Math.sign(rb) || dir * s * ra >= 0) continue;
+      this.scanRate = true;
+      locateCrossing(this.scan, ta, ra, tb, rb, this.bracket);
+      this.scanRate = false;
+      const te = this.bracket.right;
+      const ge = this.gAt(te), re = this.scanRateValue;
+      if (ge !== 0 && Math.sign(ge) === s) continue;
+      if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
+      if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
+    }
+    return false;
+  }
+
+  private bracketCrossing(left: number, gl: number, right: number, gr: number, rl: number, rr: number): boolean {
+    const k = this.scanK;
+    locateCrossing(this.scan, left, gl, right, gr, this.bracket, rl, rr);
+    // a crossing an event placed before it has used up (locate before) does not count again
+    const until = this.consumedUntil[k];
+    if (until === until && this.ws.dir * (this.ws.origin.abs(this.bracket.right) - until) <= 0) return false;
+    this.candidateLeft[k] = this.bracket.left;
+    this.candidateRight[k] = this.bracket.right;
+    return true;
+  }
+
+  /**
+   * Arms watched function w again after its event fired at an exactly located instant
+   * (EVENTS.md, 2). ws.gPrev/rPrev hold its values after the actions, ws.gBound/rBound their
+   * rounding; `ratePre` is its rate before the actions, `signPre` the
+   * side it came from, and `dtZero` the width of the location's bracket in time.
+   */
+  rearm(w: number, ratePre: number, signPre: number, dtZero: number): void {
+    const ws = this.ws;
+    const g = ws.gPrev[w];
+    const rate = ws.rPrev[w];
+    const slack = Math.max(Math.abs(ratePre), Math.abs(rate));
+    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
+    if (Math.abs(g) <= zero) {
+      // still at zero: the residue is rounding; it fires again only once it has left zero
+      this.held[w] = 1;
+      this.holdScale[w] = 2 * zero;
+      this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
+      this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
+      this.sittingFrom[w] = signPre !== 0 ? signPre : this.direction[w] === 'rises' ? -1 : this.direction[w] === 'falls' ? 1 : 0;
+    } else {
+      // moved away by the action: armed at once, nothing of the old value carried
+      this.held[w] = 0;
+      this.sitting[w] = 0;
+    }
+  }
+
+  /** Arms watched function w as it stands (an event placed before or after its crossing). */
+  arm(w: number): void {
+    this.held[w] = 0;
+    this.sitting[w] = 0;
+  }
+
+  /** whether watched function k is held at zero since it last fired */
+  isHeld(k: number): boolean {
+    return this.held[k] === 1;
+  }
+}

@@ -1,0 +1,643 @@
+/**
+ * The driver: integrates a compiled model over its range with exact events
+ * (MODEL-LANGUAGE.md, "Events, precisely"), around one shared workspace.
+ *
+ * - Time events (delta roots, `at`, `every`) sit in a stop queue; the stepper lands on them.
+ * - State events and switching functions are evaluated once per accepted step; the ones
+ *   that can cross are refined on the dense output (crossings.ts). The earliest crossing
+ *   wins; coincident ones are processed together, in file order (firing.ts).
+ * - After a jump the stepper restarts cleanly with its t counted from that instant: the
+ *   absolute time is kept in two doubles (time-origin.ts).
+ * - A geometric accumulation of events stops the run with status `zeno` (zeno.ts); a
+ *   persisting contact, a crossing the arithmetic cannot resolve, a step size that collapses
+ *   and every limit (steps, events, rows) end it with status `failed` and a message, keeping
+ *   what was computed.
+ * - Rows and the ledger go to the result or, streaming, to a sink (recorder.ts).
+ *
+ * A `Simulator` owns every work array for one compiled model and is reused across runs
+ * (sweeps, Newton iterations).
+ */
+import type { CompiledModel } from '../../transform/compile.js';
+import { toText } from '../../symbolic/expr.js';
+import { FIRST_STEP_FAC_MAX } from '../controller.js';
+import type { MethodName, Stepper } from '../stepper.js';
+import { createStepper } from '../steppers.js';
+import { ScheduleError, scheduleTimes } from '../time-roots.js';
+import { ZenoWatch } from '../zeno.js';
+import { Crossings } from './crossings.js';
+import { Firing, MAX_EVENT_ITERATIONS, matches } from './firing.js';
+import { Recorder } from './recorder.js';
+import { Switching } from './switching.js';
+import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationResult, type ValueRecord } from './types.js';
+import { Workspace, sharedRhs } from './workspace.js';
+
+interface QueuedEvent { t: number; event: number }
+
+/** consecutive steps that predict far more steps than are left before the run is failed */
+const COLLAPSE_STEPS = 1000;
+
+/** What one run carries besides the workspace: settings, stop queue, counters. */
+interface RunState {
+  readonly stepper: Stepper;
+  readonly result: SimulationResult;
+  readonly locate: LocateMode;
+  readonly maxEvents: number;
+  readonly maxSteps: number;
+  /** scheduled events in the order of integration, and the next one due */
+  readonly queue: QueuedEvent[];
+  qi: number;
+  /** probe times in the order of integration, the next one, and the states kept there */
+  readonly probes: number[];
+  pi: number;
+  readonly probeOut: NonNullable<SimulationResult['probes']>;
+  eventCount: number;
+  readonly t0: number;
+  readonly tEnd: number;
+  /** the absolute time of ws.y */
+  t: number;
+  /** the stepper has landed on tEnd and what is due there has been done */
+  ended: boolean;
+  /** consecutive steps too short to finish the range within maxSteps */
+  shortSteps: number;
+}
+
+function asMap(x: SimulateOptions['set']): Map<string, number> {
+  if (!x) return new Map();
+  return x instanceof Map ? new Map(x) : new Map(Object.entries(x));
+}
+
+function positiveInteger(name: string, v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!(Number.isInteger(v) && v > 0)) throw new SimulationInputError(`${name} must be a positive integer, got ${v}`);
+  return v;
+}
+
+export class Simulator {
+  readonly model: CompiledModel;
+  private readonly ws: Workspace;
+  private readonly recorder: Recorder;
+  private readonly switching: Switching;
+  private readonly firing: Firing;
+  private readonly crossings: Crossings;
+  private readonly zeno: ZenoWatch;
+  private stepper: Stepper | null = null;
+  private stepperKey = '';
+  /** the stepper's growth limit after the first step of a restart (see Stepper.firstStepGrowth) */
+  private readonly firstStepGrowth: number;
+  /** scheduled events due at one instant (see takeDue) */
+  private readonly due: number[] = [];
+  /** watched functions and rates just before an instant's actions (for re-arming) */
+  private readonly gFire: Float64Array;
+  private readonly rFire: Float64Array;
+  private readonly dydtProbe: Float64Array;
+
+  constructor(model: CompiledModel) {
+    this.model = model;
+    const ws = (this.ws = new Workspace(model));
+    this.recorder = new Recorder(ws);
+    this.switching = new Switching(ws);
+    this.firing = new Firing(ws, this.recorder, this.switching);
+    this.crossings = new Crossings(ws);
+    this.zeno = new ZenoWatch(model.events.length);
+    this.gFire = new Float64Array(ws.nWatch);
+    this.rFire = new Float64Array(ws.nWatch);
+    this.dydtProbe = new Float64Array(ws.y.length);
+    // A step that grows a thousandfold could jump over the bump of a non-affine watched
+    // function without a sample near it; affine ones cannot hide a crossing that way.
+    this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
+  }
+
+  /** The stepper for these settings, made once and reused while they stay the same. */
+  private stepperFor(method: MethodName, rtol: number, atol: number, hMax: number, hFixed: number): Stepper {
+    const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}`;
+    if (this.stepper && this.stepperKey === key) return this.stepper;
+    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, { rtol, atol, hMax, hFixed });
+    this.stepperKey = key;
+    return this.stepper;
+  }
+
+  run(options: SimulateOptions = {}): SimulationResult {
+    const m = this.model, ws = this.ws;
+    const sys = m.system;
+    const opt = <T>(name: string) => sys.options.get(name)?.value as T | undefined;
+    const method = options.method ?? opt<MethodName>('method') ?? DEFAULTS.method;
+    const rtol = options.rtol ?? opt<number>('rtol') ?? DEFAULTS.rtol;
+    const atol = options.atol ?? opt<number>('atol') ?? DEFAULTS.atol;
+    const stepOpt = options.step ?? opt<number>('step');
+    const locate = options.locate ?? opt<LocateMode>('locate') ?? DEFAULTS.locate;
+    const maxEvents = options.maxEvents ?? opt<number>('maxEvents') ?? DEFAULTS.maxEvents;
+    const maxSteps = positiveInteger('maxSteps', options.maxSteps ?? opt<number>('maxSteps')) ?? DEFAULTS.maxSteps;
+    const maxRows = positiveInteger('maxRows', options.maxRows) ?? DEFAULTS.maxRows;
+    const outputStep = options.outputStep ?? 0;
+    if (!(outputStep >= 0 && Number.isFinite(outputStep))) throw new SimulationInputError(`outputStep must be a positive number, got ${outputStep}`);
+
+    const set = asMap(options.set);
+    for (const k of set.keys()) {
+      if (!m.paramNames.includes(k)) throw new SimulationInputError(`'${k}' is not a parameter or unknown of ${sys.model}; they are: ${m.paramNames.join(', ') || '(none)'}`);
+    }
+    const p = m.parameters(set);
+    ws.p = p;
+    const { y, d, sw } = ws;
+    const ctx = sharedRhs(m).ctx;
+    ctx.p = p; ctx.d = d; ctx.sw = sw;
+    y.fill(0);
+    m.initial(p, y, d);
+    for (const [key, value] of asMap(options.init)) {
+      const state = sys.states.find((s) => s.variable === key);
+      if (!state) {
+        const discrete = m.discreteNames.indexOf(key);
+        if (discrete >= sys.stepVariables.length) { d[discrete] = value; continue; }
+        throw new SimulationInputError(`'${key}' in --init is not a state of ${sys.model}; the states are: ${sys.states.map((s) => s.variable).join(', ')}`);
+      }
+      y[m.stateNames.indexOf(state.name)] = value;
+    }
+
+    const t0 = options.from ?? (sys.range.from ? m.parametersExpr(sys.range.from, p) : 0);
+    const tEnd = options.to ?? (sys.range.to ? m.parametersExpr(sys.range.to, p) : NaN);
+    if (!Number.isFinite(tEnd)) throw new SimulationInputError(`no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`);
+    if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
+    const dir = tEnd >= t0 ? 1 : -1;
+    ws.dir = dir;
+    const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
+    const fixedStep = method === 'rk4' || method === ('euler' as MethodName);
+    const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed);
+    stepper.resetStats();
+    stepper.firstStepGrowth = this.firstStepGrowth;
+    this.zeno.reset();
+    this.crossings.reset();
+
+    const columns = [sys.independent, ...m.outputNames];
+    const result: SimulationResult = {
+      model: sys.model, independent: sys.independent, status: 'ok', message: null, columns, rows: [], events: [], final: {},
+      stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
+    };
+    const keep = options.record ?? true;
+    this.recorder.begin(result, { keep, sink: options.sink, eventsOnly: options.eventsOnly ?? false, outputStep, maxRows, t0, tEnd });
+    this.firing.rows = keep;
+    this.firing.withValues = options.eventValues ?? true;
+    // probes outside the range are never reached (shoot then reports the run as too short)
+    const probes = options.probes ? options.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
+    const probeOut: NonNullable<SimulationResult['probes']> = [];
+    if (options.probes) result.probes = probeOut;
+
+    // The stop queue: scheduled times in the order of integration, then probes.
+    const lo = Math.min(t0, tEnd), hi = Math.max(t0, tEnd);
+    const queue: QueuedEvent[] = [];
+    try {
+      m.events.forEach((ev) => { for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index }); });
+    } catch (err) {
+      if (err instanceof ScheduleError) return this.fail(result, err.message, t0, y, d);
+      throw err;
+    }
+    queue.sort((a, b) => dir * (a.t - b.t) || a.event - b.event);
+    probes.sort((a, b) => dir * (a - b));
+
+    const rs: RunState = {
+      stepper, result, locate, maxEvents, maxSteps,
+      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0,
+    };
+    const slidingAtStart = this.switching.lock(t0, y, d);
+    const due = this.takeDue(rs, t0);
+    // (Events at the start may move the state off the sliding surface: fire() checks again.)
+    if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd) return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
+    ws.origin.set(t0);
+    this.restartAtOrigin(stepper);
+    let finished = false;
+    // At the start either the instant's before/after rows (fire writes them) or the initial row.
+    if (due.length > 0) finished = this.processInstant(rs, t0, [...due], 0);
+    else { this.recorder.endRow(t0, y, d); this.refreshWatch(t0, y, d); }
+    this.takeProbes(rs, t0);
+    while (!finished && !rs.ended) finished = this.advance(rs);
+
+    if (result.status === 'failed') return result;
+    const t = rs.t;
+    this.recorder.endRow(t, ws.y, ws.d);
+    m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
+    result.final = this.recorder.values(t, ws.outPost);
+    this.finishStats(rs);
+    if (this.recorder.overflow) return this.fail(result, this.rowsMessage(maxRows, t), t, ws.y, ws.d);
+    return result;
+  }
+
+  private finishStats(rs: RunState): void {
+    const st = rs.stepper.stats as typeof rs.stepper.stats & { method?: string; switches?: number };
+    rs.result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: rs.eventCount };
+    if (st.method !== undefined) rs.result.stats.method = st.method;
+    if (st.switches !== undefined) rs.result.stats.switches = st.switches;
+  }
+
+  private rowsMessage(maxRows: number, t: number): string {
+    return `more than ${maxRows} rows kept in memory by ${this.model.system.independent} = ${t}; pass a sink (the command line streams its output), ask for fewer rows (outputStep, eventsOnly) or raise maxRows`;
+  }
+
+  /**
+   * One accepted step towards the next stop (a scheduled event, a probe or the end), with
+   * its crossings and what lands there; true when the run is over. Kept apart from the
+   * set-up in `run` so that this loop, small, gets optimised early in a cold process.
+   */
+  private advance(rs: RunState): boolean {
+    const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin;
+    const nextQueued = rs.qi < rs.queue.length ? rs.queue[rs.qi].t : rs.tEnd;
+    const nextProbe = rs.pi < rs.probes.length ? rs.probes[rs.pi] : rs.tEnd;
+    const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, rs.tEnd) : Math.max(nextQueued, nextProbe, rs.tEnd);
+    // where the stepper must land, in its own t; 0 when the origin is already there
+    const stopLocal = origin.local(tStop);
+    if (stopLocal !== 0 && dir * stopLocal > 0) {
+      const st = stepper.stats;
+      if (st.steps + st.rejected >= rs.maxSteps) return this.failSteps(rs, `more than ${rs.maxSteps} steps by ${m.system.independent} = ${rs.t}`);
+      const outcome = stepper.step(stopLocal);
+      if (outcome !== 'accepted') {
+        const at = origin.abs(stepper.t);
+        const what = outcome === 'nonFinite' ? this.describeNonFinite(stepper.t, stopLocal) : `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+        this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, ws.d);
+        this.finishStats(rs);
+        return true;
+      }
+      const landed = stepper.t === stopLocal;
+      const tNewAbs = landed ? tStop : origin.abs(stepper.t);
+      if (this.tooShort(rs, stepper, tNewAbs)) return this.failSteps(rs, `the step size has fallen to ${Math.abs(stepper.hLast)} at ${m.system.independent} = ${tNewAbs}`);
+      const nw = ws.nWatch;
+      if (nw > 0) {
+        m.watch(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.gNew);
+        m.watchRate(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.rNew);
+        const crossing = this.crossings.find(stepper);
+        if (this.crossings.contact >= 0) return this.failContact(rs, this.crossings.contact);
+        if (crossing >= 0) return this.crossingInstant(rs, crossing, tNewAbs);
+      }
+      const tPrevAbs = rs.t;
+      ws.y.set(stepper.y);
+      ws.gPrev.set(ws.gNew);
+      ws.rPrev.set(ws.rNew);
+      this.recorder.gridRows(stepper, tPrevAbs, tNewAbs, stepper.tPrev);
+      if (!landed) {
+        rs.t = tNewAbs;
+        this.recorder.stepRow(tNewAbs, ws.y, ws.d);
+        return false;
+      }
+    }
+    // landed on tStop (or the origin is already there)
+    rs.t = tStop;
+    if (tStop === nextQueued && rs.qi < rs.queue.length) {
+      // fire() writes the before and after rows of the instant; the origin moves there exactly
+      origin.set(tStop);
+      if (this.processInstant(rs, tStop, [...this.takeDue(rs, tStop)], 0)) return true;
+    } else if (tStop !== rs.tEnd) this.recorder.stepRow(tStop, ws.y, ws.d);
+    this.takeProbes(rs, tStop);
+    // Only the stepper landing on the end ends the run: an absolute time that merely rounds
+    // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
+    // integrated the rest, and events or probes at the end would be lost.
+    if (tStop === rs.tEnd) rs.ended = true;
+    return false;
+  }
+
+  /**
+   * Whether the run has taken COLLAPSE_STEPS steps in a row so short that the rest of the
+   * range would need ten times more steps than are left: a step size that collapsed (a
+   * right-hand side that is not finite just ahead, a discontinuity the integrator cannot
+   * see, stiffness) or a range far too long for maxSteps. Failing then, not after maxSteps
+   * steps of creeping, ends such runs promptly.
+   */
+  private tooShort(rs: RunState, stepper: Stepper, tAbs: number): boolean {
+    const st = stepper.stats;
+    const left = rs.maxSteps - st.steps - st.rejected;
+    if (Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast)) return ++rs.shortSteps >= COLLAPSE_STEPS;
+    rs.shortSteps = 0;
+    return false;
+  }
+
+  /** Fails the run on the step limit or a collapsed step size, with the likely cause. */
+  private failSteps(rs: RunState, what: string): boolean {
+    const ws = this.ws, stepper = rs.stepper;
+    const h = Math.abs(stepper.hLast), span = Math.abs(rs.tEnd - rs.t0);
+    const remaining = Math.abs(rs.tEnd - rs.t);
+    let cause: string;
+    const nonFinite = this.probeNonFinite(stepper);
+    const stiffness = this.stiffnessRatio(stepper);
+    // A jump inside the step shows in some step of a chattering run, not every one: look at a
+    // few more (the run is failing; ws.y, where it is reported, stays as it is).
+    let abrupt = this.abruptEquation(stepper, stiffness);
+    const endLocal = ws.origin.local(rs.tEnd);
+    for (let i = 0; i < 32 && !abrupt && !nonFinite && stepper.t !== endLocal; i++) {
+      if (stepper.step(endLocal) !== 'accepted') break;
+      abrupt = this.abruptEquation(stepper, this.stiffnessRatio(stepper));
+    }
+    if (nonFinite) cause = `${nonFinite}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
+    else if (abrupt) cause = `${abrupt} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
+    else if (stiffness > 1) cause = `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy; use --method auto or an implicit method where available`;
+    else if (h < 1e-12 * span) cause = `the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)`;
+    else cause = `at this step size the rest of the range (${remaining}) needs about ${Math.ceil(remaining / Math.max(h, Number.MIN_VALUE))} more steps; raise maxSteps (--max-steps) or shorten the range`;
+    this.fail(rs.result, `${what}: ${cause}`, rs.t, ws.y, ws.d);
+    this.finishStats(rs);
+    return true;
+  }
+
+  /** The name of the derivative whose right-hand side is not finite just ahead of the stepper, or null. */
+  private probeNonFinite(stepper: Stepper): string | null {
+    const m = this.model, ws = this.ws;
+    for (let i = 0; i < m.nStates; i++) if (!Number.isFinite(stepper.dydt[i])) return this.rhsName(i, stepper.dydt[i]);
+    const h = stepper.hLast !== 0 ? stepper.hLast : 1e-8;
+    for (let f = 1; f <= 1e12; f *= 10) {
+      for (let i = 0; i < m.nStates; i++) ws.yTmp[i] = stepper.y[i] + f * h * stepper.dydt[i];
+      m.rhs(ws.origin.abs(stepper.t + f * h), ws.yTmp, ws.p, ws.d, ws.sw, this.dydtProbe);
+      for (let i = 0; i < m.nStates; i++) if (!Number.isFinite(this.dydtProbe[i])) return `${this.rhsName(i, this.dydtProbe[i])} just after ${m.system.independent} = ${ws.origin.abs(stepper.t)}`;
+    }
+    return null;
+  }
+
+  private rhsName(i: number, value: number): string {
+    const sys = this.model.system;
+    const eq = sys.equations.find((q) => q.state === sys.states[i].name);
+    return `the right-hand side of ${sys.states[i].standsFor}'${eq ? ` (${toText(eq.rhs)})` : ''} is ${value}`;
+  }
+
+  /**
+   * h·|λ| from the last step (Hairer's estimate of the dominant eigenvalue: the change of f
+   * over the change of y); above about 1 an explicit method is limited by stability.
+   */
+  private stiffnessRatio(stepper: Stepper): number {
+    const m = this.model, ws = this.ws;
+    if (stepper.hLast === 0 || m.nStates === 0) return 0;
+    m.rhs(ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw, this.dydtProbe);
+    let df = 0, dy = 0;
+    for (let i = 0; i < m.nStates; i++) {
+      df += (stepper.dydt[i] - this.dydtProbe[i]) ** 2;
+      dy += (stepper.y[i] - stepper.yPrev[i]) ** 2;
+    }
+    return dy > 0 ? (Math.abs(stepper.hLast) * Math.sqrt(df)) / Math.sqrt(dy) : 0;
+  }
+
+  /**
+   * The equation whose right-hand side jumps inside the last step, or null: at the midpoint
+   * of the step's chord a smooth (or stiff, but smooth) right-hand side is close to the mean
+   * of its end values; one with a jump inside equals one of them, half the jump away.
+   */
+  private abruptEquation(stepper: Stepper, stiffnessRatio: number): string | null {
+    const m = this.model, ws = this.ws, sys = m.system, n = m.nStates;
+    if (stepper.hLast === 0 || n === 0) return null;
+    const f0 = this.dydtProbe, mid = ws.yTmp;
+    m.rhs(ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw, f0);
+    const f0copy = Float64Array.from(f0.subarray(0, n));
+    for (let i = 0; i < n; i++) mid[i] = 0.5 * (stepper.yPrev[i] + stepper.y[i]);
+    m.rhs(ws.origin.abs(0.5 * (stepper.tPrev + stepper.t)), mid, ws.p, ws.d, ws.sw, f0);
+    let best = -1, worst = 0.25, inside = -1;
+    const h = stepper.t - stepper.tPrev;
+    for (let i = 0; i < n; i++) {
+      const a = f0copy[i], b = stepper.dydt[i];
+      const jump = Math.abs(b - a);
+      const off = Math.abs(f0[i] - 0.5 * (a + b));
+      if (jump > 0 && off / jump > worst) { worst = off / jump; best = i; }
+      // The mean slope over the step far outside the slopes at its ends: the stages saw a
+      // different right-hand side inside (x' = 0.5 - atan2(x, 0) chattering about x = 0).
+      const slope = (stepper.y[i] - stepper.yPrev[i]) / h;
+      const outside = Math.max(Math.min(a, b) - slope, slope - Math.max(a, b));
+      if (outside > 0.25 * (Math.abs(a) + Math.abs(b)) && inside < 0) inside = i;
+    }
+    // (inside the step only: a stiff component seen by an explicit method looks the same)
+    if (best < 0 && (stiffnessRatio > 1 || inside < 0)) return null;
+    if (best < 0) best = inside;
+    const eq = sys.equations.find((q) => q.state === sys.states[best].name);
+    return `the right-hand side of ${sys.states[best].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''}`;
+  }
+
+  /** The instant of the earliest crossing in the last step: its events, or a switch. */
+  private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
+    const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin, cr = this.crossings;
+    const nw = ws.nWatch;
+    // Group every crossing at the earliest instant; events in file order.
+    const tc = cr.candidateRight[crossing];
+    const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(origin.abs(tc)));
+    const firedEvents: number[] = [];
+    let switched = false;
+    let eventLeft = NaN;
+    for (let k = 0; k < nw; k++) {
+      const right = cr.candidateRight[k];
+      if (!(right === right) || dir * (right - tc) > tolerance) continue;
+      const w = m.watchInfo[k];
+      if (w.kind === 'event') {
+        firedEvents.push(w.event);
+        if (!(eventLeft === eventLeft) || dir * (cr.candidateLeft[k] - eventLeft) < 0) eventLeft = cr.candidateLeft[k];
+      } else switched = true;
+    }
+    firedEvents.sort((a, b) => a - b);
+    // --locate before/after (or an event's own `locate`) places events the way tools without
+    // location do; a switch of the right-hand side is always located exactly: the integrator
+    // never steps across one (MODEL-LANGUAGE), and at the step's start it would be found
+    // again, forever.
+    let locate: LocateMode = 'exact';
+    if (firedEvents.length > 0) locate = this.eventLocate(firedEvents[0], rs.locate);
+    // The instant is the right end of the collapsed bracket (the first double at or past the
+    // zero). Events read the state at the left end, a double earlier: those are the left
+    // limits the weights need, still on the near side of the crossing.
+    let at = tc;
+    if (locate === 'after') at = stepper.t;
+    else if (locate === 'before') at = stepper.tPrev;
+    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.yTmp);
+    else ws.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
+    const t = locate === 'after' ? tNewAbs : origin.abs(at);
+    // grid rows inside the step up to the instant
+    if (locate !== 'before') this.recorder.gridRows(stepper, rs.t, dir * (t - rs.t) > 0 ? t : rs.t, stepper.tPrev);
+    rs.t = t;
+    ws.y.set(ws.yTmp);
+    const dtZero = locate === 'exact' ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc)) : 0;
+    if (firedEvents.length > 0) {
+      // Placed at the start of its step, an event has used up its crossing in that step: the
+      // step taken again from there would find it again (an action that leaves the function
+      // alone), and again, until a false Zeno stop.
+      if (locate === 'before') {
+        const stepEnd = origin.abs(stepper.t);
+        for (const e of firedEvents) if (m.events[e].watchIndex >= 0) cr.consumedUntil[m.events[e].watchIndex] = stepEnd;
+      }
+      origin.moveTo(at);
+      return this.processInstant(rs, t, firedEvents, dtZero, locate);
+    }
+    if (switched) {
+      this.recorder.stepRow(t, ws.y, ws.d);
+      const sliding = this.switching.lock(t, ws.y, ws.d, dtZero);
+      if (sliding >= 0 && t !== rs.tEnd) { this.fail(rs.result, this.switching.slidingMessage(sliding, t), t, ws.y, ws.d); this.finishStats(rs); return true; }
+      origin.moveTo(at);
+      this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
+      this.refreshWatch(t, ws.y, ws.d);
+    }
+    return false;
+  }
+
+  /** Where event e is placed: its own `locate` in the model, else the run's. */
+  private eventLocate(e: number, runLocate: LocateMode): LocateMode {
+    const own = (this.model.events[e] as { locate?: LocateMode | null }).locate;
+    return own ?? runLocate;
+  }
+
+  /** Fires `fired` at `at` (the time origin already there) and restarts; true when the run is over. */
+  private processInstant(rs: RunState, at: number, fired: number[], dtZero: number, locate: LocateMode = 'exact'): boolean {
+    const ws = this.ws, m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
+    const nw = ws.nWatch;
+    if (nw > 0) {
+      m.watch(at, ws.y, ws.p, ws.d, ws.sw, this.gFire);
+      m.watchRate(at, ws.y, ws.p, ws.d, ws.sw, this.rFire);
+    }
+    const outcome = this.firing.fire(at, fired, dtZero);
+    rs.eventCount += outcome.count;
+    rs.shortSteps = 0;
+    const over = (message: string): boolean => { this.fail(result, message, at, ws.y, ws.d); this.finishStats(rs); return true; };
+    // (a `stop` there, or the end of the range, leaves nothing to integrate)
+    if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd) return over(this.switching.slidingMessage(outcome.sliding, at));
+    if (outcome.iterationFailed) return over(`event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`);
+    // Restart with the step size in use before the event as the proposal: the controller
+    // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
+    // At most twice the time since one of these events last fired: an event often comes
+    // back at the pace of its last occurrences (a ball's flights, shrinking towards a Zeno
+    // point), and a step a million times longer than the flight it contains (the error
+    // estimate of a parabola is zero, so nothing would shrink it) has dense output whose
+    // rounding, on the flight's scale, hides where the bounce is.
+    let proposal = Math.abs(stepper.hLast);
+    for (const k of fired) {
+      const gap = this.zeno.sinceLast(k, ws.origin.hi, ws.origin.lo);
+      if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
+    }
+    this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
+    this.refreshWatch(at, ws.y, ws.d);
+    if (nw > 0) {
+      m.watchBound(at, ws.y, ws.p, ws.d, ws.sw, ws.gBound);
+      m.rateBound(at, ws.y, ws.p, ws.d, ws.sw, ws.rBound);
+      for (const k of outcome.fired) {
+        const w = m.events[k].watchIndex;
+        if (w < 0) continue;
+        // Placed before or after its crossing (fixed-step modes), a function is not at zero.
+        if (locate === 'exact') this.crossings.rearm(w, this.rFire[w], Math.sign(this.gFire[w]), dtZero);
+        else this.crossings.arm(w);
+      }
+      if (locate === 'exact') {
+        const unresolved = this.unresolvedCrossing(outcome.fired);
+        if (unresolved >= 0) return over(this.precisionMessage(unresolved, at, outcome.fired));
+      }
+    }
+    if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
+    for (const k of fired) {
+      const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
+      if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {
+        result.status = 'zeno';
+        result.accumulationPoint = acc;
+        result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`;
+        return true;
+      }
+    }
+    if (outcome.stopped) { result.status = 'stopped'; result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`; return true; }
+    return false;
+  }
+
+  /**
+   * An armed state event whose function stands within its own rounding of zero after an
+   * instant, heading across: when (or whether) it crosses cannot be told in double precision
+   * (a gap x2 - x1 of 1e-17 between spheres at x ~ 3). Its index, or -1.
+   */
+  private unresolvedCrossing(fired: readonly number[]): number {
+    const ws = this.ws, m = this.model, cr = this.crossings;
+    for (let k = 0; k < ws.nWatch; k++) {
+      const w = m.watchInfo[k];
+      if (w.kind !== 'event' || cr.isHeld(k) || fired.includes(w.event)) continue;
+      const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
+      if (!(Math.abs(g) <= 4 * ws.gBound[k]) || !(rate !== 0)) continue;
+      const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
+      if (Math.sign(rate) === -side && matches(m.events[w.event].direction ?? 'crosses', side)) return k;
+    }
+    return -1;
+  }
+
+  private precisionMessage(k: number, at: number, fired: readonly number[]): string {
+    const m = this.model, w = m.watchInfo[k], ws = this.ws;
+    const ev = w.kind === 'event' ? m.events[w.event] : null;
+    const g = ws.gPrev[k];
+    const cond = ev ? (m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : ev.name) : 'a watched function';
+    return `precision ran out at ${m.system.independent} = ${at}: after ${fired.map((e) => m.events[e].name).join(', ')}, the function of event ${ev?.name ?? '?'} (${cond}) is ${g}, within its own rounding (${ws.gBound[k].toPrecision(2)}) of zero and heading across, so whether and when it fires cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`;
+  }
+
+  private failContact(rs: RunState, k: number): boolean {
+    const ws = this.ws, m = this.model, stepper = rs.stepper, w = m.watchInfo[k];
+    const ev = w.kind === 'event' ? m.events[w.event] : null;
+    const cond = ev && m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : 'its function';
+    const at = ws.origin.abs(stepper.tPrev);
+    this.fail(rs.result, `persisting contact at ${m.system.independent} = ${at}: after event ${ev?.name ?? '?'}, ${cond} stays at zero with zero rate while the motion pushes it across (bodies that should move together, or a ball at rest on the floor); deltastep does not step through it. Model the contact phase explicitly (a discrete mode with the joint motion), or let the bodies separate`, at, stepper.yPrev, ws.d);
+    this.finishStats(rs);
+    return true;
+  }
+
+  /** The scheduled events due at `at` (taken off the queue), in queue order. */
+  private takeDue(rs: RunState, at: number): number[] {
+    const due = this.due;
+    due.length = 0;
+    while (rs.qi < rs.queue.length && Math.abs(rs.queue[rs.qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))) due.push(rs.queue[rs.qi++].event);
+    return due;
+  }
+
+  /** Keeps the state for the probes at t. */
+  private takeProbes(rs: RunState, t: number): void {
+    const ws = this.ws;
+    while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) { rs.probeOut.push({ t, y: ws.y.slice(0, this.model.nStates), d: ws.d.slice() }); rs.pi++; }
+  }
+
+  /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
+  private restartAtOrigin(stepper: Stepper, hInit?: number): void {
+    const origin = this.ws.origin;
+    const ctx = sharedRhs(this.model).ctx;
+    ctx.tHi = origin.hi; ctx.tLo = origin.lo;
+    // steps down to the resolution of the absolute time in two doubles, not of one double
+    stepper.minStep = 16 * Number.EPSILON * Number.EPSILON * Math.abs(origin.hi);
+    // Events are located to 1/4096 of an ulp of the absolute time: fine enough that their
+    // rounding does not add up over a thousand events (the reason for the origin), not so
+    // fine that the finder bisects through the plateau where a flat event function rounds to
+    // exactly zero (a ball's last flights: 1e-21 wide, found to 1e-25 at one bit per call).
+    this.crossings.scan.resolution = (2 * Number.EPSILON * Math.abs(origin.hi)) / 4096;
+    stepper.reset(0, this.ws.y, hInit);
+  }
+
+  /** The watched functions and their rates at a restart point. */
+  private refreshWatch(t: number, y: Float64Array, d: Float64Array): void {
+    const ws = this.ws, m = this.model;
+    if (ws.nWatch === 0) return;
+    m.watch(t, y, ws.p, d, ws.sw, ws.gPrev);
+    m.watchRate(t, y, ws.p, d, ws.sw, ws.rPrev);
+  }
+
+  /** Marks a failed run: keeps what was computed and adds the state where it failed. */
+  private fail(result: SimulationResult, message: string, t: number, y: Float64Array, d: Float64Array): SimulationResult {
+    const ws = this.ws;
+    result.status = 'failed';
+    result.message = message;
+    this.recorder.endRow(t, y, d);
+    this.model.outputs(t, y, ws.p, d, ws.sw, ws.outPost);
+    result.final = this.recorder.values(t, ws.outPost);
+    return result;
+  }
+
+  /**
+   * Names the derivative that is not finite. The failing stage lies somewhere in the step
+   * after t, so probe ahead along the last derivative (an Euler extrapolation) at growing
+   * distances until a component of the right-hand side is NaN or infinite. t and tLimit
+   * are the stepper's (counted from the time origin).
+   */
+  private describeNonFinite(t: number, tLimit: number): string {
+    const m = this.model, ws = this.ws;
+    const st = this.stepper!;
+    const probe = (s: number): string | null => {
+      for (let i = 0; i < m.nStates; i++) ws.yTmp[i] = st.y[i] + (s - t) * st.dydt[i];
+      m.rhs(ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw, this.dydtProbe);
+      for (let i = 0; i < m.nStates; i++) if (!Number.isFinite(this.dydtProbe[i])) return this.rhsName(i, this.dydtProbe[i]);
+      return null;
+    };
+    const found = probe(t);
+    if (found) return found;
+    const span = tLimit - t;
+    for (let f = 1e-15; f <= 1; f *= 2) {
+      const hit = probe(t + f * span);
+      if (hit) return `${hit} just after ${m.system.independent} = ${ws.origin.abs(t)}`;
+    }
+    return 'the right-hand side became NaN or infinite within the step';
+  }
+}
+
+/** One run of a compiled model. For repeated runs keep a {@link Simulator}. */
+export function simulateCompiled(model: CompiledModel, options: SimulateOptions = {}): SimulationResult {
+  return new Simulator(model).run(options);
+}
+
+export type { ValueRecord };
