@@ -29,6 +29,12 @@ export interface ScanFunction {
    * function rounds to exactly zero, at one evaluation per bit.
    */
   resolution: number;
+  /**
+   * The rounding of f at the point last evaluated (optional): a point where |f| is within
+   * it is a zero as well as the arithmetic can tell, and the search stops there instead of
+   * bisecting through noise (a gap x2 - x1 between spheres near x = 250 is noisy to 1e-13).
+   */
+  noise?(): number;
 }
 
 const MAX_ITERATIONS = 200;
@@ -104,6 +110,13 @@ export function locateCrossing(f: ScanFunction, a: number, ga: number, b: number
     if (s === a || s === b) break;
     const gs = f.value(s);
     const slope = f.slope();
+    if (f.noise !== undefined && Math.abs(gs) <= f.noise() && (gs !== 0 || f.noise() > 0)) {
+      // at zero within the function's own rounding: collapse the bracket onto s
+      const toward = Math.sign(b - a);
+      if (Math.sign(gs) === signA) { a = s; if (toward * (b - (s + toward * tol)) > 0) b = s + toward * tol; }
+      else { b = s; if (toward * ((s - toward * tol) - a) > 0) a = s - toward * tol; }
+      break;
+    }
     if (gs === 0 || Math.sign(gs) !== signA) {
       b = s; gb = gs; fb = gs; db = slope;
       if (side === -1) ga *= 0.5;

@@ -56,6 +56,11 @@ export interface CompiledEvent {
   schedule: CompiledSchedule | null;
   /** user variables this event's actions change */
   changes: string[];
+  /**
+   * the watched functions whose values its actions can change (they read a slot it writes):
+   * the only ones event iteration must look at after it
+   */
+  moves: Int32Array;
 }
 
 export interface CompiledModel {
@@ -78,9 +83,11 @@ export interface CompiledModel {
    */
   watchBound: HotFunction;
   rateBound: HotFunction;
-  /** watched function k alone, and its rate alone: what the root finder refines */
+  /** watched function k alone, its rate alone and its rounding bound alone: what the root finder refines */
   watchOne: ScalarFunction[];
   rateOne: ScalarFunction[];
+  boundOne: ScalarFunction[];
+  rateBoundOne: ScalarFunction[];
   watchInfo: WatchEntry[];
   events: CompiledEvent[];
   switching: SwitchingFunction[];
@@ -311,6 +318,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   // costs one function, not all N of a row of N spheres.
   watchExprs.forEach((w, i) => parts.push(fn(`watch${i}(t, y, p, d, sw)`, [w], 'direct', (e) => `  return ${e.expr(w, 'direct')};\n`)));
   rateExprs.forEach((r, i) => parts.push(fn(`watchRate${i}(t, y, p, d, sw)`, r ? [r] : [], 'locked', (e) => `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)));
+  watchExprs.forEach((w, i) => parts.push(fn(`watchBound${i}(t, y, p, d, sw)`, [w], 'direct', (e) => `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)));
+  rateExprs.forEach((r, i) => parts.push(fn(`rateBound${i}(t, y, p, d, sw)`, r ? [r] : [], 'locked', (e) => `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`)));
 
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
   const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
@@ -377,15 +386,34 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const n = system.events.length;
   const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
   const nw = watchExprs.length;
-  parts.push(`return { rhs, watch, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: ${list('rate', n)}, scalar: ${list('scalar', scalars.length)} };`);
+  parts.push(`return { rhs, watch, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, boundOne: ${list('watchBound', nw)}, rateBoundOne: ${list('rateBound', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: ${list('rate', n)}, scalar: ${list('scalar', scalars.length)} };`);
   const source = parts.join('\n\n');
 
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only
   const made = new Function(source)() as {
     rhs: HotFunction; watch: HotFunction; watchRate: HotFunction; watchBound: HotFunction; rateBound: HotFunction;
-    watchOne: ScalarFunction[]; rateOne: ScalarFunction[]; outputs: HotFunction; initial: CompiledModel['initial'];
+    watchOne: ScalarFunction[]; rateOne: ScalarFunction[]; boundOne: ScalarFunction[]; rateBoundOne: ScalarFunction[]; outputs: HotFunction; initial: CompiledModel['initial'];
     apply: CompiledEvent['apply'][]; rate: HotFunction[]; scalar: ScalarFunction[];
   };
+
+  // Which watched functions read which names, through the named values they use.
+  const namedExpr = new Map(system.namedValues.map((v) => [v.name, v.expr]));
+  const readsOf = (e: Expr): Set<string> => {
+    const out = new Set<string>();
+    const visit = (x: Expr) => { for (const k of references(x)) if (!out.has(k)) { out.add(k); const nx = namedExpr.get(k); if (nx) visit(nx); } };
+    visit(e);
+    return out;
+  };
+  const watchReads = watchExprs.map(readsOf);
+  const writtenSlots = system.events.map((ev) => {
+    const slots = new Set<string>();
+    for (const a of ev.actions) {
+      if (a.kind === 'assign' || a.kind === 'jump') slots.add(a.target);
+      if (a.kind === 'marcus') a.jumps.forEach((j) => slots.add(j.target));
+    }
+    return slots;
+  });
+  const moves = writtenSlots.map((slots) => Int32Array.from(watchReads.flatMap((reads, k) => ([...slots].some((sl) => reads.has(sl)) ? [k] : []))));
 
   const events: CompiledEvent[] = system.events.map((ev, i) => {
     const si = scheduleIndex[i];
@@ -403,7 +431,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       watchIndex: watchInfo.findIndex((w) => w.kind === 'event' && w.event === i),
       direction: ev.direction, apply: made.apply[i],
       marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i] } : null,
-      stops: meta.stops, schedule, changes: meta.changes,
+      stops: meta.stops, schedule, changes: meta.changes, moves: moves[i],
     };
   });
 
@@ -411,7 +439,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     system, stateNames, discreteNames, paramNames,
     nStates: stateNames.length, nDiscrete: discreteNames.length, nSwitch: system.switching.length,
     rhs: made.rhs, watch: made.watch, watchRate: made.watchRate, watchBound: made.watchBound, rateBound: made.rateBound,
-    watchOne: made.watchOne, rateOne: made.rateOne, watchInfo, events, switching: system.switching,
+    watchOne: made.watchOne, rateOne: made.rateOne, boundOne: made.boundOne, rateBoundOne: made.rateBoundOne, watchInfo, events, switching: system.switching,
     outputNames: system.outputs.map((o) => o.name), outputs: made.outputs, initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({
       label: bc.label, variable: bc.variable,

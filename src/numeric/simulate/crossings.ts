@@ -37,6 +37,7 @@ class WatchScan implements ScanFunction {
   constructor(private readonly crossings: Crossings) {}
   value(s: number): number { return this.crossings.scanValue(s); }
   slope(): number { return this.crossings.scanSlope(); }
+  noise(): number { return this.crossings.scanNoise(); }
 }
 
 export class Crossings {
@@ -60,8 +61,19 @@ export class Crossings {
   contact = -1;
   private readonly direction: ('rises' | 'falls' | 'crosses')[];
   private readonly affine: Uint8Array;
+  /**
+   * per function: a state event's (1) or a switching function's (0). An event may be placed
+   * where its function is zero within rounding (it is held there after firing); a switch
+   * must be located past its zero, or the branch locked after it would be the old one.
+   */
+  private readonly isEvent: Uint8Array;
   /** the functions that may cross in this step */
   private readonly candidates: Int32Array;
+  /** per function: the samples that bracket its crossing (times; values and rates at both ends) */
+  private readonly sampleLeft: Float64Array;
+  private readonly sampleRight: Float64Array;
+  private readonly sampleG: Float64Array;
+  private readonly sampleR: Float64Array;
   /** per candidate function: it left the zero it was held at during this step */
   private readonly fromZero: Uint8Array;
   private readonly bracket: Bracket = { left: 0, right: 0 };
@@ -74,6 +86,7 @@ export class Crossings {
   private scanK = 0;
   private scanRate = false;
   private scanRateValue = NaN;
+  private scanBound = 0;
   private stepper: Stepper | null = null;
 
   constructor(private readonly ws: Workspace) {
@@ -83,9 +96,12 @@ export class Crossings {
     this.sitting = new Uint8Array(nw); this.sittingFrom = new Int8Array(nw);
     this.consumedUntil = new Float64Array(nw);
     this.candidates = new Int32Array(nw);
+    this.sampleLeft = new Float64Array(nw); this.sampleRight = new Float64Array(nw);
+    this.sampleG = new Float64Array(2 * nw); this.sampleR = new Float64Array(2 * nw);
     this.fromZero = new Uint8Array(nw);
     this.direction = m.watchInfo.map((w) => (w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses'));
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
+    this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
   }
 
   reset(): void {
@@ -101,6 +117,7 @@ export class Crossings {
     this.stepper!.interpolate(s, ws.yTmp);
     const t = ws.origin.abs(s);
     this.scanRateValue = m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    this.scanBound = m.boundOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
     return m.watchOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
   }
 
@@ -111,6 +128,11 @@ export class Crossings {
     this.stepper!.interpolate(s, ws.yTmp);
     this.scanRateValue = ws.model.rateOne[this.scanK](ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw);
     return this.scanRateValue;
+  }
+
+  /** @internal the rounding of f at the point last evaluated (none while locating an extremum) */
+  scanNoise(): number {
+    return this.scanRate || !this.isEvent[this.scanK] ? 0 : this.scanBound;
   }
 
   /** @internal the root finder's f'(s) at the point last evaluated */
@@ -174,7 +196,7 @@ export class Crossings {
       ws.gTmp[k] = m.watchOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
       ws.rTmp[k] = m.rateOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
     }
-    let best = -1;
+    let found = 0;
     for (let c = 0; c < nc; c++) {
       const k = this.candidates[c];
       // A function leaving the zero it fired at starts from zero exactly (its rounding there
@@ -192,9 +214,26 @@ export class Crossings {
       this.sN = 0;
       this.pushSample(a, g0, rPrev[k]);
       this.refine(a, g0, rPrev[k], tm, gm, ws.rTmp[k], b, g1, rNew[k], 0);
-      if (this.scanSamples(s0, this.direction[k], dir)) {
-        if (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0) best = k;
+      if (this.scanSamples(s0, this.direction[k], dir)) this.candidates[found++] = k;
+    }
+    // Locate the bracketed crossings in time order, only as far as one could still be the
+    // earliest: a step of a row of spheres that overshot several impacts locates the first
+    // (and any within its bracket), not all of them.
+    let best = -1;
+    for (;;) {
+      let next = -1;
+      for (let c = 0; c < found; c++) {
+        const k = this.candidates[c];
+        if (k >= 0 && (next < 0 || dir * (this.sampleLeft[k] - this.sampleLeft[this.candidates[next]]) < 0)) next = c;
       }
+      if (next < 0) break;
+      const k = this.candidates[next];
+      if (best >= 0) {
+        const tb = this.candidateRight[best];
+        if (dir * (this.sampleLeft[k] - tb) > 4 * Number.EPSILON * Math.max(1, Math.abs(ws.origin.abs(tb)))) break;
+      }
+      this.candidates[next] = -1;
+      if (this.locate(k) && (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0)) best = k;
     }
     return best;
   }
@@ -247,9 +286,19 @@ export class Crossings {
     return false;
   }
 
+  /** Keeps the samples that bracket function scanK's crossing, for locate(). */
   private bracketCrossing(left: number, gl: number, right: number, gr: number, rl: number, rr: number): boolean {
     const k = this.scanK;
-    locateCrossing(this.scan, left, gl, right, gr, this.bracket, rl, rr);
+    this.sampleLeft[k] = left; this.sampleRight[k] = right;
+    this.sampleG[2 * k] = gl; this.sampleG[2 * k + 1] = gr;
+    this.sampleR[2 * k] = rl; this.sampleR[2 * k + 1] = rr;
+    return true;
+  }
+
+  /** Locates function k's bracketed crossing; false when an event placed before it used it up. */
+  private locate(k: number): boolean {
+    this.scanK = k;
+    locateCrossing(this.scan, this.sampleLeft[k], this.sampleG[2 * k], this.sampleRight[k], this.sampleG[2 * k + 1], this.bracket, this.sampleR[2 * k], this.sampleR[2 * k + 1]);
     // a crossing an event placed before it has used up (locate before) does not count again
     const until = this.consumedUntil[k];
     if (until === until && this.ws.dir * (this.ws.origin.abs(this.bracket.right) - until) <= 0) return false;

@@ -60,8 +60,20 @@ export class Firing {
       ws.dPre.set(ws.d);
       for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir);
       for (const k of round) if (m.events[k].marcus) this.marcusFlow(t, k);
-      m.watch(t, ws.y, p, ws.d, sw, ws.gTmp);
-      m.watch(t, ws.yOut, p, ws.dOut, sw, ws.gAfter);
+      // Event iteration: an action that makes another state event's function cross fires it
+      // now. Only the functions these actions can move are looked at (none, when an impact
+      // changes velocities and the functions read positions).
+      let next: number[] | null = null;
+      for (const e of round) {
+        const moves = m.events[e].moves;
+        for (let i = 0; i < moves.length; i++) {
+          const k = moves[i], w = m.watchInfo[k];
+          if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event)) continue;
+          const before = m.watchOne[k](t, ws.y, p, ws.d, sw), after = m.watchOne[k](t, ws.yOut, p, ws.dOut, sw);
+          if (before === 0 || Math.sign(after) === Math.sign(before)) continue;
+          if (matches(m.events[w.event].direction ?? 'crosses', Math.sign(before))) (next ??= []).push(w.event);
+        }
+      }
       ws.y.set(ws.yOut);
       ws.d.set(ws.dOut);
       if (needOutputs) m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
@@ -78,15 +90,6 @@ export class Firing {
         rec.ledger({ t, name: ev.name, kind: ev.kind, source: ev.source, pre: preValues, post: postValues, jumps });
         count++;
         if (ev.stops) { stopped = true; stopper = ev.name; }
-      }
-      // Event iteration: an action that makes another state event's function cross fires it now.
-      let next: number[] | null = null;
-      for (let k = 0; k < ws.nWatch; k++) {
-        const w = m.watchInfo[k];
-        if (w.kind !== 'event') continue;
-        const before = ws.gTmp[k], after = ws.gAfter[k];
-        if (before === 0 || Math.sign(after) === Math.sign(before) || round.includes(w.event)) continue;
-        if (matches(m.events[w.event].direction ?? 'crosses', Math.sign(before))) (next ??= []).push(w.event);
       }
       round = next ? next.sort((a, b) => a - b) : NONE;
       if (needOutputs) ws.outPre.set(ws.outPost);

@@ -471,9 +471,11 @@ export class Simulator {
   private processInstant(rs: RunState, at: number, fired: number[], dtZero: number, locate: LocateMode = 'exact'): boolean {
     const ws = this.ws, m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
     const nw = ws.nWatch;
-    if (nw > 0) {
-      m.watch(at, ws.y, ws.p, ws.d, ws.sw, this.gFire);
-      m.watchRate(at, ws.y, ws.p, ws.d, ws.sw, this.rFire);
+    for (const e of fired) {
+      const w = m.events[e].watchIndex;
+      if (w < 0) continue;
+      this.gFire[w] = m.watchOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
     }
     const outcome = this.firing.fire(at, fired, dtZero);
     rs.eventCount += outcome.count;
@@ -497,17 +499,17 @@ export class Simulator {
     this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
     this.refreshWatch(at, ws.y, ws.d);
     if (nw > 0) {
-      m.watchBound(at, ws.y, ws.p, ws.d, ws.sw, ws.gBound);
-      m.rateBound(at, ws.y, ws.p, ws.d, ws.sw, ws.rBound);
       for (const k of outcome.fired) {
         const w = m.events[k].watchIndex;
         if (w < 0) continue;
+        ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+        ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
         // Placed before or after its crossing (fixed-step modes), a function is not at zero.
         if (locate === 'exact') this.crossings.rearm(w, this.rFire[w], Math.sign(this.gFire[w]), dtZero);
         else this.crossings.arm(w);
       }
       if (locate === 'exact') {
-        const unresolved = this.unresolvedCrossing(outcome.fired);
+        const unresolved = this.unresolvedCrossing(at, outcome.fired, proposal);
         if (unresolved >= 0) return over(this.precisionMessage(unresolved, at, outcome.fired));
       }
     }
@@ -530,13 +532,16 @@ export class Simulator {
    * instant, heading across: when (or whether) it crosses cannot be told in double precision
    * (a gap x2 - x1 of 1e-17 between spheres at x ~ 3). Its index, or -1.
    */
-  private unresolvedCrossing(fired: readonly number[]): number {
+  private unresolvedCrossing(at: number, fired: readonly number[], horizon: number): number {
     const ws = this.ws, m = this.model, cr = this.crossings;
     for (let k = 0; k < ws.nWatch; k++) {
+      const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
+      // (a function farther from zero than its rate covers in the next step is not close)
+      if (!(rate !== 0) || !(Math.abs(g) <= 2 * Math.abs(rate) * horizon || g === 0)) continue;
       const w = m.watchInfo[k];
       if (w.kind !== 'event' || cr.isHeld(k) || fired.includes(w.event)) continue;
-      const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
-      if (!(Math.abs(g) <= 4 * ws.gBound[k]) || !(rate !== 0)) continue;
+      ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= 4 * ws.gBound[k])) continue;
       const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
       if (Math.sign(rate) === -side && matches(m.events[w.event].direction ?? 'crosses', side)) return k;
     }
