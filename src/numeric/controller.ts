@@ -390,4 +390,17 @@ export abstract class EmbeddedRkStepper extends StepperBase {
     this.evalDense((s - this.tPrev) / this.hLast, out);
   }
 
+  override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
+    if (s === this.t || this.hLast === 0) { for (let j = 0; j < idx.length; j++) out[idx[j]] = this.y[idx[j]]; return; }
+    if (s === this.tPrev) { for (let j = 0; j < idx.length; j++) out[idx[j]] = this.yPrev[idx[j]]; return; }
+    if (!this.denseReady) {
+      this.prepareDense();
+      this.denseReady = true;
+    }
+    this.evalDenseSome((s - this.tPrev) / this.hLast, idx, out);
+  }
+
+  /** evalDense for the components in idx only */
+  protected abstract evalDenseSome(theta: number, idx: Int32Array, out: Float64Array): void;
+
 }

@@ -292,6 +292,17 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
       out[i] = y0[i] + theta * (r1[i] + th1 * (r2[i] + theta * (r3[i] + th1 * conpar)));
     }
   }
+
+  protected evalDenseSome(theta: number, idx: Int32Array, out: Float64Array): void {
+    const y0 = this.yPrev;
+    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4, r5 = this.r5, r6 = this.r6, r7 = this.r7;
+    const th1 = 1 - theta;
+    for (let j = 0; j < idx.length; j++) {
+      const i = idx[j];
+      const conpar = r4[i] + theta * (r5[i] + th1 * (r6[i] + theta * r7[i]));
+      out[i] = y0[i] + theta * (r1[i] + th1 * (r2[i] + theta * (r3[i] + th1 * conpar)));
+    }
+  }
 }
 
 /** a DOP853 stepper for dimension n; see {@link Dop853Stepper} */

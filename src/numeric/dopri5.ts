@@ -122,6 +122,16 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     const th1 = 1 - theta;
     for (let i = 0; i < n; i++) out[i] = y0[i] + theta * (r1[i] + th1 * (r2[i] + theta * (r3[i] + th1 * r4[i])));
   }
+
+  protected evalDenseSome(theta: number, idx: Int32Array, out: Float64Array): void {
+    const y0 = this.yPrev;
+    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4;
+    const th1 = 1 - theta;
+    for (let j = 0; j < idx.length; j++) {
+      const i = idx[j];
+      out[i] = y0[i] + theta * (r1[i] + th1 * (r2[i] + theta * (r3[i] + th1 * r4[i])));
+    }
+  }
 }
 
 /** a DOPRI5 stepper for dimension n; see {@link Dopri5Stepper} */

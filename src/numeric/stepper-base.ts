@@ -72,6 +72,13 @@ export abstract class StepperBase {
     return false;
   }
 
+  abstract interpolate(s: number, out: Float64Array): void;
+
+  /** All components unless a method does better (see Stepper.interpolateSome). */
+  interpolateSome(s: number, _idx: Int32Array, out: Float64Array): void {
+    this.interpolate(s, out);
+  }
+
   resetStats(): void {
     this.stats.steps = 0;
     this.stats.rejected = 0;

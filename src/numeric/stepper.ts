@@ -57,6 +57,12 @@ export interface Stepper {
   reset(t: number, y: ArrayLike<number>, hInit?: number): void;
   step(tLimit: number): StepOutcome;
   interpolate(s: number, out: Float64Array): void;
+  /**
+   * Like `interpolate`, for the components listed in `idx` only (out[idx[j]] is written,
+   * the rest of out is left alone): a root finder refining one event function of a row of
+   * 1024 spheres needs two positions, not 2048 states.
+   */
+  interpolateSome(s: number, idx: Int32Array, out: Float64Array): void;
   resetStats(): void;
 }
 

@@ -88,6 +88,8 @@ export interface CompiledModel {
   rateOne: ScalarFunction[];
   boundOne: ScalarFunction[];
   rateBoundOne: ScalarFunction[];
+  /** per watched function: the states it or its rate reads (what the root finder interpolates) */
+  watchStates: Int32Array[];
   watchInfo: WatchEntry[];
   events: CompiledEvent[];
   switching: SwitchingFunction[];
@@ -413,6 +415,9 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     }
     return slots;
   });
+  const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
+  const stateIndex = new Map(stateNames.map((sn, i) => [sn, i]));
+  const watchStates = watchReads.map((reads, k) => Int32Array.from(new Set([...reads, ...rateReads[k]].flatMap((name) => (stateIndex.has(name) ? [stateIndex.get(name)!] : [])))).sort());
   const moves = writtenSlots.map((slots) => Int32Array.from(watchReads.flatMap((reads, k) => ([...slots].some((sl) => reads.has(sl)) ? [k] : []))));
 
   const events: CompiledEvent[] = system.events.map((ev, i) => {
@@ -439,7 +444,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     system, stateNames, discreteNames, paramNames,
     nStates: stateNames.length, nDiscrete: discreteNames.length, nSwitch: system.switching.length,
     rhs: made.rhs, watch: made.watch, watchRate: made.watchRate, watchBound: made.watchBound, rateBound: made.rateBound,
-    watchOne: made.watchOne, rateOne: made.rateOne, boundOne: made.boundOne, rateBoundOne: made.rateBoundOne, watchInfo, events, switching: system.switching,
+    watchOne: made.watchOne, rateOne: made.rateOne, boundOne: made.boundOne, rateBoundOne: made.rateBoundOne, watchStates, watchInfo, events, switching: system.switching,
     outputNames: system.outputs.map((o) => o.name), outputs: made.outputs, initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({
       label: bc.label, variable: bc.variable,

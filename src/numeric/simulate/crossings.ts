@@ -114,7 +114,7 @@ export class Crossings {
   /** watched function scanK on the dense output; its rate lands in scanRateValue */
   private gAt(s: number): number {
     const ws = this.ws, m = ws.model, k = this.scanK;
-    this.stepper!.interpolate(s, ws.yTmp);
+    this.stepper!.interpolateSome(s, m.watchStates[k], ws.yTmp);
     const t = ws.origin.abs(s);
     this.scanRateValue = m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
     this.scanBound = m.boundOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
@@ -125,7 +125,7 @@ export class Crossings {
   scanValue(s: number): number {
     if (!this.scanRate) return this.gAt(s);
     const ws = this.ws;
-    this.stepper!.interpolate(s, ws.yTmp);
+    this.stepper!.interpolateSome(s, ws.model.watchStates[this.scanK], ws.yTmp);
     this.scanRateValue = ws.model.rateOne[this.scanK](ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw);
     return this.scanRateValue;
   }
@@ -186,13 +186,13 @@ export class Crossings {
       this.candidates[nc++] = k;
     }
     if (nc === 0) return -1;
-    // One dense-output point at the midpoint serves every candidate.
+    // The midpoint of the step, for each candidate the states it reads.
     this.stepper = stepper;
     const tm = a + 0.5 * (b - a);
-    stepper.interpolate(tm, ws.yTmp);
     const tmAbs = ws.origin.abs(tm);
     for (let c = 0; c < nc; c++) {
       const k = this.candidates[c];
+      stepper.interpolateSome(tm, m.watchStates[k], ws.yTmp);
       ws.gTmp[k] = m.watchOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
       ws.rTmp[k] = m.rateOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
     }
