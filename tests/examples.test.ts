@@ -433,6 +433,15 @@ describe('npm start (examples/main.mjs)', () => {
   });
 });
 
+describe('ARGESIM C12 task b in relative coordinates (c12_task_b.delta)', () => {
+  it('the source\'s maximum n = 1263 at e = 0.1715763, with all four final velocities 0.25', () => {
+    const r = run('c12_task_b.delta', { record: false, eventValues: false });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1263);
+    for (const v of ['v1', 'v2', 'v3', 'v4']) expect(Math.abs(r.final[v] - 0.25)).toBeLessThan(1e-12);
+  });
+});
+
 describe('examples/', () => {
   it('every .delta file in examples/ is exercised above', () => {
     const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.delta')).sort();

@@ -120,6 +120,9 @@ function literal(v: number): string {
 
 type Mode = 'locked' | 'direct';
 
+/** lines per part of a generated function that writes an array (see outFn in compile) */
+const OUT_CHUNK = 256;
+
 class Emitter {
   private readonly slot = new Map<string, string>();
   private readonly named = new Map<string, { index: number; expr: Expr }>();
@@ -143,9 +146,10 @@ class Emitter {
       }
     };
     exprs.forEach(visit);
-    return this.system.namedValues
-      .filter((v) => needed.has(v.name))
-      .map((v) => `  const v${this.named.get(v.name)!.index} = ${this.expr(v.expr, mode)};\n`)
+    // in definition order (the named values are ordered by dependency), without scanning all
+    // of them for every small function of a model with a thousand
+    return [...needed].map((k) => this.named.get(k)!).sort((a, b) => a.index - b.index)
+      .map((v) => `  const v${v.index} = ${this.expr(v.expr, mode)};\n`)
       .join('');
   }
 
@@ -282,20 +286,39 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const discreteNames = [...system.stepVariables.map((s) => s.name), ...system.discretes.map((d) => d.name)];
   const paramNames = system.parameters.map((p) => p.name);
   const em = new Emitter(system, stateNames, discreteNames, paramNames);
+  const stateSlot = new Map(stateNames.map((sn, i) => [sn, i]));
+  const discreteSlot = new Map(discreteNames.map((dn, i) => [dn, i]));
   const slotIndex = (n: string): { array: 'y' | 'd'; index: number } => {
-    const i = stateNames.indexOf(n);
-    if (i >= 0) return { array: 'y', index: i };
-    return { array: 'd', index: discreteNames.indexOf(n) };
+    const i = stateSlot.get(n);
+    if (i !== undefined) return { array: 'y', index: i };
+    return { array: 'd', index: discreteSlot.get(n) ?? -1 };
   };
 
   const parts: string[] = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;'];
   const fn = (header: string, exprs: Expr[], mode: Mode, body: (e: Emitter) => string) =>
     `function ${header} {\n${em.prelude(exprs, mode)}${body(em)}}`;
+  /**
+   * A function `name(t, y, p, d, sw, out)` writing one slot of out per item. Long ones are
+   * cut into parts of OUT_CHUNK lines that it calls in turn: V8 does not optimise a function
+   * past about 60 KB of bytecode, and the rates of 1025 watched functions ran 70 times slower
+   * in one piece than in four.
+   */
+  const outFn = (name: string, items: { deps: Expr[]; line: (e: Emitter) => string }[], mode: Mode): string => {
+    const body = (slice: typeof items) => (e: Emitter) => slice.map((it) => it.line(e)).join('');
+    if (items.length <= OUT_CHUNK) return fn(`${name}(t, y, p, d, sw, out)`, items.flatMap((it) => it.deps), mode, body(items));
+    const pieces: string[] = [];
+    const calls: string[] = [];
+    for (let start = 0, c = 0; start < items.length; start += OUT_CHUNK, c++) {
+      const slice = items.slice(start, start + OUT_CHUNK);
+      pieces.push(fn(`${name}Part${c}(t, y, p, d, sw, out)`, slice.flatMap((it) => it.deps), mode, body(slice)));
+      calls.push(`  ${name}Part${c}(t, y, p, d, sw, out);\n`);
+    }
+    return [...pieces, `function ${name}(t, y, p, d, sw, out) {\n${calls.join('')}}`].join('\n\n');
+  };
 
   // Right-hand side: switching primitives locked, so no step sees a discontinuity.
   const rhsExprs = system.equations.map((q) => q.rhs);
-  parts.push(fn('rhs(t, y, p, d, sw, out)', rhsExprs, 'locked', (e) =>
-    system.equations.map((q, i) => `  out[${stateNames.indexOf(q.state) >= 0 ? stateNames.indexOf(q.state) : i}] = ${e.expr(q.rhs, 'locked')};\n`).join('')));
+  parts.push(outFn('rhs', system.equations.map((q, i) => ({ deps: [q.rhs], line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n` })), 'locked'));
 
   // Watched functions: state events, then switching functions.
   const watchInfo: WatchEntry[] = [];
@@ -307,15 +330,14 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     watchExprs.push(g);
   });
   system.switching.forEach((s, i) => { watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 }); watchExprs.push(s.g); });
-  parts.push(fn('watch(t, y, p, d, sw, out)', watchExprs, 'direct', (e) => watchExprs.map((w, i) => `  out[${i}] = ${e.expr(w, 'direct')};\n`).join('')));
+  parts.push(outFn('watch', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'direct')};\n` })), 'direct'));
   // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
   const rateExprs: (Expr | null)[] = watchInfo.map((w) => (w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate));
-  const knownRates = rateExprs.filter((r): r is Expr => r !== null);
-  parts.push(fn('watchRate(t, y, p, d, sw, out)', knownRates, 'locked', (e) => rateExprs.map((r, i) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n`).join('')));
+  parts.push(outFn('watchRate', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n` })), 'locked'));
   // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
   const ULPS = literal(8 * Number.EPSILON);
-  parts.push(fn('watchBound(t, y, p, d, sw, out)', watchExprs, 'direct', (e) => watchExprs.map((w, i) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n`).join('')));
-  parts.push(fn('rateBound(t, y, p, d, sw, out)', knownRates, 'locked', (e) => rateExprs.map((r, i) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`).join('')));
+  parts.push(outFn('watchBound', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })), 'direct'));
+  parts.push(outFn('rateBound', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n` })), 'locked'));
   // Each watched function and its rate alone, for the root finder: refining one crossing
   // costs one function, not all N of a row of N spheres.
   watchExprs.forEach((w, i) => parts.push(fn(`watch${i}(t, y, p, d, sw)`, [w], 'direct', (e) => `  return ${e.expr(w, 'direct')};\n`)));
@@ -355,7 +377,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   });
 
   const outputExprs = system.outputs.map((o) => o.expr);
-  parts.push(fn('outputs(t, y, p, d, sw, out)', outputExprs, 'direct', (e) => outputExprs.map((o, i) => `  out[${i}] = ${e.expr(o, 'direct')};\n`).join('')));
+  parts.push(outFn('outputs', outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'direct')};\n` })), 'direct'));
 
   // Initial values use parameters only (the analysis checked that).
   parts.push(fn('initial(p, y0, d0)', [], 'direct', (e) => {
@@ -416,10 +438,10 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     return slots;
   });
   const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
-  const stateIndex = new Map(stateNames.map((sn, i) => [sn, i]));
-  const watchStates = watchReads.map((reads, k) => Int32Array.from(new Set([...reads, ...rateReads[k]].flatMap((name) => (stateIndex.has(name) ? [stateIndex.get(name)!] : [])))).sort());
+  const watchStates = watchReads.map((reads, k) => Int32Array.from(new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : [])))).sort());
   const moves = writtenSlots.map((slots) => Int32Array.from(watchReads.flatMap((reads, k) => ([...slots].some((sl) => reads.has(sl)) ? [k] : []))));
 
+  const watchOfEvent = new Map(watchInfo.flatMap((w, k) => (w.kind === 'event' ? [[w.event, k] as const] : [])));
   const events: CompiledEvent[] = system.events.map((ev, i) => {
     const si = scheduleIndex[i];
     let schedule: CompiledSchedule | null = null;
@@ -433,7 +455,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     const meta = eventMeta[i];
     return {
       index: i, name: ev.name, kind: ev.kind, source: ev.source,
-      watchIndex: watchInfo.findIndex((w) => w.kind === 'event' && w.event === i),
+      watchIndex: watchOfEvent.get(i) ?? -1,
       direction: ev.direction, apply: made.apply[i],
       marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i] } : null,
       stops: meta.stops, schedule, changes: meta.changes, moves: moves[i],
