@@ -41,9 +41,19 @@ class WatchScan implements ScanFunction {
 }
 
 export class Crossings {
-  /** per function: the bracket of its first crossing in the last step (right end NaN: none) */
+  /** per function: the bracket of its first crossing in the last step, for those in `located` */
   readonly candidateLeft: Float64Array;
   readonly candidateRight: Float64Array;
+  /** the functions whose crossing in the last step was located, and how many */
+  readonly located: Int32Array;
+  locatedCount = 0;
+  /**
+   * Set by the driver right after an instant: the first step then also checks that no armed
+   * event function started it within its own rounding of zero, heading across (whether it
+   * fires before or after the instant cannot be told). `unresolved` is such a function, or -1.
+   */
+  checkUnresolved = false;
+  unresolved = -1;
   /**
    * per function: held at zero after firing, until |g| exceeds holdScale (its rounding and
    * the location's residue) or its rate has surely carried it out (holdRate·|h| well above
@@ -92,6 +102,7 @@ export class Crossings {
   constructor(private readonly ws: Workspace) {
     const m = ws.model, nw = ws.nWatch;
     this.candidateLeft = new Float64Array(nw); this.candidateRight = new Float64Array(nw);
+    this.located = new Int32Array(nw);
     this.held = new Uint8Array(nw); this.holdScale = new Float64Array(nw); this.holdRate = new Float64Array(nw);
     this.sitting = new Uint8Array(nw); this.sittingFrom = new Int8Array(nw);
     this.consumedUntil = new Float64Array(nw);
@@ -109,6 +120,8 @@ export class Crossings {
     this.sitting.fill(0);
     this.consumedUntil.fill(NaN);
     this.contact = -1;
+    this.checkUnresolved = false;
+    this.unresolved = -1;
   }
 
   /** watched function scanK on the dense output; its rate lands in scanRateValue */
@@ -150,8 +163,8 @@ export class Crossings {
     const a = stepper.tPrev, b = stepper.t, ah = Math.abs(b - a);
     const { gPrev, rPrev, gNew, rNew } = ws;
     let nc = 0;
+    this.locatedCount = 0;
     for (let k = 0; k < nw; k++) {
-      this.candidateRight[k] = NaN;
       const g0 = gPrev[k], g1 = gNew[k];
       if (g0 !== g0 || g1 !== g1) continue;
       if (this.held[k]) {
@@ -184,6 +197,10 @@ export class Crossings {
         }
       }
       this.candidates[nc++] = k;
+    }
+    if (this.checkUnresolved) {
+      this.checkUnresolved = false;
+      for (let c = 0; c < nc; c++) if (this.startsUnresolved(this.candidates[c], stepper)) { this.unresolved = this.candidates[c]; return -1; }
     }
     if (nc === 0) return -1;
     // The midpoint of the step, for each candidate the states it reads.
@@ -304,6 +321,7 @@ export class Crossings {
     if (until === until && this.ws.dir * (this.ws.origin.abs(this.bracket.right) - until) <= 0) return false;
     this.candidateLeft[k] = this.bracket.left;
     this.candidateRight[k] = this.bracket.right;
+    this.located[this.locatedCount++] = k;
     return true;
   }
 
@@ -331,6 +349,22 @@ export class Crossings {
       this.held[w] = 0;
       this.sitting[w] = 0;
     }
+  }
+
+  /**
+   * Whether armed event function k starts the step (right after an instant) within its own
+   * rounding of zero and heading across in its direction: a gap x2 - x1 of 1e-17 between
+   * spheres near x = 3, where the positions cannot tell which impact comes first.
+   */
+  private startsUnresolved(k: number, stepper: Stepper): boolean {
+    const ws = this.ws, m = ws.model;
+    if (!this.isEvent[k] || this.held[k] || this.fromZero[k]) return false;
+    const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
+    if (!(rate !== 0)) return false;
+    const bound = m.boundOne[k](ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw);
+    if (!(Math.abs(g) <= 4 * bound)) return false;
+    const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
+    return Math.sign(rate) === -side && matches(this.direction[k], side);
   }
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */

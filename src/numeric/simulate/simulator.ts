@@ -25,7 +25,7 @@ import { createStepper } from '../steppers.js';
 import { ScheduleError, scheduleTimes } from '../time-roots.js';
 import { ZenoWatch } from '../zeno.js';
 import { Crossings } from './crossings.js';
-import { Firing, MAX_EVENT_ITERATIONS, matches } from './firing.js';
+import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
 import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationResult, type ValueRecord } from './types.js';
@@ -90,6 +90,8 @@ export class Simulator {
   private readonly gFire: Float64Array;
   private readonly rFire: Float64Array;
   private readonly dydtProbe: Float64Array;
+  /** the events of the last instant (for the message when the next step finds a crossing unresolved) */
+  private lastFired: readonly number[] = [];
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -262,6 +264,7 @@ export class Simulator {
         m.watchRate(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.rNew);
         const crossing = this.crossings.find(stepper);
         if (this.crossings.contact >= 0) return this.failContact(rs, this.crossings.contact);
+        if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
         if (crossing >= 0) return this.crossingInstant(rs, crossing, tNewAbs);
       }
       const tPrevAbs = rs.t;
@@ -402,16 +405,16 @@ export class Simulator {
   /** The instant of the earliest crossing in the last step: its events, or a switch. */
   private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
     const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin, cr = this.crossings;
-    const nw = ws.nWatch;
     // Group every crossing at the earliest instant; events in file order.
     const tc = cr.candidateRight[crossing];
     const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(origin.abs(tc)));
     const firedEvents: number[] = [];
     let switched = false;
     let eventLeft = NaN;
-    for (let k = 0; k < nw; k++) {
+    for (let j = 0; j < cr.locatedCount; j++) {
+      const k = cr.located[j];
       const right = cr.candidateRight[k];
-      if (!(right === right) || dir * (right - tc) > tolerance) continue;
+      if (dir * (right - tc) > tolerance) continue;
       const w = m.watchInfo[k];
       if (w.kind === 'event') {
         firedEvents.push(w.event);
@@ -508,10 +511,8 @@ export class Simulator {
         if (locate === 'exact') this.crossings.rearm(w, this.rFire[w], Math.sign(this.gFire[w]), dtZero);
         else this.crossings.arm(w);
       }
-      if (locate === 'exact') {
-        const unresolved = this.unresolvedCrossing(at, outcome.fired, proposal);
-        if (unresolved >= 0) return over(this.precisionMessage(unresolved, at, outcome.fired));
-      }
+      // the first step from here checks that no other event function starts it at its zero
+      if (locate === 'exact') { this.crossings.checkUnresolved = true; this.lastFired = outcome.fired; }
     }
     if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
     for (const k of fired) {
@@ -527,25 +528,12 @@ export class Simulator {
     return false;
   }
 
-  /**
-   * An armed state event whose function stands within its own rounding of zero after an
-   * instant, heading across: when (or whether) it crosses cannot be told in double precision
-   * (a gap x2 - x1 of 1e-17 between spheres at x ~ 3). Its index, or -1.
-   */
-  private unresolvedCrossing(at: number, fired: readonly number[], horizon: number): number {
-    const ws = this.ws, m = this.model, cr = this.crossings;
-    for (let k = 0; k < ws.nWatch; k++) {
-      const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
-      // (a function farther from zero than its rate covers in the next step is not close)
-      if (!(rate !== 0) || !(Math.abs(g) <= 2 * Math.abs(rate) * horizon || g === 0)) continue;
-      const w = m.watchInfo[k];
-      if (w.kind !== 'event' || cr.isHeld(k) || fired.includes(w.event)) continue;
-      ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) <= 4 * ws.gBound[k])) continue;
-      const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
-      if (Math.sign(rate) === -side && matches(m.events[w.event].direction ?? 'crosses', side)) return k;
-    }
-    return -1;
+  private failUnresolved(rs: RunState, k: number): boolean {
+    const ws = this.ws;
+    ws.gBound[k] = this.model.boundOne[k](rs.t, ws.y, ws.p, ws.d, ws.sw);
+    this.fail(rs.result, this.precisionMessage(k, rs.t, this.lastFired), rs.t, this.ws.y, this.ws.d);
+    this.finishStats(rs);
+    return true;
   }
 
   private precisionMessage(k: number, at: number, fired: readonly number[]): string {
