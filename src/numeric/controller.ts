@@ -379,6 +379,18 @@ export abstract class EmbeddedRkStepper extends StepperBase {
     this.hLast = h;
     this.stats.steps++;
     this.denseReady = false;
+    this.stepId++;
+  }
+
+  /** counts accepted steps, so that coefficients prepared per component know their step */
+  protected stepId = 0;
+
+  /**
+   * Prepares the dense output of the components in idx only, if the method can (true), as
+   * DOPRI5 can from the stages it kept; DOP853 needs three more stages of the whole state.
+   */
+  protected prepareDenseSome(_idx: Int32Array): boolean {
+    return false;
   }
 
   interpolate(s: number, out: Float64Array): void {
@@ -393,7 +405,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
     if (s === this.t || this.hLast === 0) { for (let j = 0; j < idx.length; j++) out[idx[j]] = this.y[idx[j]]; return; }
     if (s === this.tPrev) { for (let j = 0; j < idx.length; j++) out[idx[j]] = this.yPrev[idx[j]]; return; }
-    if (!this.denseReady) {
+    if (!this.denseReady && !this.prepareDenseSome(idx)) {
       this.prepareDense();
       this.denseReady = true;
     }

@@ -64,6 +64,7 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     this.r2 = new Float64Array(n);
     this.r3 = new Float64Array(n);
     this.r4 = new Float64Array(n);
+    this.preparedFor = new Int32Array(n).fill(-1);
     this.scratchA = this.k2;
     this.scratchB = this.k3;
   }
@@ -102,18 +103,31 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   }
 
   protected prepareDense(): void {
-    const n = this.n, h = this.hLast;
-    const y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k7 = this.dydt;
-    const k3 = this.k3, k4 = this.k4, k5 = this.k5, k6 = this.k6;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4;
-    for (let i = 0; i < n; i++) {
-      const dy = y1[i] - y0[i];
-      const bspl = h * k1[i] - dy;
-      r1[i] = dy;
-      r2[i] = bspl;
-      r3[i] = dy - h * k7[i] - bspl;
-      r4[i] = h * (d1 * k1[i] + d3 * k3[i] + d4 * k4[i] + d5 * k5[i] + d6 * k6[i] + d7 * k7[i]);
+    for (let i = 0; i < this.n; i++) this.prepareComponent(i);
+  }
+
+  /** the step each component's dense coefficients were prepared for (see prepareDenseSome) */
+  private readonly preparedFor: Int32Array;
+
+  protected override prepareDenseSome(idx: Int32Array): boolean {
+    const id = this.stepId, preparedFor = this.preparedFor;
+    for (let j = 0; j < idx.length; j++) {
+      const i = idx[j];
+      if (preparedFor[i] !== id) { this.prepareComponent(i); preparedFor[i] = id; }
     }
+    return true;
+  }
+
+  /** Hairer's continuous extension coefficients of component i for the last step. */
+  private prepareComponent(i: number): void {
+    const h = this.hLast;
+    const y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k7 = this.dydt;
+    const dy = y1[i] - y0[i];
+    const bspl = h * k1[i] - dy;
+    this.r1[i] = dy;
+    this.r2[i] = bspl;
+    this.r3[i] = dy - h * k7[i] - bspl;
+    this.r4[i] = h * (d1 * k1[i] + d3 * this.k3[i] + d4 * this.k4[i] + d5 * this.k5[i] + d6 * this.k6[i] + d7 * k7[i]);
   }
 
   protected evalDense(theta: number, out: Float64Array): void {

@@ -162,12 +162,13 @@ export class Crossings {
     const ws = this.ws, m = ws.model, dir = ws.dir, nw = ws.nWatch;
     const a = stepper.tPrev, b = stepper.t, ah = Math.abs(b - a);
     const { gPrev, rPrev, gNew, rNew } = ws;
+    const held = this.held, affine = this.affine, candidates = this.candidates;
     let nc = 0;
     this.locatedCount = 0;
     for (let k = 0; k < nw; k++) {
       const g0 = gPrev[k], g1 = gNew[k];
       if (g0 !== g0 || g1 !== g1) continue;
-      if (this.held[k]) {
+      if (held[k]) {
         // Still within its zero (its rounding and the location's residue) at the step's end,
         // and too short a step for its rate to have carried it out: a sign change there is
         // rounding (sin(pi t) at the end of a range, just after it fired there).
@@ -175,28 +176,28 @@ export class Crossings {
         // It has left zero in this step: armed, and the step is scanned from its zero in the
         // direction of its rate (a whole flight of a ball can lie in one step). Resting with
         // zero rate, leaving towards the side it fired into is a contact pushed through.
-        this.held[k] = 0;
+        held[k] = 0;
         if (this.sitting[k]) {
           this.sitting[k] = 0;
           if (Math.sign(g1) !== this.sittingFrom[k] && this.contact < 0) this.contact = k;
           continue;
         }
         this.fromZero[k] = 1;
-        this.candidates[nc++] = k;
+        candidates[nc++] = k;
         continue;
       }
       // An affine function keeps one sign inside the step when it stays farther from zero at
       // both ends than its end rates and its change over the step make plausible (|g'|
       // would have to exceed the sum of both end rates somewhere inside an accepted step);
       // any other may have a bump that its ends do not show (exp(-(x - 5)^2) - 0.5).
-      if (this.affine[k]) {
+      if (affine[k]) {
         const excursion = ah * (Math.abs(rPrev[k]) + Math.abs(rNew[k])) + Math.abs(g1 - g0);
         if (excursion === excursion) {
           if (g0 > 0 && g1 > 0 && g0 > excursion && g1 > excursion) continue;
           if (g0 < 0 && g1 < 0 && -g0 > excursion && -g1 > excursion) continue;
         }
       }
-      this.candidates[nc++] = k;
+      candidates[nc++] = k;
     }
     if (this.checkUnresolved) {
       this.checkUnresolved = false;
