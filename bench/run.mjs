@@ -21,13 +21,13 @@ const PEERS_URL = new URL('../../shared/peers/results.json', import.meta.url);
 const DIST_URL = new URL('../dist/index.js', import.meta.url);
 
 function parseArgs(argv) {
-  const o = { tol: 'tight', repeats: 5, workloads: ['W1', 'W2', 'W3', 'W4'], json: null };
+  const o = { tol: 'tight', repeats: 5, workloads: ['W1', 'W2', 'W3', 'W4', 'W5'], json: null };
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i], v = argv[i + 1];
     if (a === '--tol') { o.tol = v; i++; } else if (a === '--repeats') { o.repeats = parseInt(v, 10); i++; }
     else if (a === '--workloads') { o.workloads = v.split(',').filter(Boolean); i++; } else if (a === '--json') { o.json = v; i++; }
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node bench/run.mjs [--tol tight|default] [--repeats N] [--workloads W1,W2,W3,W4] [--json FILE]');
+      console.log('usage: node bench/run.mjs [--tol tight|default] [--repeats N] [--workloads W1,W2,W3,W4,W5] [--json FILE]');
       process.exit(0);
     } else throw new Error(`unknown argument '${a}' (try --help)`);
   }
@@ -136,7 +136,8 @@ function main() {
   const outs = [];
   const rows = [];
   const accuracy = [];
-  for (const wl of o.workloads) {
+  const peerWorkloads = o.workloads.filter((w) => w !== 'W5');
+  for (const wl of peerWorkloads) {
     let d;
     try {
       const stdout = execFileSync(process.execPath, [DRIVER, '--workload', wl, '--tol', o.tol, '--repeats', String(o.repeats)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
@@ -168,6 +169,11 @@ function main() {
   console.log('');
   console.log('* committed peer figures from ../shared/peers/results.json (another run; compare ratios only from one harness run, see bench/README.md)');
   if (o.json) { writeFileSync(o.json, JSON.stringify(outs, null, 1)); console.log(`raw driver outputs written to ${o.json}`); }
+  // W5, the row of spheres: whole processes beside CVODE (bench/w5/run.mjs)
+  if (o.workloads.includes('W5')) {
+    console.log('');
+    execFileSync(process.execPath, [fileURLToPath(new URL('./w5/run.mjs', import.meta.url))], { stdio: 'inherit' });
+  }
 }
 
 main();
