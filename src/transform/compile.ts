@@ -363,7 +363,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       return lines.join('');
     }));
     const rates = marcus?.kind === 'marcus' ? marcus.jumps.map((j) => j.rate) : [];
-    parts.push(fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) => rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join('')));
+    // (the rates of a Marcus flow; events without one share a function that does nothing)
+    if (marcus?.kind === 'marcus') parts.push(fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) => rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join('')));
     const changes = new Set<string>();
     for (const a of ev.actions) {
       if (a.kind === 'assign' || a.kind === 'jump') changes.add(a.variable);
@@ -410,14 +411,14 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const n = system.events.length;
   const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
   const nw = watchExprs.length;
-  parts.push(`return { rhs, watch, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, boundOne: ${list('watchBound', nw)}, rateBoundOne: ${list('rateBound', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: ${list('rate', n)}, scalar: ${list('scalar', scalars.length)} };`);
+  parts.push(`return { rhs, watch, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, boundOne: ${list('watchBound', nw)}, rateBoundOne: ${list('rateBound', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: [${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}], scalar: ${list('scalar', scalars.length)} };`);
   const source = parts.join('\n\n');
 
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only
   const made = new Function(source)() as {
     rhs: HotFunction; watch: HotFunction; watchRate: HotFunction; watchBound: HotFunction; rateBound: HotFunction;
     watchOne: ScalarFunction[]; rateOne: ScalarFunction[]; boundOne: ScalarFunction[]; rateBoundOne: ScalarFunction[]; outputs: HotFunction; initial: CompiledModel['initial'];
-    apply: CompiledEvent['apply'][]; rate: HotFunction[]; scalar: ScalarFunction[];
+    apply: CompiledEvent['apply'][]; rate: (HotFunction | null)[]; scalar: ScalarFunction[];
   };
 
   // Which watched functions read which names, through the named values they use.
@@ -457,7 +458,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       index: i, name: ev.name, kind: ev.kind, source: ev.source,
       watchIndex: watchOfEvent.get(i) ?? -1,
       direction: ev.direction, apply: made.apply[i],
-      marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i] } : null,
+      marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i]! } : null,
       stops: meta.stops, schedule, changes: meta.changes, moves: moves[i],
     };
   });
