@@ -77,9 +77,13 @@ describe('zero on the function\'s own scale (EVENTS.md, 1)', () => {
     const unit = simulate(ball(1), { ...TIGHT, record: false, eventValues: false });
     const tiny = simulate(ball(1e-200), { rtol: 1e-10, atol: 1e-212, record: false, eventValues: false });
     expect(tiny.status).toBe('zeno');
-    expect(tiny.events.length).toBe(unit.events.length);
+    expect(unit.status).toBe('zeno');
+    // The bounces located before the stop are those the arithmetic resolves (about 131 of
+    // them, the last ones 1e-13 long): their number, but not their times, depends on rounding.
+    expect(Math.abs(tiny.events.length - unit.events.length)).toBeLessThanOrEqual(2);
+    expect(Math.abs(tiny.accumulationPoint! - unit.accumulationPoint!)).toBeLessThan(1e-12);
     // the scaled parameters differ in their last bits: times agree to rounding, not bits
-    unit.events.forEach((e, i) => expect(Math.abs(tiny.events[i].t - e.t)).toBeLessThan(1e-12));
+    for (let i = 0; i < Math.min(unit.events.length, tiny.events.length); i++) expect(Math.abs(tiny.events[i].t - unit.events[i].t)).toBeLessThan(1e-12);
   });
 });
 

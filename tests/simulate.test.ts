@@ -228,7 +228,8 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
   it('a sliding mode (the motion of both sides turns back to the switch) fails with a message, no hang, no wrong answer', () => {
     const r = simulate("independent t from 0 to 2\nx' = if x > 0 then -1 else 1\nx(0) = 1", TIGHT);
     expect(r.status).toBe('failed');
-    expect(r.message).toMatch(/^sliding mode at t = 1\.0000000000000\d*: on both sides of x > 0 the motion turns back/);
+    // (the switch is at t = 1 exactly; located at 1 or the double after it)
+    expect(r.message).toMatch(/^sliding mode at t = 1(\.0000000000000\d*)?: on both sides of x > 0 the motion turns back/);
     expect(Math.abs(r.final.t - 1)).toBeLessThan(1e-12);
     expect(Math.abs(r.final.x)).toBeLessThan(1e-12);
     // a switch crossed with both sides moving the same way is not sliding
