@@ -202,3 +202,23 @@ describe('streaming and output density (EVENTS.md, 5)', () => {
     expect(count).toBeGreaterThan(50);
   });
 });
+
+describe('many bodies (W5): cost per event O(N), exact counts', () => {
+  it('1024 spheres in a row over t in [0, 20]: exactly 6582 impacts, energy kept, no false "precision ran out"', async () => {
+    const { rowModel, exactHits, velocities } = await import('../bench/w5/row-model.mjs');
+    expect(exactHits(1024, 20)).toBe(6582);
+    // the written-out model with its kinetic energy as an output
+    // (in four partial sums: one expression may be at most 1000 operations deep)
+    const part = (q: number) => Array.from({ length: 256 }, (_, i) => `x${256 * q + i + 1}'^2`).join(' + ');
+    const sums = [0, 1, 2, 3].map((q) => `E${q} = ${part(q)}\n`).join('');
+    const text = rowModel(1024, 20).replace('output x1, x1024, hits', 'output x1, x1024, hits, E') + sums + 'E = (E0 + E1 + E2 + E3)/2\n';
+    const run = new Simulator(compileModel(text)).run({ record: false, eventValues: false });
+    expect(run.status).toBe('ok');
+    expect(run.final.hits).toBe(6582);
+    // one step per impact, give or take the end: the cost does not hide in extra steps
+    expect(run.stats.steps).toBeLessThan(6582 + 50);
+    // elastic, equal masses: speeds are only exchanged, so the kinetic energy stays what it was
+    const e0 = (velocities(1024) as number[]).reduce((sum, v) => sum + v * v, 0) / 2;
+    expect(Math.abs(run.final.E - e0) / e0).toBeLessThan(1e-9);
+  }, 60_000);
+});

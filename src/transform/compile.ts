@@ -61,6 +61,13 @@ export interface CompiledEvent {
    * the only ones event iteration must look at after it
    */
   moves: Int32Array;
+  /**
+   * the slots its condition, the condition's rate and its actions read, and the slots its
+   * actions write, of those that can change when an event fires (states, step variables and
+   * what conditions read): two events whose sets meet do not commute, so their order matters
+   */
+  reads: ReadonlySet<string>;
+  writes: ReadonlySet<string>;
 }
 
 export interface CompiledModel {
@@ -440,9 +447,24 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   });
   const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
   const watchStates = watchReads.map((reads, k) => Int32Array.from(new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : [])))).sort());
+  const watchOfEvent = new Map(watchInfo.flatMap((w, k) => (w.kind === 'event' ? [[w.event, k] as const] : [])));
+  // What can change when or whether an event fires: the states, the step variables and the
+  // names any watched function or rate reads (a counter that only outputs read cannot).
+  const dynamic = new Set<string>([...stateNames, ...system.stepVariables.map((sv) => sv.name)]);
+  for (const r of [...watchReads, ...rateReads]) for (const k of r) dynamic.add(k);
+  const eventReads = system.events.map((ev, i) => {
+    const reads = new Set<string>();
+    const w = watchOfEvent.get(i);
+    if (w !== undefined) { for (const k of watchReads[w]) reads.add(k); for (const k of rateReads[w]) reads.add(k); }
+    for (const a of ev.actions) {
+      if (a.kind === 'assign') for (const k of readsOf(a.value)) reads.add(k);
+      if (a.kind === 'jump') for (const k of readsOf(a.increment)) reads.add(k);
+      if (a.kind === 'marcus') a.jumps.forEach((j) => { for (const k of readsOf(j.rate)) reads.add(k); });
+    }
+    return new Set([...reads].filter((k) => dynamic.has(k)));
+  });
   const moves = writtenSlots.map((slots) => Int32Array.from(watchReads.flatMap((reads, k) => ([...slots].some((sl) => reads.has(sl)) ? [k] : []))));
 
-  const watchOfEvent = new Map(watchInfo.flatMap((w, k) => (w.kind === 'event' ? [[w.event, k] as const] : [])));
   const events: CompiledEvent[] = system.events.map((ev, i) => {
     const si = scheduleIndex[i];
     let schedule: CompiledSchedule | null = null;
@@ -459,7 +481,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       watchIndex: watchOfEvent.get(i) ?? -1,
       direction: ev.direction, apply: made.apply[i],
       marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i]! } : null,
-      stops: meta.stops, schedule, changes: meta.changes, moves: moves[i],
+      stops: meta.stops, schedule, changes: meta.changes, moves: moves[i], reads: eventReads[i], writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
     };
   });
 

@@ -24,6 +24,13 @@ import type { Stepper } from '../stepper.js';
 import { matches } from './firing.js';
 import type { Workspace } from './workspace.js';
 
+/** Whether two events do not commute: one writes what the other reads. */
+function conflict(a: { reads: ReadonlySet<string>; writes: ReadonlySet<string> }, b: { reads: ReadonlySet<string>; writes: ReadonlySet<string> }): boolean {
+  for (const s of a.writes) if (b.reads.has(s)) return true;
+  for (const s of b.writes) if (a.reads.has(s)) return true;
+  return false;
+}
+
 /** halvings of a step when sampling watched functions: at most 2^MAX_REFINE pieces */
 const MAX_REFINE = 6;
 
@@ -54,6 +61,8 @@ export class Crossings {
    */
   checkUnresolved = false;
   unresolved = -1;
+  /** the events of that instant */
+  firedAtInstant: readonly number[] = [];
   /**
    * per function: held at zero after firing, until |g| exceeds holdScale (its rounding and
    * the location's residue) or its rate has surely carried it out (holdRate·|h| well above
@@ -360,6 +369,10 @@ export class Crossings {
   private startsUnresolved(k: number, stepper: Stepper): boolean {
     const ws = this.ws, m = ws.model;
     if (!this.isEvent[k] || this.held[k] || this.fromZero[k]) return false;
+    // Only an event that does not commute with one fired at the instant is ambiguous: the
+    // order of two impacts at opposite ends of a row does not matter.
+    const w = m.watchInfo[k];
+    if (w.kind !== 'event' || !this.firedAtInstant.some((e) => conflict(m.events[e], m.events[w.event]))) return false;
     const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;
     const bound = m.boundOne[k](ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw);

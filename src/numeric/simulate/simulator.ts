@@ -426,7 +426,7 @@ export class Simulator {
         else this.crossings.arm(w);
       }
       // the first step from here checks that no other event function starts it at its zero
-      if (locate === 'exact') { this.crossings.checkUnresolved = true; this.lastFired = outcome.fired; }
+      if (locate === 'exact') { this.crossings.checkUnresolved = true; this.crossings.firedAtInstant = outcome.fired; this.lastFired = outcome.fired; }
     }
     if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
     for (const k of fired) {
