@@ -142,7 +142,7 @@ const CASES: [string, string, string][] = [
   ["resetting the highest derivative of a second-order state", "event e when y - 1 rises do y'' := 2 end\ny'' = 1\ny(0) = 0; y'(0) = 0",
     "m.delta:1:29: cannot reset y'': it is the highest derivative of y, given by its equation\n  event e when y - 1 rises do y'' := 2 end\n                              ^\nReset a state level below it (y ... y')."],
   ["an unknown option", "option speed = 3\ny' = 1\ny(0) = 0",
-    "m.delta:1:8: unknown option 'speed'\n  option speed = 3\n         ^\nThe options are method, locate, deltaRule, rtol, atol, step, maxEvents."],
+    "m.delta:1:8: unknown option 'speed'\n  option speed = 3\n         ^\nThe options are method, locate, deltaRule, zeno, rtol, atol, step, maxEvents, maxSteps."],
   ["a bad method", "option method = euler\ny' = 1\ny(0) = 0",
     "m.delta:1:17: option method must be one of rk4, dopri5, dop853\n  option method = euler\n                  ^\nWrite e.g. option method = rk4."],
   ["a bad deltaRule", "option deltaRule = right\ny' = 1\ny(0) = 0",

@@ -59,8 +59,11 @@ const OPTION_WORDS: Record<string, readonly string[]> = {
   method: ['rk4', 'dopri5', 'dop853'],
   locate: ['exact', 'before', 'after'],
   deltaRule: ['left', 'marcus'],
+  zeno: ['stop', 'continue'],
 };
-const OPTION_NUMBERS = new Set(['rtol', 'atol', 'step', 'maxEvents']);
+const OPTION_NUMBERS = new Set(['rtol', 'atol', 'step', 'maxEvents', 'maxSteps']);
+/** options that count something: whole numbers */
+const OPTION_COUNTS = new Set(['maxEvents', 'maxSteps']);
 
 /** Characters a model name can never contain: placeholders built from them cannot collide. */
 const PLACEHOLDER = '#delta';
@@ -203,8 +206,8 @@ class Analyser {
     try { v = evaluate(s.value, () => undefined); } catch {
       throw this.fail(s.value.span, `option ${s.name} needs a number`, `Write e.g. option ${s.name} = 1e-8.`);
     }
-    if (!(v > 0) || !Number.isFinite(v) || (s.name === 'maxEvents' && !Number.isInteger(v))) {
-      throw this.fail(s.value.span, `option ${s.name} must be a positive ${s.name === 'maxEvents' ? 'whole number' : 'number'}, got ${v}`, 'Give a positive value.');
+    if (!(v > 0) || !Number.isFinite(v) || (OPTION_COUNTS.has(s.name) && !Number.isInteger(v))) {
+      throw this.fail(s.value.span, `option ${s.name} must be a positive ${OPTION_COUNTS.has(s.name) ? 'whole number' : 'number'}, got ${v}`, 'Give a positive value.');
     }
     this.options.set(s.name, { name: s.name, value: v, span: s.span });
   }
