@@ -218,7 +218,7 @@ describe('many bodies (W5): cost per event O(N), exact counts', () => {
     // one step per impact, give or take the end: the cost does not hide in extra steps
     expect(run.stats.steps).toBeLessThan(6582 + 50);
     // elastic, equal masses: speeds are only exchanged, so the kinetic energy stays what it was
-    const e0 = (velocities(1024) as number[]).reduce((sum, v) => sum + v * v, 0) / 2;
+    const e0 = velocities(1024).reduce((sum, v) => sum + v * v, 0) / 2;
     expect(Math.abs(run.final.E - e0) / e0).toBeLessThan(1e-9);
   }, 60_000);
 });
