@@ -184,6 +184,10 @@ describe('streaming and output density (EVENTS.md, 5)', () => {
     // free fall before the first bounce: h = 1 - g t^2/2 exactly on the grid
     for (const r of grid.filter((r) => r[0] < 0.45)) expect(r[1]).toBeCloseTo(1 - (9.81 * r[0] * r[0]) / 2, 12);
     expect(run.rows.length).toBe(2 + grid.length + 2 * run.events.length);
+    // rows on a grid are read off the dense output: the integration itself is the same
+    const everyStep = simulate(ball, TIGHT);
+    expect(run.final).toEqual(everyStep.final);
+    expect(run.events.map((e) => e.t)).toEqual(everyStep.events.map((e) => e.t));
   });
 
   it('eventsOnly: the two ends and each event\'s before and after rows', () => {
@@ -221,4 +225,68 @@ describe('many bodies (W5): cost per event O(N), exact counts', () => {
     const e0 = velocities(1024).reduce((sum, v) => sum + v * v, 0) / 2;
     expect(Math.abs(run.final.E - e0) / e0).toBeLessThan(1e-9);
   }, 60_000);
+});
+
+describe('option zeno = continue: contacts held as constraints (EVENTS.md, 2)', () => {
+  const push = readFileSync(new URL('two_masses_push.delta', EXAMPLES), 'utf8');
+
+  it('two masses pushed together after a plastic impact move as one: x1(3) = x2(3) = 4.25', () => {
+    const run = simulate(push, TIGHT);
+    expect(run.status).toBe('ok');
+    expect(run.events).toHaveLength(1);
+    // meet at sqrt(3) - 1 with speeds sqrt(3) and 0; then together at F/2 from sqrt(3)/2
+    const t1 = Math.sqrt(3) - 1, v = Math.sqrt(3) / 2, x = (t: number) => 1 + v * (t - t1) + (t - t1) ** 2 / 4;
+    expect(Math.abs(run.final.x1 - x(3))).toBeLessThan(1e-9);
+    expect(Math.abs(run.final.x2 - x(3))).toBeLessThan(1e-9);
+    expect(x(3)).toBeCloseTo(4.25, 14);
+    expect(run.contacts).toHaveLength(1);
+    expect(Math.abs(run.contacts![0].from - t1)).toBeLessThan(1e-14);
+    expect(run.contacts![0].to).toBeNull();
+  });
+
+  it('the force reversed at t = 2: they part there (x1(3) = 3.5, x2(3) = 4)', () => {
+    const run = simulate(push, { ...TIGHT, set: { Treverse: 2 } });
+    expect(run.status).toBe('ok');
+    expect(run.contacts).toHaveLength(1);
+    expect(Math.abs(run.contacts![0].to! - 2)).toBeLessThan(1e-12);
+    expect(Math.abs(run.final.x1 - 3.5)).toBeLessThan(1e-9);
+    expect(Math.abs(run.final.x2 - 4)).toBeLessThan(1e-9);
+  });
+
+  it('without the option the same model stops with a persisting contact (never passes through)', () => {
+    const run = simulate(push, { ...TIGHT, zeno: 'stop' });
+    expect(run.status).toBe('failed');
+    expect(run.message).toMatch(/^persisting contact at t = 0\.73205080756887\d*/);
+  });
+
+  it('a bouncing ball on [0, 20] rests on the floor after its accumulation point t_inf = 12.8506', () => {
+    const ball = "independent t from 0 to 20\nparameter g = 9.81, e = 0.8\noption zeno = continue\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 10; h'(0) = 0";
+    const run = simulate(ball, { ...TIGHT, eventValues: false });
+    expect(run.status).toBe('ok');
+    // t_inf = t1 (1 + e)/(1 - e), t1 = sqrt(2 h0/g)
+    const tInf = (Math.sqrt(20 / 9.81) * 1.8) / 0.2;
+    expect(Math.abs(run.contacts![0].from - tInf)).toBeLessThan(1e-9);
+    expect(Math.abs(run.final.h)).toBeLessThan(1e-12);
+    expect(run.final["h'"]).toBe(0);
+    for (const r of run.rows.filter((row) => row[0] > tInf + 1e-6)) { expect(Math.abs(r[1])).toBeLessThan(1e-12); expect(r[2]).toBe(0); }
+  });
+
+  it('a ball on a table moving as A sin(w t) rides it while the table\'s downward acceleration is below g, and lifts off where it reaches g', () => {
+    const table = readFileSync(new URL('ball_on_table.delta', EXAMPLES), 'utf8');
+    const run = simulate(table, { ...TIGHT, eventValues: false });
+    expect(run.status).toBe('ok');
+    expect(run.contacts!.length).toBeGreaterThanOrEqual(8);
+    const A = 0.05, w = 16, g = 9.81;
+    for (const c of run.contacts!) {
+      if (c.to === null) continue;
+      // lift-off where T'' = -A w^2 sin(w t) = -g
+      expect(Math.abs(-A * w * w * Math.sin(w * c.to) + g)).toBeLessThan(1e-6);
+    }
+    // it never sinks into the table
+    for (const r of run.rows) expect(r[1] - r[2]).toBeGreaterThan(-1e-10);
+    // without the option it stops at the first contact with a clear message, no fall-through
+    const stop = simulate(table, { ...TIGHT, zeno: 'stop', eventValues: false });
+    expect(stop.status).toBe('failed');
+    expect(stop.message).toMatch(/^persisting contact at t = 0\.7076/);
+  });
 });

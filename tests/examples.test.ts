@@ -442,6 +442,25 @@ describe('ARGESIM C12 task b in relative coordinates (c12_task_b.delta)', () => 
   });
 });
 
+describe('contacts held with option zeno = continue (two_masses_push.delta, ball_on_table.delta)', () => {
+  it('the pushed masses move as one after their plastic impact: x1(3) = x2(3) = 4.25; reversed at t = 2 they part', () => {
+    const r = run('two_masses_push.delta');
+    expect(r.status).toBe('ok');
+    expect(Math.abs(r.final.x1 - 4.25)).toBeLessThan(1e-9);
+    expect(Math.abs(r.final.x2 - 4.25)).toBeLessThan(1e-9);
+    const parted = run('two_masses_push.delta', { set: { Treverse: 2 } });
+    expect(Math.abs(parted.final.x1 - 3.5)).toBeLessThan(1e-9);
+    expect(Math.abs(parted.final.x2 - 4)).toBeLessThan(1e-9);
+  });
+  it('the ball on the moving table lifts off where the table\'s downward acceleration reaches g', () => {
+    const r = run('ball_on_table.delta', { eventValues: false });
+    expect(r.status).toBe('ok');
+    const released = r.contacts!.filter((c) => c.to !== null);
+    expect(released.length).toBeGreaterThanOrEqual(8);
+    for (const c of released) expect(Math.abs(0.05 * 256 * Math.sin(16 * c.to!) - 9.81)).toBeLessThan(1e-6);
+  });
+});
+
 describe('examples/', () => {
   it('every .delta file in examples/ is exercised above', () => {
     const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.delta')).sort();

@@ -22,6 +22,8 @@ export class ZenoWatch {
     this.seen = new Int32Array(events);
   }
   reset(): void { this.seen.fill(0); }
+  /** Forgets an event's occurrences (its accumulation was taken over by a held contact). */
+  forget(event: number): void { this.seen[event] = 0; }
 
   /** The time from the event's last recorded occurrence to hi + lo; 0 if it has none. */
   sinceLast(event: number, hi: number, lo: number): number {

@@ -388,6 +388,11 @@ class Parser {
     const name = this.plainName("an option name after 'option'", hint, false);
     if (!this.isOp('=')) throw this.expected(`'=' and a value after '${name.text}'`, hint, '', false);
     this.advance();
+    // `option zeno = stop`: the action keyword is also an option's word
+    if (this.isKeyword('stop')) {
+      const t = this.advance();
+      return { kind: 'option', name: name.text, nameSpan: name.span, value: { kind: 'name', name: 'stop', span: t.span }, span: this.spanFrom(kw.span) };
+    }
     const value = this.expression();
     return { kind: 'option', name: name.text, nameSpan: name.span, value, span: this.spanFrom(kw.span) };
   }

@@ -12,7 +12,7 @@
  */
 import type { Expr } from '../symbolic/ast.js';
 import { evaluate } from '../symbolic/evaluate.js';
-import { differentiate, references, sub } from '../symbolic/expr.js';
+import { differentiate, references, simplify, sub, substitute } from '../symbolic/expr.js';
 import type { AssignAction, FirstOrderSystem, JumpAction, SwitchingFunction } from './system.js';
 import { switchKey } from './transform.js';
 
@@ -70,6 +70,17 @@ export interface CompiledEvent {
   writes: ReadonlySet<string>;
 }
 
+/**
+ * The constraint a watched function held at zero defines (option zeno = continue): with R its
+ * rate along the flow, `grad` writes dR/dy for the states in `idx` (out[j] for idx[j]) and
+ * `dt` is the explicit dR/dt; with them the force that keeps R at zero is exact.
+ */
+export interface ConstraintFunctions {
+  idx: Int32Array;
+  grad: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, out: Float64Array) => void;
+  dt: ScalarFunction;
+}
+
 export interface CompiledModel {
   system: FirstOrderSystem;
   stateNames: string[];
@@ -104,6 +115,8 @@ export interface CompiledModel {
   outputs: HotFunction;
   initial: (p: Float64Array, y0: Float64Array, d0: Float64Array) => void;
   boundary: { label: string; variable: string; value: ScalarFunction; at: ScalarFunction; state: ScalarFunction }[];
+  /** the constraint of watched function k (see ConstraintFunctions), compiled on first use; null without a known rate */
+  constraintOf(k: number): ConstraintFunctions | null;
   /** parameter values: defaults with overrides by name; parameters may use earlier ones */
   parameters(overrides?: ReadonlyMap<string, number>): Float64Array;
   /** a set-up value (range end, option) from parameters; tree-evaluated, never in a loop */
@@ -447,6 +460,26 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   });
   const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
   const watchStates = watchReads.map((reads, k) => Int32Array.from(new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : [])))).sort());
+  // Constraints of held functions, compiled only when a run needs one (zeno = continue).
+  const constraints = new Map<number, ConstraintFunctions | null>();
+  const buildConstraint = (k: number): ConstraintFunctions | null => {
+    const rate = rateExprs[k];
+    if (!rate) return null;
+    // the named values inlined, so that the derivatives see every state they hide
+    let r = rate;
+    for (let guard = 0; guard <= system.namedValues.length && [...references(r)].some((n) => namedExpr.has(n)); guard++) r = substitute(r, namedExpr);
+    const reads = references(r);
+    const idx = Int32Array.from(stateNames.flatMap((sn, i) => (reads.has(sn) ? [i] : [])));
+    const grads = [...idx].map((i) => simplify(differentiate(r, stateNames[i])));
+    const dt = simplify(differentiate(r, system.independent));
+    const src = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;',
+      fn('grad(t, y, p, d, sw, out)', grads, 'locked', (e) => grads.map((g, j) => `  out[${j}] = ${e.expr(g, 'locked')};\n`).join('')),
+      fn('dt(t, y, p, d, sw)', [dt], 'locked', (e) => `  return ${e.expr(dt, 'locked')};\n`),
+      'return { grad, dt };'].join('\n\n');
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the whitelist above only
+    const made = new Function(src)() as Pick<ConstraintFunctions, 'grad' | 'dt'>;
+    return { idx, grad: made.grad, dt: made.dt };
+  };
   const watchOfEvent = new Map(watchInfo.flatMap((w, k) => (w.kind === 'event' ? [[w.event, k] as const] : [])));
   // What can change when or whether an event fires: the states, the step variables and the
   // names any watched function or rate reads (a counter that only outputs read cannot).
@@ -495,6 +528,10 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       label: bc.label, variable: bc.variable,
       value: made.scalar[bcIndex[i].value], at: made.scalar[bcIndex[i].at], state: made.scalar[bcIndex[i].state],
     })),
+    constraintOf: (k) => {
+      if (!constraints.has(k)) constraints.set(k, buildConstraint(k));
+      return constraints.get(k)!;
+    },
     parameters: (overrides) => parameterValues(system, overrides),
     parametersExpr: (e, p) => {
       const values = new Map(system.parameters.map((q, i) => [q.name, p[i]]));

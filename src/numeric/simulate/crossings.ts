@@ -71,6 +71,12 @@ export class Crossings {
   private readonly held: Uint8Array;
   private readonly holdScale: Float64Array;
   private readonly holdRate: Float64Array;
+  /**
+   * per function held at zero: the side its rate after the action sends it to. Leaving the
+   * zero on the other side is a new crossing, made inside the zero (a ball on a moving table
+   * whose flights are lower than the rounding of h - T), not a continuation.
+   */
+  private readonly holdSide: Int8Array;
   /** per function: held with zero rate (a plastic contact), and the side it came from */
   private readonly sitting: Uint8Array;
   private readonly sittingFrom: Int8Array;
@@ -113,6 +119,7 @@ export class Crossings {
     this.candidateLeft = new Float64Array(nw); this.candidateRight = new Float64Array(nw);
     this.located = new Int32Array(nw);
     this.held = new Uint8Array(nw); this.holdScale = new Float64Array(nw); this.holdRate = new Float64Array(nw);
+    this.holdSide = new Int8Array(nw);
     this.sitting = new Uint8Array(nw); this.sittingFrom = new Int8Array(nw);
     this.consumedUntil = new Float64Array(nw);
     this.candidates = new Int32Array(nw);
@@ -229,19 +236,20 @@ export class Crossings {
       // A function leaving the zero it fired at starts from zero exactly (its rounding there
       // says nothing about its side)
       const fromZero = this.fromZero[k] === 1;
-      this.fromZero[k] = 0;
       const g0 = fromZero ? 0 : gPrev[k], g1 = gNew[k], gm = ws.gTmp[k];
-      if (gm !== gm) continue;
+      if (gm !== gm) { this.fromZero[k] = 0; continue; }
       // A function at zero (at the start, or leaving the zero it fired at) is judged by where
       // it goes next: the sign of its rate in the direction of integration.
-      let s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * rPrev[k]);
+      let s0 = fromZero ? this.holdSide[k] : 0;
+      if (s0 === 0) s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * rPrev[k]);
       if (s0 === 0 && fromZero) s0 = Math.sign(gm) || Math.sign(g1);
-      if (s0 === 0) continue;
+      if (s0 === 0) { this.fromZero[k] = 0; continue; }
       this.scanK = k;
       this.sN = 0;
       this.pushSample(a, g0, rPrev[k]);
       this.refine(a, g0, rPrev[k], tm, gm, ws.rTmp[k], b, g1, rNew[k], 0);
       if (this.scanSamples(s0, this.direction[k], dir)) this.candidates[found++] = k;
+      else this.fromZero[k] = 0;
     }
     // Locate the bracketed crossings in time order, only as far as one could still be the
     // earliest: a step of a row of spheres that overshot several impacts locates the first
@@ -260,8 +268,15 @@ export class Crossings {
         if (dir * (this.sampleLeft[k] - tb) > 4 * Number.EPSILON * Math.max(1, Math.abs(ws.origin.abs(tb)))) break;
       }
       this.candidates[next] = -1;
-      if (this.locate(k) && (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0)) best = k;
+      const located = this.locate(k);
+      // Leaving the zero it fired at, it is back across before it ever showed the side it
+      // left for: a flight lower than g's own rounding (a ball riding a moving table). That
+      // is a contact the arithmetic cannot resolve as bounces.
+      if (located && this.fromZero[k] === 1 && this.candidateRight[k] - a <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)) && this.contact < 0) this.contact = k;
+      this.fromZero[k] = 0;
+      if (located && (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0)) best = k;
     }
+    for (let c = 0; c < found; c++) if (this.candidates[c] >= 0) this.fromZero[this.candidates[c]] = 0;
     return best;
   }
 
@@ -341,19 +356,24 @@ export class Crossings {
    * rounding; `ratePre` is its rate before the actions, `signPre` the
    * side it came from, and `dtZero` the width of the location's bracket in time.
    */
-  rearm(w: number, ratePre: number, signPre: number, dtZero: number): void {
+  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number): void {
     const ws = this.ws;
     const g = ws.gPrev[w];
     const rate = ws.rPrev[w];
     const slack = Math.max(Math.abs(ratePre), Math.abs(rate));
     const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
-    if (Math.abs(g) <= zero) {
+    // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
+    // rounding where flights are lower than it); what counts is whether the action moved it.
+    if (Math.abs(g - gPre) <= zero) {
       // still at zero: the residue is rounding; it fires again only once it has left zero
       this.held[w] = 1;
-      this.holdScale[w] = 2 * zero;
+      this.holdScale[w] = 2 * (zero + Math.abs(g));
       this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
+      this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
       this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
-      this.sittingFrom[w] = signPre !== 0 ? signPre : this.direction[w] === 'rises' ? -1 : this.direction[w] === 'falls' ? 1 : 0;
+      // the side it came from: fixed by its direction, else the side its rate came from
+      const dir = this.direction[w];
+      this.sittingFrom[w] = dir === 'rises' ? -1 : dir === 'falls' ? 1 : -Math.sign(ws.dir * ratePre) || signPre;
     } else {
       // moved away by the action: armed at once, nothing of the old value carried
       this.held[w] = 0;
@@ -385,6 +405,34 @@ export class Crossings {
   arm(w: number): void {
     this.held[w] = 0;
     this.sitting[w] = 0;
+  }
+
+  /** the side of zero held function w came from (see rearm) */
+  fromSide(w: number): number {
+    return this.sittingFrom[w];
+  }
+
+  /** Holds function w at zero for as long as a contact constraint keeps it there. */
+  holdForContact(w: number): void {
+    this.held[w] = 1;
+    this.holdScale[w] = Infinity;
+    this.holdRate[w] = 0;
+    this.holdSide[w] = 0;
+    this.sitting[w] = 0;
+  }
+
+  /**
+   * Lets function w go at the end of a contact: at zero with zero rate, it waits to leave
+   * zero like a function left there by a plastic impact (scale: its rounding at the state).
+   */
+  releaseContact(w: number, side: number): void {
+    const ws = this.ws;
+    this.held[w] = 1;
+    this.holdScale[w] = 8 * ws.gBound[w];
+    this.holdRate[w] = 0;
+    this.holdSide[w] = 0;
+    this.sitting[w] = 1;
+    this.sittingFrom[w] = side;
   }
 
   /** whether watched function k is held at zero since it last fired */

@@ -23,6 +23,8 @@ import type { MethodName, Stepper } from '../stepper.js';
 import { createStepper } from '../steppers.js';
 import { ScheduleError, scheduleTimes } from '../time-roots.js';
 import { ZenoWatch } from '../zeno.js';
+import { locateCrossing } from '../locate.js';
+import { HeldContact, impulseDirection } from './contact.js';
 import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
@@ -92,6 +94,17 @@ export class Simulator {
   private readonly diagnosis: Diagnosis;
   /** the events of the last instant (for the message when the next step finds a crossing unresolved) */
   private lastFired: readonly number[] = [];
+  /** the time of the last instant (NaN before the first) */
+  private lastInstantAt = NaN;
+  /** option zeno = continue: accumulations and persisting contacts are held as constraints */
+  private zenoContinue = false;
+  /** the contact held now, if any (contact.ts) */
+  private contact: HeldContact | null = null;
+  /** per watched function left at zero by its event: the impulse direction of its last firing */
+  private readonly directions = new Map<number, Float64Array>();
+  /** per step variable (d slot), the state it is added to */
+  private readonly stepToState: Int32Array;
+  private readonly lambdaProbe: Float64Array;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -104,6 +117,8 @@ export class Simulator {
     this.gFire = new Float64Array(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
     this.diagnosis = new Diagnosis(ws);
+    this.stepToState = Int32Array.from(model.system.stepVariables, (sv) => model.stateNames.indexOf(sv.state));
+    this.lambdaProbe = new Float64Array(ws.y.length);
     // A step that grows a thousandfold could jump over the bump of a non-affine watched
     // function without a sample near it; affine ones cannot hide a crossing that way.
     this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
@@ -166,6 +181,12 @@ export class Simulator {
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
+    this.zenoContinue = (options.zeno ?? opt<'stop' | 'continue'>('zeno') ?? 'stop') === 'continue';
+    this.contact = null;
+    ctx.contact = null;
+    this.lastInstantAt = NaN;
+    this.lastFired = [];
+    this.directions.clear();
     this.crossings.reset();
 
     const columns = [sys.independent, ...m.outputNames];
@@ -263,7 +284,13 @@ export class Simulator {
         m.watch(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.gNew);
         m.watchRate(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.rNew);
         const crossing = this.crossings.find(stepper);
-        if (this.crossings.contact >= 0) return this.failContact(rs, this.crossings.contact);
+        if (this.crossings.contact >= 0) {
+          const k = this.crossings.contact;
+          this.crossings.contact = -1;
+          if (!this.zenoContinue || !this.holdFromStepStart(rs, k)) return this.failContact(rs, k);
+          return false;
+        }
+        if (this.contact !== null && this.contactLetsGo(rs, crossing)) return false;
         if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
         if (crossing >= 0) return this.crossingInstant(rs, crossing, tNewAbs);
       }
@@ -348,13 +375,12 @@ export class Simulator {
     let at = tc;
     if (locate === 'after') at = stepper.t;
     else if (locate === 'before') at = stepper.tPrev;
-    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.yTmp);
-    else ws.yTmp.set(locate === 'after' ? stepper.y : stepper.yPrev);
     const t = locate === 'after' ? tNewAbs : origin.abs(at);
-    // grid rows inside the step up to the instant
+    // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
     if (locate !== 'before') this.recorder.gridRows(stepper, rs.t, dir * (t - rs.t) > 0 ? t : rs.t, stepper.tPrev);
+    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
+    else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
     rs.t = t;
-    ws.y.set(ws.yTmp);
     const dtZero = locate === 'exact' ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc)) : 0;
     if (firedEvents.length > 0) {
       // Placed at the start of its step, an event has used up its crossing in that step: the
@@ -393,8 +419,15 @@ export class Simulator {
       if (w < 0) continue;
       this.gFire[w] = m.watchOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      // A state event found again at the very instant it fired: no flight in between that
+      // the arithmetic can see, so a contact, not a new impact.
+      if (locate === 'exact' && at === this.lastInstantAt && this.lastFired.includes(e)) {
+        if (this.zenoContinue && this.hold(rs, w, at)) return false;
+        return this.failContact(rs, w, at);
+      }
     }
     const outcome = this.firing.fire(at, fired, dtZero);
+    this.lastInstantAt = at;
     rs.eventCount += outcome.count;
     rs.shortSteps = 0;
     const over = (message: string): boolean => { this.fail(result, message, at, ws.y, ws.d); this.finishStats(rs); return true; };
@@ -422,16 +455,22 @@ export class Simulator {
         ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
         ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
         // Placed before or after its crossing (fixed-step modes), a function is not at zero.
-        if (locate === 'exact') this.crossings.rearm(w, this.rFire[w], Math.sign(this.gFire[w]), dtZero);
+        if (locate === 'exact') this.crossings.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero);
         else this.crossings.arm(w);
       }
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') { this.crossings.checkUnresolved = true; this.crossings.firedAtInstant = outcome.fired; this.lastFired = outcome.fired; }
+      if (this.zenoContinue && locate === 'exact') this.noteDirections(outcome.fired);
     }
+    // a contact held through the instant: does its force still push after the actions?
+    if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
     if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
     for (const k of fired) {
       const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
       if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {
+        // zeno = continue: the rest of the accumulation (under a thousand ulps of t) is the
+        // contact it converges to, held from here
+        if (this.zenoContinue && m.events[k].watchIndex >= 0 && this.hold(rs, m.events[k].watchIndex, at)) continue;
         result.status = 'zeno';
         result.accumulationPoint = acc;
         result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`;
@@ -442,6 +481,96 @@ export class Simulator {
     return false;
   }
 
+  /** Records the impulse direction of each fired event left at zero (for a contact it may become). */
+  private noteDirections(fired: readonly number[]): void {
+    const m = this.model;
+    for (const e of fired) {
+      const w = m.events[e].watchIndex;
+      if (w < 0 || !this.crossings.isHeld(w)) continue;
+      const B = impulseDirection(this.ws, this.stepToState, this.rFire[w], this.ws.rPrev[w]);
+      if (B) this.directions.set(w, B);
+    }
+  }
+
+  /**
+   * Holds watched function w at zero from the instant `at` (ws.y there, the origin there):
+   * its rate is set to zero along its impulse direction and the stepper restarts with the
+   * contact force. False when w has no impulse direction or no rate to hold.
+   */
+  private hold(rs: RunState, w: number, at: number): boolean {
+    const m = this.model, ws = this.ws, info = m.watchInfo[w];
+    const B = this.directions.get(w), fns = m.constraintOf(w);
+    if (!B || !fns || info.kind !== 'event') return false;
+    const contact = new HeldContact(ws, w, info.event, B, fns, this.crossings.fromSide(w) || 1);
+    contact.project(at, ws.y);
+    this.contact = contact;
+    sharedRhs(m).ctx.contact = contact;
+    this.crossings.holdForContact(w);
+    this.zeno.forget(info.event);
+    (rs.result.contacts ??= []).push({ event: m.events[info.event].name, from: at, to: null });
+    this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
+    this.refreshWatch(at, ws.y, ws.d);
+    // a force that does not push even now: the bodies part at once
+    if (!contact.pushing) this.letGo(rs, at);
+    return true;
+  }
+
+  /** A sitting function pushed across in the last step: the step is taken back and w held from its start. */
+  private holdFromStepStart(rs: RunState, w: number): boolean {
+    const ws = this.ws, stepper = rs.stepper;
+    if (!this.directions.has(w)) return false;
+    const at = ws.origin.abs(stepper.tPrev);
+    ws.y.set(stepper.yPrev);
+    ws.origin.moveTo(stepper.tPrev);
+    rs.t = at;
+    return this.hold(rs, w, at);
+  }
+
+  /** Ends the contact at `at` (ws.y there, the origin there): the function sits at zero, free. */
+  private letGo(rs: RunState, at: number): void {
+    const contact = this.contact!, ws = this.ws;
+    this.contact = null;
+    sharedRhs(this.model).ctx.contact = null;
+    const record = rs.result.contacts?.[rs.result.contacts.length - 1];
+    if (record) record.to = at;
+    // (the constraint held g to the integration's accuracy, not to its rounding)
+    const m = this.model, k = contact.k;
+    ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw) + Math.abs(m.watchOne[k](at, ws.y, ws.p, ws.d, ws.sw));
+    this.crossings.releaseContact(k, contact.side);
+    this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
+    this.refreshWatch(at, ws.y, ws.d);
+  }
+
+  /**
+   * After an accepted step with a contact held: whether its force stopped pushing before the
+   * step's earliest crossing (or its end). If so the contact ends where the force changes
+   * sign, located on the dense output, and the rest of the step is taken again from there.
+   */
+  private contactLetsGo(rs: RunState, crossing: number): boolean {
+    const ws = this.ws, stepper = rs.stepper, contact = this.contact!;
+    const end = crossing >= 0 ? this.crossings.candidateLeft[crossing] : stepper.t;
+    const pushAt = (s: number): number => {
+      stepper.interpolate(s, ws.yTmp);
+      sharedRhs(this.model).f(s, ws.yTmp, this.lambdaProbe);
+      return contact.lambda * contact.gB * contact.side;
+    };
+    if (pushAt(end) > 0) return false;
+    const scan = { resolution: this.crossings.scan.resolution, value: pushAt, slope: () => NaN };
+    const bracket = { left: 0, right: 0 };
+    const start = pushAt(stepper.tPrev);
+    if (start <= 0) bracket.right = stepper.tPrev;
+    else locateCrossing(scan, stepper.tPrev, start, end, pushAt(end), bracket);
+    const at = ws.origin.abs(bracket.right);
+    stepper.interpolate(bracket.right, ws.y);
+    // grid rows inside the step up to the release
+    this.recorder.gridRows(stepper, rs.t, at, stepper.tPrev);
+    ws.origin.moveTo(bracket.right);
+    rs.t = at;
+    this.recorder.stepRow(at, ws.y, ws.d);
+    this.letGo(rs, at);
+    return true;
+  }
+
   private failUnresolved(rs: RunState, k: number): boolean {
     const ws = this.ws;
     ws.gBound[k] = this.model.boundOne[k](rs.t, ws.y, ws.p, ws.d, ws.sw);
@@ -450,10 +579,10 @@ export class Simulator {
     return true;
   }
 
-  private failContact(rs: RunState, k: number): boolean {
+  private failContact(rs: RunState, k: number, atInstant?: number): boolean {
     const ws = this.ws, stepper = rs.stepper;
-    const at = ws.origin.abs(stepper.tPrev);
-    this.fail(rs.result, this.diagnosis.contactMessage(k, at), at, stepper.yPrev, ws.d);
+    const at = atInstant ?? ws.origin.abs(stepper.tPrev);
+    this.fail(rs.result, this.diagnosis.contactMessage(k, at), at, atInstant === undefined ? stepper.yPrev : ws.y, ws.d);
     this.finishStats(rs);
     return true;
   }

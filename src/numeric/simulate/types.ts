@@ -57,7 +57,16 @@ export interface SimulateOptions {
   eventValues?: boolean;
   /** times at which to keep the state (after any event there), for boundary conditions */
   probes?: readonly number[];
+  /**
+   * What to do at an accumulation of events or a persisting contact: `stop` (default: status
+   * zeno, or failed for a contact) or `continue` (hold the event's function at zero as a
+   * constraint while its force pushes); overrides `option zeno` of the model.
+   */
+  zeno?: 'stop' | 'continue';
 }
+
+/** A contact held as a constraint (zeno = continue): which event, from when, until when (null: to the end). */
+export interface ContactRecord { event: string; from: number; to: number | null }
 
 export type ValueRecord = Record<string, number>;
 
@@ -94,6 +103,8 @@ export interface SimulationResult {
   events: EventRecord[];
   final: ValueRecord;
   stats: RunStats;
+  /** contacts held with zeno = continue, in the order they began */
+  contacts?: ContactRecord[];
   /** state at each probe time (post-event), in the order of `options.probes` */
   probes?: { t: number; y: Float64Array; d: Float64Array }[];
 }

@@ -13,15 +13,26 @@ import { TimeOrigin } from './time-origin.js';
  * stepper code was specialised to (V8's "wrong call target" deoptimisations). Runs are
  * synchronous and never nested, so each run points the context at its own arrays first.
  */
-export interface RhsContext { p: Float64Array; d: Float64Array; sw: Float64Array; tHi: number; tLo: number }
+export interface RhsContext {
+  p: Float64Array; d: Float64Array; sw: Float64Array; tHi: number; tLo: number;
+  /** a contact held as a constraint adds its force (contact.ts); null nearly always */
+  contact: { apply(t: number, y: Float64Array, dydt: Float64Array): void } | null;
+}
 const SHARED_RHS = new WeakMap<CompiledModel, { ctx: RhsContext; f: Rhs }>();
 export function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: Rhs } {
   let entry = SHARED_RHS.get(model);
   if (!entry) {
-    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0), tHi: 0, tLo: 0 };
+    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0), tHi: 0, tLo: 0, contact: null };
     const rhs = model.rhs;
     // the stepper's t counts from the run's time origin (see TimeOrigin)
-    entry = { ctx, f: (t, y, dydt) => rhs(ctx.tHi + (ctx.tLo + t), y, ctx.p, ctx.d, ctx.sw, dydt) };
+    entry = {
+      ctx,
+      f: (t, y, dydt) => {
+        const T = ctx.tHi + (ctx.tLo + t);
+        rhs(T, y, ctx.p, ctx.d, ctx.sw, dydt);
+        if (ctx.contact !== null) ctx.contact.apply(T, y, dydt);
+      },
+    };
     SHARED_RHS.set(model, entry);
   }
   return entry;
