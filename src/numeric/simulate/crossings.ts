@@ -407,6 +407,11 @@ export class Crossings {
     this.sitting[w] = 0;
   }
 
+  /** whether held function w, fired at its zero, leaves it towards the side it fired into */
+  leavesAcross(w: number): boolean {
+    return this.holdSide[w] !== 0 && this.holdSide[w] === -this.sittingFrom[w];
+  }
+
   /** the side of zero held function w came from (see rearm) */
   fromSide(w: number): number {
     return this.sittingFrom[w];

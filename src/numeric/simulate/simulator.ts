@@ -421,7 +421,7 @@ export class Simulator {
       this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       // A state event found again at the very instant it fired: no flight in between that
       // the arithmetic can see, so a contact, not a new impact.
-      if (locate === 'exact' && at === this.lastInstantAt && this.lastFired.includes(e)) {
+      if (locate === 'exact' && Math.abs(at - this.lastInstantAt) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at)) && this.lastFired.includes(e)) {
         if (this.zenoContinue && this.hold(rs, w, at)) return false;
         return this.failContact(rs, w, at);
       }
@@ -461,6 +461,17 @@ export class Simulator {
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') { this.crossings.checkUnresolved = true; this.crossings.firedAtInstant = outcome.fired; this.lastFired = outcome.fired; }
       if (this.zenoContinue && locate === 'exact') this.noteDirections(outcome.fired);
+      // An impact that sends its function on across (the rate changed, yet points to the side
+      // it fired into) fired on an approach the arithmetic could not see: a contact.
+      if (locate === 'exact') {
+        for (const e of outcome.fired) {
+          const w = m.events[e].watchIndex;
+          if (w < 0 || !this.crossings.isHeld(w) || !this.crossings.leavesAcross(w)) continue;
+          if (!(Math.abs(ws.rPrev[w] - this.rFire[w]) > 4 * ws.rBound[w])) continue;
+          if (this.zenoContinue && this.hold(rs, w, at)) break;
+          return this.failContact(rs, w, at);
+        }
+      }
     }
     // a contact held through the instant: does its force still push after the actions?
     if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
