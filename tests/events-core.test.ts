@@ -190,6 +190,15 @@ describe('streaming and output density (EVENTS.md, 5)', () => {
     expect(run.events.map((e) => e.t)).toEqual(everyStep.events.map((e) => e.t));
   });
 
+  it('outputStep rows inside a step cut by an event are read at their own times (C12: the gaps never go negative)', () => {
+    const run = simulate(example('c12_task_b.delta'), { set: { e: 0.5 }, to: 12, outputStep: 0.02 });
+    expect(run.status).toBe('ok');
+    const y = ['y1', 'y2', 'y3'].map((k) => run.columns.indexOf(k));
+    for (const r of run.rows) for (const j of y) expect(r[j], `t = ${r[0]}`).toBeGreaterThanOrEqual(-1e-12);
+    // the first impact is at t = 1 exactly, where sphere 1 has covered the unit gap at unit speed
+    expect(Math.abs(run.events[0].t - 1)).toBeLessThan(1e-15);
+  });
+
   it('eventsOnly: the two ends and each event\'s before and after rows', () => {
     const run = simulate(ball, { ...TIGHT, eventsOnly: true });
     expect(run.rows.length).toBe(2 + 2 * run.events.length);

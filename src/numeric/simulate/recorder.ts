@@ -91,10 +91,11 @@ export class Recorder {
   }
 
   /**
-   * The grid rows of `outputStep` inside the last step (tPrev, t], from the dense output.
-   * `toAbs` maps the stepper's t to the absolute time.
+   * The grid rows of `outputStep` in (tPrevAbs, tAbs], from the dense output of the last
+   * step: tau0 and tau1 are the stepper's times of tPrevAbs and tAbs (tAbs may be an instant
+   * inside the step, where it was cut by an event).
    */
-  gridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number): void {
+  gridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number, tau1: number): void {
     if (!this.keep || this.eventsOnly || this.outputStep === 0) return;
     const ws = this.ws, dir = ws.dir, h = this.outputStep;
     for (;;) {
@@ -102,7 +103,7 @@ export class Recorder {
       if (dir * (tg - tAbs) > 0 || dir * (tg - this.tEnd) >= 0) return;
       this.gridNext++;
       if (dir * (tg - tPrevAbs) <= 0) continue;
-      stepper.interpolate(tg === tAbs ? stepper.t : tau0 + (tg - tPrevAbs), ws.yTmp);
+      stepper.interpolate(tg === tAbs ? tau1 : tau0 + (tg - tPrevAbs), ws.yTmp);
       ws.model.outputs(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out);
       this.push(tg, this.out, false);
     }

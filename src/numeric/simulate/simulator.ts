@@ -298,7 +298,7 @@ export class Simulator {
       ws.y.set(stepper.y);
       ws.gPrev.set(ws.gNew);
       ws.rPrev.set(ws.rNew);
-      this.recorder.gridRows(stepper, tPrevAbs, tNewAbs, stepper.tPrev);
+      this.recorder.gridRows(stepper, tPrevAbs, tNewAbs, stepper.tPrev, stepper.t);
       if (!landed) {
         rs.t = tNewAbs;
         this.recorder.stepRow(tNewAbs, ws.y, ws.d);
@@ -377,7 +377,7 @@ export class Simulator {
     else if (locate === 'before') at = stepper.tPrev;
     const t = locate === 'after' ? tNewAbs : origin.abs(at);
     // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
-    if (locate !== 'before') this.recorder.gridRows(stepper, rs.t, dir * (t - rs.t) > 0 ? t : rs.t, stepper.tPrev);
+    if (locate !== 'before' && dir * (t - rs.t) > 0) this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
     if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
     else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
     rs.t = t;
@@ -574,7 +574,7 @@ export class Simulator {
     const at = ws.origin.abs(bracket.right);
     stepper.interpolate(bracket.right, ws.y);
     // grid rows inside the step up to the release
-    this.recorder.gridRows(stepper, rs.t, at, stepper.tPrev);
+    this.recorder.gridRows(stepper, rs.t, at, stepper.tPrev, bracket.right);
     ws.origin.moveTo(bracket.right);
     rs.t = at;
     this.recorder.stepRow(at, ws.y, ws.d);
