@@ -25,20 +25,31 @@ export class Diagnosis {
     const ws = this.ws;
     const h = Math.abs(stepper.hLast), span = Math.abs(tEnd - t0);
     const remaining = Math.abs(tEnd - t);
-    const nonFinite = this.probeNonFinite(stepper);
-    const stiffness = this.stiffnessRatio(stepper);
+    let cause = this.quickCause(stepper);
     // A jump inside the step shows in some step of a chattering run, not every one.
-    let abrupt = this.abruptEquation(stepper, stiffness);
     const endLocal = ws.origin.local(tEnd);
-    for (let i = 0; i < 32 && !abrupt && !nonFinite && stepper.t !== endLocal; i++) {
+    for (let i = 0; i < 32 && !cause && stepper.t !== endLocal; i++) {
       if (stepper.step(endLocal) !== 'accepted') break;
-      abrupt = this.abruptEquation(stepper, this.stiffnessRatio(stepper));
+      cause = this.quickCause(stepper);
     }
-    if (nonFinite) return `${nonFinite}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
-    if (abrupt) return `${abrupt} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
-    if (stiffness > 1) return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy; use --method auto or an implicit method where available`;
+    if (cause) return cause;
     if (h < 1e-12 * span) return 'the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)';
     return `at this step size the rest of the range (${remaining}) needs about ${Math.ceil(remaining / Math.max(h, Number.MIN_VALUE))} more steps; raise maxSteps (--max-steps) or shorten the range`;
+  }
+
+  /**
+   * A definite reason, from the last step alone (nothing is stepped), why steps are short:
+   * a right-hand side not finite just ahead, a jump inside the step, stiffness; or null
+   * (a transient, perhaps, that the run may yet leave behind).
+   */
+  quickCause(stepper: Stepper): string | null {
+    const nonFinite = this.probeNonFinite(stepper);
+    if (nonFinite) return `${nonFinite}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
+    const stiffness = this.stiffnessRatio(stepper);
+    const abrupt = this.abruptEquation(stepper, stiffness);
+    if (abrupt) return `${abrupt} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
+    if (stiffness > 1) return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy; use --method auto or an implicit method where available`;
+    return null;
   }
 
   /** The name of the derivative whose right-hand side is not finite just ahead of the stepper, or null. */

@@ -35,7 +35,7 @@ import { Workspace, sharedRhs } from './workspace.js';
 
 interface QueuedEvent { t: number; event: number }
 
-/** consecutive steps that predict far more steps than are left before the run is failed */
+/** consecutive steps that predict far more steps than are left, between checks of why */
 const COLLAPSE_STEPS = 1000;
 
 /** What one run carries besides the workspace: settings, stop queue, counters. */
@@ -61,6 +61,8 @@ interface RunState {
   ended: boolean;
   /** consecutive steps too short to finish the range within maxSteps */
   shortSteps: number;
+  /** rejected attempts counted at the start of the current window of COLLAPSE_STEPS steps */
+  rejectedBefore: number;
 }
 
 function asMap(x: SimulateOptions['set']): Map<string, number> {
@@ -217,7 +219,7 @@ export class Simulator {
 
     const rs: RunState = {
       stepper, result, locate, maxEvents, maxSteps,
-      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0,
+      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0, rejectedBefore: 0,
     };
     const slidingAtStart = this.switching.lock(t0, y, d);
     const due = this.takeDue(rs, t0);
@@ -278,7 +280,7 @@ export class Simulator {
       }
       const landed = stepper.t === stopLocal;
       const tNewAbs = landed ? tStop : origin.abs(stepper.t);
-      if (this.tooShort(rs, stepper, tNewAbs)) return this.failSteps(rs, `the step size has fallen to ${Math.abs(stepper.hLast)} at ${m.system.independent} = ${tNewAbs}`);
+      if (this.shortSteps(rs, stepper, tNewAbs)) return true;
       const nw = ws.nWatch;
       if (nw > 0) {
         m.watch(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.gNew);
@@ -321,18 +323,41 @@ export class Simulator {
   }
 
   /**
-   * Whether the run has taken COLLAPSE_STEPS steps in a row so short that the rest of the
-   * range would need ten times more steps than are left: a step size that collapsed (a
-   * right-hand side that is not finite just ahead, a discontinuity the integrator cannot
-   * see, stiffness) or a range far too long for maxSteps. Failing then, not after maxSteps
-   * steps of creeping, ends such runs promptly.
+   * Steps so short that the rest of the range would need ten times more steps than are left:
+   * a step size that collapsed (a right-hand side not finite just ahead, a discontinuity the
+   * integrator cannot see, stiffness), a transient, or a range far too long for maxSteps.
+   * Every COLLAPSE_STEPS of them in a row the last step is examined and a definite cause ends
+   * the run (promptly, not after maxSteps steps of creeping); a hundred times that many end
+   * it whatever the cause. True when the run is over (failed, with the message).
    */
-  private tooShort(rs: RunState, stepper: Stepper, tAbs: number): boolean {
+  private shortSteps(rs: RunState, stepper: Stepper, tAbs: number): boolean {
     const st = stepper.stats;
+    // More rejected attempts than accepted steps over a window: the error estimate keeps
+    // failing, as it does when each step straddles a jump of the right-hand side (chatter).
+    if (st.steps % COLLAPSE_STEPS === 0 && st.steps > 0) {
+      const rejected = st.rejected - rs.rejectedBefore;
+      rs.rejectedBefore = st.rejected;
+      if (rejected > COLLAPSE_STEPS) {
+        const cause = this.diagnosis.quickCause(stepper);
+        if (cause) {
+          this.fail(rs.result, `${rejected} of ${rejected + COLLAPSE_STEPS} attempted steps rejected before ${this.model.system.independent} = ${tAbs}: ${cause}`, rs.t, this.ws.y, this.ws.d);
+          this.finishStats(rs);
+          return true;
+        }
+      }
+    }
     const left = rs.maxSteps - st.steps - st.rejected;
-    if (Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast)) return ++rs.shortSteps >= COLLAPSE_STEPS;
-    rs.shortSteps = 0;
-    return false;
+    if (!(Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast))) { rs.shortSteps = 0; return false; }
+    const n = ++rs.shortSteps;
+    if (n % COLLAPSE_STEPS !== 0) return false;
+    const what = `the step size has fallen to ${Math.abs(stepper.hLast)} at ${this.model.system.independent} = ${tAbs}`;
+    // every thousand: a definite cause ends the run; a transient may pass; a hundred
+    // thousand in a row end it whatever the cause
+    const cause = n >= 100 * COLLAPSE_STEPS ? this.diagnosis.stepsCause(stepper, rs.t0, rs.t, rs.tEnd) : this.diagnosis.quickCause(stepper);
+    if (!cause) return false;
+    this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
+    this.finishStats(rs);
+    return true;
   }
 
   /** Fails the run on the step limit or a collapsed step size, with the likely cause. */
