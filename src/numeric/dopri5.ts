@@ -105,7 +105,19 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   }
 
   protected prepareDense(): void {
-    for (let i = 0; i < this.n; i++) this.prepareComponent(i);
+    const n = this.n, h = this.hLast;
+    const y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k7 = this.dydt;
+    const k3 = this.k3, k4 = this.k4, k5 = this.k5, k6 = this.k6;
+    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4;
+    const D1 = d1, D3 = d3, D4 = d4, D5 = d5, D6 = d6, D7 = d7;
+    for (let i = 0; i < n; i++) {
+      const dy = y1[i] - y0[i];
+      const bspl = h * k1[i] - dy;
+      r1[i] = dy;
+      r2[i] = bspl;
+      r3[i] = dy - h * k7[i] - bspl;
+      r4[i] = h * (D1 * k1[i] + D3 * k3[i] + D4 * k4[i] + D5 * k5[i] + D6 * k6[i] + D7 * k7[i]);
+    }
   }
 
   /** the step each component's dense coefficients were prepared for (see prepareDenseSome) */

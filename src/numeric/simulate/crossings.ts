@@ -389,16 +389,16 @@ export class Crossings {
   private startsUnresolved(k: number, stepper: Stepper): boolean {
     const ws = this.ws, m = ws.model;
     if (!this.isEvent[k] || this.held[k] || this.fromZero[k]) return false;
-    // Only an event that does not commute with one fired at the instant is ambiguous: the
-    // order of two impacts at opposite ends of a row does not matter.
-    const w = m.watchInfo[k];
-    if (w.kind !== 'event' || !this.firedAtInstant.some((e) => conflict(m.events[e], m.events[w.event]))) return false;
     const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;
     const bound = m.boundOne[k](ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw);
     if (!(Math.abs(g) <= 4 * bound)) return false;
     const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
-    return Math.sign(rate) === -side && matches(this.direction[k], side);
+    if (Math.sign(rate) !== -side || !matches(this.direction[k], side)) return false;
+    // Only an event that does not commute with one fired at the instant is ambiguous: the
+    // order of two impacts at opposite ends of a row does not matter.
+    const w = m.watchInfo[k];
+    return w.kind === 'event' && this.firedAtInstant.some((e) => conflict(m.events[e], m.events[w.event]));
   }
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */
