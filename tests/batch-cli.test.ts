@@ -1,7 +1,7 @@
 /**
  * `deltastep sweep`, `montecarlo` and `merge` as a user runs them: `node dist/cli.js`, with
  * the worker threads of the built bundle. Numbers are C12's exact values
- * (../shared/reference/README.md, C12), not snapshots of our own output.
+ * (tests/fixtures/reference/README.md, C12), not snapshots of our own output.
  */
 import { execFile, execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { spansDecades } from '../src/cli/batch.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
-const C12 = fileURLToPath(new URL('../../shared/reference/models/c12.delta', import.meta.url));
+const C12 = fileURLToPath(new URL('./fixtures/reference/models/c12.delta', import.meta.url));
 const TIGHT = ['--rtol', '1e-10', '--atol', '1e-12'];
 const EXACT_MEAN = 0.4232812592766656, EXACT_SD = 0.04228115105621;
 

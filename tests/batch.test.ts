@@ -12,7 +12,7 @@ import {
   sampleValues, SeededRandom, sharedBatch, sharedResult, sliceRange, statistics, sweepValues,
 } from '../src/numeric/sweep.js';
 
-const C12_FILE = new URL('../../shared/reference/models/c12.delta', import.meta.url);
+const C12_FILE = new URL('./fixtures/reference/models/c12.delta', import.meta.url);
 const c12 = compileModel(readFileSync(C12_FILE, 'utf8'), 'c12.delta');
 const TIGHT = { rtol: 1e-10, atol: 1e-12 };
 

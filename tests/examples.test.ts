@@ -4,7 +4,7 @@
  * the built command line (dist/cli.js: `npm run build` first) for sweep, Monte Carlo, plots,
  * exit codes and `npm start`.
  *
- * Where the numbers come from: ../shared/reference/README.md (rope, C12, IDERKSolve 5.5.1 and
+ * Where the numbers come from: tests/fixtures/reference/README.md (rope, C12, IDERKSolve 5.5.1 and
  * 5.5.4, HYBRSIM, bouncing ball: closed forms, exact rational event arithmetic, 50 digits),
  * and for the examples designed here (two masses and a wall, IDERKSolve 5.5.2/5.5.3, the hoop)
  * the closed forms written in their headers, recomputed below where that is short.
@@ -49,7 +49,7 @@ afterAll(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
 const near = (got: number, want: number, tol: number) => expect(Math.abs(got - want), `${got} vs ${want}`).toBeLessThanOrEqual(tol);
 
 describe('the heavy rope (Hohmann 4.1)', () => {
-  // Exact two-catenary values: ../shared/reference/README.md (rope R1, R3); examples/main.mjs
+  // Exact two-catenary values: tests/fixtures/reference/README.md (rope R1, R3); examples/main.mjs
   // recomputes them from the closed form.
   const R1 = {
     p1: -1.1106615486105161, H: 8.186919493913407, y4: 4.8681526025611163,

@@ -13,7 +13,7 @@ import { transformReport } from '../src/transform/print.js';
  * tests/fuzz.test.ts does the same for the parser alone, on far more inputs.
  */
 
-const MODELS_DIR = fileURLToPath(new URL('../../shared/reference/models/', import.meta.url));
+const MODELS_DIR = fileURLToPath(new URL('./fixtures/reference/models/', import.meta.url));
 const SEED = 7_2026;
 
 const MODELS: readonly string[] = readdirSync(MODELS_DIR)

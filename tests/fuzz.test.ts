@@ -11,7 +11,7 @@ import { parseModel } from '../src/symbolic/parser.js';
  * Seeds are fixed so that a failure reproduces; sizes are bounded so that the suite takes seconds.
  */
 
-const MODELS_DIR = fileURLToPath(new URL('../../shared/reference/models/', import.meta.url));
+const MODELS_DIR = fileURLToPath(new URL('./fixtures/reference/models/', import.meta.url));
 const SEED = 20240611;
 
 const VALID_MODELS: readonly string[] = [

@@ -1,6 +1,6 @@
 /**
  * Shared fixtures for the transform, simulate, reference-case and CLI tests: the reference
- * models and cases of ../shared/reference, the model examples of MODEL-LANGUAGE.md verbatim,
+ * models and cases of tests/fixtures/reference (a copy of the developers' reference set), the model examples of MODEL-LANGUAGE.md verbatim,
  * an evaluator for printed expressions (so that tests check what an action computes, not how
  * it happens to be printed), error capture, and a runner for the built command line.
  */
@@ -15,7 +15,7 @@ import { evaluate } from '../src/symbolic/evaluate.js';
 import { parseModel } from '../src/symbolic/parser.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
-export const REFERENCE_DIR = fileURLToPath(new URL('../../shared/reference/', import.meta.url));
+export const REFERENCE_DIR = fileURLToPath(new URL('./fixtures/reference/', import.meta.url));
 export const MODELS_DIR = `${REFERENCE_DIR}models/`;
 export const CLI = `${ROOT}dist/cli.js`;
 

@@ -7,7 +7,7 @@ import { tokenize } from '../src/symbolic/lexer.js';
 import { parseModel } from '../src/symbolic/parser.js';
 import { SPEC_EXAMPLES as LANGUAGE_EXAMPLES } from './helpers.js';
 
-const MODELS_DIR = fileURLToPath(new URL('../../shared/reference/models/', import.meta.url));
+const MODELS_DIR = fileURLToPath(new URL('./fixtures/reference/models/', import.meta.url));
 
 /** Every model example of MODEL-LANGUAGE.md (verbatim, shared with the other tests), and the
  * statements its tables quote. */

@@ -1,5 +1,5 @@
 /**
- * Every case of ../shared/reference/cases.json, with the tolerances exactly as written there:
+ * Every case of tests/fixtures/reference/cases.json, with the tolerances exactly as written there:
  * simulate, shoot and transform through the library (fast; the flags mapped to options), sweep
  * and montecarlo through the built command line. The expected numbers are closed forms or
  * exact arithmetic, never this program's earlier output.

@@ -1,7 +1,7 @@
 /**
  * The symbolic stage (issue 2, "Done when"): the transform of every reference model and of
  * every example of MODEL-LANGUAGE.md, checked against the jumps and event times worked out by
- * hand in ../shared/reference (README, cases.json, the models' comments). Where the printed
+ * hand in tests/fixtures/reference (README, cases.json, the models' comments). Where the printed
  * form of an expression is incidental (how the solver arranged it), the test evaluates it.
  */
 import { readdirSync } from 'node:fs';
@@ -45,7 +45,7 @@ function rhsOf(r: TransformReport, state: string, values: Values): number {
 }
 
 describe('every reference model is covered', () => {
-  it('no model in ../shared/reference/models without a test here', () => {
+  it('no model in tests/fixtures/reference/models without a test here', () => {
     const files = readdirSync(MODELS_DIR).filter((f) => f.endsWith('.delta')).sort();
     expect(files).toEqual([
       'bouncing_ball.delta', 'c12.delta', 'c12_taskc.delta', 'delta_a.delta', 'delta_b.delta', 'delta_c.delta',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `deltastep` command line (contract: ../shared/CLI.md).
+ * The `deltastep` command line (documented in docs/cli.md).
  *
  * Exit codes: 0 success; 1 the model is wrong (FILE:LINE:COL with the line and a caret);
  * 2 the command line is wrong; 3 the numerics failed or did not converge (whatever was

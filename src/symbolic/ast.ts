@@ -1,5 +1,5 @@
 /**
- * The syntax tree of a `.delta` model (see ../shared/MODEL-LANGUAGE.md).
+ * The syntax tree of a `.delta` model (see docs/language.md).
  *
  * Every node carries a {@link Span} so that any later stage (analysis, the
  * delta rules, the compiler) can point at the text it is complaining about.

@@ -1,5 +1,5 @@
 /**
- * The lexer of the `.delta` model language (see ../shared/MODEL-LANGUAGE.md, "Lexical rules").
+ * The lexer of the `.delta` model language (see docs/language.md, "Lexical rules").
  *
  * Contract:
  * 1. `tokenize(source, file)` returns the whole token list, ending with one `eof` token, or

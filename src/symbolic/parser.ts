@@ -1,5 +1,5 @@
 /**
- * The parser of the `.delta` model language (see ../shared/MODEL-LANGUAGE.md): text -> {@link ModelAst}.
+ * The parser of the `.delta` model language (see docs/language.md): text -> {@link ModelAst}.
  *
  * Contract:
  * 1. `parseModel(source, file)` returns the statements in file order or throws a
