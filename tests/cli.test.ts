@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileModel } from '../src/index.js';
+import { compileModel, Simulator } from '../src/index.js';
 import { ensureCliBuilt, expectWithin, modelPath, referenceModel, runCli } from './helpers.js';
 
 let dir = '';
@@ -52,7 +52,15 @@ A delta with 1 prime(s) needs an equation for a derivative of order 2 or higher;
     [['simulate', modelPath('delta_a.delta'), '--bogus'], "error: unknown option '--bogus'\n(run with --help for usage)\n"],
     [['simulate', modelPath('delta_a.delta'), '--method', 'euler'], 'deltastep: --method euler: the methods are rk4, dopri5, dop853\n'],
     [['simulate', modelPath('delta_a.delta'), '--set', 'q=1'], "deltastep: 'q' is not a parameter or unknown of Model; they are: (none)\n"],
-    [['simulate', modelPath('delta_a.delta'), '--rtol', 'tight'], "deltastep: --rtol needs a number, got 'tight'\n"],
+    [['simulate', modelPath('delta_a.delta'), '--rtol', 'tight'], "deltastep: --rtol needs a decimal number such as 10, 0.5 or 1e-8, got 'tight'\n"],
+    [['simulate', modelPath('delta_a.delta'), '--rtol', 'abc'], "deltastep: --rtol needs a decimal number such as 10, 0.5 or 1e-8, got 'abc'\n"],
+    [['simulate', modelPath('delta_a.delta'), '--rtol', '-1'], 'deltastep: --rtol must be positive, got -1\n'],
+    [['simulate', modelPath('delta_a.delta'), '--to', '0x10'], "deltastep: --to needs a decimal number such as 10, 0.5 or 1e-8, got '0x10'\n"],
+    [['simulate', modelPath('delta_a.delta'), '--to', '1e400'], 'deltastep: --to 1e400 is out of the range of double precision numbers\n'],
+    [['simulate', modelPath('delta_a.delta'), '--out', ''], 'deltastep: --out needs a file name; leave it out to write to the standard output\n'],
+    [['simulate', modelPath('delta_a.delta'), '--max-steps', '1.5'], 'deltastep: --max-steps must be a whole number of at least 1, got 1.5\n'],
+    [['simulate', modelPath('delta_a.delta'), '--zeno', 'maybe'], 'deltastep: --zeno maybe: write stop (end the run at an accumulation of events or a persisting contact) or continue (hold the contact as a constraint)\n'],
+    [['simulate', modelPath('delta_a.delta'), '--events-only', '--output-step', '1'], 'deltastep: --output-step and --events-only exclude each other: choose one\n'],
     [['transform', modelPath('delta_a.delta'), '--format', 'csv'], 'deltastep: --format csv: write one of text, latex, json, js\n'],
   ])('2: a wrong command line %j', (args, stderr) => {
     const r = runCli(args);
@@ -248,5 +256,34 @@ describe('shoot', () => {
     const bad = runCli(['shoot', modelPath('rope_r1.delta'), '--jacobian', 'newton']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--jacobian newton: write broyden .* or central/);
+  });
+});
+
+describe('simulate streams its rows (bounded memory) and takes the density flags', () => {
+  it('json and csv from the stream are the library run, row for row; --events-only and --output-step thin them', () => {
+    const file = modelPath('bouncing_ball.delta');
+    const lib = compileModel(referenceModel('bouncing_ball.delta'));
+    const full = new Simulator(lib).run({});
+    const json = JSON.parse(runCli(['simulate', file, '--format', 'json']).stdout);
+    expect(json.rows).toEqual(full.rows);
+    expect(json.events.length).toBe(full.events.length);
+    expect(json.final).toEqual(full.final);
+    const csv = runCli(['simulate', file, '--format', 'csv']).stdout.trim().split('\n');
+    expect(csv[0]).toBe(full.columns.join(','));
+    expect(csv.length - 1).toBe(full.rows.length);
+    const thin = JSON.parse(runCli(['simulate', file, '--format', 'json', '--events-only']).stdout);
+    expect(thin.rows.length).toBe(2 + 2 * thin.events.length);
+    const grid = JSON.parse(runCli(['simulate', file, '--format', 'json', '--output-step', '0.5']).stdout);
+    const onGrid = grid.rows.filter((r: number[]) => Math.abs(r[0] / 0.5 - Math.round(r[0] / 0.5)) < 1e-12);
+    expect(onGrid.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('--max-steps: a failed run with its message and exit code 3, the rows so far written', () => {
+    const r = runCli(['simulate', modelPath('delta_a.delta'), '--format', 'json', '--max-steps', '5', '--rtol', '1e-10', '--atol', '1e-12']);
+    expect(r.status).toBe(3);
+    const out = JSON.parse(r.stdout);
+    expect(out.status).toBe('failed');
+    expect(out.message).toMatch(/^more than 5 steps by t = [\d.]+: at this step size the rest of the range \([\d.]+\) needs about \d+ more steps; raise maxSteps \(--max-steps\)/);
+    expect(out.rows.length).toBeGreaterThan(4);
   });
 });

@@ -18,7 +18,7 @@ import type { CompiledModel } from '../transform/compile.js';
 import { formatLatex, formatText, transformReport } from '../transform/print.js';
 import { registerBatchCommands } from './batch.js';
 import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
-import { emit, simulationText, table, toCsv, toJson } from './output.js';
+import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
 
 const VERSION = '0.1.0';
 
@@ -47,6 +47,11 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--format <FORMAT>', 'output format')
     .option('--out <PATH>', 'write the output to a file')
     .option('--plot <PATH>', 'write a plot (.svg or .png)')
+    .option('--output-step <DT>', 'one row per DT of the independent variable (plus every event\'s rows), instead of one per step')
+    .option('--events-only', 'rows only at the ends and before/after each event')
+    .option('--max-steps <N>', 'limit on integration steps (default 10000000)')
+    .option('--max-events <N>', 'limit on events (default 100000, or option maxEvents)')
+    .option('--zeno <MODE>', 'stop (default) or continue: hold accumulations and persisting contacts as constraints')
     .option('--quiet', 'no progress bar');
 }
 
@@ -59,13 +64,44 @@ async function runSimulate(file: string, flags: SharedFlags & { plotVariables?: 
   const model = loadModel(file);
   const base = simulateOptions(flags);
   const simulator = new Simulator(model);
-  const runs = initRuns(flags).map((init) => simulator.run({ ...base, init }));
-  if (format === 'json') emit(toJson(runs.length === 1 ? runs[0] : { runs }), flags.out);
-  else if (format === 'csv') {
-    const withRun = runs.length > 1;
-    const columns = withRun ? ['run', ...runs[0].columns] : runs[0].columns;
-    emit(toCsv(columns, runs.flatMap((r, i) => (withRun ? r.rows.map((row) => [i + 1, ...row]) : r.rows))), flags.out);
-  } else emit(runs.map(simulationText).join('\n'), flags.out);
+  const inits = initRuns(flags);
+  // the first run's rows, for a plot (the output itself never keeps them)
+  const plotRows: number[][] | null = flags.plot ? [] : null;
+  const runs: SimulationResult[] = [];
+  if (format === 'text') {
+    // the text shows the ledger and the final values, not rows
+    for (const init of inits) runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
+    emit(runs.map(simulationText).join('\n'), flags.out);
+  } else {
+    // Rows stream to the output as they are produced: memory does not grow with the run.
+    const out = new StreamOut(flags.out);
+    try {
+      const columns = [model.system.independent, ...model.outputNames];
+      const many = inits.length > 1;
+      if (format === 'json') {
+        if (many) out.write('{"runs": [\n');
+        inits.forEach((init, i) => {
+          const writer = new JsonRunWriter(out, many ? ' ' : '', { model: model.system.model, independent: model.system.independent, columns }, i === 0 ? plotRows : null);
+          const r = simulator.run({ ...base, init, sink: writer });
+          r.events = writer.finish(r);
+          runs.push(r);
+          out.write(many && i < inits.length - 1 ? ',\n' : '\n');
+        });
+        if (many) out.write(']}\n');
+      } else {
+        out.write(`${csvLine(many ? ['run', ...columns] : columns)}\n`);
+        inits.forEach((init, i) => {
+          const writer = new CsvRunWriter(out, many ? i + 1 : null, i === 0 ? plotRows : null);
+          const r = simulator.run({ ...base, init, sink: writer });
+          r.events = writer.events;
+          runs.push(r);
+        });
+      }
+    } finally {
+      out.close();
+    }
+    if (plotRows) runs[0].rows = plotRows;
+  }
   if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables);
   for (const r of runs) if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
   return Math.max(...runs.map(exitFor));

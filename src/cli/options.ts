@@ -26,11 +26,27 @@ export interface SharedFlags {
   plot?: string;
   workers?: string;
   quiet?: boolean;
+  outputStep?: string;
+  eventsOnly?: boolean;
+  maxSteps?: string;
+  maxEvents?: string;
+  zeno?: string;
 }
 
+/** a decimal number as a person writes it: no hexadecimal, no Infinity, no blanks inside */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 export function parseNumber(flag: string, text: string): number {
-  const v = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(v)) throw new CliError(`${flag} needs a number, got '${text}'`);
+  const t = text.trim();
+  if (!DECIMAL.test(t)) throw new CliError(`${flag} needs a decimal number such as 10, 0.5 or 1e-8, got '${text}'`);
+  const v = Number(t);
+  if (!Number.isFinite(v)) throw new CliError(`${flag} ${text} is out of the range of double precision numbers`);
+  return v;
+}
+
+function wholeNumber(flag: string, text: string): number {
+  const v = parseNumber(flag, text);
+  if (!Number.isInteger(v) || v < 1) throw new CliError(`${flag} must be a whole number of at least 1, got ${text}`);
   return v;
 }
 
@@ -71,6 +87,16 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
     if (!['exact', 'before', 'after'].includes(flags.locate)) throw new CliError(`--locate ${flags.locate}: write exact, before or after`);
     o.locate = flags.locate as LocateMode;
   }
+  if (flags.outputStep !== undefined) o.outputStep = positive('--output-step', flags.outputStep);
+  if (flags.eventsOnly) o.eventsOnly = true;
+  if (flags.outputStep !== undefined && flags.eventsOnly) throw new CliError('--output-step and --events-only exclude each other: choose one');
+  if (flags.maxSteps !== undefined) o.maxSteps = wholeNumber('--max-steps', flags.maxSteps);
+  if (flags.maxEvents !== undefined) o.maxEvents = wholeNumber('--max-events', flags.maxEvents);
+  if (flags.zeno !== undefined) {
+    if (flags.zeno !== 'stop' && flags.zeno !== 'continue') throw new CliError(`--zeno ${flags.zeno}: write stop (end the run at an accumulation of events or a persisting contact) or continue (hold the contact as a constraint)`);
+    o.zeno = flags.zeno;
+  }
+  if (flags.out !== undefined && flags.out.trim() === '') throw new CliError('--out needs a file name; leave it out to write to the standard output');
   return o;
 }
 

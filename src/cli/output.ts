@@ -2,8 +2,8 @@
  * Writing results: stdout or --out, JSON, CSV and small aligned tables for a person.
  * A failed run's partial results are written like any other.
  */
-import { writeFileSync } from 'node:fs';
-import type { SimulationResult } from '../numeric/simulate.js';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import type { EventRecord, SimulationResult, SimulationSink } from '../numeric/simulate.js';
 import { CliError } from './options.js';
 
 export function emit(text: string, out: string | undefined): void {
@@ -22,6 +22,11 @@ export function toJson(value: unknown): string {
 function csvCell(v: unknown): string {
   const s = typeof v === 'number' ? String(v) : String(v ?? '');
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One CSV line of cells (quoted where a cell needs it). */
+export function csvLine(cells: readonly unknown[]): string {
+  return cells.map(csvCell).join(',');
 }
 
 export function toCsv(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
@@ -57,4 +62,109 @@ export function simulationText(r: SimulationResult): string {
   lines.push('', 'final values');
   lines.push(table(['variable', 'value'], Object.entries(r.final).map(([k, v]) => [k, v])));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Text written in pieces to stdout or a file through a 64 KB buffer (fs.writeSync), so a long
+ * run's rows never pile up in memory as one string.
+ */
+export class StreamOut {
+  private readonly fd: number;
+  private readonly owned: boolean;
+  private buffer = '';
+
+  constructor(path: string | undefined) {
+    if (path === undefined) { this.fd = 1; this.owned = false; return; }
+    try {
+      this.fd = openSync(path, 'w');
+    } catch (err) {
+      throw new CliError(`cannot write --out ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`);
+    }
+    this.owned = true;
+  }
+
+  write(text: string): void {
+    this.buffer += text;
+    if (this.buffer.length >= 1 << 16) this.flush();
+  }
+
+  flush(): void {
+    let rest = Buffer.from(this.buffer, 'utf8');
+    this.buffer = '';
+    while (rest.length > 0) {
+      try {
+        const n = writeSync(this.fd, rest);
+        rest = rest.subarray(n);
+      } catch (err) {
+        // a pipe that is full for the moment (stdout to a slow reader): try again
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        throw err;
+      }
+    }
+  }
+
+  close(): void {
+    this.flush();
+    if (this.owned) closeSync(this.fd);
+  }
+}
+
+const jsonNumber = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
+
+/**
+ * The JSON of simulate (CLI.md) written as the run goes: the header keys first, each row as
+ * it is produced, then status, ledger, final values and counters. The ledger is kept until
+ * the end (it is bounded by maxEvents); rows are not kept at all.
+ */
+export class JsonRunWriter implements SimulationSink {
+  private firstRow = true;
+  private readonly events: EventRecord[] = [];
+
+  constructor(private readonly out: StreamOut, private readonly indent: string, head: { model: string; independent: string; columns: readonly string[] }, private readonly keep: number[][] | null) {
+    out.write(`{\n${indent} "model": ${JSON.stringify(head.model)},\n${indent} "independent": ${JSON.stringify(head.independent)},\n${indent} "columns": ${JSON.stringify(head.columns)},\n${indent} "rows": [`);
+  }
+
+  row(row: ArrayLike<number>): void {
+    let line = this.firstRow ? '\n' : ',\n';
+    this.firstRow = false;
+    line += `${this.indent}  [`;
+    for (let i = 0; i < row.length; i++) line += (i > 0 ? ', ' : '') + jsonNumber(row[i]);
+    this.out.write(`${line}]`);
+    if (this.keep) this.keep.push(Array.from(row));
+  }
+
+  event(record: EventRecord): void {
+    this.events.push(record);
+  }
+
+  /** The rest of the object, once the run is over; returns the ledger it kept. */
+  finish(r: SimulationResult): EventRecord[] {
+    const i = this.indent;
+    const rest: Record<string, unknown> = { status: r.status, message: r.message };
+    if (r.accumulationPoint !== undefined) rest.accumulationPoint = r.accumulationPoint;
+    rest.events = this.events;
+    rest.final = r.final;
+    rest.stats = r.stats;
+    if (r.contacts) rest.contacts = r.contacts;
+    const body = Object.entries(rest).map(([k, v]) => `${i} ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n');
+    this.out.write(`${this.firstRow ? '' : `\n${i} `}],\n${body}\n${i}}`);
+    return this.events;
+  }
+}
+
+/** CSV rows as they come (with a run number first when there are several runs). */
+export class CsvRunWriter implements SimulationSink {
+  readonly events: EventRecord[] = [];
+  constructor(private readonly out: StreamOut, private readonly run: number | null, private readonly keep: number[][] | null) {}
+
+  row(row: ArrayLike<number>): void {
+    let line = this.run === null ? '' : `${this.run},`;
+    for (let i = 0; i < row.length; i++) line += (i > 0 ? ',' : '') + String(row[i]);
+    this.out.write(`${line}\n`);
+    if (this.keep) this.keep.push(Array.from(row));
+  }
+
+  event(record: EventRecord): void {
+    this.events.push(record);
+  }
 }
