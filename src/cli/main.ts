@@ -92,7 +92,8 @@ async function runSimulate(file: string, flags: SharedFlags & { plotVariables?: 
         out.write(`${csvLine(many ? ['run', ...columns] : columns)}\n`);
         inits.forEach((init, i) => {
           const writer = new CsvRunWriter(out, many ? i + 1 : null, i === 0 ? plotRows : null);
-          const r = simulator.run({ ...base, init, sink: writer });
+          // (CSV has no ledger: its before/after records would only take memory)
+          const r = simulator.run({ ...base, init, sink: writer, eventValues: plotRows !== null && i === 0 });
           r.events = writer.events;
           runs.push(r);
         });

@@ -2,7 +2,9 @@
  * Writing results: stdout or --out, JSON, CSV and small aligned tables for a person.
  * A failed run's partial results are written like any other.
  */
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { EventRecord, SimulationResult, SimulationSink } from '../numeric/simulate.js';
 import { CliError } from './options.js';
 
@@ -113,15 +115,21 @@ const jsonNumber = (v: number): string => (Number.isFinite(v) ? String(v) : 'nul
 
 /**
  * The JSON of simulate (CLI.md) written as the run goes: the header keys first, each row as
- * it is produced, then status, ledger, final values and counters. The ledger is kept until
- * the end (it is bounded by maxEvents); rows are not kept at all.
+ * it is produced, then status, ledger, final values and counters. The ledger goes to a
+ * temporary file while the rows stream (its records carry every output twice) and is copied
+ * in at the end; nothing of the run is kept in memory unless `keep` asks for it (a plot).
  */
 export class JsonRunWriter implements SimulationSink {
   private firstRow = true;
   private readonly events: EventRecord[] = [];
+  private readonly ledgerPath: string;
+  private readonly ledger: StreamOut;
+  private ledgerCount = 0;
 
   constructor(private readonly out: StreamOut, private readonly indent: string, head: { model: string; independent: string; columns: readonly string[] }, private readonly keep: number[][] | null) {
     out.write(`{\n${indent} "model": ${JSON.stringify(head.model)},\n${indent} "independent": ${JSON.stringify(head.independent)},\n${indent} "columns": ${JSON.stringify(head.columns)},\n${indent} "rows": [`);
+    this.ledgerPath = join(mkdtempSync(join(tmpdir(), 'deltastep-ledger-')), 'events.json');
+    this.ledger = new StreamOut(this.ledgerPath);
   }
 
   row(row: ArrayLike<number>): void {
@@ -134,20 +142,33 @@ export class JsonRunWriter implements SimulationSink {
   }
 
   event(record: EventRecord): void {
-    this.events.push(record);
+    this.ledger.write(`${this.ledgerCount++ > 0 ? ',\n' : '\n'}${this.indent}  ${JSON.stringify(record)}`);
+    if (this.keep) this.events.push(record);
   }
 
-  /** The rest of the object, once the run is over; returns the ledger it kept. */
+  /** The rest of the object, once the run is over; returns the ledger kept for a plot. */
   finish(r: SimulationResult): EventRecord[] {
     const i = this.indent;
-    const rest: Record<string, unknown> = { status: r.status, message: r.message };
-    if (r.accumulationPoint !== undefined) rest.accumulationPoint = r.accumulationPoint;
-    rest.events = this.events;
-    rest.final = r.final;
-    rest.stats = r.stats;
-    if (r.contacts) rest.contacts = r.contacts;
-    const body = Object.entries(rest).map(([k, v]) => `${i} ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n');
-    this.out.write(`${this.firstRow ? '' : `\n${i} `}],\n${body}\n${i}}`);
+    const head: Record<string, unknown> = { status: r.status, message: r.message };
+    if (r.accumulationPoint !== undefined) head.accumulationPoint = r.accumulationPoint;
+    const tail: Record<string, unknown> = { final: r.final, stats: r.stats };
+    if (r.contacts) tail.contacts = r.contacts;
+    const lines = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${i} ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n');
+    this.out.write(`${this.firstRow ? '' : `\n${i} `}],\n${lines(head)},\n${i} "events": [`);
+    this.ledger.close();
+    // the ledger, copied in pieces
+    const fd = openSync(this.ledgerPath, 'r');
+    const chunk = Buffer.alloc(1 << 16);
+    const decoder = new TextDecoder('utf-8');
+    try {
+      // (streaming decode: a character may straddle two chunks)
+      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) this.out.write(decoder.decode(chunk.subarray(0, n), { stream: true }));
+      this.out.write(decoder.decode());
+    } finally {
+      closeSync(fd);
+      rmSync(dirname(this.ledgerPath), { recursive: true, force: true });
+    }
+    this.out.write(`${this.ledgerCount > 0 ? `\n${i} ` : ''}],\n${lines(tail)}\n${i}}`);
     return this.events;
   }
 }
