@@ -4,7 +4,8 @@ import { defineConfig } from 'tsup';
 // worker threads load by path, so it must be its own file in dist/.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts' },
+    // index runs anywhere (no node: module); node adds what needs Node.js (readModelFile)
+    entry: { index: 'src/index.ts', node: 'src/node.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

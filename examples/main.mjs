@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileModel, formatText, readModelFile, shoot, transformReport } from '../dist/index.js';
+import { compileModel, formatText, readModelFile, shoot, transformReport } from '../dist/node.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const modelFile = join(here, 'rope.delta');

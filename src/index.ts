@@ -16,7 +16,7 @@ import { compileModel } from './model.js';
 import { Simulator, type SimulateOptions, type SimulationResult } from './numeric/simulate.js';
 import { shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
 
-export { parse, analyseModel, transformModel, compileModel, readModelFile } from './model.js';
+export { parse, analyseModel, transformModel, compileModel } from './model.js';
 export { ModelError } from './symbolic/errors.js';
 export type { ModelAst, Expr, Statement, Span } from './symbolic/ast.js';
 export type { AnalysedModel } from './symbolic/analyse.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { ModelError, readModelFile } from '../src/index.js';
+import { ModelError, readModelFile } from '../src/node.js';
 import { modelErrorOf, modelPath, referenceModel } from './helpers.js';
 
 /** [what, model text (file m.delta), the whole message] */
@@ -252,7 +252,8 @@ describe('files that are not models', () => {
   it('bytes that are not UTF-8', () => {
     const path = join(dir, 'binary.delta');
     writeFileSync(path, Buffer.from([0xff, 0xfe, 0x00, 0x79, 0x27, 0x20, 0x3d, 0x20, 0x31, 0xc3]));
-    expect(readError(path).message).toBe(`${path}:1:1: the file is not UTF-8 text\nA model is a text file; check that this is the right file.`);
+    // the first byte is already not UTF-8: line 1, column 1, nothing before it to show
+    expect(readError(path).message).toBe(`${path}:1:1: byte 0xff is not UTF-8 text\nA model is a text file saved as UTF-8; check that this is the right file, or save it again as UTF-8.`);
   });
 
   it('a UTF-8 byte order mark is not part of the model', () => {

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileModel, readModelFile, shoot, simulate, type SimulateOptions, type SimulationResult } from '../src/index.js';
+import { compileModel, shoot, simulate, type SimulateOptions, type SimulationResult } from '../src/index.js';
+import { readModelFile } from '../src/node.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const EXAMPLES = join(ROOT, 'examples');

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { Tinypool } from 'tinypool';
-import { readModelFile } from '../model.js';
+import { readModelFile } from '../node.js';
 import { Simulator, type SimulateOptions } from '../numeric/simulate.js';
 import {
   BatchInputError, checkReport, parseReport, parseSample, parseVary, runChunk, runNextChunk, sampleValues, sharedBatch, sharedResult, sliceRange, statistics,

@@ -10,7 +10,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { compileModel, readModelFile } from '../model.js';
+import { compileModel } from '../model.js';
+import { readModelFile } from '../node.js';
 import { Simulator, SimulationInputError, type SimulationResult } from '../numeric/simulate.js';
 import { shoot, ShootInputError, type ShootResult } from '../shooting/newton.js';
 import { ModelError } from '../symbolic/errors.js';

@@ -55,12 +55,13 @@ export interface AnalysedModel {
   reporter: ErrorReporter;
 }
 
-const OPTION_WORDS: Record<string, readonly string[]> = {
-  method: ['rk4', 'dopri5', 'dop853'],
-  locate: ['exact', 'before', 'after'],
-  deltaRule: ['left', 'marcus'],
-  zeno: ['stop', 'continue'],
-};
+/** (a Map: a user's option name must never reach Object.prototype, as `constructor` would) */
+const OPTION_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['method', ['rk4', 'dopri5', 'dop853']],
+  ['locate', ['exact', 'before', 'after']],
+  ['deltaRule', ['left', 'marcus']],
+  ['zeno', ['stop', 'continue']],
+]);
 const OPTION_NUMBERS = new Set(['rtol', 'atol', 'step', 'maxEvents', 'maxSteps']);
 /** options that count something: whole numbers */
 const OPTION_COUNTS = new Set(['maxEvents', 'maxSteps']);
@@ -189,7 +190,7 @@ class Analyser {
   }
 
   private readOption(s: OptionStatement): void {
-    const words = OPTION_WORDS[s.name];
+    const words = OPTION_WORDS.get(s.name);
     if (words) {
       const v = s.value.kind === 'name' ? s.value.name : null;
       if (v === null || !words.includes(v)) {
@@ -199,7 +200,7 @@ class Analyser {
       return;
     }
     if (!OPTION_NUMBERS.has(s.name)) {
-      const all = [...Object.keys(OPTION_WORDS), ...OPTION_NUMBERS].join(', ');
+      const all = [...OPTION_WORDS.keys(), ...OPTION_NUMBERS].join(', ');
       throw this.fail(s.nameSpan, `unknown option '${s.name}'`, `The options are ${all}.`);
     }
     let v: number;

@@ -195,7 +195,12 @@ class Lexer {
         'A number has at most one decimal point and an optional exponent, as in 1.25 or 2.5e-3.');
     }
     const text = src.slice(start, this.pos);
-    this.tokens.push({ kind: 'number', text, value: Number(text), primes: 0, span: this.span(start, this.pos) });
+    const value = Number(text);
+    if (!Number.isFinite(value)) {
+      throw this.error(start, this.pos - start, `the number ${text} is too large for double precision (at most about 1.8e308)`,
+        'Write a smaller number, or rescale the model (other units).');
+    }
+    this.tokens.push({ kind: 'number', text, value, primes: 0, span: this.span(start, this.pos) });
   }
 
   /** The end of the run of characters that belong to a botched number, to show all of it. */

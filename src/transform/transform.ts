@@ -238,6 +238,13 @@ class Transformer {
           coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
         } else if (cls.kind === 'time') {
           const argText = toText(term.argument);
+          // An argument without the independent variable has no roots to sit at, or (t - t)
+          // is zero everywhere: no meaning either way.
+          if (!references(simplify(term.argument)).has(this.t) || constantValue(simplify(differentiate(term.argument, this.t))) === 0) {
+            const zero = constantValue(simplify(term.argument)) === 0 || references(simplify(term.argument)).has(this.t);
+            throw this.r.at(term.call.span, zero ? `the argument of delta(${argText}) is identically zero, so the delta has no instant to sit at` : `the argument of delta(${argText}) does not depend on ${this.t}: it is zero nowhere (or everywhere)`,
+              `A delta's argument must cross zero at the instants it acts, as in delta(${this.t} - 1).`);
+          }
           const linear = linearTimeArgument(term.argument, this.t);
           if (!linear && term.order > 0) {
             throw this.r.at(term.call.span, 'a derivative of a delta needs an argument linear in the independent variable',

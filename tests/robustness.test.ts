@@ -1,0 +1,52 @@
+/**
+ * Inputs that used to end in a wrong answer with status ok, an internal error, or a hang
+ * (issue 13), each with the clear error it gets now: the whole message, file:line:col first.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+import { MAX_MODEL_BYTES, readModelFile } from '../src/node.js';
+import { modelErrorOf } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ds-robust-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('model errors instead of wrong numbers or internal errors', () => {
+  it.each([
+    ["independent t from 0 to 2\ny' = delta(t - t)\ny(0) = 0",
+      "m.delta:2:6: the argument of delta(t - t) is identically zero, so the delta has no instant to sit at\n  y' = delta(t - t)\n       ^\nA delta's argument must cross zero at the instants it acts, as in delta(t - 1)."],
+    ["independent t from 0 to 2\nparameter a = 1\ny' = delta(a - 1)\ny(0) = 0",
+      "m.delta:3:6: the argument of delta(a - 1) does not depend on t: it is zero nowhere (or everywhere)\n  y' = delta(a - 1)\n       ^\nA delta's argument must cross zero at the instants it acts, as in delta(t - 1)."],
+    ["independent t from 0 to 1\nparameter a = 1e1000\ny' = a\ny(0) = 0",
+      'm.delta:2:15: the number 1e1000 is too large for double precision (at most about 1.8e308)\n  parameter a = 1e1000\n                ^\nWrite a smaller number, or rescale the model (other units).'],
+    ["independent t from 0 to 1\noption constructor = 1\ny' = 1\ny(0) = 0",
+      "m.delta:2:8: unknown option 'constructor'\n  option constructor = 1\n         ^\nThe options are method, locate, deltaRule, zeno, rtol, atol, step, maxEvents, maxSteps."],
+    ["independent t from 0 to 1\noption __proto__ = 1\ny' = 1\ny(0) = 0",
+      "m.delta:2:8: unknown option '__proto__'\n  option __proto__ = 1\n         ^\nThe options are method, locate, deltaRule, zeno, rtol, atol, step, maxEvents, maxSteps."],
+  ])('%j', (source, message) => {
+    expect(modelErrorOf(source).message).toBe(message);
+  });
+
+  it('states and parameters named constructor, __proto__ and toString are ordinary names', () => {
+    const run = simulate("independent t from 0 to 1\nparameter constructor = 2, toString = 4\n__proto__' = constructor + toString\n__proto__(0) = 0", { rtol: 1e-10, atol: 1e-12 });
+    expect(run.status).toBe('ok');
+    expect(Math.abs(run.final.__proto__ - 6)).toBeLessThan(1e-12);
+  });
+});
+
+describe('model files: the position of a bad byte, limits instead of hangs', () => {
+  it('invalid UTF-8: the line and column of the first bad byte', () => {
+    const file = join(dir, 'bad.delta');
+    writeFileSync(file, Buffer.concat([Buffer.from("independent t from 0 to 1\ny' = 1\ny(0) = "), Buffer.from([0xff]), Buffer.from('0\n')]));
+    expect(() => readModelFile(file)).toThrow(`${file}:3:8: byte 0xff is not UTF-8 text\n  y(0) = \n         ^\nA model is a text file saved as UTF-8; check that this is the right file, or save it again as UTF-8.`);
+  });
+
+  it('a file over the size limit, or an endless device, is refused without reading it all', () => {
+    const file = join(dir, 'big.delta');
+    writeFileSync(file, 'a'.repeat(MAX_MODEL_BYTES + 1));
+    expect(() => readModelFile(file)).toThrow(`${file}:1:1: the file is larger than 4 MB, the largest model deltastep reads`);
+    expect(() => readModelFile('/dev/zero')).toThrow('/dev/zero:1:1: the file is larger than 4 MB, the largest model deltastep reads');
+  });
+});
