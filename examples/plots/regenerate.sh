@@ -23,3 +23,4 @@ run $d simulate examples/hoop_drop.delta --variables h,Vy --step 0.01 --plot $P/
 run $d simulate examples/hoop_drop.delta --variables Fs --step 0.01 --plot $P/hoop_drop_force.svg
 run $d simulate examples/hoop_roll.delta --variables h,Vx,Vy,omega --step 0.01 --plot $P/hoop_roll.svg
 run $d simulate examples/hoop_roll.delta --variables Fs,Ff --to 0.6 --step 0.002 --plot $P/hoop_roll_forces.svg
+node examples/c12_figures.mjs        # C12 task b: Figures 1-3 of the source (c12_fig*.svg)
