@@ -169,6 +169,9 @@ function main() {
   console.log('');
   console.log('* committed peer figures from ../shared/peers/results.json (another run; compare ratios only from one harness run, see bench/README.md)');
   if (o.json) { writeFileSync(o.json, JSON.stringify(outs, null, 1)); console.log(`raw driver outputs written to ${o.json}`); }
+  // start-up of the command line beside node -e 0 (bench/startup.mjs)
+  console.log('');
+  execFileSync(process.execPath, [fileURLToPath(new URL('./startup.mjs', import.meta.url))], { stdio: 'inherit' });
   // W5, the row of spheres: whole processes beside CVODE (bench/w5/run.mjs)
   if (o.workloads.includes('W5')) {
     console.log('');

@@ -12,6 +12,8 @@
  * ```
  */
 import type { CompiledModel } from './transform/compile.js';
+// the library finds exact roots of nonlinear delta arguments from the start (algebra.ts)
+import './transform/exact-roots.js';
 import { compileModel } from './model.js';
 import { Simulator, type SimulateOptions, type SimulationResult } from './numeric/simulate.js';
 import { shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';

@@ -15,7 +15,7 @@ import { parseModel } from '../src/symbolic/parser.js';
 import {
   binomial, classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear,
 } from '../src/transform/delta-rules.js';
-import { exactRootCandidates } from '../src/transform/exact-roots.js';
+import { nerdamerRoots as exactRootCandidates } from '../src/transform/exact-roots.js';
 import { evalText, expectWithin, modelErrorOf } from './helpers.js';
 
 const expr = (text: string): Expr => {

@@ -12,8 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { Tinypool } from 'tinypool';
-import { readModelFile } from '../node.js';
+import { readModelFile } from './read-model-file.js';
 import { Simulator, type SimulateOptions } from '../numeric/simulate.js';
 import {
   BatchInputError, checkReport, parseReport, parseSample, parseVary, runChunk, runNextChunk, sampleValues, sharedBatch, sharedResult, sliceRange, statistics,
@@ -27,15 +26,15 @@ import type { ChunkReply, ChunkTask } from './sweep-worker.js';
 
 export interface BatchContext {
   addSharedFlags: (cmd: Command) => Command;
-  loadModel: (file: string) => CompiledModel;
+  loadModel: (file: string) => Promise<CompiledModel>;
   setExit: (code: number) => void;
 }
 
 interface PlotFlags { plot?: string; logX?: boolean; logY?: boolean }
 interface BatchFlags extends SharedFlags, PlotFlags { report?: string; shard?: string }
-interface SweepFlags extends BatchFlags { vary?: string }
-interface MonteCarloFlags extends BatchFlags { sample?: string[]; samples?: string; seed?: string }
-interface MergeFlags extends PlotFlags { format?: string; out?: string }
+export interface SweepFlags extends BatchFlags { vary?: string }
+export interface MonteCarloFlags extends BatchFlags { sample?: string[]; samples?: string; seed?: string }
+export interface MergeFlags extends PlotFlags { format?: string; out?: string }
 
 /** Output flags of a batch, after validation. */
 interface OutputFlags extends PlotFlags { format: string; out?: string }
@@ -86,7 +85,6 @@ const CHUNKS_PER_THREAD = 32;
 const MIN_CHUNK = 4;
 const MAX_CHUNK = 256;
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function guard<T>(f: () => T): T {
   try { return f(); } catch (err) {
@@ -168,7 +166,7 @@ function workerFile(): URL {
  * (for batches of at least 64 runs a thread); --workers 1 never starts a pool.
  */
 async function execute(job: Job, workers: { n: number; explicit: boolean }, label: string, quiet: boolean | undefined): Promise<ChunkResult> {
-  const progress = startProgress(job.count, label, quiet);
+  const progress = await startProgress(job.count, label, quiet);
   try {
     const threads = Math.min(workers.n, Math.ceil(job.count / MIN_RUNS_PER_THREAD));
     if (threads <= 1) return runChunk(new Simulator(job.model), job.report, job.options, job.names, job.parameters, (done) => progress.update(done));
@@ -191,6 +189,8 @@ interface Workers {
 }
 
 async function executeShared(job: Job, threads: number, eager: boolean, progress: Progress): Promise<ChunkResult> {
+  // (the pool loads with the first batch that needs threads, not with every command)
+  const { Tinypool } = await import('tinypool');
   const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(job.count / (threads * CHUNKS_PER_THREAD))));
   const batch = sharedBatch(job.parameters, job.count, job.report.length, chunkSize);
   const messages = new Map<number, string>();
@@ -252,8 +252,8 @@ async function executeShared(job: Job, threads: number, eager: boolean, progress
  * The model, with every name the command line varies checked to be one of its parameters,
  * and the report (by default every final value) checked against its final values.
  */
-function loadCheck(ctx: BatchContext, file: string, names: string[], reportText: string): { model: CompiledModel; source: string; report: ReportExpr[] } {
-  const model = ctx.loadModel(file);
+async function loadCheck(ctx: BatchContext, file: string, names: string[], reportText: string): Promise<{ model: CompiledModel; source: string; report: ReportExpr[] }> {
+  const model = await ctx.loadModel(file);
   for (const n of names) {
     if (!model.paramNames.includes(n)) throw new CliError(`'${n}' is not a parameter or unknown of ${model.system.model}; they are: ${model.paramNames.join(', ') || '(none)'}`);
   }
@@ -266,7 +266,7 @@ function loadCheck(ctx: BatchContext, file: string, names: string[], reportText:
 // ---------------------------------------------------------------------------
 // Commands
 
-async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Promise<number> {
+export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Promise<number> {
   const output = outputFlags(flags, 'text');
   if (!flags.vary) throw new CliError('sweep needs --vary NAME=FROM:TO:COUNT, e.g. --vary e=1:0.18:200');
   const vary = guard(() => parseVary(flags.vary!));
@@ -276,7 +276,7 @@ async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Pro
   const shard = parseShard(flags.shard, total);
   const workers = { n: workersFlag(flags, availableParallelism()), explicit: flags.workers !== undefined };
   const options = batchOptions(flags);
-  const { model, source, report } = loadCheck(ctx, file, [vary.name], flags.report ?? '');
+  const { model, source, report } = await loadCheck(ctx, file, [vary.name], flags.report ?? '');
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   const settings: Settings = {
     command: 'sweep', model: model.system.model, sha256: sha256(source), names: [vary.name], report: report.map((r) => r.label),
@@ -288,7 +288,7 @@ async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Pro
   return writeSweep({ settings, first, count: end - first, parameters, result, shard }, output);
 }
 
-async function runMonteCarlo(ctx: BatchContext, file: string, flags: MonteCarloFlags): Promise<number> {
+export async function runMonteCarlo(ctx: BatchContext, file: string, flags: MonteCarloFlags): Promise<number> {
   const output = outputFlags(flags, 'text');
   if (!flags.sample?.length) throw new CliError('montecarlo needs --sample "NAME~normal(MEAN,SD)" (or uniform(A,B))');
   const samples = guard(() => flags.sample!.map(parseSample));
@@ -304,7 +304,7 @@ async function runMonteCarlo(ctx: BatchContext, file: string, flags: MonteCarloF
   const options = batchOptions(flags);
   const names = samples.map((s) => s.name);
   if (new Set(names).size !== names.length) throw new CliError(`--sample names a parameter twice (${names.join(', ')}): give each parameter one distribution`);
-  const { model, source } = loadCheck(ctx, file, names, flags.report ?? '');
+  const { model, source } = await loadCheck(ctx, file, names, flags.report ?? '');
   const { first, end } = shard ? sliceRange(count, shard.k, shard.n) : { first: 0, end: count };
   const settings: Settings = {
     command: 'montecarlo', model: model.system.model, sha256: sha256(source), names, report: report.map((r) => r.label),
@@ -524,7 +524,7 @@ function ranges(xs: number[]): string {
   return parts.join(', ') + (parts.length === 5 ? ', ...' : '');
 }
 
-async function runMerge(files: string[], flags: MergeFlags): Promise<number> {
+export async function runMerge(files: string[], flags: MergeFlags): Promise<number> {
   const output = outputFlags(flags, 'json');
   const shards = files.map(readShard);
   const settings = shards[0].settings;
@@ -556,28 +556,3 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------
-
-export function registerBatchCommands(program: Command, ctx: BatchContext): void {
-  const batchFlags = (cmd: Command) => cmd
-    .option('--report <EXPRS>', 'comma-separated expressions of final values (sweep: all of them by default)')
-    .option('--workers <N>', 'threads, this one included (default: up to the cores, once a batch runs long enough; 1: no workers)')
-    .option('--shard <K/N>', 'run only the K-th of N slices; combine the JSON outputs with merge');
-  batchFlags(ctx.addSharedFlags(program.command('sweep <file>').description('one run per parameter value; a table of reported final values')))
-    .option('--vary <NAME=FROM:TO:COUNT>', 'the parameter and its values')
-    .option('--log-x', 'plot: logarithmic parameter axis')
-    .option('--log-y', 'plot: logarithmic value axis (default: when a value spans more than two decades)')
-    .action(async (file: string, flags: SweepFlags) => ctx.setExit(await runSweep(ctx, file, flags)));
-  batchFlags(ctx.addSharedFlags(program.command('montecarlo <file>').description('statistics of final values over random parameters')))
-    .option('--sample <NAME~DIST>', 'NAME~normal(MEAN,SD) or NAME~uniform(A,B) (repeatable)', collect)
-    .option('--samples <N>', 'number of samples (default 1000)')
-    .option('--seed <S>', 'seed of the generator (default 1)')
-    .action(async (file: string, flags: MonteCarloFlags) => ctx.setExit(await runMonteCarlo(ctx, file, flags)));
-  program.command('merge <files...>')
-    .description('combine the JSON outputs of sweep or montecarlo --shard K/N into the output of the whole batch')
-    .option('--format <FORMAT>', 'json (default), csv or text')
-    .option('--out <PATH>', 'write the output (montecarlo: the samples) to a file')
-    .option('--plot <PATH>', 'write a plot (.svg or .png)')
-    .option('--log-x', 'sweep plot: logarithmic parameter axis')
-    .option('--log-y', 'sweep plot: logarithmic value axis')
-    .action(async (files: string[], flags: MergeFlags) => ctx.setExit(await runMerge(files, flags)));
-}

@@ -10,28 +10,18 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { compileModel } from '../model.js';
-import { readModelFile } from '../node.js';
-import { Simulator, SimulationInputError, type SimulationResult } from '../numeric/simulate.js';
-import { shoot, ShootInputError, type ShootResult } from '../shooting/newton.js';
+import { SimulationInputError } from '../numeric/simulate/types.js';
+import { ShootInputError } from '../shooting/errors.js';
 import { ModelError } from '../symbolic/errors.js';
-import type { CompiledModel } from '../transform/compile.js';
-import { formatLatex, formatText, transformReport } from '../transform/print.js';
-import { registerBatchCommands } from './batch.js';
-import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
-import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
+import { registerBatchCommands } from './batch-commands.js';
+import { CliError, EXIT, type SharedFlags } from './options.js';
 
 const VERSION = '0.1.0';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Loads and compiles a model; model errors propagate as ModelError (exit 1). */
-export function loadModel(file: string): CompiledModel {
-  const model = compileModel(readModelFile(file), file);
-  // Double roots of delta arguments and similar schedule problems are model errors: find them now.
-  transformReport(model);
-  return model;
-}
+/** The commands' work, loaded when one runs (see commands.ts). */
+const commands = () => import('./commands.js');
 
 /** The flags every running command shares (CLI.md). */
 export function addSharedFlags(cmd: Command): Command {
@@ -56,115 +46,6 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--quiet', 'no progress bar');
 }
 
-function exitFor(r: SimulationResult): number {
-  return r.status === 'failed' ? EXIT.numerics : r.status === 'zeno' ? EXIT.zeno : EXIT.ok;
-}
-
-async function runSimulate(file: string, flags: SharedFlags & { plotVariables?: string }): Promise<number> {
-  const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
-  const model = loadModel(file);
-  const base = simulateOptions(flags);
-  const simulator = new Simulator(model);
-  const inits = initRuns(flags);
-  // the first run's rows, for a plot (the output itself never keeps them)
-  const plotRows: number[][] | null = flags.plot ? [] : null;
-  const runs: SimulationResult[] = [];
-  if (format === 'text') {
-    // the text shows the ledger and the final values, not rows
-    for (const init of inits) runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
-    emit(runs.map(simulationText).join('\n'), flags.out);
-  } else {
-    // Rows stream to the output as they are produced: memory does not grow with the run.
-    const out = new StreamOut(flags.out);
-    try {
-      const columns = [model.system.independent, ...model.outputNames];
-      const many = inits.length > 1;
-      if (format === 'json') {
-        if (many) out.write('{"runs": [\n');
-        inits.forEach((init, i) => {
-          const writer = new JsonRunWriter(out, many ? ' ' : '', { model: model.system.model, independent: model.system.independent, columns }, i === 0 ? plotRows : null);
-          const r = simulator.run({ ...base, init, sink: writer });
-          r.events = writer.finish(r);
-          runs.push(r);
-          out.write(many && i < inits.length - 1 ? ',\n' : '\n');
-        });
-        if (many) out.write(']}\n');
-      } else {
-        out.write(`${csvLine(many ? ['run', ...columns] : columns)}\n`);
-        inits.forEach((init, i) => {
-          const writer = new CsvRunWriter(out, many ? i + 1 : null, i === 0 ? plotRows : null);
-          // (CSV has no ledger: its before/after records would only take memory)
-          const r = simulator.run({ ...base, init, sink: writer, eventValues: plotRows !== null && i === 0 });
-          r.events = writer.events;
-          runs.push(r);
-        });
-      }
-    } finally {
-      out.close();
-    }
-    if (plotRows) runs[0].rows = plotRows;
-  }
-  if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables);
-  for (const r of runs) if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
-  return Math.max(...runs.map(exitFor));
-}
-
-async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined): Promise<void> {
-  const { renderTrajectoryPlot, writePlot } = await import('./plot.js');
-  const r = runs[0];
-  const series = variables ? variables.split(',').map((s) => s.trim()) : r.columns.slice(1);
-  for (const s of series) if (!r.columns.includes(s)) throw new CliError(`--variables ${s}: not a column; the columns are ${r.columns.slice(1).join(', ')}`);
-  const svg = await renderTrajectoryPlot({ title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events });
-  try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
-}
-
-function shootText(r: ShootResult): string {
-  const names = Object.keys(r.unknowns);
-  const lines = [`shoot: ${r.converged ? 'converged' : 'did not converge'} (${r.status}) after ${r.iterations.length - 1} Newton iteration(s), ${r.residualEvaluations} shots${r.message ? `\n${r.message}` : ''}`, ''];
-  lines.push(table(['k', ...names, 'max |residual|'], r.iterations.map((it) => [it.k, ...names.map((n) => it.unknowns[n]), it.residualNorm])));
-  lines.push('', table(['unknown', 'value'], names.map((n) => [n, r.unknowns[n]])));
-  lines.push('', table(['boundary condition', 'residual'], Object.entries(r.residuals).map(([k, v]) => [k, v])));
-  if (r.solution) lines.push('', simulationText(r.solution));
-  return lines.join('\n') + '\n';
-}
-
-async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
-  const format = formatFlag(flags, ['text', 'json'], 'text');
-  const jacobian = flags.jacobian ?? 'broyden';
-  if (jacobian !== 'broyden' && jacobian !== 'central') throw new CliError(`--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`);
-  const model = loadModel(file);
-  checkShootable(model);
-  const result = shoot(model, { ...simulateOptions(flags), jacobian });
-  emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
-  if (flags.plot && result.solution) await plotRuns([result.solution], flags.plot, undefined);
-  if (!result.converged) { process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`); return EXIT.numerics; }
-  return result.solution && result.solution.status === 'failed' ? EXIT.numerics : EXIT.ok;
-}
-
-/** As many boundary conditions as unknowns, or a model error at the place to change. */
-function checkShootable(model: CompiledModel): void {
-  const sys = model.system;
-  const unknowns = sys.parameters.filter((q) => q.unknown);
-  const bcs = sys.boundaryConditions;
-  if (unknowns.length === bcs.length && unknowns.length > 0) return;
-  const span = bcs.length > unknowns.length ? bcs[unknowns.length].span : unknowns[bcs.length]?.span ?? null;
-  throw new ModelError(sys.file, sys.source, span,
-    unknowns.length === 0 ? 'the model has no unknowns to shoot for' : `${unknowns.length} unknown(s) but ${bcs.length} boundary condition(s)`,
-    unknowns.length === 0 ? "Declare what shooting should find with 'unknown NAME = GUESS'." : 'Shooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.');
-}
-
-function runTransform(file: string, flags: { format?: string; out?: string }): number {
-  const format = formatFlag(flags, ['text', 'latex', 'json', 'js'], 'text');
-  const model = loadModel(file);
-  const report = transformReport(model);
-  const text = format === 'json' ? toJson(report)
-    : format === 'latex' ? formatLatex(model.system, report)
-      : format === 'js' ? `// ${report.model}: generated by deltastep (slots: y = [${model.stateNames.join(', ')}], d = [${model.discreteNames.join(', ')}], p = [${model.paramNames.join(', ')}])\n${model.source}\n`
-        : formatText(report);
-  emit(text, flags.out);
-  return EXIT.ok;
-}
-
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('deltastep')
     .description('Simulate models with point abstractions: Dirac deltas become steps and exact events.')
@@ -176,17 +57,17 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('print the transformed first-order system')
     .addOption(new Option('--format <FORMAT>', 'text, latex, json or js').default(undefined))
     .option('--out <PATH>', 'write to a file')
-    .action((file: string, flags: { format?: string; out?: string }) => setExit(runTransform(file, flags)));
+    .action(async (file: string, flags: { format?: string; out?: string }) => setExit(await (await commands()).runTransform(file, flags)));
 
   addSharedFlags(program.command('simulate <file>').description('integrate the model; print or write the trajectory'))
     .option('--variables <LIST>', 'comma-separated columns to plot (default: all)')
-    .action(async (file: string, flags: SharedFlags & { variables?: string }) => setExit(await runSimulate(file, { ...flags, plotVariables: flags.variables })));
+    .action(async (file: string, flags: SharedFlags & { variables?: string }) => setExit(await (await commands()).runSimulate(file, { ...flags, plotVariables: flags.variables })));
 
   addSharedFlags(program.command('shoot <file>').description('find the unknowns so that the boundary conditions hold, then simulate'))
     .option('--jacobian <KIND>', 'broyden (default: fewest shots) or central (central differences at every iteration)')
-    .action(async (file: string, flags: SharedFlags & { jacobian?: string }) => setExit(await runShoot(file, flags)));
+    .action(async (file: string, flags: SharedFlags & { jacobian?: string }) => setExit(await (await commands()).runShoot(file, flags)));
 
-  registerBatchCommands(program, { addSharedFlags, loadModel, setExit });
+  registerBatchCommands(program, { addSharedFlags, loadModel: async (file) => (await commands()).loadModel(file), setExit });
   return program;
 }
 

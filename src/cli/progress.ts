@@ -3,7 +3,6 @@
  * with the results on stdout, and only on a terminal: a log file or a pipe would fill up
  * with redraws.
  */
-import cliProgress from 'cli-progress';
 
 /** Batches up to this many runs finish before a bar would be worth looking at. */
 export const PROGRESS_MIN_RUNS = 50;
@@ -17,8 +16,10 @@ export interface Progress {
 
 const NONE: Progress = { update() { /* no bar */ }, stop() { /* no bar */ } };
 
-export function startProgress(total: number, label: string, quiet: boolean | undefined): Progress {
+/** A bar when it is worth showing; cli-progress loads only then. */
+export async function startProgress(total: number, label: string, quiet: boolean | undefined): Promise<Progress> {
   if (quiet || !process.stderr.isTTY || total <= PROGRESS_MIN_RUNS) return NONE;
+  const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar({
     stream: process.stderr,
     format: `${label} [{bar}] {percentage}% | {value}/{total} runs | {duration_formatted}, ETA {eta_formatted}`,

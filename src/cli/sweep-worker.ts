@@ -8,6 +8,8 @@
  * run or per chunk, which would cost more than a run of a small model.
  */
 import { compileModel } from '../model.js';
+// workers compile as the main thread does: with exact roots where a delta argument has them
+import '../transform/exact-roots.js';
 import { BatchInputError, parseReport, runNextChunk, type ReportExpr, type SharedBatch } from '../numeric/sweep.js';
 import { Simulator, SimulationInputError, type SimulateOptions } from '../numeric/simulate.js';
 

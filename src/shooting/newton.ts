@@ -31,6 +31,7 @@
  * the integration tolerances can resolve, or when the step is.
  */
 import { LuDecomposition, Matrix } from 'ml-matrix';
+import { ShootInputError } from './errors.js';
 import type { CompiledModel } from '../transform/compile.js';
 import { Simulator, type SimulateOptions, type SimulationResult } from '../numeric/simulate.js';
 
@@ -85,7 +86,7 @@ export interface ShootResult {
   solution: SimulationResult | null;
 }
 
-export class ShootInputError extends Error {}
+export { ShootInputError };
 
 function record(names: string[], values: ArrayLike<number>): Record<string, number> {
   const r = Object.create(null) as Record<string, number>;

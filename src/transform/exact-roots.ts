@@ -13,11 +13,15 @@ import nerdamer from 'nerdamer-prime/all';
 import type { Expr } from '../symbolic/ast.js';
 import { mapExpr, references, toText, walk } from '../symbolic/expr.js';
 import { parseModel } from '../symbolic/parser.js';
+import { useExactRoots } from './algebra.js';
 
 /** Functions whose inverse the algebra may know; anything else is left to the numeric scan. */
 const SOLVABLE = new Set(['sin', 'cos', 'tan', 'exp', 'log', 'sqrt']);
 
-export function exactRootCandidates(u: Expr, independent: string): Expr[] {
+// importing this module plugs the solver in (see algebra.ts)
+useExactRoots(nerdamerRoots);
+
+export function nerdamerRoots(u: Expr, independent: string): Expr[] {
   let solvable = true;
   walk(u, (n) => { if (n.kind === 'if' || (n.kind === 'call' && !SOLVABLE.has(n.name)) || n.kind === 'derivative') solvable = false; });
   if (!solvable) return [];

@@ -16,7 +16,7 @@ import {
 import {
   classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
 } from './delta-rules.js';
-import { exactRootCandidates } from './exact-roots.js';
+import { exactRootCandidates } from './algebra.js';
 import type {
   ActionSpec, EventSpec, JumpAction, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
   SystemState, StepVariable,

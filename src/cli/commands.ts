@@ -1,0 +1,149 @@
+/**
+ * What the commands transform, simulate and shoot do, loaded only when one of them runs (so
+ * that `deltastep --help` does not load the pipeline): read and compile the model, run it,
+ * write the result.
+ */
+import { compileModel, parse } from '../model.js';
+import { Simulator, type SimulationResult } from '../numeric/simulate.js';
+import type { Expr } from '../symbolic/ast.js';
+import { ModelError } from '../symbolic/errors.js';
+import { references, walk } from '../symbolic/expr.js';
+import type { ShootResult } from '../shooting/newton.js';
+import { needsExactRoots } from '../transform/algebra.js';
+import type { CompiledModel } from '../transform/compile.js';
+import { formatLatex, formatText, transformReport } from '../transform/print.js';
+import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
+import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
+import { readModelFile } from './read-model-file.js';
+
+/**
+ * Loads and compiles a model; model errors propagate as ModelError (exit 1). The computer
+ * algebra for exact roots (nerdamer-prime, 0.15 s to load) is loaded only when a delta
+ * argument needs it (transform/algebra.ts).
+ */
+export async function loadModel(file: string): Promise<CompiledModel> {
+  const source = readModelFile(file);
+  const ast = parse(source, file);
+  const independent = ast.statements.find((s) => s.kind === 'independent')?.name ?? 't';
+  const deltaArguments: Expr[] = [];
+  const visit = (e: Expr) => walk(e, (n) => { if (n.kind === 'call' && n.name === 'delta') deltaArguments.push(n.args[0]); });
+  // (deltas stand in equations only, named variables' definitions included)
+  for (const s of ast.statements) if (s.kind === 'equation') { visit(s.lhs); visit(s.rhs); }
+  if (needsExactRoots(deltaArguments, independent, (e) => references(e))) await import('../transform/exact-roots.js');
+  const model = compileModel(source, file);
+  // Double roots of delta arguments and similar schedule problems are model errors: find them now.
+  transformReport(model);
+  return model;
+}
+
+function exitFor(r: SimulationResult): number {
+  return r.status === 'failed' ? EXIT.numerics : r.status === 'zeno' ? EXIT.zeno : EXIT.ok;
+}
+
+export async function runSimulate(file: string, flags: SharedFlags & { plotVariables?: string }): Promise<number> {
+  const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
+  const model = await loadModel(file);
+  const base = simulateOptions(flags);
+  const simulator = new Simulator(model);
+  const inits = initRuns(flags);
+  // the first run's rows, for a plot (the output itself never keeps them)
+  const plotRows: number[][] | null = flags.plot ? [] : null;
+  const runs: SimulationResult[] = [];
+  if (format === 'text') {
+    // the text shows the ledger and the final values, not rows
+    for (const init of inits) runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
+    emit(runs.map(simulationText).join('\n'), flags.out);
+  } else {
+    // Rows stream to the output as they are produced: memory does not grow with the run.
+    const out = new StreamOut(flags.out);
+    try {
+      const columns = [model.system.independent, ...model.outputNames];
+      const many = inits.length > 1;
+      if (format === 'json') {
+        if (many) out.write('{"runs": [\n');
+        inits.forEach((init, i) => {
+          const writer = new JsonRunWriter(out, many ? ' ' : '', { model: model.system.model, independent: model.system.independent, columns }, i === 0 ? plotRows : null);
+          const r = simulator.run({ ...base, init, sink: writer });
+          r.events = writer.finish(r);
+          runs.push(r);
+          out.write(many && i < inits.length - 1 ? ',\n' : '\n');
+        });
+        if (many) out.write(']}\n');
+      } else {
+        out.write(`${csvLine(many ? ['run', ...columns] : columns)}\n`);
+        inits.forEach((init, i) => {
+          const writer = new CsvRunWriter(out, many ? i + 1 : null, i === 0 ? plotRows : null);
+          // (CSV has no ledger: its before/after records would only take memory)
+          const r = simulator.run({ ...base, init, sink: writer, eventValues: plotRows !== null && i === 0 });
+          r.events = writer.events;
+          runs.push(r);
+        });
+      }
+    } finally {
+      out.close();
+    }
+    if (plotRows) runs[0].rows = plotRows;
+  }
+  if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables);
+  for (const r of runs) if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
+  return Math.max(...runs.map(exitFor));
+}
+
+async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined): Promise<void> {
+  const { renderTrajectoryPlot, writePlot } = await import('./plot.js');
+  const r = runs[0];
+  const series = variables ? variables.split(',').map((s) => s.trim()) : r.columns.slice(1);
+  for (const s of series) if (!r.columns.includes(s)) throw new CliError(`--variables ${s}: not a column; the columns are ${r.columns.slice(1).join(', ')}`);
+  const svg = await renderTrajectoryPlot({ title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events });
+  try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
+}
+
+function shootText(r: ShootResult): string {
+  const names = Object.keys(r.unknowns);
+  const lines = [`shoot: ${r.converged ? 'converged' : 'did not converge'} (${r.status}) after ${r.iterations.length - 1} Newton iteration(s), ${r.residualEvaluations} shots${r.message ? `\n${r.message}` : ''}`, ''];
+  lines.push(table(['k', ...names, 'max |residual|'], r.iterations.map((it) => [it.k, ...names.map((n) => it.unknowns[n]), it.residualNorm])));
+  lines.push('', table(['unknown', 'value'], names.map((n) => [n, r.unknowns[n]])));
+  lines.push('', table(['boundary condition', 'residual'], Object.entries(r.residuals).map(([k, v]) => [k, v])));
+  if (r.solution) lines.push('', simulationText(r.solution));
+  return lines.join('\n') + '\n';
+}
+
+export async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
+  const format = formatFlag(flags, ['text', 'json'], 'text');
+  const jacobian = flags.jacobian ?? 'broyden';
+  if (jacobian !== 'broyden' && jacobian !== 'central') throw new CliError(`--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`);
+  const model = await loadModel(file);
+  checkShootable(model);
+  // (Newton's method and its linear algebra load only for shoot)
+  const { shoot } = await import('../shooting/newton.js');
+  const result = shoot(model, { ...simulateOptions(flags), jacobian });
+  emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
+  if (flags.plot && result.solution) await plotRuns([result.solution], flags.plot, undefined);
+  if (!result.converged) { process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`); return EXIT.numerics; }
+  return result.solution && result.solution.status === 'failed' ? EXIT.numerics : EXIT.ok;
+}
+
+/** As many boundary conditions as unknowns, or a model error at the place to change. */
+function checkShootable(model: CompiledModel): void {
+  const sys = model.system;
+  const unknowns = sys.parameters.filter((q) => q.unknown);
+  const bcs = sys.boundaryConditions;
+  if (unknowns.length === bcs.length && unknowns.length > 0) return;
+  const span = bcs.length > unknowns.length ? bcs[unknowns.length].span : unknowns[bcs.length]?.span ?? null;
+  throw new ModelError(sys.file, sys.source, span,
+    unknowns.length === 0 ? 'the model has no unknowns to shoot for' : `${unknowns.length} unknown(s) but ${bcs.length} boundary condition(s)`,
+    unknowns.length === 0 ? "Declare what shooting should find with 'unknown NAME = GUESS'." : 'Shooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.');
+}
+
+export async function runTransform(file: string, flags: { format?: string; out?: string }): Promise<number> {
+  const format = formatFlag(flags, ['text', 'latex', 'json', 'js'], 'text');
+  const model = await loadModel(file);
+  const report = transformReport(model);
+  const text = format === 'json' ? toJson(report)
+    : format === 'latex' ? formatLatex(model.system, report)
+      : format === 'js' ? `// ${report.model}: generated by deltastep (slots: y = [${model.stateNames.join(', ')}], d = [${model.discreteNames.join(', ')}], p = [${model.paramNames.join(', ')}])\n${model.source}\n`
+        : formatText(report);
+  emit(text, flags.out);
+  return EXIT.ok;
+}
+
