@@ -13,7 +13,7 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
   const batchFlags = (cmd: Command) => cmd
     .option('--report <EXPRS>', 'comma-separated expressions of final values (sweep: all of them by default)')
     .option('--workers <N>', 'threads, this one included (default: up to the cores, once a batch runs long enough; 1: no workers)')
-    .option('--shard <K/N>', 'run only the K-th of N slices; combine the JSON outputs with merge');
+    .option('--shard <K/N>', 'run only the K-th of N slices (auto: from the batch system\'s array index: SLURM, Kubernetes Indexed Job, AWS Batch); combine the JSON outputs with merge');
   batchFlags(ctx.addSharedFlags(program.command('sweep <file>').description('one run per parameter value; a table of reported final values')))
     .option('--vary <NAME=FROM:TO:COUNT>', 'the parameter and its values')
     .option('--log-x', 'plot: logarithmic parameter axis')

@@ -22,6 +22,7 @@ import type { CompiledModel } from '../transform/compile.js';
 import { CliError, EXIT, formatFlag, initRuns, parseNumber, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { emit, formatValue, table, toCsv, toJson } from './output.js';
 import { startProgress, type Progress } from './progress.js';
+import { autoShard } from './shard.js';
 import type { ChunkReply, ChunkTask } from './sweep-worker.js';
 
 export interface BatchContext {
@@ -96,8 +97,13 @@ function guard<T>(f: () => T): T {
 // ---------------------------------------------------------------------------
 // Flags
 
-function parseShard(text: string | undefined, total: number): { k: number; n: number } | undefined {
+function parseShard(text: string | undefined, total: number, quiet?: boolean): { k: number; n: number } | undefined {
   if (text === undefined) return undefined;
+  if (text.trim() === 'auto') {
+    const auto = autoShard(process.env);
+    if (!quiet) process.stderr.write(`deltastep: --shard auto: slice ${auto.k}/${auto.n} (${auto.source})\n`);
+    text = `${auto.k}/${auto.n}`;
+  }
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!m) throw new CliError(`--shard '${text}': write K/N, the K-th of N slices (1-based), e.g. --shard 2/8`);
   const k = Number(m[1]), n = Number(m[2]);
@@ -273,7 +279,7 @@ export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlag
   // Parsed here to report a bad --report before the model loads; empty means every final value.
   guard(() => parseReport(flags.report ?? ''));
   const total = vary.values.length;
-  const shard = parseShard(flags.shard, total);
+  const shard = parseShard(flags.shard, total, flags.quiet);
   const workers = { n: workersFlag(flags, availableParallelism()), explicit: flags.workers !== undefined };
   const options = batchOptions(flags);
   const { model, source, report } = await loadCheck(ctx, file, [vary.name], flags.report ?? '');
@@ -299,7 +305,7 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be a whole number from 0 to 4294967295, got ${flags.seed}`);
   const report = guard(() => parseReport(flags.report ?? ''));
   if (report.length === 0) throw new CliError('montecarlo needs --report EXPR (e.g. --report "x4\'")');
-  const shard = parseShard(flags.shard, count);
+  const shard = parseShard(flags.shard, count, flags.quiet);
   const workers = { n: workersFlag(flags, availableParallelism()), explicit: flags.workers !== undefined };
   const options = batchOptions(flags);
   const names = samples.map((s) => s.name);
