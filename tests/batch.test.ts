@@ -10,7 +10,7 @@ import { Simulator } from '../src/numeric/simulate.js';
 import {
   BatchInputError, checkReport, chunkCount, drawSamples, parseReport, parseSample, parseVary, runChunk, runNextChunk,
   sampleValues, SeededRandom, sharedBatch, sharedResult, sliceRange, statistics, sweepValues,
-} from '../src/numeric/sweep.js';
+} from '../src/batch/index.js';
 
 const C12_FILE = new URL('./fixtures/reference/models/c12.delta', import.meta.url);
 const c12 = compileModel(readFileSync(C12_FILE, 'utf8'), 'c12.delta');

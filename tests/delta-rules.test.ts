@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseModel, compileModel, ModelError, simulate, transformReport } from '../src/index.js';
 import type { CompiledEvent } from '../src/transform/compile.js';
-import { ScheduleError, scheduleTimes } from '../src/numeric/time-roots.js';
+import { ScheduleError, scheduleTimes } from '../src/transform/time-roots.js';
 import type { Expr } from '../src/symbolic/ast.js';
 import { ErrorReporter } from '../src/symbolic/errors.js';
 import { differentiate, num, toText } from '../src/symbolic/expr.js';

@@ -17,7 +17,7 @@ import { Simulator, type SimulateOptions } from '../numeric/simulate.js';
 import {
   BatchInputError, checkReport, parseReport, parseSample, parseVary, runChunk, runNextChunk, sampleValues, sharedBatch, sharedResult, sliceRange, statistics,
   type ChunkResult, type Distribution, type ReportExpr, type Statistics,
-} from '../numeric/sweep.js';
+} from '../batch/index.js';
 import type { CompiledModel } from '../transform/compile.js';
 import { CliError, EXIT, formatFlag, initRuns, parseNumber, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { emit, formatValue, table, toCsv, toJson } from './output.js';

@@ -10,7 +10,7 @@
 import { compileModel } from '../model.js';
 // workers compile as the main thread does: with exact roots where a delta argument has them
 import '../transform/exact-roots.js';
-import { BatchInputError, parseReport, runNextChunk, type ReportExpr, type SharedBatch } from '../numeric/sweep.js';
+import { BatchInputError, parseReport, runNextChunk, type ReportExpr, type SharedBatch } from '../batch/index.js';
 import { Simulator, SimulationInputError, type SimulateOptions } from '../numeric/simulate.js';
 
 export interface ChunkTask {

@@ -3,7 +3,7 @@
  * `solve`). They are *candidates*: nerdamer is weak on transcendental equations (for
  * sin(pi*t) it returns a scatter of integers, some missing), so the numeric stage checks each
  * one (u(r) = 0 to rounding) and completes the list by bracketing over the whole range
- * (`numeric/time-roots.ts`). Where a candidate and a bracketed root agree, the candidate's
+ * (`time-roots.ts`). Where a candidate and a bracketed root agree, the candidate's
  * exact value wins.
  *
  * Model names never reach nerdamer: they are renamed to v0, v1, ... (nerdamer has its own

@@ -4,7 +4,7 @@
  */
 import { ModelError } from '../symbolic/errors.js';
 import { latexName, toLatex, toText } from '../symbolic/expr.js';
-import { ScheduleError, scheduleTimes } from '../numeric/time-roots.js';
+import { ScheduleError, scheduleTimes } from './time-roots.js';
 import type { CompiledModel } from './compile.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from './system.js';
 

@@ -21,7 +21,7 @@ import type { CompiledModel } from '../../transform/compile.js';
 import { FIRST_STEP_FAC_MAX } from '../controller.js';
 import type { MethodName, Stepper } from '../stepper.js';
 import { createStepper } from '../steppers.js';
-import { ScheduleError, scheduleTimes } from '../time-roots.js';
+import { ScheduleError, scheduleTimes } from '../../transform/time-roots.js';
 import { ZenoWatch } from '../zeno.js';
 import { locateCrossing } from '../locate.js';
 import { HeldContact, impulseDirection } from './contact.js';

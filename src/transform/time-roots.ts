@@ -9,7 +9,7 @@
  * the algebra's candidates, checked, and completed by bracketing sign changes of u over the
  * whole range; extrema of u that touch zero are double roots, which have no meaning.
  */
-import type { CompiledEvent } from '../transform/compile.js';
+import type { CompiledEvent } from './compile.js';
 
 export class ScheduleError extends Error {
   constructor(message: string, readonly eventIndex: number, readonly t: number) {

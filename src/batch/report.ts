@@ -1,0 +1,75 @@
+/**
+ * What a batch reports from each run: expressions of its final values (`n`, `x4'`,
+ * `x4' - x3'`), parsed with the model language's own parser and evaluated per run.
+ */
+import type { Expr } from '../symbolic/ast.js';
+import { ModelError } from '../symbolic/errors.js';
+import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../symbolic/evaluate.js';
+import { walk } from '../symbolic/expr.js';
+import { parseModel } from '../symbolic/parser.js';
+import type { CompiledModel } from '../transform/compile.js';
+import type { SimulationResult } from '../numeric/simulate.js';
+
+export interface ReportExpr { label: string; expr: Expr }
+
+/** Thrown for a --report, --vary or --sample text that cannot be used; `message` says why. */
+export class BatchInputError extends Error {}
+
+/** Splits "n, x4'" at top-level commas and parses each expression. */
+export function parseReport(text: string): ReportExpr[] {
+  const parts: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim()).filter((p) => p.length > 0).map((label) => {
+    try {
+      const ast = parseModel(`__report = ${label}`, '--report');
+      const st = ast.statements[0];
+      if (ast.statements.length !== 1 || st.kind !== 'equation') throw new BatchInputError(`--report '${label}' is not one expression`);
+      return { label, expr: st.rhs };
+    } catch (err) {
+      if (err instanceof ModelError) throw new BatchInputError(`--report '${label}': ${err.what}`);
+      throw err;
+    }
+  });
+}
+
+/** The value of each report expression on a run's final values (and the parameters). */
+export function reportValues(report: ReportExpr[], run: SimulationResult, parameters: ReadonlyMap<string, number>): number[] {
+  const lookup = (k: string) => run.final[k] ?? parameters.get(k);
+  return report.map((r) => {
+    try {
+      return evaluate(r.expr, lookup);
+    } catch (err) {
+      if (err instanceof MissingValue) {
+        throw new BatchInputError(`--report '${r.label}': '${err.key}' is not a final value of the run; they are ${Object.keys(run.final).join(', ')}`);
+      }
+      throw err;
+    }
+  });
+}
+
+/** COUNT values from FROM to TO, both included (FROM may exceed TO). */
+
+export function checkReport(report: readonly ReportExpr[], model: CompiledModel): void {
+  const finals = [model.system.independent, ...model.outputNames];
+  const known = new Set([...finals, ...model.paramNames, 'pi']);
+  for (const r of report) {
+    walk(r.expr, (node) => {
+      const key = node.kind === 'name' ? node.name : node.kind === 'derivative' ? node.name + "'".repeat(node.order) : null;
+      if (key !== null && !known.has(key)) {
+        throw new BatchInputError(`--report '${r.label}': '${key}' is not a final value of ${model.system.model}; they are ${finals.join(', ')} (and the parameters ${model.paramNames.join(', ') || '(none)'})`);
+      }
+      if (node.kind === 'call' && (node.derivativeOrder > 0 || !Object.hasOwn(BUILTIN_IMPLEMENTATIONS, node.name))) {
+        throw new BatchInputError(`--report '${r.label}': '${node.name}' is not a built-in function; they are ${Object.keys(BUILTIN_IMPLEMENTATIONS).join(', ')}`);
+      }
+    });
+  }
+}
+
+/** What a chunk of runs gives: columnar, like the shared arrays of {@link SharedBatch}. */

@@ -1,0 +1,123 @@
+/**
+ * The parameter values of a batch: an evenly spaced sweep (`--vary NAME=FROM:TO:COUNT`) or
+ * random samples (`--sample NAME~normal(MEAN,SD)`), drawn by index from a seeded generator so
+ * that slices, worker threads and one run give the same numbers.
+ */
+import { BatchInputError } from './report.js';
+
+export function sweepValues(from: number, to: number, count: number): number[] {
+  if (count === 1) return [from];
+  return Array.from({ length: count }, (_, k) => (k === count - 1 ? to : from + ((to - from) * k) / (count - 1)));
+}
+
+/** `NAME=FROM:TO:COUNT` */
+export function parseVary(text: string): { name: string; values: number[] } {
+  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^:]+):([^:]+):([^:]+)\s*$/.exec(text);
+  if (!m) throw new BatchInputError(`--vary '${text}': write NAME=FROM:TO:COUNT, e.g. e=1:0.18:200`);
+  const [from, to, count] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
+  if (!Number.isInteger(count) || count < 1) throw new BatchInputError(`--vary '${text}': COUNT must be a whole number of at least 1`);
+  return { name: m[1], values: sweepValues(from, to, count) };
+}
+
+/**
+ * Checks once, before any run, that every name in the report is something a run's final
+ * values (the independent variable and the outputs) or the parameters can give, and every
+ * function a built-in one: a batch of thousands of runs should not start to fail on its
+ * first row, and a worker thread cannot tell a typo from a bug.
+ */
+
+// ---------------------------------------------------------------------------
+// Random samples: a seeded generator that gives the same numbers on every machine.
+
+/** xoshiro128** (Blackman & Vigna), 32-bit state words, seeded by splitmix32 from one integer. */
+export class SeededRandom {
+  private s0: number; private s1: number; private s2: number; private s3: number;
+  private spare: number | null = null;
+
+  constructor(seed: number) {
+    let x = (Math.trunc(seed) >>> 0) ^ 0x9e3779b9;
+    const next = () => {
+      x = (x + 0x9e3779b9) >>> 0;
+      let z = x;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+      return (z ^ (z >>> 16)) >>> 0;
+    };
+    this.s0 = next(); this.s1 = next(); this.s2 = next(); this.s3 = next();
+  }
+
+  private nextUint32(): number {
+    const result = Math.imul(rotl(Math.imul(this.s1, 5) >>> 0, 7), 9) >>> 0;
+    const t = (this.s1 << 9) >>> 0;
+    this.s2 ^= this.s0; this.s3 ^= this.s1; this.s1 ^= this.s2; this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    this.s0 >>>= 0; this.s1 >>>= 0; this.s2 >>>= 0; this.s3 >>>= 0;
+    return result;
+  }
+
+  /** uniform in [0, 1), 53 random bits */
+  uniform(): number {
+    const hi = this.nextUint32() >>> 5, lo = this.nextUint32() >>> 6;
+    return (hi * 67108864 + lo) / 9007199254740992;
+  }
+
+  /** standard normal, Box-Muller (pairs; the second value is kept for the next call) */
+  normal(): number {
+    if (this.spare !== null) { const v = this.spare; this.spare = null; return v; }
+    let u = 0;
+    while (u === 0) u = this.uniform();
+    const v = this.uniform();
+    const r = Math.sqrt(-2 * Math.log(u));
+    this.spare = r * Math.sin(2 * Math.PI * v);
+    return r * Math.cos(2 * Math.PI * v);
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
+
+export type Distribution = { kind: 'normal'; mean: number; sd: number } | { kind: 'uniform'; a: number; b: number };
+
+/** `NAME~normal(MEAN,SD)` or `NAME~uniform(A,B)` */
+export function parseSample(text: string): { name: string; distribution: Distribution } {
+  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*~\s*(normal|uniform)\s*\(\s*([^,()]+)\s*,\s*([^,()]+)\s*\)\s*$/.exec(text);
+  if (!m) throw new BatchInputError(`--sample '${text}': write NAME~normal(MEAN,SD) or NAME~uniform(A,B)`);
+  const a = Number(m[3]), b = Number(m[4]);
+  if (!Number.isFinite(a) || !Number.isFinite(b)) throw new BatchInputError(`--sample '${text}': the arguments must be numbers`);
+  if (m[2] === 'normal') {
+    if (!(b >= 0)) throw new BatchInputError(`--sample '${text}': the standard deviation must not be negative`);
+    return { name: m[1], distribution: { kind: 'normal', mean: a, sd: b } };
+  }
+  if (!(b >= a)) throw new BatchInputError(`--sample '${text}': uniform(A,B) needs A <= B`);
+  return { name: m[1], distribution: { kind: 'uniform', a, b } };
+}
+
+/**
+ * The parameter values of samples `first .. first+count-1`, flat: sample k's value of
+ * `samples[j]` at `[k * samples.length + j]`. The generator runs in sample order, one value
+ * per distribution in the order given, from sample 0 (the samples before `first` are drawn
+ * and dropped: far cheaper than a run), so that sample i has the same values whatever
+ * slice, shard, worker or machine computes it.
+ */
+export function sampleValues(seed: number, first: number, count: number, samples: readonly { name: string; distribution: Distribution }[]): Float64Array {
+  const rng = new SeededRandom(seed);
+  const m = samples.length;
+  const out = new Float64Array(count * m);
+  for (let i = 0; i < first + count; i++) {
+    for (let j = 0; j < m; j++) {
+      const d = samples[j].distribution;
+      const v = d.kind === 'normal' ? d.mean + d.sd * rng.normal() : d.a + (d.b - d.a) * rng.uniform();
+      if (i >= first) out[(i - first) * m + j] = v;
+    }
+  }
+  return out;
+}
+
+/** The parameter values of samples 0..count-1, one map per sample (see {@link sampleValues}). */
+export function drawSamples(seed: number, count: number, samples: { name: string; distribution: Distribution }[]): Map<string, number>[] {
+  const flat = sampleValues(seed, 0, count, samples);
+  return Array.from({ length: count }, (_, i) => new Map(samples.map((s, j) => [s.name, flat[i * samples.length + j]])));
+}
