@@ -50,3 +50,29 @@ describe('model files: the position of a bad byte, limits instead of hangs', () 
     expect(() => readModelFile('/dev/zero')).toThrow('/dev/zero:1:1: the file is larger than 4 MB, the largest model deltastep reads');
   });
 });
+
+describe('every root of a time-only delta argument (issue 13)', () => {
+  it('delta(sin(1e5 t)) on [0, 1]: all 31831 roots k pi/1e5, t = 0 included, so y(1) = 0.31831', () => {
+    const run = simulate("independent t from 0 to 1\ny' = delta(sin(1e5*t))\ny(0) = 0", { eventsOnly: true, eventValues: false });
+    const roots = Math.floor(1e5 / Math.PI) + 1;
+    expect(roots).toBe(31831);
+    expect(run.status).toBe('ok');
+    expect(run.events).toHaveLength(roots);
+    // each root weighs 1/|u'(r)| = 1e-5
+    expect(Math.abs(run.final.y - roots * 1e-5)).toBeLessThan(1e-12);
+    run.events.forEach((e, k) => { if (k % 1000 === 0) expect(Math.abs(e.t - (k * Math.PI) / 1e5)).toBeLessThan(1e-15); });
+  });
+
+  it('more scheduled events than maxEvents: a failed run with its message, not a partial sum with status ok', () => {
+    const run = simulate("independent t from 0 to 1\ny' = delta(sin(1e5*t))\ny(0) = 0", { maxEvents: 1000, eventsOnly: true, eventValues: false });
+    expect(run.status).toBe('failed');
+    expect(run.message).toMatch(/^more than 1000 events by t = [\d.e-]+; raise option maxEvents/);
+  });
+
+  it('cos(t^2) on [0, 30]: every root sqrt((k + 1/2) pi)', () => {
+    const run = simulate("independent t from 0 to 30\ny' = delta(cos(t^2))\ny(0) = 0", { eventsOnly: true, eventValues: false, rtol: 1e-10, atol: 1e-12 });
+    const exact = Array.from({ length: 287 }, (_, k) => Math.sqrt((k + 0.5) * Math.PI)).filter((r) => r <= 30);
+    expect(run.events.map((e) => e.t)).toHaveLength(exact.length);
+    run.events.forEach((e, k) => expect(Math.abs(e.t - exact[k])).toBeLessThan(1e-12 * exact[k]));
+  });
+});

@@ -21,6 +21,8 @@ const EMPTY = new Float64Array(0);
 /** samples of u per range: enough for oscillating arguments like sin(pi t) over hundreds of periods */
 const SCAN_SAMPLES = 4096;
 const MAX_SCHEDULED = 10_000_000;
+/** samples of a delta argument at most, when its derivative asks for more than the base grid */
+const MAX_ROOT_SAMPLES = 20_000_000;
 
 /** Sorted (ascending) times of one event in [lo, hi], ends included. */
 export function scheduleTimes(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): number[] {
@@ -61,13 +63,30 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   }
   // Scale of u over the range: what "zero to rounding" means for it.
   let scale = 0;
-  const n = SCAN_SAMPLES;
-  const ts = new Float64Array(n + 1), us = new Float64Array(n + 1), ds = new Float64Array(n + 1);
-  for (let i = 0; i <= n; i++) {
-    const t = i === n ? hi : lo + ((hi - lo) * i) / n;
-    ts[i] = t; us[i] = u(t); ds[i] = du(t);
-    if (Number.isFinite(us[i])) scale = Math.max(scale, Math.abs(us[i]));
+  const base = SCAN_SAMPLES;
+  const bt = new Float64Array(base + 1), bu = new Float64Array(base + 1), bd = new Float64Array(base + 1);
+  for (let i = 0; i <= base; i++) {
+    const t = i === base ? hi : lo + ((hi - lo) * i) / base;
+    bt[i] = t; bu[i] = u(t); bd[i] = du(t);
+    if (Number.isFinite(bu[i])) scale = Math.max(scale, Math.abs(bu[i]));
   }
+  // Where the derivative says u can change by more than a quarter of its scale between two
+  // samples, sample more densely, so that no two roots share an interval: sin(1e5 t) on
+  // [0, 1] has 31831 roots, 8 per interval of the base grid.
+  const refined: number[] = [];
+  for (let i = 0; i < base; i++) {
+    const dt = bt[i + 1] - bt[i];
+    const swing = dt * Math.max(Math.abs(bd[i]), Math.abs(bd[i + 1]));
+    const m = Number.isFinite(swing) && scale > 0 ? Math.min(1e6, Math.max(1, Math.ceil(swing / (0.25 * scale)))) : 1;
+    for (let j = 0; j < m; j++) refined.push(bt[i] + (dt * j) / m);
+    if (refined.length > MAX_ROOT_SAMPLES) {
+      throw new ScheduleError(`the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed); shorten the range or write the impulses as a periodic event (every)`, ev.index, NaN);
+    }
+  }
+  refined.push(hi);
+  const n = refined.length - 1;
+  const ts = Float64Array.from(refined), us = new Float64Array(n + 1), ds = new Float64Array(n + 1);
+  for (let i = 0; i <= n; i++) { us[i] = u(ts[i]); ds[i] = du(ts[i]); }
   const zeroTol = 64 * Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
   const found: number[] = [];
   const doubleRoot = (t: number) => new ScheduleError(
@@ -78,14 +97,14 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
     // makes of it (sin(2000 pi) is -6.4e-13, not 0).
     const endTol = zeroTol + 64 * Number.EPSILON * Math.abs(ds[i]) * Math.max(1, Math.abs(ts[i]));
     if (us[i] === 0 || ((i === 0 || i === n) && Math.abs(us[i]) <= endTol)) {
-      if (Math.abs(ds[i]) * (hi - lo) <= zeroTol * n) throw doubleRoot(ts[i]);
+      if (Math.abs(ds[i]) * (hi - lo) <= zeroTol * base) throw doubleRoot(ts[i]);
       found.push(ts[i]);
     }
     if (i === n) break;
     const a = us[i], b = us[i + 1];
     if (a !== 0 && b !== 0 && Math.sign(a) !== Math.sign(b)) {
       const r = bisectRoot(u, ts[i], ts[i + 1], a);
-      if (Math.abs(du(r)) * (hi - lo) <= zeroTol * n) throw doubleRoot(r);
+      if (Math.abs(du(r)) * (hi - lo) <= zeroTol * base) throw doubleRoot(r);
       found.push(r);
     } else if (Math.sign(ds[i]) !== Math.sign(ds[i + 1]) && ds[i] !== 0 && ds[i + 1] !== 0) {
       // An extremum of u in this interval: if it touches zero, a double root the sign scan cannot see.
@@ -98,7 +117,7 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
     const r = c(NaN, EMPTY, p, EMPTY, EMPTY);
     if (!Number.isFinite(r) || r < lo - 1e-12 * Math.max(1, Math.abs(lo)) || r > hi + 1e-12 * Math.max(1, Math.abs(hi))) continue;
     if (Math.abs(u(r)) > zeroTol) continue;
-    if (Math.abs(du(r)) * (hi - lo) <= zeroTol * n) throw doubleRoot(r);
+    if (Math.abs(du(r)) * (hi - lo) <= zeroTol * base) throw doubleRoot(r);
     const near = found.findIndex((f) => Math.abs(f - r) <= 1e-9 * Math.max(1, Math.abs(r)));
     const clipped = Math.min(hi, Math.max(lo, r));
     if (near >= 0) { if (Math.abs(u(clipped)) <= Math.abs(u(found[near]))) found[near] = clipped; } else found.push(clipped);
