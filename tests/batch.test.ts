@@ -116,7 +116,10 @@ describe('input checks', () => {
     expect(() => parseVary('e=1:0.18')).toThrow(/--vary 'e=1:0.18': write NAME=FROM:TO:COUNT/);
     expect(() => parseVary('e=1:0.18:2.5')).toThrow(/COUNT must be a whole number/);
     expect(() => parseVary('e=a:0.18:3')).toThrow(/FROM and TO must be numbers/);
-    expect(parseVary('e=1:0.18:5').values).toEqual(sweepValues(1, 0.18, 5));
+    const v = parseVary('e=1:0.18:5');
+    expect(sweepValues(v.from, v.to, v.count)).toEqual([1, 0.795, 0.59, 0.385, 0.18].map((x, k) => (k === 4 ? 0.18 : 1 + ((0.18 - 1) * k) / 4)));
+    // a slice of the values is the same numbers as the whole, cut
+    expect(sweepValues(1, 0.18, 5, 1, 3)).toEqual(sweepValues(1, 0.18, 5).slice(1, 3));
     expect(sweepValues(1, 0.18, 5)[4]).toBe(0.18);
   });
 

@@ -287,3 +287,21 @@ describe('simulate streams its rows (bounded memory) and takes the density flags
     expect(out.rows.length).toBeGreaterThan(4);
   });
 });
+
+describe('limits and a missing command', () => {
+  it('deltastep with no command prints the help on stderr and exits 2', () => {
+    const r = runCli([]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Usage: deltastep \[options\] \[command\]/);
+  });
+
+  it('a sweep or Monte Carlo batch beyond one process is refused up front, naming the limit and --shard', () => {
+    const sweep = runCli(['sweep', modelPath('c12.delta'), '--vary', 'e=0:1:1000000000', '--report', 'n', '--quiet']);
+    expect(sweep.status).toBe(2);
+    expect(sweep.stderr).toBe('deltastep: 1000000000 runs in one process are more than its limit of 10000000; split the batch into at least 100 slices with --shard K/100 (one process or cluster task each, see docs/cluster.md) and combine them with merge\n');
+    const mc = runCli(['montecarlo', modelPath('c12.delta'), '--sample', 'e~uniform(0.2,0.9)', '--samples', '1e13', '--report', 'n', '--quiet']);
+    expect(mc.status).toBe(2);
+    expect(mc.stderr).toBe('deltastep: --samples 1e13: more than a batch can have (1e12)\n');
+  });
+});

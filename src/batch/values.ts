@@ -5,19 +5,25 @@
  */
 import { BatchInputError } from './report.js';
 
-export function sweepValues(from: number, to: number, count: number): number[] {
+export function sweepValues(from: number, to: number, count: number, first = 0, end = count): number[] {
   if (count === 1) return [from];
-  return Array.from({ length: count }, (_, k) => (k === count - 1 ? to : from + ((to - from) * k) / (count - 1)));
+  return Array.from({ length: end - first }, (_, j) => { const k = first + j; return k === count - 1 ? to : from + ((to - from) * k) / (count - 1); });
 }
 
-/** `NAME=FROM:TO:COUNT` */
-export function parseVary(text: string): { name: string; values: number[] } {
+/** The most runs one process takes on (a slice of a larger batch: --shard K/N). */
+export const MAX_RUNS_PER_PROCESS = 10_000_000;
+/** The most runs a batch may have in all, across its slices. */
+export const MAX_BATCH_RUNS = 1e12;
+
+/** `NAME=FROM:TO:COUNT`: the values are made per slice (valuesOf), never all at once. */
+export function parseVary(text: string): { name: string; from: number; to: number; count: number } {
   const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^:]+):([^:]+):([^:]+)\s*$/.exec(text);
   if (!m) throw new BatchInputError(`--vary '${text}': write NAME=FROM:TO:COUNT, e.g. e=1:0.18:200`);
   const [from, to, count] = [Number(m[2]), Number(m[3]), Number(m[4])];
   if (!Number.isFinite(from) || !Number.isFinite(to)) throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
   if (!Number.isInteger(count) || count < 1) throw new BatchInputError(`--vary '${text}': COUNT must be a whole number of at least 1`);
-  return { name: m[1], values: sweepValues(from, to, count) };
+  if (count > MAX_BATCH_RUNS) throw new BatchInputError(`--vary '${text}': ${count} runs are more than a batch can have (${MAX_BATCH_RUNS})`);
+  return { name: m[1], from, to, count };
 }
 
 /**

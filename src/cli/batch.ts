@@ -15,7 +15,7 @@ import type { Command } from 'commander';
 import { readModelFile } from './read-model-file.js';
 import { Simulator, type SimulateOptions } from '../numeric/simulate.js';
 import {
-  BatchInputError, checkReport, parseReport, parseSample, parseVary, runChunk, runNextChunk, sampleValues, sharedBatch, sharedResult, sliceRange, statistics,
+  BatchInputError, MAX_RUNS_PER_PROCESS, checkReport, parseReport, parseSample, parseVary, sweepValues, runChunk, runNextChunk, sampleValues, sharedBatch, sharedResult, sliceRange, statistics,
   type ChunkResult, type Distribution, type ReportExpr, type Statistics,
 } from '../batch/index.js';
 import type { CompiledModel } from '../transform/compile.js';
@@ -110,6 +110,13 @@ function parseShard(text: string | undefined, total: number, quiet?: boolean): {
   if (n < 1 || k < 1 || k > n) throw new CliError(`--shard ${text}: K must be from 1 to N, e.g. --shard 1/${Math.max(n, 1)} to --shard ${Math.max(n, 1)}/${Math.max(n, 1)}`);
   if (n > total) throw new CliError(`--shard ${text}: ${n} slices of only ${total} run(s) would leave some empty; use at most ${total} slices`);
   return { k, n };
+}
+
+/** A batch (or the slice of it this process runs) within what one process takes on. */
+function checkSliceSize(runs: number, total: number): void {
+  if (runs <= MAX_RUNS_PER_PROCESS) return;
+  const slices = Math.ceil(total / MAX_RUNS_PER_PROCESS);
+  throw new CliError(`${runs} runs in one process are more than its limit of ${MAX_RUNS_PER_PROCESS}; split the batch into at least ${slices} slices with --shard K/${slices} (one process or cluster task each, see docs/cluster.md) and combine them with merge`);
 }
 
 /** The simulation flags of every run; one --init at most (it applies to every run). */
@@ -278,18 +285,19 @@ export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlag
   const vary = guard(() => parseVary(flags.vary!));
   // Parsed here to report a bad --report before the model loads; empty means every final value.
   guard(() => parseReport(flags.report ?? ''));
-  const total = vary.values.length;
+  const total = vary.count;
   const shard = parseShard(flags.shard, total, flags.quiet);
   const workers = { n: workersFlag(flags, availableParallelism()), explicit: flags.workers !== undefined };
   const options = batchOptions(flags);
   const { model, source, report } = await loadCheck(ctx, file, [vary.name], flags.report ?? '');
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
+  checkSliceSize(end - first, total);
   const settings: Settings = {
     command: 'sweep', model: model.system.model, sha256: sha256(source), names: [vary.name], report: report.map((r) => r.label),
     options: canonical(options) as Record<string, unknown>, total,
-    vary: { name: vary.name, from: vary.values[0], to: vary.values[total - 1], count: total },
+    vary: { name: vary.name, from: vary.from, to: total === 1 ? vary.from : vary.to, count: total },
   };
-  const parameters = Float64Array.from(vary.values.slice(first, end));
+  const parameters = Float64Array.from(sweepValues(vary.from, vary.to, total, first, end));
   const result = await execute({ file, source, model, report, options, names: [vary.name], parameters, count: end - first }, workers, `sweep ${vary.name}`, flags.quiet);
   return writeSweep({ settings, first, count: end - first, parameters, result, shard }, output);
 }
@@ -300,6 +308,7 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
   const samples = guard(() => flags.sample!.map(parseSample));
   const count = flags.samples === undefined ? 1000 : parseNumber('--samples', flags.samples);
   if (!Number.isInteger(count) || count < 1) throw new CliError(`--samples must be a whole number of at least 1, got ${flags.samples}`);
+  if (count > 1e12) throw new CliError(`--samples ${flags.samples}: more than a batch can have (1e12)`);
   const seed = flags.seed === undefined ? 1 : parseNumber('--seed', flags.seed);
   // The generator takes 32 bits: a larger or negative seed would silently repeat another's stream.
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be a whole number from 0 to 4294967295, got ${flags.seed}`);
@@ -312,6 +321,7 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
   if (new Set(names).size !== names.length) throw new CliError(`--sample names a parameter twice (${names.join(', ')}): give each parameter one distribution`);
   const { model, source } = await loadCheck(ctx, file, names, flags.report ?? '');
   const { first, end } = shard ? sliceRange(count, shard.k, shard.n) : { first: 0, end: count };
+  checkSliceSize(end - first, count);
   const settings: Settings = {
     command: 'montecarlo', model: model.system.model, sha256: sha256(source), names, report: report.map((r) => r.label),
     options: canonical(options) as Record<string, unknown>, total: count, samples, seed,

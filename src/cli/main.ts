@@ -74,6 +74,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const program = buildProgram((c) => { code = c; });
+  // no command: what there is to do, and the exit code of a wrong command line
+  if (argv.length === 0) { process.stderr.write(program.helpInformation()); return EXIT.usage; }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
