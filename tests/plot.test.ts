@@ -9,6 +9,7 @@ import {
   renderXYPlot,
   writePlot,
   type TrajectoryPlotInput,
+  scaleGroups, timeWindow,
 } from '../src/cli/plot.js';
 
 /** Points of every `d` attribute of the paths inside line-mark groups. */
@@ -61,21 +62,21 @@ describe('renderTrajectoryPlot', () => {
     for (const text of ['Tiny bounce', '>h<', ">h'<", '>t<', '>value<']) expect(svg).toContain(text);
   });
 
-  it('draws the jump as a vertical segment at the event time', async () => {
+  it('draws a jump as a jump: every line breaks at the event, no segment through the discontinuity', async () => {
     const svg = await renderTrajectoryPlot(bounce);
     const paths = linePaths(svg);
-    expect(paths).toHaveLength(2);
-    // Series keep the caller's order: h, then h'.
-    const [h, v] = paths;
-    expect(h).toHaveLength(6);
-    expect(v).toHaveLength(6);
-    // Row order is kept: x never decreases; h' has one vertical segment (rows 2 and 3),
-    // h (continuous at the bounce) repeats the point instead.
-    for (let k = 1; k < v.length; k++) expect(v[k][0]).toBeGreaterThanOrEqual(v[k - 1][0]);
+    // two series, each in two pieces: before and after the bounce
+    expect(paths).toHaveLength(4);
     const vertical = (pts: [number, number][]): number[] =>
       pts.flatMap((p, k) => (k > 0 && p[0] === pts[k - 1][0] && p[1] !== pts[k - 1][1] ? [k] : []));
-    expect(vertical(v)).toEqual([3]);
-    expect(vertical(h)).toEqual([]);
+    for (const p of paths) {
+      // row order is kept: x never decreases, and no piece has a vertical segment
+      for (let k = 1; k < p.length; k++) expect(p[k][0]).toBeGreaterThanOrEqual(p[k - 1][0]);
+      expect(vertical(p)).toEqual([]);
+    }
+    // the pieces of h' meet the event time from both sides at different values: the jump
+    const ends = paths.map((p) => [p[0][0], p[p.length - 1][0]]);
+    expect(ends.filter(([, b]) => b === ends[0][1]).length + ends.filter(([a]) => a === ends[0][1]).length).toBeGreaterThanOrEqual(2);
   });
 
   it('keeps row order even when the after-row would sort first', async () => {
@@ -91,11 +92,12 @@ describe('renderTrajectoryPlot', () => {
         [2, -4],
       ],
     });
-    const [pts] = linePaths(svg);
-    expect(pts).toHaveLength(4);
-    expect(pts[1][0]).toBe(pts[2][0]);
+    const [before, after] = linePaths(svg);
+    expect(before).toHaveLength(2);
+    expect(after).toHaveLength(2);
+    expect(before[1][0]).toBe(after[0][0]);
     // SVG y grows downwards: before the jump (5) is above after (-5).
-    expect(pts[1][1]).toBeLessThan(pts[2][1]);
+    expect(before[1][1]).toBeLessThan(after[0][1]);
   });
 
   it('marks events with dashed rules', async () => {
@@ -258,5 +260,33 @@ describe('writePlot', () => {
     const missing = join(dir, 'missing', 'a.svg');
     await expect(writePlot('<svg/>', missing)).rejects.toThrow(/does not exist/);
     await expect(stat(join(dir, 'missing'))).rejects.toThrow();
+  });
+});
+
+describe('plots people read', () => {
+  it('the time axis stops after the last event when a long run goes on unchanged, and says so', () => {
+    const rows = [[0, 1], [1, 1], [1, 2], [17.8, 2], [17.8, 3], [1e6, 3]];
+    const w = timeWindow(rows, [{ t: 1 }, { t: 17.8 }]);
+    expect(w.end).toBeCloseTo(17.8 + 0.25 * 17.8, 12);
+    expect(w.note).toBe('time axis to 22.25: the last event is at 17.8, the run goes on to 1000000');
+    // events over the whole range: the whole range
+    expect(timeWindow([[0, 1], [5, 1], [10, 2]], [{ t: 5 }])).toEqual({ end: 10, note: null });
+  });
+
+  it('one panel per scale: a counter apart, quantities two decades apart apart', () => {
+    const pts = (vals: number[], ts: number[]) => vals.map((value, i) => ({ t: ts[i], value }));
+    const ts = [0, 1, 1, 2, 2, 3];
+    const groups = scaleGroups([
+      { name: 'x', points: pts([10, 9, 9, 8, 8, 7], ts) },
+      { name: 'v', points: pts([1.5, 1.5, -1.5, -1.5, 1.5, 1.5], ts) },
+      { name: 'gap', points: pts([1e-4, 2e-4, 2e-4, 1e-4, 1e-4, 3e-4], ts) },
+      { name: 'n', points: pts([0, 0, 1, 1, 2, 2], ts) },
+    ]);
+    expect(groups).toEqual([['x', 'v'], ['gap'], ['n']]);
+  });
+
+  it('a series identical to another is drawn dashed, so that both show', async () => {
+    const svg = await renderTrajectoryPlot({ title: 'twins', independent: 't', columns: ['t', 'a', 'b'], rows: [[0, 1, 1], [1, 2, 2]], series: ['a', 'b'], events: [] });
+    expect(svg).toMatch(/stroke-dasharray="6,4"/);
   });
 });

@@ -84,18 +84,45 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
     }
     if (plotRows) runs[0].rows = plotRows;
   }
-  if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables);
+  const gridAsked = base.outputStep !== undefined || base.eventsOnly === true;
+  if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables, gridAsked ? undefined : (outputStep, to) => simulator.run({ ...base, init: inits[0], outputStep, to, record: true }));
   for (const r of runs) if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
   return Math.max(...runs.map(exitFor));
 }
 
-async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined): Promise<void> {
-  const { renderTrajectoryPlot, writePlot } = await import('./plot.js');
-  const r = runs[0];
+/**
+ * The plot of the first run. `dense` runs it again with rows every `outputStep` up to `to`
+ * (the part of the range the plot shows), so that curves follow the dense output instead of
+ * chords between solver steps; without it (the rows were asked for on a grid) the rows are
+ * drawn as they are.
+ */
+async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined, dense?: (outputStep: number, to: number) => SimulationResult): Promise<void> {
+  const { renderTrajectoryPlot, timeWindow, writePlot } = await import('./plot.js');
+  let r = runs[0];
   const series = variables ? variables.split(',').map((s) => s.trim()) : r.columns.slice(1);
-  for (const s of series) if (!r.columns.includes(s)) throw new CliError(`--variables ${s}: not a column; the columns are ${r.columns.slice(1).join(', ')}`);
-  const svg = await renderTrajectoryPlot({ title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events });
+  for (const s of series) {
+    if (r.columns.includes(s)) continue;
+    const near = r.columns.slice(1).find((c) => editDistance(c, s) <= 2);
+    throw new CliError(`--variables ${s}: not a column${near ? ` (did you mean ${near}?)` : ''}; the columns are ${r.columns.slice(1).join(', ')}`);
+  }
+  const window = timeWindow(r.rows, r.events);
+  if (dense && r.rows.length > 1) {
+    const t0 = r.rows[0][0];
+    if (window.end > t0) { const again = dense((window.end - t0) / 800, window.end); if (again.rows.length > 1) r = { ...r, rows: again.rows, events: again.events }; }
+  }
+  const svg = await renderTrajectoryPlot({ title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events, window });
   try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
+}
+
+/** Levenshtein distance, for "did you mean" */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
 }
 
 function shootText(r: ShootResult): string {

@@ -31,8 +31,10 @@ export interface TrajectoryPlotInput {
   rows: number[][];
   /** Column names to draw (unknown names are ignored). */
   series: string[];
-  /** Event times, marked with thin dashed vertical rules. */
-  events: { t: number }[];
+  /** Event times (and names), marked with thin dashed vertical rules. */
+  events: { t: number; name?: string }[];
+  /** the time window, when the rows were already cut to it (see timeWindow) */
+  window?: { end: number; note: string | null };
 }
 
 /** Input of {@link renderXYPlot}. */
@@ -107,63 +109,129 @@ async function toSvg(spec: TopLevelSpec): Promise<string> {
 }
 
 /**
+ * Where a trajectory plot's time axis should end: the whole range, or (when every event
+ * happens in the first tenth of a long run that then goes on unchanged, as C12's collisions
+ * before t = 20 of a run to 1e6) the last event plus a margin, said in the subtitle.
+ */
+export function timeWindow(rows: readonly number[][], events: readonly { t: number }[]): { end: number; note: string | null } {
+  const t0 = rows.length > 0 ? rows[0][0] : 0, tEnd = rows.length > 0 ? rows[rows.length - 1][0] : 0;
+  const last = events.reduce((m, e) => (finite(e.t) && e.t > m ? e.t : m), -Infinity);
+  if (!finite(last) || !(tEnd > t0) || last - t0 > 0.1 * (tEnd - t0)) return { end: tEnd, note: null };
+  const end = last + Math.max(0.25 * (last - t0), (tEnd - t0) * 1e-6);
+  return { end, note: `time axis to ${Number(end.toPrecision(4))}: the last event is at ${Number(last.toPrecision(6))}, the run goes on to ${Number(tEnd.toPrecision(6))}` };
+}
+
+/**
+ * Series grouped by scale for panels of their own: a discrete counter (whole numbers that only
+ * change at events, where two rows share a time) apart, and the others together unless their
+ * largest magnitudes differ by more than two decades (a gap of 1e-3 beside a position of 10
+ * would be a flat line).
+ */
+export function scaleGroups(series: readonly { name: string; points: readonly { t: number; value: number }[] }[]): string[][] {
+  const counters: string[] = [];
+  const scaled: { name: string; mag: number }[] = [];
+  for (const s of series) {
+    const p = s.points;
+    const stepsOnly = p.length > 2 && p.every((q) => Number.isInteger(q.value)) && p.some((q, i) => i > 0 && q.value !== p[i - 1].value)
+      && p.every((q, i) => i === 0 || q.t === p[i - 1].t || q.value === p[i - 1].value);
+    if (stepsOnly) { counters.push(s.name); continue; }
+    const mag = p.reduce((m, q) => Math.max(m, Math.abs(q.value)), 0);
+    scaled.push({ name: s.name, mag: mag > 0 ? Math.log10(mag) : -Infinity });
+  }
+  scaled.sort((a, b) => b.mag - a.mag);
+  const groups: string[][] = [];
+  let top = Infinity;
+  for (const s of scaled) {
+    if (groups.length === 0 || !(top - s.mag <= 2)) { groups.push([]); top = s.mag; }
+    groups[groups.length - 1].push(s.name);
+  }
+  if (counters.length > 0) groups.push(counters);
+  return groups;
+}
+
+/** The series that repeat an earlier one exactly (drawn dashed, so that both stay visible). */
+function repeats(series: readonly { name: string; points: readonly { value: number }[] }[]): Set<string> {
+  const out = new Set<string>();
+  series.forEach((s, k) => {
+    if (series.slice(0, k).some((o) => o.points.length === s.points.length && o.points.every((q, i) => q.value === s.points[i].value))) out.add(s.name);
+  });
+  return out;
+}
+
+/**
  * Renders trajectories against the independent variable as SVG text.
  *
- * Each series is a line drawn in row order (explicit `order` by row index), so the
- * duplicated before/after rows at an event produce a vertical segment at the event
- * time, the way ACSL's before/after logging showed impulses. Non-finite values are
- * skipped; empty input yields an empty plot with title and axes.
+ * - Jumps are drawn as jumps: the line breaks at every event (the before and after rows share
+ *   a time), and the instants are marked by dashed rules, labelled with the event's name when
+ *   there are few.
+ * - One panel per group of series of similar scale, discrete counters on their own.
+ * - The time axis covers where things happen (see timeWindow); the subtitle says when it is
+ *   cut short.
+ * Non-finite values are skipped; empty input yields an empty plot with title and axes.
  */
 export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<string> {
-  const values: { i: number; t: number; series: string; value: number }[] = [];
   const drawn: { name: string; col: number }[] = [];
   for (const name of input.series) {
     const col = input.columns.indexOf(name);
     if (col > 0 && !drawn.some((d) => d.name === name)) drawn.push({ name, col });
   }
+  const window = input.window ?? timeWindow(input.rows, input.events);
+  // segment k: the rows between the k-th and (k+1)-th event instant (a repeated time)
+  const values: { i: number; t: number; series: string; value: number; segment: number }[] = [];
+  let segment = 0;
   input.rows.forEach((row, i) => {
     const t = row[0];
-    if (!finite(t)) return;
+    if (!finite(t) || t > window.end) return;
+    if (i > 0 && input.rows[i - 1][0] === t) segment++;
     for (const { name, col } of drawn) {
       const v = row[col];
-      if (finite(v)) values.push({ i, t, series: name, value: v });
+      if (finite(v)) values.push({ i, t, series: name, value: v, segment });
     }
   });
-  const events = input.events.filter((e) => finite(e.t)).map((e) => ({ t: e.t }));
-  // De-duplicate: several impulses at one instant would stack identical rules.
-  const eventTimes = [...new Set(events.map((e) => e.t))].map((t) => ({ t }));
-
-  const spec: TopLevelSpec = {
-    ...frame(input.title),
+  const eventNames = new Map<number, string>();
+  for (const e of input.events) if (finite(e.t) && e.t <= window.end) eventNames.set(e.t, (e as { name?: string }).name ?? '');
+  const eventTimes = [...eventNames].map(([t, name]) => ({ t, name }));
+  const bySeries = drawn.map((d) => ({ name: d.name, points: values.filter((v) => v.series === d.name) }));
+  const groups = scaleGroups(bySeries);
+  const dashed = repeats(bySeries);
+  const panelHeight = Math.max(140, Math.round(HEIGHT / Math.max(1, groups.length)));
+  const x = { field: 't', type: 'quantitative' as const, title: input.independent, scale: { zero: false, nice: false, domain: values.length > 0 ? [values[0].t, Math.min(window.end, values[values.length - 1].t)] : undefined } };
+  const panel = (names: string[]) => ({
+    width: WIDTH, height: panelHeight,
     layer: [
       {
         data: { values: eventTimes },
-        mark: { type: 'rule', stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
-        encoding: { x: { field: 't', type: 'quantitative' } },
+        mark: { type: 'rule' as const, stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
+        encoding: { x },
       },
+      ...(eventTimes.length > 0 && eventTimes.length <= 12 ? [{
+        data: { values: eventTimes },
+        mark: { type: 'text' as const, angle: 270, align: 'right' as const, baseline: 'bottom' as const, dx: -2, fontSize: 9, color: '#777777', y: 2 },
+        encoding: { x, text: { field: 'name', type: 'nominal' as const } },
+      }] : []),
       {
-        data: { values },
-        mark: { type: 'line', strokeWidth: 1.6, interpolate: 'linear' },
+        data: { values: values.filter((v) => names.includes(v.series)) },
+        mark: { type: 'line' as const, strokeWidth: 1.6, interpolate: 'linear' as const },
         encoding: {
-          x: {
-            field: 't',
-            type: 'quantitative',
-            title: input.independent,
-            scale: { zero: false, nice: false },
-          },
-          y: { field: 'value', type: 'quantitative', title: 'value', scale: { zero: false } },
-          color: {
-            field: 'series',
-            type: 'nominal',
-            title: null,
-            // Keep the caller's series order rather than alphabetical.
-            scale: { domain: drawn.map((d) => d.name) },
-          },
-          order: { field: 'i', type: 'quantitative' },
+          x,
+          y: { field: 'value', type: 'quantitative' as const, title: names.length === 1 ? names[0] : 'value', scale: { zero: false } },
+          color: { field: 'series', type: 'nominal' as const, title: null, scale: { domain: drawn.map((d) => d.name) } },
+          // a series identical to an earlier one is dashed, so that both stay visible
+          ...(names.some((n) => dashed.has(n)) ? { strokeDash: { field: 'series', type: 'nominal' as const, title: null, scale: { domain: names, range: names.map((n) => (dashed.has(n) ? [6, 4] : [1, 0])) } } } : {}),
+          detail: { field: 'segment', type: 'quantitative' as const },
+          order: { field: 'i', type: 'quantitative' as const },
         },
       },
     ],
-  };
+  });
+  const title = window.note ? { text: input.title, subtitle: window.note } : input.title;
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    config: baseConfig,
+    vconcat: (groups.length > 0 ? groups : [[]]).map(panel),
+    resolve: { scale: { color: 'shared' as const } },
+  } as unknown as TopLevelSpec;
   return toSvg(spec);
 }
 
