@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   niceBins,
   renderHistogram,
+  renderTrajectoryHtml,
   renderTrajectoryPlot,
   renderXYPlot,
   writePlot,
@@ -288,5 +289,22 @@ describe('plots people read', () => {
   it('a series identical to another is drawn dashed, so that both show', async () => {
     const svg = await renderTrajectoryPlot({ title: 'twins', independent: 't', columns: ['t', 'a', 'b'], rows: [[0, 1, 1], [1, 2, 2]], series: ['a', 'b'], events: [] });
     expect(svg).toMatch(/stroke-dasharray="6,4"/);
+  });
+});
+
+describe('--plot FILE.html: a self-contained interactive page', () => {
+  it('inlines the vega runtime and a specification with zoom and hover that renders', async () => {
+    const html = await renderTrajectoryHtml(bounce);
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script[^>]+src=/); // nothing fetched from a network
+    const specText = /vega\.parse\((\{.*\})\), \{ renderer/s.exec(html)![1];
+    const spec = JSON.parse(specText);
+    // the pan/zoom interval bound to the scales, and tooltips on the hover points
+    expect(JSON.stringify(spec)).toMatch(/"name":"zoom/);
+    expect(JSON.stringify(spec)).toMatch(/tooltip/);
+    const vega = await import('vega');
+    const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+    expect(await view.toSVG()).toMatch(/^<svg/);
+    view.finalize();
   });
 });

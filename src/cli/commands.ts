@@ -97,7 +97,7 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
  * drawn as they are.
  */
 async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined, dense?: (outputStep: number, to: number) => SimulationResult): Promise<void> {
-  const { renderTrajectoryPlot, timeWindow, writePlot } = await import('./plot.js');
+  const { renderTrajectoryHtml, renderTrajectoryPlot, timeWindow, writePlot } = await import('./plot.js');
   let r = runs[0];
   const series = variables ? variables.split(',').map((s) => s.trim()) : r.columns.slice(1);
   for (const s of series) {
@@ -110,7 +110,8 @@ async function plotRuns(runs: SimulationResult[], path: string, variables: strin
     const t0 = r.rows[0][0];
     if (window.end > t0) { const again = dense((window.end - t0) / 800, window.end); if (again.rows.length > 1) r = { ...r, rows: again.rows, events: again.events }; }
   }
-  const svg = await renderTrajectoryPlot({ title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events, window });
+  const input = { title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events, window };
+  const svg = path.toLowerCase().endsWith('.html') ? await renderTrajectoryHtml(input) : await renderTrajectoryPlot(input);
   try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
 }
 

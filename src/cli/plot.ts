@@ -8,8 +8,10 @@
  * only ever appear as *values*, never as field names, because vega-lite interprets
  * `.`, `[` and `\` in field names as nested access.
  */
+import { readFileSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
-import { dirname, extname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, join, resolve } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
@@ -170,6 +172,33 @@ function repeats(series: readonly { name: string; points: readonly { value: numb
  * Non-finite values are skipped; empty input yields an empty plot with title and axes.
  */
 export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<string> {
+  return toSvg(trajectorySpec(input, false));
+}
+
+/**
+ * The same plot as a self-contained interactive page (`--plot FILE.html`): drag to pan and
+ * scroll to zoom the time axis, hover a curve for its values. The vega runtime is inlined (no
+ * network needed); the specification is compiled here, so the page carries data, not code of
+ * the model.
+ */
+export async function renderTrajectoryHtml(input: TrajectoryPlotInput): Promise<string> {
+  const { spec: vgSpec } = compile(trajectorySpec(input, true), { logger: vega.logger(vega.None) });
+  // (the browser build beside the module entry: the package does not export its path)
+  const runtime = readFileSync(join(dirname(createRequire(import.meta.url).resolve('vega')), 'vega.min.js'), 'utf8');
+  const json = JSON.stringify(vgSpec).replace(/</g, '\\u003c');
+  const title = input.title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title></head>
+<body style="font-family: Helvetica, Arial, sans-serif">
+<div id="plot"></div>
+<p style="color:#666;font-size:12px">Drag to pan, scroll to zoom the time axis, double-click to reset; hover a curve for its values.</p>
+<script>${runtime.replace(/<\/script/gi, '<\\/script')}</script>
+<script>new vega.View(vega.parse(${json}), { renderer: 'svg', container: '#plot', hover: true }).runAsync();</script>
+</body></html>
+`;
+}
+
+function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLevelSpec {
   const drawn: { name: string; col: number }[] = [];
   for (const name of input.series) {
     const col = input.columns.indexOf(name);
@@ -209,6 +238,12 @@ export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<
         mark: { type: 'text' as const, angle: 270, align: 'right' as const, baseline: 'bottom' as const, dx: -2, fontSize: 9, color: '#777777', y: 2 },
         encoding: { x, text: { field: 'name', type: 'nominal' as const } },
       }] : []),
+      ...(interactive ? [{
+        data: { values: values.filter((v) => names.includes(v.series)) },
+        params: [{ name: `zoom${names.join('_').replace(/\W/g, '')}`, select: { type: 'interval' as const, encodings: ['x' as const] }, bind: 'scales' as const }],
+        mark: { type: 'point' as const, opacity: 0, size: 60, tooltip: true },
+        encoding: { x, y: { field: 'value', type: 'quantitative' as const }, tooltip: [{ field: 'series', type: 'nominal' as const, title: 'series' }, { field: 't', type: 'quantitative' as const, title: input.independent, format: '.6g' }, { field: 'value', type: 'quantitative' as const, title: 'value', format: '.6g' }] },
+      }] : []),
       {
         data: { values: values.filter((v) => names.includes(v.series)) },
         mark: { type: 'line' as const, strokeWidth: 1.6, interpolate: 'linear' as const },
@@ -232,7 +267,7 @@ export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<
     vconcat: (groups.length > 0 ? groups : [[]]).map(panel),
     resolve: { scale: { color: 'shared' as const } },
   } as unknown as TopLevelSpec;
-  return toSvg(spec);
+  return spec;
 }
 
 /**
@@ -374,7 +409,7 @@ function xsChunks(xs: number[], f: (...v: number[]) => number): number[] {
 }
 
 /** Extensions accepted by {@link writePlot}. */
-export const PLOT_EXTENSIONS = ['.svg', '.png'] as const;
+export const PLOT_EXTENSIONS = ['.svg', '.png', '.html'] as const;
 
 /**
  * Writes an SVG document to `path`: `.svg` as is, `.png` rasterised at 2x on white.
@@ -383,7 +418,7 @@ export const PLOT_EXTENSIONS = ['.svg', '.png'] as const;
  */
 export async function writePlot(svg: string, path: string): Promise<void> {
   const ext = extname(path).toLowerCase();
-  if (ext !== '.svg' && ext !== '.png') {
+  if (ext !== '.svg' && ext !== '.png' && ext !== '.html') {
     throw new Error(
       `cannot write plot '${path}': unsupported extension '${ext || '(none)'}'; use ${PLOT_EXTENSIONS.join(' or ')}`,
     );
@@ -397,7 +432,7 @@ export async function writePlot(svg: string, path: string): Promise<void> {
   }
   if (!isDir) throw new Error(`cannot write plot '${path}': directory '${dir}' does not exist`);
 
-  if (ext === '.svg') {
+  if (ext === '.svg' || ext === '.html') {
     await writeFile(path, svg, 'utf8');
     return;
   }
