@@ -27,23 +27,24 @@ async function svg(spec, file) {
   console.log(`wrote examples/plots/${file}`);
 }
 
+/** One panel of lines, one per value of `series`. */
+function lineChart(title, values, x, y, series, extra = {}) {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title, width: 560, height: 300, data: { values },
+    mark: { type: 'line', strokeWidth: 1.6 },
+    encoding: { x, y, color: { field: series, type: 'nominal', title: null }, ...extra },
+  };
+}
+
 // Fig. 1: distances between neighbours for e = 0.5, on a grid of the dense output plus every
 // collision's before/after rows (the kinks are collisions)
 const fig1 = sim.run({ set: { e: 0.5 }, to: 12, outputStep: 0.02 });
 const col = (name) => fig1.columns.indexOf(name);
 const distances = fig1.rows.flatMap((r) => ['y1', 'y2', 'y3'].map((k) => ({ t: r[0], distance: r[col(k)], gap: k })));
-await svg({
-  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  title: { text: 'C12 task a: distance functions (e = 0.5)', subtitle: 'y1 = x2 - x1 solid, y2 = x3 - x2 dashed, y3 = x4 - x3 dotted; each kink is a collision' },
-  width: 560, height: 300, data: { values: distances },
-  mark: { type: 'line', strokeWidth: 1.6 },
-  encoding: {
-    x: { field: 't', type: 'quantitative', title: 't' },
-    y: { field: 'distance', type: 'quantitative', title: 'distance' },
-    color: { field: 'gap', type: 'nominal', title: null },
-    strokeDash: { field: 'gap', type: 'nominal', scale: { range: [[1, 0], [6, 3], [2, 2]] }, title: null },
-  },
-}, 'c12_fig1_distances.svg');
+await svg(lineChart({ text: 'C12 task a: distance functions (e = 0.5)', subtitle: 'y1 = x2 - x1 solid, y2 = x3 - x2 dashed, y3 = x4 - x3 dotted; each kink is a collision' },
+  distances, { field: 't', type: 'quantitative', title: 't' }, { field: 'distance', type: 'quantitative', title: 'distance' }, 'gap',
+  { strokeDash: { field: 'gap', type: 'nominal', scale: { range: [[1, 0], [6, 3], [2, 2]] }, title: null } }), 'c12_fig1_distances.svg');
 
 // The sweep: e from 1 down to 0.1715763, points spaced evenly in log(e - e_crit) so that the
 // growth near the critical value shows, plus the values the source and the issue quote.
@@ -87,14 +88,5 @@ await svg({
 }, 'c12_fig2_collisions.svg');
 
 const velocities = sweep.flatMap((p) => ['v1', 'v2', 'v3', 'v4'].map((k) => ({ e: p.e, v: p[k], sphere: k })));
-await svg({
-  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  title: { text: 'C12 task b: final velocities v(e)', subtitle: 'v4 the upper curve; all four 0.25 below e of about 0.175 (quasi-plastic)' },
-  width: 560, height: 300, data: { values: velocities },
-  mark: { type: 'line', strokeWidth: 1.6 },
-  encoding: {
-    x: { field: 'e', type: 'quantitative', title: 'restitution e', scale: { domain: [0.15, 1] } },
-    y: { field: 'v', type: 'quantitative', title: 'final velocity' },
-    color: { field: 'sphere', type: 'nominal', title: null },
-  },
-}, 'c12_fig3_velocities.svg');
+await svg(lineChart({ text: 'C12 task b: final velocities v(e)', subtitle: 'v4 the upper curve; all four 0.25 below e of about 0.175 (quasi-plastic)' },
+  velocities, { field: 'e', type: 'quantitative', title: 'restitution e', scale: { domain: [0.15, 1] } }, { field: 'v', type: 'quantitative', title: 'final velocity' }, 'sphere'), 'c12_fig3_velocities.svg');
