@@ -4,7 +4,6 @@
  */
 import { analyse, type AnalysedModel } from './symbolic/analyse.js';
 import type { ModelAst } from './symbolic/ast.js';
-import { ModelError } from './symbolic/errors.js';
 import { parseModel } from './symbolic/parser.js';
 import { compile, type CompiledModel } from './transform/compile.js';
 import type { FirstOrderSystem } from './transform/system.js';

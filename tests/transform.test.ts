@@ -455,7 +455,13 @@ notes
   it('LaTeX: an align* of the first-order equations and the events as a list', () => {
     const latex = formatLatex(compiled.system, r);
     expect(latex).toContain('\\begin{align*}');
-    expect(latex).toContain("  u_{1}' &= -g \\\\");
+    expect(latex).toContain("  u_{1}' &= -g");
+    // the algebraic variables are listed, and no equation twice (q' = u1 + S1 was repeated)
+    const rlc = "independent t from 0 to 5\nparameter R = 1, L = 1, C = 0.5, V = 1\ni = q'\nvC = q/C\nL*q'' + R*q' + q/C = V*delta(t - 1)\nq(0) = 0; q'(0) = 0";
+    const rlcLatex = formatLatex(compileModel(rlc).system, reportOf(rlc));
+    expect(rlcLatex).toContain('  i &= u_{1} + S_{1}');
+    expect(rlcLatex).toContain('  \\mathit{vC} &= \\frac{q}{C}');
+    expect(rlcLatex.split("q' &= u_{1} + S_{1}").length).toBe(2);
     expect(latex).toContain('\\end{align*}');
     expect(latex).toContain('\\begin{itemize}');
     expect(latex).toContain('\\item \\texttt{bounce} when $h$ falls: $S_{1} \\leftarrow S_{1}');

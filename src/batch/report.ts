@@ -7,6 +7,7 @@ import { ModelError } from '../symbolic/errors.js';
 import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../symbolic/evaluate.js';
 import { walk } from '../symbolic/expr.js';
 import { parseModel } from '../symbolic/parser.js';
+import { didYouMean } from '../symbolic/suggest.js';
 import type { CompiledModel } from '../transform/compile.js';
 import type { SimulationResult } from '../numeric/simulate.js';
 
@@ -63,7 +64,7 @@ export function checkReport(report: readonly ReportExpr[], model: CompiledModel)
     walk(r.expr, (node) => {
       const key = node.kind === 'name' ? node.name : node.kind === 'derivative' ? node.name + "'".repeat(node.order) : null;
       if (key !== null && !known.has(key)) {
-        throw new BatchInputError(`--report '${r.label}': '${key}' is not a final value of ${model.system.model}; they are ${finals.join(', ')} (and the parameters ${model.paramNames.join(', ') || '(none)'})`);
+        throw new BatchInputError(`--report '${r.label}': '${key}' is not a final value of ${model.system.model}${didYouMean(key, [...finals, ...model.paramNames])}; they are ${finals.join(', ')} (and the parameters ${model.paramNames.join(', ') || '(none)'})`);
       }
       if (node.kind === 'call' && (node.derivativeOrder > 0 || !Object.hasOwn(BUILTIN_IMPLEMENTATIONS, node.name))) {
         throw new BatchInputError(`--report '${r.label}': '${node.name}' is not a built-in function; they are ${Object.keys(BUILTIN_IMPLEMENTATIONS).join(', ')}`);

@@ -8,6 +8,7 @@ import { Simulator, type SimulationResult } from '../numeric/simulate.js';
 import type { Expr } from '../symbolic/ast.js';
 import { ModelError } from '../symbolic/errors.js';
 import { references, walk } from '../symbolic/expr.js';
+import { didYouMean } from '../symbolic/suggest.js';
 import type { ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
 import type { CompiledModel } from '../transform/compile.js';
@@ -102,8 +103,7 @@ async function plotRuns(runs: SimulationResult[], path: string, variables: strin
   const series = variables ? variables.split(',').map((s) => s.trim()) : r.columns.slice(1);
   for (const s of series) {
     if (r.columns.includes(s)) continue;
-    const near = r.columns.slice(1).find((c) => editDistance(c, s) <= 2);
-    throw new CliError(`--variables ${s}: not a column${near ? ` (did you mean ${near}?)` : ''}; the columns are ${r.columns.slice(1).join(', ')}`);
+    throw new CliError(`--variables ${s}: not a column${didYouMean(s, r.columns.slice(1))}; the columns are ${r.columns.slice(1).join(', ')}`);
   }
   const window = timeWindow(r.rows, r.events);
   if (dense && r.rows.length > 1) {
@@ -113,17 +113,6 @@ async function plotRuns(runs: SimulationResult[], path: string, variables: strin
   const input = { title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events, window };
   const svg = path.toLowerCase().endsWith('.html') ? await renderTrajectoryHtml(input) : await renderTrajectoryPlot(input);
   try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
-}
-
-/** Levenshtein distance, for "did you mean" */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
 }
 
 function shootText(r: ShootResult): string {

@@ -35,7 +35,7 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--atol <A>', 'absolute tolerance')
     .option('--step <H>', 'fixed step for rk4, largest step otherwise')
     .option('--locate <MODE>', 'exact (default), before or after: where fixed-step runs apply an event')
-    .option('--format <FORMAT>', 'output format')
+    .option('--format <FORMAT>', 'text (default) or json; simulate also csv')
     .option('--out <PATH>', 'write the output to a file')
     .option('--plot <PATH>', 'write a plot (.svg or .png)')
     .option('--output-step <DT>', 'one row per DT of the independent variable (plus every event\'s rows), instead of one per step')

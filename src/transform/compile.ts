@@ -148,7 +148,7 @@ class Emitter {
   private readonly named = new Map<string, { index: number; expr: Expr }>();
   private readonly switchIndex = new Map<string, number>();
 
-  constructor(private readonly system: FirstOrderSystem, stateNames: string[], discreteNames: string[], paramNames: string[]) {
+  constructor(system: FirstOrderSystem, stateNames: string[], discreteNames: string[], paramNames: string[]) {
     stateNames.forEach((n, i) => this.slot.set(n, `y[${i}]`));
     discreteNames.forEach((n, i) => this.slot.set(n, `d[${i}]`));
     paramNames.forEach((n, i) => this.slot.set(n, `p[${i}]`));
@@ -337,7 +337,6 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   };
 
   // Right-hand side: switching primitives locked, so no step sees a discontinuity.
-  const rhsExprs = system.equations.map((q) => q.rhs);
   parts.push(outFn('rhs', system.equations.map((q, i) => ({ deps: [q.rhs], line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n` })), 'locked'));
 
   // Watched functions: state events, then switching functions.

@@ -134,9 +134,11 @@ export function formatText(r: TransformReport): string {
 /** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
 export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
   const stateName = (n: string) => latexName(n.replace(/'+$/, ''), (n.match(/'/g) ?? []).length);
+  // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
   const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
-  const steps = sys.stepVariables.map((s) => `  ${stateName(s.variable)} &= ${latexName(s.state)} + ${latexName(s.name)}`);
-  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', [...eqs, ...steps].join(' \\\\\n'), '\\end{align*}'];
+  const algebraic = sys.namedValues.map((v) => `  ${latexName(v.name)} &= ${toLatex(v.expr)}`);
+  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', [...eqs, ...algebraic].join(' \\\\\n'), '\\end{align*}'];
+  if (sys.stepVariables.length) out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
   if (sys.events.length) {
     out.push('\\begin{itemize}');
     for (const ev of sys.events) out.push(`  \\item ${eventLatex(ev, r)}`);

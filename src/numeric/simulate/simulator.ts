@@ -23,6 +23,7 @@ import type { MethodName, Stepper } from '../stepper.js';
 import { createStepper } from '../steppers.js';
 import { ScheduleError, scheduleTimes } from '../../transform/time-roots.js';
 import { ZenoWatch } from '../zeno.js';
+import { didYouMean } from '../../symbolic/suggest.js';
 import { locateCrossing } from '../locate.js';
 import { HeldContact, impulseDirection } from './contact.js';
 import { Crossings } from './crossings.js';
@@ -152,7 +153,7 @@ export class Simulator {
 
     const set = asMap(options.set);
     for (const k of set.keys()) {
-      if (!m.paramNames.includes(k)) throw new SimulationInputError(`'${k}' is not a parameter or unknown of ${sys.model}; they are: ${m.paramNames.join(', ') || '(none)'}`);
+      if (!m.paramNames.includes(k)) throw new SimulationInputError(`'${k}' is not a parameter or unknown of ${sys.model}${didYouMean(k, m.paramNames)}; they are: ${m.paramNames.join(', ') || '(none)'}`);
     }
     const p = m.parameters(set);
     ws.p = p;
@@ -166,7 +167,8 @@ export class Simulator {
       if (!state) {
         const discrete = m.discreteNames.indexOf(key);
         if (discrete >= sys.stepVariables.length) { d[discrete] = value; continue; }
-        throw new SimulationInputError(`'${key}' in --init is not a state of ${sys.model}; the states are: ${sys.states.map((s) => s.variable).join(', ')}`);
+        const states = sys.states.map((s) => s.variable);
+        throw new SimulationInputError(`'${key}' in --init is not a state of ${sys.model}${didYouMean(key, states)}; the states are: ${states.join(', ')}`);
       }
       y[m.stateNames.indexOf(state.name)] = value;
     }
@@ -178,7 +180,7 @@ export class Simulator {
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
     const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
-    const fixedStep = method === 'rk4' || method === ('euler' as MethodName);
+    const fixedStep = method === 'rk4';
     const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed);
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
