@@ -15,6 +15,7 @@ import type { CompiledModel } from '../transform/compile.js';
 import { formatLatex, formatText, transformReport } from '../transform/print.js';
 import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
 import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
+import { startRunProgress } from './progress.js';
 import { readModelFile } from './read-model-file.js';
 
 /**
@@ -50,6 +51,12 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   // the first run's rows, for a plot (the output itself never keeps them)
   const plotRows: number[][] | null = flags.plot ? [] : null;
   const runs: SimulationResult[] = [];
+  // a progress bar on a terminal for a run longer than a second
+  const sys = model.system;
+  const from = base.from ?? (sys.range.from ? model.parametersExpr(sys.range.from, model.parameters(base.set as Map<string, number> | undefined)) : 0);
+  const to = base.to ?? (sys.range.to ? model.parametersExpr(sys.range.to, model.parameters(base.set as Map<string, number> | undefined)) : NaN);
+  const bar = Number.isFinite(to) ? await startRunProgress(from, to, `simulate ${sys.model}`, flags.quiet) : null;
+  if (bar) base.progress = (t) => bar.update(t);
   if (format === 'text') {
     // the text shows the ledger and the final values, not rows
     for (const init of inits) runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
@@ -85,6 +92,8 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
     }
     if (plotRows) runs[0].rows = plotRows;
   }
+  bar?.stop();
+  delete base.progress;
   const gridAsked = base.outputStep !== undefined || base.eventsOnly === true;
   if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables, gridAsked ? undefined : (outputStep, to) => simulator.run({ ...base, init: inits[0], outputStep, to, record: true }));
   for (const r of runs) if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);

@@ -64,6 +64,7 @@ interface RunState {
   shortSteps: number;
   /** rejected attempts counted at the start of the current window of COLLAPSE_STEPS steps */
   rejectedBefore: number;
+  readonly progress: ((t: number) => void) | undefined;
 }
 
 function asMap(x: SimulateOptions['set']): Map<string, number> {
@@ -221,7 +222,7 @@ export class Simulator {
 
     const rs: RunState = {
       stepper, result, locate, maxEvents, maxSteps,
-      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0, rejectedBefore: 0,
+      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0, rejectedBefore: 0, progress: options.progress,
     };
     const slidingAtStart = this.switching.lock(t0, y, d);
     const due = this.takeDue(rs, t0);
@@ -283,6 +284,7 @@ export class Simulator {
       const landed = stepper.t === stopLocal;
       const tNewAbs = landed ? tStop : origin.abs(stepper.t);
       if (this.shortSteps(rs, stepper, tNewAbs)) return true;
+      if (rs.progress !== undefined && (stepper.stats.steps & 4095) === 0) rs.progress(tNewAbs);
       const nw = ws.nWatch;
       if (nw > 0) {
         m.watch(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.gNew);

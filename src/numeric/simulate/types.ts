@@ -57,6 +57,8 @@ export interface SimulateOptions {
   eventValues?: boolean;
   /** times at which to keep the state (after any event there), for boundary conditions */
   probes?: readonly number[];
+  /** called with the current time every few thousand steps (a progress bar) */
+  progress?: (t: number) => void;
   /**
    * What to do at an accumulation of events or a persisting contact: `stop` (default: status
    * zeno, or failed for a contact) or `continue` (hold the event's function at zero as a
