@@ -25,6 +25,14 @@ describe('model errors instead of wrong numbers or internal errors', () => {
       "m.delta:2:8: unknown option 'constructor'\n  option constructor = 1\n         ^\nThe options are method, locate, deltaRule, zeno, rtol, atol, step, maxEvents, maxSteps."],
     ["independent t from 0 to 1\noption __proto__ = 1\ny' = 1\ny(0) = 0",
       "m.delta:2:8: unknown option '__proto__'\n  option __proto__ = 1\n         ^\nThe options are method, locate, deltaRule, zeno, rtol, atol, step, maxEvents, maxSteps."],
+    ["independent t from 0 to 2\ny' = delta((t - 1)^2)\ny(0) = 0",
+      "m.delta:2:6: the argument of delta((t - 1)^2) has a multiple root at 1 (its derivative is zero there), where a delta has no meaning\n  y' = delta((t - 1)^2)\n       ^\nUse an argument with simple roots, e.g. delta(t - 1) instead of delta((t - 1)^2)."],
+    ["independent t from 0 to 1\nparameter b = 0, a = 1/b\ny' = a\ny(0) = 0",
+      "m.delta:2:22: the value of parameter 'a' is Infinity\n  parameter b = 0, a = 1/b\n                       ^\nGive a finite value: check for a division by zero, an overflow or the root or logarithm of a negative number."],
+    ["independent t from 0 to 1\nparameter a = 2\nunknown c = sqrt(-a)\ny' = c\ny(0) = 0",
+      "m.delta:3:13: the value of parameter 'c' is NaN\n  unknown c = sqrt(-a)\n              ^\nGive a finite value: check for a division by zero, an overflow or the root or logarithm of a negative number."],
+    ["independent t from 0 to 1\nparameter a = 1e300*1e300\ny' = a\ny(0) = 0",
+      "m.delta:2:15: the value of parameter 'a' is Infinity\n  parameter a = 1e300*1e300\n                ^\nGive a finite value: check for a division by zero, an overflow or the root or logarithm of a negative number."],
   ])('%j', (source, message) => {
     expect(modelErrorOf(source).message).toBe(message);
   });
@@ -33,6 +41,14 @@ describe('model errors instead of wrong numbers or internal errors', () => {
     const run = simulate("independent t from 0 to 1\nparameter constructor = 2, toString = 4\n__proto__' = constructor + toString\n__proto__(0) = 0", { rtol: 1e-10, atol: 1e-12 });
     expect(run.status).toBe('ok');
     expect(Math.abs(run.final.__proto__ - 6)).toBeLessThan(1e-12);
+  });
+
+  it('a model with no states runs: its outputs evaluated over the range', () => {
+    const run = simulate('independent t from 0 to 1\ny = sin(t)', { rtol: 1e-10, atol: 1e-12 });
+    expect(run.status).toBe('ok');
+    expect(run.columns).toEqual(['t', 'y']);
+    expect(run.final.t).toBe(1);
+    expect(Math.abs(run.final.y - Math.sin(1))).toBeLessThan(1e-15);
   });
 });
 
@@ -67,6 +83,19 @@ describe('every root of a time-only delta argument (issue 13)', () => {
     const run = simulate("independent t from 0 to 1\ny' = delta(sin(1e5*t))\ny(0) = 0", { maxEvents: 1000, eventsOnly: true, eventValues: false });
     expect(run.status).toBe('failed');
     expect(run.message).toMatch(/^more than 1000 events by t = [\d.e-]+; raise option maxEvents/);
+  });
+
+  it.each([
+    // [argument, range end, roots, weight of each root 1/|u'(r)|]
+    ['sin(pi*t)', 6, [0, 1, 2, 3, 4, 5, 6], () => 1 / Math.PI],
+    ['t^2 - 2', 2, [Math.SQRT2], (r: number) => 1 / (2 * r)],
+  ] as [string, number, number[], (r: number) => number][])('delta(%s) on [0, %d]: each root once, y(end) the sum of 1/|u\'|', (arg, to, roots, weight) => {
+    const run = simulate(`independent t from 0 to ${to}\ny' = delta(${arg})\ny(0) = 0`, { rtol: 1e-10, atol: 1e-12 });
+    expect(run.status).toBe('ok');
+    expect(run.events).toHaveLength(roots.length);
+    run.events.forEach((e, k) => expect(Math.abs(e.t - roots[k])).toBeLessThan(1e-12 * Math.max(1, roots[k])));
+    const sum = roots.reduce((acc, r) => acc + weight(r), 0);
+    expect(Math.abs(run.final.y - sum)).toBeLessThan(1e-12 * sum);
   });
 
   it('cos(t^2) on [0, 30]: every root sqrt((k + 1/2) pi)', () => {

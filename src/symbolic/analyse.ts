@@ -134,6 +134,7 @@ class Analyser {
 
   private collectDeclarations(): void {
     let sawIndependent = false;
+    const parameterValues = new Map<string, number>();
     for (const s of this.ast.statements) {
       switch (s.kind) {
         case 'model': this.modelName = s.name; break;
@@ -147,6 +148,7 @@ class Analyser {
           for (const d of s.declarations) {
             this.checkConstant(d.value, 'a parameter value');
             this.declare(d.name, s.kind, d.nameSpan);
+            this.checkFinite(d.name, d.value, parameterValues);
             this.parameters.push({ name: d.name, value: d.value, unknown: s.kind === 'unknown', span: d.span });
           }
           break;
@@ -172,6 +174,20 @@ class Analyser {
       }
     }
     if (!sawIndependent) this.kinds.set('t', 'independent');
+  }
+
+  /**
+   * A parameter's value (after checkConstant) must be a finite number: 1/0, 1e300*1e300 or
+   * sqrt(-1) is reported here, at the value, and not later as a right-hand side that is not
+   * finite at the first step. Records the value in `values` for the parameters after it.
+   */
+  private checkFinite(name: string, value: Expr, values: Map<string, number>): void {
+    const v = evaluate(value, (k) => values.get(k));
+    if (!Number.isFinite(v)) {
+      throw this.fail(value.span, `the value of parameter '${name}' is ${v}`,
+        'Give a finite value: check for a division by zero, an overflow or the root or logarithm of a negative number.');
+    }
+    values.set(name, v);
   }
 
   /** Parameter values may use earlier parameters and pi only. */

@@ -5,12 +5,13 @@
  */
 import type { Expr } from './ast.js';
 
-export const BUILTIN_IMPLEMENTATIONS: Readonly<Record<string, (...args: number[]) => number>> = Object.freeze({
+/** Looked up by a user's name: no prototype, so `constructor` or `toString` is not found. */
+export const BUILTIN_IMPLEMENTATIONS: Readonly<Record<string, (...args: number[]) => number>> = Object.freeze(Object.assign(Object.create(null) as Record<string, (...args: number[]) => number>, {
   sin: Math.sin, cos: Math.cos, tan: Math.tan, asin: Math.asin, acos: Math.acos, atan: Math.atan,
   atan2: Math.atan2, sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, exp: Math.exp, log: Math.log,
   sqrt: Math.sqrt, abs: Math.abs, sign: Math.sign, min: Math.min, max: Math.max,
   step: (u: number) => (u >= 0 ? 1 : 0),
-});
+}));
 
 /** Thrown when an expression needs a value that `lookup` does not have; `key` names it. */
 export class MissingValue extends Error {
