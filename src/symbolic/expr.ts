@@ -200,11 +200,11 @@ function wrap(e: Expr, needed: boolean): string {
   return needed ? `(${toText(e)})` : toText(e);
 }
 
-const LATEX_FUNCTIONS: Record<string, string> = {
+const LATEX_FUNCTIONS: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
   sin: '\\sin', cos: '\\cos', tan: '\\tan', asin: '\\arcsin', acos: '\\arccos', atan: '\\arctan',
   sinh: '\\sinh', cosh: '\\cosh', tanh: '\\tanh', exp: '\\exp', log: '\\ln', min: '\\min', max: '\\max',
   sign: '\\operatorname{sign}', atan2: '\\operatorname{atan2}', step: '\\sigma', delta: '\\delta',
-};
+});
 
 /** A LaTeX name: `x1` as `x_{1}`, Greek-letter names as their symbols, long names upright. */
 export function latexName(n: string, order = 0): string {
