@@ -98,6 +98,29 @@ describe('every root of a time-only delta argument (issue 13)', () => {
     expect(Math.abs(run.final.y - sum)).toBeLessThan(1e-12 * sum);
   });
 
+  it.each([
+    // roots t = 1/(k pi) - 1e-9 for k up to 3e8: more than the search may sample
+    ['sin(1/(t + 1e-9))', 'the argument of delta(sin(1/(t + 1e-9))) oscillates too fast to find every root on the range (more than 20000000 samples would be needed)'],
+    // undefined at 0, where its roots pile up
+    ['sin(1/t)', 'the argument of delta(sin(1/t)) is not a number at 0, so its roots cannot all be found'],
+    ['sqrt(t - 0.5) - 0.1', 'the argument of delta(sqrt(t - 0.5) - 0.1) is not a number at 0, so its roots cannot all be found'],
+  ])('delta(%s): a failed run that says why, not a partial sum with status ok', (arg, message) => {
+    const run = simulate(`independent t from 0 to 2\ny' = delta(${arg})\ny(0) = 0`, { eventsOnly: true, eventValues: false });
+    expect(run.status).toBe('failed');
+    expect(run.message).toBe(message);
+  });
+
+  it.each([
+    ['sqrt(t) - 0.5', 0.25],
+    ['log(t)', 1],
+  ])('delta(%s): an infinite slope at the start is no root there; the one root at %d', (arg, root) => {
+    const run = simulate(`independent t from 0 to 2\ny' = delta(${arg})\ny(0) = 0`, { eventsOnly: true, eventValues: false });
+    expect(run.status).toBe('ok');
+    expect(run.events.map((e) => e.t)).toEqual([root]);
+    // 1/|u'(r)|: 2 sqrt(r) = 1 and r = 1
+    expect(Math.abs(run.final.y - 1)).toBeLessThan(1e-15);
+  });
+
   it('cos(t^2) on [0, 30]: every root sqrt((k + 1/2) pi)', () => {
     const run = simulate("independent t from 0 to 30\ny' = delta(cos(t^2))\ny(0) = 0", { eventsOnly: true, eventValues: false, rtol: 1e-10, atol: 1e-12 });
     const exact = Array.from({ length: 287 }, (_, k) => Math.sqrt((k + 0.5) * Math.PI)).filter((r) => r <= 30);

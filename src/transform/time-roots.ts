@@ -12,8 +12,11 @@
 import type { CompiledEvent } from './compile.js';
 
 export class ScheduleError extends Error {
-  constructor(message: string, readonly eventIndex: number, readonly t: number) {
+  /** what the user can do about it, for the ModelError that reports it at the event */
+  readonly hint: string;
+  constructor(message: string, readonly eventIndex: number, readonly t: number, hint?: string) {
     super(message);
+    this.hint = hint ?? 'Use an argument with simple roots, e.g. delta(t - 1) instead of delta((t - 1)^2).';
   }
 }
 
@@ -72,21 +75,29 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   }
   // Where the derivative says u can change by more than a quarter of its scale between two
   // samples, sample more densely, so that no two roots share an interval: sin(1e5 t) on
-  // [0, 1] has 31831 roots, 8 per interval of the base grid.
+  // [0, 1] has 31831 roots, 8 per interval of the base grid. Past the limit the run stops
+  // with an error rather than miss roots (sin(1/(t + 1e-9)) has 3e8 of them near 0).
+  const tooFast = () => new ScheduleError(`the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed)`, ev.index, NaN,
+    'Shorten the range, or write the impulses as a periodic event (event e every PERIOD do ... end).');
   const refined: number[] = [];
   for (let i = 0; i < base; i++) {
     const dt = bt[i + 1] - bt[i];
     const swing = dt * Math.max(Math.abs(bd[i]), Math.abs(bd[i + 1]));
-    const m = Number.isFinite(swing) && scale > 0 ? Math.min(1e6, Math.max(1, Math.ceil(swing / (0.25 * scale)))) : 1;
+    const m = Number.isFinite(swing) && scale > 0 ? Math.max(1, Math.ceil(swing / (0.25 * scale))) : 1;
+    if (refined.length + m > MAX_ROOT_SAMPLES) throw tooFast();
     for (let j = 0; j < m; j++) refined.push(bt[i] + (dt * j) / m);
-    if (refined.length > MAX_ROOT_SAMPLES) {
-      throw new ScheduleError(`the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed); shorten the range or write the impulses as a periodic event (every)`, ev.index, NaN);
-    }
   }
   refined.push(hi);
   const n = refined.length - 1;
   const ts = Float64Array.from(refined), us = new Float64Array(n + 1), ds = new Float64Array(n + 1);
-  for (let i = 0; i <= n; i++) { us[i] = u(ts[i]); ds[i] = du(ts[i]); }
+  for (let i = 0; i <= n; i++) {
+    us[i] = u(ts[i]); ds[i] = du(ts[i]);
+    // Undefined there (sin(1/t) at 0): no sign to compare, and roots may pile up beside it.
+    if (Number.isNaN(us[i])) {
+      throw new ScheduleError(`the argument of ${ev.name} is not a number at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(ts[i])}, so its roots cannot all be found`, ev.index, ts[i],
+        'Keep the argument defined over the whole range: change the range or the argument.');
+    }
+  }
   const zeroTol = 64 * Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
   const found: number[] = [];
   const doubleRoot = (t: number) => new ScheduleError(
@@ -96,7 +107,8 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
     // At the ends, u is zero to rounding if it is within what an error of a few ulps in t
     // makes of it (sin(2000 pi) is -6.4e-13, not 0).
     const endTol = zeroTol + 64 * Number.EPSILON * Math.abs(ds[i]) * Math.max(1, Math.abs(ts[i]));
-    if (us[i] === 0 || ((i === 0 || i === n) && Math.abs(us[i]) <= endTol)) {
+    // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
+    if (us[i] === 0 || ((i === 0 || i === n) && Number.isFinite(endTol) && Math.abs(us[i]) <= endTol)) {
       if (Math.abs(ds[i]) * (hi - lo) <= zeroTol * base) throw doubleRoot(ts[i]);
       found.push(ts[i]);
     }
