@@ -32,7 +32,7 @@ const expr: fc.Arbitrary<string> = fc.letrec((tie) => ({
     fc.tuple(tie('e'), fc.constantFrom('+', '-', '*', '/', '^'), tie('e')).map(([l, op, r]) => `(${l} ${op} ${r})`),
     fc.tuple(fc.constantFrom('sin', 'cos', 'exp', 'log', 'sqrt', 'abs', 'sign', 'tanh', 'atan'), tie('e')).map(([f, a]) => `${f}(${a})`),
     fc.tuple(tie('e'), tie('e'), tie('e')).map(([c, a, b]) => `(if ${c} > 0 then ${a} else ${b})`),
-    fc.tuple(tie('e'), fc.constantFrom('t - 1', 't - 0.5', 't - hit', 'sin(pi*t)', 'x - 1', 't^2 - 2', 't - t')).map(([g, u]) => `${g}*delta(${u})`),
+    fc.tuple(tie('e'), fc.constantFrom('t - 1', 't - 0.5', 't - hit', 'sin(pi*t)', 'x - 1', 't^2 - 2', 't - t', '(t - 1)^2', 'sin(50*t)', 'sin(1/t)', 'sqrt(t) - 0.5', 'cos(t^2)')).map(([g, u]) => `${g}*delta(${u})`),
   ),
 })).e as fc.Arbitrary<string>;
 
@@ -44,9 +44,11 @@ const model = fc.record({
   option: fc.constantFrom('', 'option zeno = continue', 'option method = dop853', 'option method = rk4', 'option deltaRule = marcus', 'option maxEvents = 50'),
   x0: fc.constantFrom('0', '1', '-1', '1e-300', '1e300', 'a'),
   end: fc.constantFrom('1', '10', '0.001', '100'),
+  // values that overflow or are not numbers are ModelErrors at the value
+  a: fc.oneof({ arbitrary: fc.constant('2'), weight: 12 }, fc.constantFrom('1/0', '1e300*1e300', 'sqrt(-1)', 'log(0)', 'exp(800)', '0.5^2000')),
 }).map((m) => [
   `independent t from 0 to ${m.end}`,
-  'parameter a = 2, b = -0.5',
+  `parameter a = ${m.a}, b = -0.5`,
   'discrete n = 0',
   m.option,
   m.event ? `event hit when ${m.event[0]} ${m.event[1]} do ${m.event[2]} end` : 'event hit at 0.25',
