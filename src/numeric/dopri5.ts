@@ -100,8 +100,40 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     return scaledRmsNorm(err, y, y1, this.atol, this.rtol, n);
   }
 
-  protected finish(_tNew: number): boolean {
-    return true; // f(tNew, yNew) is the 7th stage, already checked through the error norm
+  /**
+   * Hairer's DOPRI5 stiffness test (Hairer & Wanner, Solving ODEs II, IV.2; `dopri5.f`):
+   * h·|λ| ≈ h·‖k7 − k6‖/‖y1 − y6‖ from the last two stages, which sit at the same t. Above
+   * 3.25 (near the border of the stability region) on 15 accepted steps with no run of 6
+   * below it in between, the problem looks stiff: `looksStiff` stays true until 6 steps in
+   * a row are clearly inside the region. Costs one pass over the state per accepted step.
+   */
+  looksStiff = false;
+  /** the last estimate of h·|λ| (NaN before the first accepted step) */
+  hLambda = Number.NaN;
+  private stiffCount = 0;
+  private nonStiffCount = 0;
+
+  protected finish(tNew: number): boolean {
+    // f(tNew, yNew) is the 7th stage, already checked through the error norm
+    const n = this.n, k6 = this.k6, k7 = this.fNew, y6 = this.ytmp, y1 = this.yNew;
+    let num = 0, den = 0;
+    for (let i = 0; i < n; i++) {
+      const dk = k7[i] - k6[i], dy = y1[i] - y6[i];
+      num += dk * dk;
+      den += dy * dy;
+    }
+    if (den > 0) {
+      const hl = Math.abs(tNew - this.t) * Math.sqrt(num / den);
+      this.hLambda = hl;
+      if (hl > 3.25) {
+        this.nonStiffCount = 0;
+        if (++this.stiffCount >= 15) this.looksStiff = true;
+      } else if (++this.nonStiffCount >= 6) {
+        this.stiffCount = 0;
+        this.looksStiff = false;
+      }
+    }
+    return true;
   }
 
   protected prepareDense(): void {

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createStepper, METHODS } from '../../src/numeric/steppers.js';
 import type { MethodName, Rhs, Stepper, StepperOptions } from '../../src/numeric/stepper.js';
+import { Dopri5Stepper } from '../../src/numeric/dopri5.js';
 
 /** a test problem with its exact solution */
 interface Problem {
@@ -470,5 +471,28 @@ describe.each(['dopri5', 'dop853'] as MethodName[])('%s: adaptive', (method) => 
     // it stops at the pole, to within what the tolerance can resolve (|y| ~ 1/(1 − t))
     expect(Math.abs(s.t - 1)).toBeLessThan(1e-6);
     expect(s.stats.rhsEvaluations).toBeLessThan(100000);
+  });
+});
+
+describe('dopri5 stiffness indicator (Hairer\'s test)', () => {
+  // y' = -λ(y - cos t): once the transient has decayed, accuracy allows large steps and
+  // stability caps them at h·λ ≈ 3.3, so the estimate of h·|λ| sits near the border.
+  const run = (lambda: number, steps: number) => {
+    const f: Rhs = (t, y, d) => { d[0] = -lambda * (y[0] - Math.cos(t)); };
+    const s = new Dopri5Stepper(1, f, { rtol: 1e-6, atol: 1e-9, hMax: Infinity });
+    s.reset(0, [0]);
+    for (let k = 0; k < steps && s.t < 1e3; k++) s.step(1e3);
+    return s;
+  };
+  it('flags y\' = -1e4 (y - cos t) after a few hundred steps, with h·|λ| near the stability border', () => {
+    const s = run(1e4, 400);
+    expect(s.looksStiff).toBe(true);
+    expect(s.hLambda).toBeGreaterThan(2);
+    expect(s.hLambda).toBeLessThan(4);
+  });
+  it('does not flag y\' = -(y - cos t)', () => {
+    const s = run(1, 400);
+    expect(s.looksStiff).toBe(false);
+    expect(s.hLambda).toBeLessThan(3.25);
   });
 });
