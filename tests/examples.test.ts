@@ -224,15 +224,19 @@ describe('IDERKSolve (Karsai 5.5)', () => {
     near(r.final["x'"], 2.5 * Math.cos(20), 1e-8);
   });
 
-  it('iderk_554.delta: x(n+) = 2 e^-n + (1 - e^-n)/(1 - e^-1), x(5.5) = 0.9612257413224511', () => {
+  it('iderk_554.delta on [0, 6]: kicks at t = 1..5 only, x(n+) = 2 e^-n + (1 - e^-n)/(1 - e^-1), x(6) = x(5+) e^-1', () => {
     const r = run('iderk_554.delta');
+    expect(r.status).toBe('ok');
     expect(r.events).toHaveLength(5);
     r.events.forEach((e, i) => {
       const n = i + 1;
       near(e.t, n, 1e-10);
       near(e.post.x, 2 * Math.exp(-n) + (1 - Math.exp(-n)) / (1 - Math.exp(-1)), 1e-8);
     });
-    near(r.final.x, 0.9612257413224511, 1e-8);
+    const x5 = 2 * Math.exp(-5) + (1 - Math.exp(-5)) / (1 - Math.exp(-1));
+    near(x5 * Math.exp(-1), 0.583012883017071, 1e-14);
+    near(r.final.t, 6, 1e-12);
+    near(r.final.x, x5 * Math.exp(-1), 1e-8);
   });
 });
 
