@@ -48,7 +48,7 @@ export class Diagnosis {
     const stiffness = this.stiffnessRatio(stepper);
     const abrupt = this.abruptEquation(stepper, stiffness);
     if (abrupt) return `${abrupt} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
-    if (stiffness > 1) return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy; use --method auto or an implicit method where available`;
+    if (stiffness > 1) return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy; deltastep has no implicit method yet (issue #16): shorten the range, loosen the step limit with --max-steps, or write the fast part as an algebraic equation`;
     return null;
   }
 
