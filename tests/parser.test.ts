@@ -445,7 +445,7 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, string, string]> = [
   ['reserved word in an expression', 'y = 2*event',
     "m.delta:1:7: 'event' is a reserved word and cannot be used as a name\n  y = 2*event\n        ^\nChoose another name, such as event_ or event1."],
   ['reserved word on the left of an equation', 'end = 1',
-    "m.delta:1:1: 'end' without a matching 'do'\n  end = 1\n  ^\nRemove it, or open the block with do after the event's trigger."],
+    "m.delta:1:1: 'end' without a matching 'do' or 'for'\n  end = 1\n  ^\nRemove it, or open the block with do after the event's trigger or with for i in A:B."],
   ['reserved word starting an equation', 'at = 1',
     "m.delta:1:1: 'at' is a reserved word and cannot be used as a name\n  at = 1\n  ^\nChoose another name, such as at_ or at1."],
   ['unknown function', "y' = foo(t)\nz = y",

@@ -16,6 +16,11 @@ export interface Span {
   line: number;
   /** 1-based column of `start` (counted in UTF-16 code units) */
   column: number;
+  /**
+   * Text written out from a `for` block: the loop values that produced it (`i = 3, j = 1`).
+   * Errors at such a span name them; absent elsewhere.
+   */
+  context?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -29,17 +34,29 @@ export type BinaryOp =
 export type UnaryOp = '-' | '+' | 'not';
 
 export interface NumberNode { kind: 'number'; value: number; span: Span }
-/** A plain identifier: a parameter, state, discrete, algebraic variable, situation, event, `pi` or the independent variable. */
-export interface NameNode { kind: 'name'; name: string; span: Span }
-/** `y'`, `y''`, ...: a derivative of a state with respect to the independent variable. `order` >= 1. */
-export interface DerivativeNode { kind: 'derivative'; name: string; order: number; span: Span }
+/**
+ * A plain identifier: a parameter, state, discrete, algebraic variable, situation, event, `pi` or the independent variable.
+ * `indices` (`x[i]`, `x[i, j]`) only in a template, before arrays are written out (`symbolic/arrays.ts`);
+ * an element written out is a name such as `x[3]`.
+ */
+export interface NameNode { kind: 'name'; name: string; span: Span; indices?: Expr[] }
+/** `y'`, `y''`, ...: a derivative of a state with respect to the independent variable. `order` >= 1. `indices` as in {@link NameNode}. */
+export interface DerivativeNode { kind: 'derivative'; name: string; order: number; span: Span; indices?: Expr[] }
 export interface UnaryNode { kind: 'unary'; op: UnaryOp; operand: Expr; span: Span }
 export interface BinaryNode { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; span: Span }
 /**
  * A function call `f(a, b)`. `delta'(u)` is a call of `delta` with `derivativeOrder` 1;
  * every other call has `derivativeOrder` 0. `nameSpan` covers the function name (and primes).
  */
-export interface CallNode { kind: 'call'; name: string; derivativeOrder: number; args: Expr[]; span: Span; nameSpan: Span }
+export interface CallNode { kind: 'call'; name: string; derivativeOrder: number; args: Expr[]; span: Span; nameSpan: Span; over?: IndexRange }
+
+/**
+ * `i in A:B`: a loop variable and its inclusive range (empty when B < A). It heads a `for`
+ * block, a comprehension `[EXPR for i in A:B]`, and `sum(i in A:B, EXPR)` / `prod(...)`,
+ * which are calls of `sum` / `prod` with `over` set and the body as their one argument.
+ * Template only: written out before analysis.
+ */
+export interface IndexRange { variable: string; variableSpan: Span; from: Expr; to: Expr; span: Span }
 export interface IfNode { kind: 'if'; condition: Expr; then: Expr; otherwise: Expr; span: Span }
 
 export type Expr = NumberNode | NameNode | DerivativeNode | UnaryNode | BinaryNode | CallNode | IfNode;
@@ -47,11 +64,17 @@ export type Expr = NumberNode | NameNode | DerivativeNode | UnaryNode | BinaryNo
 // ---------------------------------------------------------------------------
 // Statements
 
-/** `N = EXPR` inside parameter / unknown / discrete declarations. */
-export interface Declaration { name: string; nameSpan: Span; value: Expr; span: Span }
+/**
+ * `N = EXPR` inside parameter / unknown / discrete declarations. An array declaration
+ * `v[A:B] = ...` has `array`: its index range and either a list `[a, b, c]` (`values`), a
+ * comprehension `[EXPR for i in A:B]` (`each`, with the body as `value`), or one value for
+ * every element (both null). For a list, `value` is its first element.
+ */
+export interface Declaration { name: string; nameSpan: Span; value: Expr; span: Span; array?: ArrayDeclaration }
+export interface ArrayDeclaration { from: Expr; to: Expr; span: Span; values: Expr[] | null; each: IndexRange | null }
 
-/** A variable as written on the left of an action or in `output`: `y` (order 0), `y'` (order 1), ... */
-export interface VariableRef { name: string; order: number; span: Span }
+/** A variable as written on the left of an action or in `output`: `y` (order 0), `y'` (order 1), ...; `indices` as in {@link NameNode}. */
+export interface VariableRef { name: string; order: number; span: Span; indices?: Expr[] }
 
 export interface AssignAction { kind: 'assign'; target: VariableRef; value: Expr; span: Span }
 export interface StopAction { kind: 'stop'; span: Span }
@@ -69,12 +92,13 @@ export interface IndependentStatement { kind: 'independent'; name: string; nameS
 export interface ParameterStatement { kind: 'parameter'; declarations: Declaration[]; span: Span }
 export interface UnknownStatement { kind: 'unknown'; declarations: Declaration[]; span: Span }
 export interface DiscreteStatement { kind: 'discrete'; declarations: Declaration[]; span: Span }
-export interface SituationStatement { kind: 'situation'; name: string; nameSpan: Span; condition: Expr; span: Span }
+export interface SituationStatement { kind: 'situation'; name: string; nameSpan: Span; condition: Expr; span: Span; indices?: Expr[] }
 export interface OutputStatement { kind: 'output'; variables: VariableRef[]; span: Span }
 /** `option N = VALUE`: VALUE is an expression (numbers) or a bare word (`dop853`, `marcus`), kept as a name node. */
 export interface OptionStatement { kind: 'option'; name: string; nameSpan: Span; value: Expr; span: Span }
 /** `actions` is null when the event has no `do ... end` block (e.g. an event used only in `delta(t - E)`). */
-export interface EventStatement { kind: 'event'; name: string; nameSpan: Span; trigger: Trigger; actions: Action[] | null; span: Span }
+/** `indices`: `event c[i] ...` declares one event per element (template only). */
+export interface EventStatement { kind: 'event'; name: string; nameSpan: Span; trigger: Trigger; actions: Action[] | null; span: Span; indices?: Expr[] }
 /**
  * `LHS = RHS` where the statement is not a declaration or condition. The analysis decides:
  * with a derivative somewhere it is a differential equation, `N = EXPR` with N a new plain
@@ -84,15 +108,26 @@ export interface EquationStatement { kind: 'equation'; lhs: Expr; rhs: Expr; spa
 /** `y(A) = EXPR` or `y'(A) = EXPR`: an initial condition when A is the range start, a boundary condition otherwise. */
 export interface ConditionStatement { kind: 'condition'; target: VariableRef; at: Expr; value: Expr; span: Span }
 
+/** `for i in A:B ... end`: the statements of `body` once for each i (template only). */
+export interface ForStatement { kind: 'for'; range: IndexRange; body: Statement[]; span: Span }
+
 export type Statement =
   | ModelStatement | IndependentStatement | ParameterStatement | UnknownStatement | DiscreteStatement
-  | SituationStatement | OutputStatement | OptionStatement | EventStatement | EquationStatement | ConditionStatement;
+  | SituationStatement | OutputStatement | OptionStatement | EventStatement | EquationStatement | ConditionStatement
+  | ForStatement;
 
-/** A parsed model file: the statements in file order, and the text they came from. */
+/**
+ * A parsed model file: the statements in file order, and the text they came from.
+ * A model with arrays keeps what was written in `template` (with `for` blocks and indices);
+ * `statements` are then the same statements written out element by element, which is what
+ * every later stage reads. `structural` names the parameters that ranges and indices use.
+ */
 export interface ModelAst {
   file: string;
   source: string;
   statements: Statement[];
+  template?: Statement[];
+  structural?: string[];
 }
 
 /** The functions a model may call, with their number of arguments. */
@@ -106,5 +141,8 @@ export const BUILTIN_FUNCTIONS: Readonly<Record<string, number>> = Object.freeze
 export const KEYWORDS: ReadonlySet<string> = new Set([
   'model', 'independent', 'from', 'to', 'parameter', 'unknown', 'discrete', 'situation', 'output',
   'option', 'event', 'when', 'rises', 'falls', 'crosses', 'at', 'every', 'do', 'end', 'stop',
-  'if', 'then', 'else', 'and', 'or', 'not',
+  'if', 'then', 'else', 'and', 'or', 'not', 'for', 'in',
 ]);
+
+/** `sum(i in A:B, EXPR)` and `prod(...)`: reductions over a range, written out with the arrays. */
+export const REDUCTIONS: ReadonlySet<string> = new Set(['sum', 'prod']);

@@ -21,13 +21,15 @@ export class ModelError extends Error {
   readonly hint: string;
   readonly sourceLine: string;
 
-  constructor(file: string, source: string, span: Pick<Span, 'start' | 'line' | 'column'> | null, what: string, hint: string) {
+  constructor(file: string, source: string, span: Pick<Span, 'start' | 'line' | 'column' | 'context'> | null, what: string, hint: string) {
+    // (text written out from a for block names its loop values: `(where i = 3)`)
+    const where = span?.context ? ` (where ${span.context})` : '';
     const line = span?.line ?? 1;
     const column = span?.column ?? 1;
     const sourceLine = lineOf(source, line);
     const caret = ' '.repeat(Math.max(0, column - 1)) + '^';
     const shown = sourceLine.length > 0 ? `\n  ${sourceLine}\n  ${caret}` : '';
-    super(`${file}:${line}:${column}: ${what}${shown}${hint ? `\n${hint}` : ''}`);
+    super(`${file}:${line}:${column}: ${what}${where}${shown}${hint ? `\n${hint}` : ''}`);
     this.name = 'ModelError';
     this.file = file;
     this.line = line;

@@ -8,10 +8,11 @@
  *    and column (UTF-16 code units) of its first character. Line breaks are `\n`, `\r\n` and
  *    `\r`, counted as in {@link ModelError}.
  * 3. A name token carries the primes written directly after it (`y''` is one token with
- *    `text` "y" and `primes` 2); its span covers the primes.
+ *    `text` "y" and `primes` 2); its span covers the primes. So does `]`, for the derivative of
+ *    an array element (`x[i]'`: the `]` token has `primes` 1).
  * 4. Keywords ({@link KEYWORDS}) come out as `keyword` tokens; `e` and `pi` are names.
  * 5. `newline` tokens separate statements. None is emitted where the line continues: inside
- *    parentheses, after a binary operator, `,`, `=`, `:=`, or one of the words
+ *    parentheses or brackets, after a binary operator, `,`, `=`, `:=`, or one of the words
  *    `and or not if then else`. Consecutive line breaks give one token; comments
  *    (`#`, `//`) and blank lines give none.
  */
@@ -35,7 +36,7 @@ export interface Token {
 /** Operators, longest first so that `:=`, `<=`, `==` win over their prefixes. */
 const OPERATORS: readonly string[] = [
   ':=', '<=', '>=', '==', '!=',
-  '+', '-', '*', '/', '^', '(', ')', ',', ';', '=', '<', '>',
+  '+', '-', '*', '/', '^', '(', ')', '[', ']', ':', ',', ';', '=', '<', '>',
 ];
 
 /** After one of these a line break does not end the statement: the expression is unfinished. */
@@ -48,10 +49,7 @@ const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'i
 const CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
   ['{', 'Use ( ) for grouping; the actions of an event go between do and end.'],
   ['}', 'Use ( ) for grouping; the actions of an event go between do and end.'],
-  ['[', 'Use ( ) for grouping.'],
-  [']', 'Use ( ) for grouping.'],
   ['!', "Write != for 'not equal' and not for negation."],
-  [':', 'Write := for an assignment in an event action and = everywhere else.'],
   ['&', 'Write and to combine conditions.'],
   ['|', 'Write or to combine conditions.'],
   ['"', 'The language has no strings; write a bare word, as in option method = dop853.'],
@@ -99,7 +97,7 @@ class Lexer {
   private pos = 0;
   private line = 1;
   private lineStart = 0;
-  /** open parentheses; never below zero, so that a stray ')' is the parser's to report */
+  /** open parentheses and brackets; never below zero, so that a stray ')' is the parser's to report */
   private depth = 0;
   private readonly tokens: Token[] = [];
 
@@ -233,10 +231,13 @@ class Lexer {
     const src = this.source;
     for (const op of OPERATORS) {
       if (src.startsWith(op, this.pos)) {
-        if (op === '(') this.depth++;
-        else if (op === ')' && this.depth > 0) this.depth--;
-        this.tokens.push({ kind: 'operator', text: op, value: 0, primes: 0, span: this.span(this.pos, this.pos + op.length) });
+        if (op === '(' || op === '[') this.depth++;
+        else if ((op === ')' || op === ']') && this.depth > 0) this.depth--;
+        const start = this.pos;
         this.pos += op.length;
+        let primes = 0;
+        if (op === ']') while (src[this.pos] === "'") { this.pos++; primes++; }
+        this.tokens.push({ kind: 'operator', text: op, value: 0, primes, span: this.span(start, this.pos) });
         return;
       }
     }

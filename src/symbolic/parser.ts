@@ -10,6 +10,9 @@
  * 3. The parser checks syntax only, plus what the text alone decides: reserved words,
  *    function names and their number of arguments, primes on functions other than delta,
  *    `model` first and once. Meaning (declared names, states, the range) is the analysis' job.
+ * 4. Arrays (`for` blocks, `x[i]`, `v[1:N] = [...]`, `sum(i in A:B, EXPR)`) are parsed into a
+ *    template; `parseModel` writes them out (`arrays.ts`) before returning, and keeps the
+ *    template in `ModelAst.template`. `parseTemplate` returns the template alone.
  *
  * Expressions have one function per precedence level, lowest first, in the mathjs style:
  *   if-then-else < or < and < not < comparison (non-associative) < + - < * / < unary + -
@@ -18,17 +21,27 @@
  * as far as an expression can, as in ML.
  */
 import type {
-  Action, AtTrigger, Declaration, Direction, EventStatement, EveryTrigger, Expr, IndependentStatement,
-  ModelAst, ModelStatement, OptionStatement, OutputStatement, SituationStatement, Span, Statement,
-  StateTrigger, Trigger, VariableRef, ConditionStatement, EquationStatement, CallNode, IfNode, BinaryOp,
+  Action, ArrayDeclaration, AtTrigger, Declaration, Direction, EventStatement, EveryTrigger, Expr, ForStatement,
+  IndependentStatement, IndexRange, ModelAst, ModelStatement, OptionStatement, OutputStatement, SituationStatement,
+  Span, Statement, StateTrigger, Trigger, VariableRef, ConditionStatement, EquationStatement, CallNode, IfNode, BinaryOp,
 } from './ast.js';
-import { BUILTIN_FUNCTIONS } from './ast.js';
+import { BUILTIN_FUNCTIONS, REDUCTIONS } from './ast.js';
+import { expandArrays, type ExpandOptions } from './arrays.js';
 import { ModelError } from './errors.js';
 import { tokenize } from './lexer.js';
 import type { Token } from './lexer.js';
 
-/** Parses a model file; throws a {@link ModelError} (with file:line:col, the line, a caret and a hint) on bad input. */
-export function parseModel(source: string, file: string): ModelAst {
+/**
+ * Parses a model file and writes its arrays out; throws a {@link ModelError} (with
+ * file:line:col, the line, a caret and a hint) on bad input. `options.set` gives values of
+ * structural parameters (those that ranges and indices use) to expand with.
+ */
+export function parseModel(source: string, file: string, options: ExpandOptions = {}): ModelAst {
+  return expandArrays(parseTemplate(source, file), options);
+}
+
+/** The model as written: `for` blocks and indexed names kept (see {@link parseModel}). */
+export function parseTemplate(source: string, file: string): ModelAst {
   const tokens = tokenize(source, file);
   return new Parser(tokens, source, file).parse();
 }
@@ -50,10 +63,12 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 const COMPARISONS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=', '==', '!=']);
 const DIRECTIONS: ReadonlySet<string> = new Set(['rises', 'falls', 'crosses']);
 const STATEMENT_KEYWORDS: ReadonlySet<string> = new Set([
-  'model', 'independent', 'parameter', 'unknown', 'discrete', 'situation', 'output', 'option', 'event',
+  'model', 'independent', 'parameter', 'unknown', 'discrete', 'situation', 'output', 'option', 'event', 'for',
 ]);
+/** Statements that say something about the whole model, not about one element: never inside a `for` block. */
+const WHOLE_MODEL_KEYWORDS: ReadonlySet<string> = new Set(['model', 'independent', 'parameter', 'unknown', 'discrete', 'option']);
 /** Words that end or structure an expression: finding one where an operand belongs means the operand is missing, not misnamed. */
-const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(['then', 'else', 'do', 'end', 'and', 'or']);
+const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(['then', 'else', 'do', 'end', 'and', 'or', 'in', 'for']);
 const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else']);
 
 /** Deep enough for any model a person writes; shallow enough that recursion cannot exhaust the stack. */
@@ -100,6 +115,79 @@ class Parser {
       this.endOfStatement('Put one statement per line, or separate statements on one line with ;.');
     }
     return { file: this.file, source: this.source, statements };
+  }
+
+  /** `for i in A:B` NEWLINE statements `end`; blocks nest. */
+  private forStatement(): ForStatement {
+    const kw = this.advance();
+    const range = this.indexRange("'for'", 'Write for i in 1:N, then the statements, then end.');
+    if (!this.atStatementEnd()) {
+      throw this.expected('a new line after the range of the for block', 'Start the statements of the block on the next line, or after ;.', '', false);
+    }
+    const body: Statement[] = [];
+    for (;;) {
+      this.skipSeparators();
+      if (this.isKeyword('end')) {
+        this.advance();
+        return { kind: 'for', range, body, span: this.spanFrom(kw.span) };
+      }
+      const t = this.tok;
+      if (t.kind === 'eof') {
+        throw this.errorAt(kw.span, `the 'for' block over ${range.variable} has no 'end'`, 'Close the block with end after its last statement.');
+      }
+      if (t.kind === 'keyword' && WHOLE_MODEL_KEYWORDS.has(t.text)) {
+        const hint = t.text === 'parameter' || t.text === 'discrete' || t.text === 'unknown'
+          ? `Declare the array before the block, as in ${t.text} v[1:N] = [1, 2, 3] or ${t.text} v[1:N] = 0.`
+          : 'Move it out of the block: it says something about the whole model.';
+        throw this.errorAt(t.span, `'${t.text}' cannot stand inside a for block`, hint);
+      }
+      this.statementStart = this.i;
+      body.push(this.statement(-1));
+      if (!this.isKeyword('end')) this.endOfStatement('Put one statement per line, or separate statements on one line with ;.');
+    }
+  }
+
+  /** `NAME in A:B` (the loop variable and its inclusive range), after `what`. */
+  private indexRange(what: string, hint: string): IndexRange {
+    const v = this.plainName(`a loop variable after ${what}`, hint);
+    if (!this.isKeyword('in')) throw this.expected(`'in' after the loop variable '${v.text}'`, hint, '', false);
+    this.advance();
+    const from = this.expression();
+    if (!this.isOp(':')) throw this.expected(`':' between the first and last index, as in ${v.text} in 1:N`, hint, '', false);
+    this.advance();
+    const to = this.expression();
+    return { variable: v.text, variableSpan: v.span, from, to, span: this.spanFrom(v.span) };
+  }
+
+  /** `[E, E, ...]` after an array's name: the index expressions. The `]` token's primes are returned with them. */
+  private indexList(owner: Token): { indices: Expr[]; primes: number } {
+    const open = this.advance();
+    const indices: Expr[] = [];
+    const hint = `Write the index in brackets, as in ${owner.text}[i] or ${owner.text}[i + 1].`;
+    if (this.isOp(']')) throw this.errorHere(`expected an index inside the brackets of '${owner.text}[]'`, hint);
+    for (;;) {
+      indices.push(this.expression());
+      if (!this.isOp(',')) break;
+      this.advance();
+    }
+    if (!this.isOp(']')) {
+      if (this.tok.kind === 'eof') throw this.errorAt(open.span, "this '[' is never closed", "Add the matching ']'.");
+      throw this.expected(`']' to close the '[' at ${open.span.line}:${open.span.column}`, hint);
+    }
+    const close = this.advance();
+    return { indices, primes: close.primes };
+  }
+
+  /** The first token after the `]` that matches the `[` at token index k (or the eof token). */
+  private afterBrackets(k: number): Token {
+    let depth = 0;
+    for (let j = k; j < this.tokens.length; j++) {
+      const t = this.tokens[j];
+      if (t.kind === 'eof' || t.kind === 'newline') return t;
+      if (this.isOp('[', t)) depth++;
+      else if (this.isOp(']', t) && --depth === 0) return this.tokens[j + 1];
+    }
+    return this.tokens[this.tokens.length - 1];
   }
 
   // -------------------------------------------------------------------------
@@ -266,12 +354,13 @@ class Parser {
         case 'output': return this.outputStatement();
         case 'option': return this.optionStatement();
         case 'event': return this.eventStatement();
+        case 'for': return this.forStatement();
         case 'stop':
           throw this.errorAt(t.span, "'stop' is an event action, not a statement",
             'Put it inside an event block, as in event done when x falls do stop end.');
         case 'end':
-          throw this.errorAt(t.span, "'end' without a matching 'do'",
-            "Remove it, or open the block with do after the event's trigger.");
+          throw this.errorAt(t.span, "'end' without a matching 'do' or 'for'",
+            "Remove it, or open the block with do after the event's trigger or with for i in A:B.");
         case 'if':
         case 'not':
           return this.equationStatement();
@@ -283,7 +372,10 @@ class Parser {
         }
       }
     }
-    if (t.kind === 'name' && this.isOp('(', this.peek()) && !FUNCTIONS.has(t.text)) {
+    if (t.kind === 'name' && this.isOp('(', this.peek()) && !FUNCTIONS.has(t.text) && !REDUCTIONS.has(t.text)) {
+      return this.conditionStatement();
+    }
+    if (t.kind === 'name' && this.isOp('[', this.peek()) && this.isOp('(', this.afterBrackets(this.i + 1))) {
       return this.conditionStatement();
     }
     return this.equationStatement();
@@ -343,12 +435,24 @@ class Parser {
     for (;;) {
       const after = declarations.length === 0 ? `'${kind}'` : "','";
       const name = this.plainName(`a name after ${after}`, hint);
+      const array = this.isOp('[') ? this.arrayRange(name, kind) : null;
       if (!this.isOp('=')) {
-        throw this.expected(`'=' and a value after '${name.text}'`, hint, '', false);
+        throw this.expected(`'=' and a value after '${name.text}${array ? '[…]' : ''}'`, hint, '', false);
       }
       this.advance();
-      const value = this.expression();
-      declarations.push({ name: name.text, nameSpan: name.span, value, span: this.spanFrom(name.span) });
+      let value: Expr;
+      if (this.isOp('[')) {
+        if (!array) {
+          throw this.errorHere(`a list of values needs an array: '${name.text}' has no index range`,
+            `Give the range after the name, as in ${kind} ${name.text}[1:N] = [...].`);
+        }
+        value = this.arrayValue(name, array);
+      } else {
+        value = this.expression();
+      }
+      const d: Declaration = { name: name.text, nameSpan: name.span, value, span: this.spanFrom(name.span) };
+      if (array) d.array = array;
+      declarations.push(d);
       if (!this.isOp(',')) break;
       this.advance();
     }
@@ -356,14 +460,57 @@ class Parser {
     return { kind, declarations, span: this.spanFrom(kw.span) };
   }
 
+  /** `[A:B]` after the name of an array declaration; `values` and `each` are filled by {@link arrayValue}. */
+  private arrayRange(name: Token, kind: DeclarationKind): ArrayDeclaration {
+    const open = this.advance();
+    const hint = `Give the index range of the array, as in ${kind} ${name.text}[1:N] = ....`;
+    const from = this.expression();
+    if (!this.isOp(':')) throw this.expected(`':' in the index range of '${name.text}'`, hint, '', false);
+    this.advance();
+    const to = this.expression();
+    if (!this.isOp(']')) throw this.expected(`']' to close the '[' at ${open.span.line}:${open.span.column}`, hint, '', false);
+    this.advance();
+    return { from, to, span: this.spanFrom(open.span), values: null, each: null };
+  }
+
+  /** `[a, b, c]` or `[EXPR for i in A:B]`; returns the first element (or the body) as the declaration's value. */
+  private arrayValue(name: Token, array: ArrayDeclaration): Expr {
+    const open = this.advance();
+    const hint = `Write the values as a list, as in ${name.text}[1:3] = [0.1, 0.2, 0.3], or as [EXPR for i in 1:N].`;
+    if (this.isOp(']')) throw this.errorHere(`the list of values of '${name.text}' is empty`, hint);
+    const first = this.expression();
+    if (this.isKeyword('for')) {
+      this.advance();
+      array.each = this.indexRange("'for'", hint);
+      if (!this.isOp(']')) throw this.expected(`']' to close the comprehension opened at ${open.span.line}:${open.span.column}`, hint, '', false);
+      this.advance();
+      return first;
+    }
+    const values = [first];
+    while (this.isOp(',')) {
+      this.advance();
+      values.push(this.expression());
+    }
+    if (!this.isOp(']')) {
+      if (this.tok.kind === 'eof') throw this.errorAt(open.span, "this '[' is never closed", "Add the matching ']'.");
+      throw this.expected(`',' or ']' in the list of values of '${name.text}'`, hint);
+    }
+    this.advance();
+    array.values = values;
+    return first;
+  }
+
   private situationStatement(): SituationStatement {
     const kw = this.advance();
     const hint = 'Name a condition, as in situation braking = h < R and v < 0.';
     const name = this.plainName("a name after 'situation'", hint);
-    if (!this.isOp('=')) throw this.expected(`'=' and a condition after '${name.text}'`, hint, '', false);
+    const indices = this.isOp('[') ? this.indexList(name).indices : null;
+    if (!this.isOp('=')) throw this.expected(`'=' and a condition after '${name.text}${indices ? '[…]' : ''}'`, hint, '', false);
     this.advance();
     const condition = this.expression();
-    return { kind: 'situation', name: name.text, nameSpan: name.span, condition, span: this.spanFrom(kw.span) };
+    const s: SituationStatement = { kind: 'situation', name: name.text, nameSpan: name.span, condition, span: this.spanFrom(kw.span) };
+    if (indices) s.indices = indices;
+    return s;
   }
 
   private outputStatement(): OutputStatement {
@@ -401,6 +548,7 @@ class Parser {
     const kw = this.advance();
     const triggerHint = 'Write event hit when x1 - x2 rises, event kick at 1, 2 or event tick every 0.5.';
     const name = this.plainName("a name after 'event'", triggerHint);
+    const indices = this.isOp('[') ? this.indexList(name).indices : null;
     const start = this.tok;
     let trigger: Trigger;
     if (this.isKeyword('when')) {
@@ -446,7 +594,9 @@ class Parser {
         'Write the actions between do and end, as in do y := -0.9*y end.',
         trigger.kind === 'at' ? ', or separate the times with commas' : '');
     }
-    return { kind: 'event', name: name.text, nameSpan: name.span, trigger, actions, span: this.spanFrom(kw.span) };
+    const ev: EventStatement = { kind: 'event', name: name.text, nameSpan: name.span, trigger, actions, span: this.spanFrom(kw.span) };
+    if (indices) ev.indices = indices;
+    return ev;
   }
 
   private actionBlock(eventName: string): Action[] {
@@ -494,16 +644,17 @@ class Parser {
   }
 
   private conditionStatement(): ConditionStatement {
-    const name = this.advance();
+    const name = this.tok;
+    const target = this.variable('a state', 'A condition reads y(0) = VALUE.');
     const open = this.advance();
-    const target: VariableRef = { name: name.text, order: name.primes, span: name.span };
     const at = this.expression();
     this.closeParen(open, 'Write the point of the condition in parentheses, as in y(0) = 1.');
-    const shown = `${this.display(name)}(…)`;
+    const written = this.source.slice(target.span.start, target.span.end);
+    const shown = `${written}(…)`;
     if (!this.isOp('=')) {
       // `y(0) 1` lacks its '=', not a product operator.
       throw this.expected(`'=' after '${shown}'`,
-        `A condition reads ${this.display(name)}(0) = VALUE; for a product write ${this.display(name)}*(…).`, '', false);
+        `A condition reads ${written}(0) = VALUE; for a product write ${written}*(…).`, '', false);
     }
     this.advance();
     const value = this.expression();
@@ -554,7 +705,17 @@ class Parser {
     if (t.kind !== 'name') throw this.expected(what, hint);
     if (FUNCTIONS.has(t.text)) throw this.functionAsName(t);
     this.advance();
-    return { name: t.text, order: t.primes, span: t.span };
+    if (!this.isOp('[')) return { name: t.text, order: t.primes, span: t.span };
+    this.primesBeforeIndex(t);
+    const { indices, primes } = this.indexList(t);
+    return { name: t.text, order: primes, span: this.spanFrom(t.span), indices };
+  }
+
+  /** `x'[i]`: the primes of an element's derivative go after the brackets. */
+  private primesBeforeIndex(t: Token): void {
+    if (t.primes === 0) return;
+    throw this.errorAt(t.span, `primes before an index: write ${t.text}[…]${"'".repeat(t.primes)}`,
+      `The derivative of an array element x[i] is written x[i]'.`);
   }
 
   private functionAsName(t: Token): ModelError {
@@ -687,6 +848,7 @@ class Parser {
     }
     if (t.kind === 'name') {
       if (this.isOp('(', this.peek())) return this.call();
+      if (this.isOp('[', this.peek()) && !FUNCTIONS.has(t.text)) return this.element();
       this.advance();
       if (FUNCTIONS.has(t.text)) {
         const shown = this.display(t);
@@ -716,11 +878,43 @@ class Parser {
     throw this.expected(`an expression${after}`, 'Write a number, a name or a parenthesised expression here.');
   }
 
+  /** `x[i]`, `x[i, j]'`: an array element or its derivative. */
+  private element(): Expr {
+    const t = this.advance();
+    this.primesBeforeIndex(t);
+    const { indices, primes } = this.indexList(t);
+    const span = this.spanFrom(t.span);
+    const node: Expr = primes > 0
+      ? { kind: 'derivative', name: t.text, order: primes, span, indices }
+      : { kind: 'name', name: t.text, span, indices };
+    return this.measured(node, indices, t.span);
+  }
+
+  /** `sum(i in A:B, EXPR)` or `prod(...)`, after the name and '('. */
+  private reduction(nameToken: Token, open: Token): CallNode {
+    const name = nameToken.text;
+    const hint = `Write ${name}(i in 1:N, EXPR), as in ${name}(i in 1:N, x[i]).`;
+    const over = this.indexRange(`'${name}('`, hint);
+    if (!this.isOp(',')) throw this.expected(`',' and the expression to ${name === 'sum' ? 'add up' : 'multiply'} after the range`, hint, '', false);
+    this.advance();
+    const body = this.expression();
+    this.closeParen(open, hint);
+    return this.measured({
+      kind: 'call', name, derivativeOrder: 0, args: [body], over,
+      span: this.spanFrom(nameToken.span), nameSpan: nameToken.span,
+    }, [body], nameToken.span);
+  }
+
   private call(): CallNode {
     const nameToken = this.advance();
     const open = this.advance();
     const name = nameToken.text;
     const shown = this.display(nameToken);
+    if (REDUCTIONS.has(name) && nameToken.primes === 0) {
+      if (this.tok.kind === 'name' && this.isKeyword('in', this.peek())) return this.reduction(nameToken, open);
+      throw this.errorAt(nameToken.span, `${name} ${name === 'sum' ? 'adds up' : 'multiplies'} over a range: write ${name}(i in A:B, EXPR)`,
+        `For example ${name}(i in 1:N, x[i]).`);
+    }
     const arity = FUNCTIONS.get(name);
     if (arity === undefined) {
       if (this.variableNames.has(name) || nameToken.primes > 0) {
