@@ -483,12 +483,20 @@ class Analyser {
     return this.constantValueOf(this.independent.from);
   }
 
+  /** the parameters' values, computed once: every condition asks (a model may have thousands of both) */
+  private parameterValues: Map<string, number> | null = null;
+
   private constantValueOf(e: Expr): number {
-    const values = new Map<string, number>();
-    for (const p of this.parameters) {
-      try { values.set(p.name, evaluate(p.value, (k) => values.get(k))); } catch { /* reported elsewhere */ }
+    let values = this.parameterValues;
+    if (values === null) {
+      const known = new Map<string, number>();
+      for (const p of this.parameters) {
+        try { known.set(p.name, evaluate(p.value, (k) => known.get(k))); } catch { /* reported elsewhere */ }
+      }
+      values = this.parameterValues = known;
     }
-    try { return evaluate(e, (k) => values.get(k)); } catch (err) {
+    const lookup = values;
+    try { return evaluate(e, (k) => lookup.get(k)); } catch (err) {
       if (err instanceof MissingValue) throw this.fail(err.node.span, `'${err.key}' has no value here`, 'Use numbers and parameters.');
       throw err;
     }

@@ -51,7 +51,11 @@ export interface Origin {
   loops: LoopFrame[];
   /** the position of the written-out statement in `ModelAst.statements` */
   ordinal: number;
+  /** the whole model's template and structural parameters */
+  expansion: Expansion;
 }
+
+export interface Expansion { template: Statement[]; structural: string[] }
 
 const origins = new WeakMap<Span, Origin>();
 
@@ -144,9 +148,11 @@ class Expander {
   private context = '';
   private origin: Origin | null = null;
   private statementCount = 0;
+  private readonly expansion: Expansion;
 
   constructor(private readonly ast: ModelAst, private readonly options: ExpandOptions) {
     this.r = new ErrorReporter(ast.file, ast.source);
+    this.expansion = { template: ast.statements, structural: [] };
     collectArrayNames(ast.statements, this.arrayNames);
   }
 
@@ -159,23 +165,24 @@ class Expander {
     this.checkReferences();
     this.fillWholeArrayOutputs();
     this.pinStructuralOverrides();
+    this.expansion.structural = this.structuralClosure();
     return {
       file: this.ast.file, source: this.ast.source, statements: this.out,
-      template: this.ast.statements, structural: this.structuralClosure(),
+      template: this.ast.statements, structural: this.expansion.structural,
     };
   }
 
   // -------------------------------------------------------------------------
   // Spans and scope
 
-  /** The span of a copy: the text's own span outside loops, a new one carrying the loop values inside. */
-  private sp(span: Span): Span {
-    if (this.context === '') {
-      if (this.origin) origins.set(span, this.origin);
-      return span;
-    }
-    const copy: Span = { start: span.start, end: span.end, line: span.line, column: span.column, context: this.context };
-    if (this.origin) origins.set(copy, this.origin);
+  /**
+   * The span of a copy: the text's own span outside loops, a new one carrying the loop values
+   * inside. `register`: record its origin (statements, declarations and calls, whose spans
+   * later stages keep on what they make: states, events, delta events).
+   */
+  private sp(span: Span, register = false): Span {
+    const copy: Span = this.context === '' ? span : { start: span.start, end: span.end, line: span.line, column: span.column, context: this.context };
+    if (register && this.origin) origins.set(copy, this.origin);
     return copy;
   }
 
@@ -217,7 +224,7 @@ class Expander {
     if (++this.statementCount > MAX_STATEMENTS) {
       throw this.fail(this.sp(template.span), `the model writes out to more than ${MAX_STATEMENTS} statements`, 'Use smaller ranges.');
     }
-    this.origin = { template, loops: this.frames.map((f) => ({ ...f })), ordinal: this.out.length };
+    this.origin = { template, loops: this.frames.map((f) => ({ ...f })), ordinal: this.out.length, expansion: this.expansion };
     this.out.push(make());
     this.origin = null;
   }
@@ -225,17 +232,17 @@ class Expander {
   private statement(s: Statement): void {
     switch (s.kind) {
       case 'for': this.forBlock(s); return;
-      case 'model': case 'option': this.emit(s, () => ({ ...s, span: this.sp(s.span) })); return;
+      case 'model': case 'option': this.emit(s, () => ({ ...s, span: this.sp(s.span, true) })); return;
       case 'independent':
-        this.emit(s, () => ({ ...s, from: s.from && this.expr(s.from), to: s.to && this.expr(s.to), span: this.sp(s.span) }));
+        this.emit(s, () => ({ ...s, from: s.from && this.expr(s.from), to: s.to && this.expr(s.to), span: this.sp(s.span, true) }));
         return;
       case 'parameter': case 'unknown': case 'discrete':
-        this.emit(s, () => ({ kind: s.kind, declarations: s.declarations.flatMap((d) => this.declaration(d, s.kind)), span: this.sp(s.span) }));
+        this.emit(s, () => ({ kind: s.kind, declarations: s.declarations.flatMap((d) => this.declaration(d, s.kind)), span: this.sp(s.span, true) }));
         return;
       case 'situation':
         this.emit(s, () => {
           const name = s.indices ? this.define(s.name, s.indices, s.nameSpan, 'situation') : s.name;
-          return { kind: 'situation', name, nameSpan: this.sp(s.nameSpan), condition: this.expr(s.condition), span: this.sp(s.span) };
+          return { kind: 'situation', name, nameSpan: this.sp(s.nameSpan), condition: this.expr(s.condition), span: this.sp(s.span, true) };
         });
         return;
       case 'output': this.emit(s, () => this.output(s)); return;
@@ -244,7 +251,7 @@ class Expander {
         this.emit(s, () => {
           if (s.lhs.kind === 'name' && s.lhs.indices) this.define(s.lhs.name, s.lhs.indices, s.lhs.span, 'algebraic');
           this.defineStates(s.lhs);
-          return { kind: 'equation', lhs: this.expr(s.lhs), rhs: this.expr(s.rhs), span: this.sp(s.span) };
+          return { kind: 'equation', lhs: this.expr(s.lhs), rhs: this.expr(s.rhs), span: this.sp(s.span, true) };
         });
         return;
       case 'condition': this.emit(s, () => this.condition(s)); return;
@@ -273,7 +280,7 @@ class Expander {
     if (!d.array) {
       const value = this.expr(d.value);
       if (isParameter) this.recordParameter(d.name, d, value);
-      return [{ name: d.name, nameSpan: this.sp(d.nameSpan), value, span: this.sp(d.span) }];
+      return [{ name: d.name, nameSpan: this.sp(d.nameSpan), value, span: this.sp(d.span, true) }];
     }
     const { array } = d;
     const [a, b] = this.rangeValues(array.from, array.to, array.span);
@@ -310,7 +317,7 @@ class Expander {
       const name = this.define(d.name, [], d.nameSpan, 'declared', [k]);
       const value = values(k);
       if (isParameter) this.recordParameter(name, d, value);
-      out.push({ name, nameSpan: this.sp(d.nameSpan), value, span: this.sp(d.span) });
+      out.push({ name, nameSpan: this.sp(d.nameSpan), value, span: this.sp(d.span, true) });
     }
     return out;
   }
@@ -339,7 +346,7 @@ class Expander {
         written.push({ ...v, span: this.sp(v.span) });
       }
     }
-    const out: OutputStatement = { kind: 'output', variables: written, span: this.sp(s.span) };
+    const out: OutputStatement = { kind: 'output', variables: written, span: this.sp(s.span, true) };
     if (whole) this.wholeArrayOutputs.push({ statement: out, written });
     return out;
   }
@@ -355,14 +362,14 @@ class Expander {
       if (a.kind === 'stop') return { ...a, span: this.sp(a.span) };
       return { kind: 'assign', target: this.target(a.target), value: this.expr(a.value), span: this.sp(a.span) };
     });
-    return { kind: 'event', name, nameSpan: this.sp(s.nameSpan), trigger, actions, span: this.sp(s.span) };
+    return { kind: 'event', name, nameSpan: this.sp(s.nameSpan), trigger, actions, span: this.sp(s.span, true) };
   }
 
   private condition(s: ConditionStatement): Statement {
     const target = s.target.indices
       ? { name: this.define(s.target.name, s.target.indices, s.target.span, 'state'), order: s.target.order, span: this.sp(s.target.span) }
       : this.target(s.target);
-    return { kind: 'condition', target, at: this.expr(s.at), value: this.expr(s.value), span: this.sp(s.span) };
+    return { kind: 'condition', target, at: this.expr(s.at), value: this.expr(s.value), span: this.sp(s.span, true) };
   }
 
   private target(v: VariableRef): VariableRef {
@@ -501,7 +508,7 @@ class Expander {
       case 'if': return { kind: 'if', condition: this.expr(e.condition), then: this.expr(e.then), otherwise: this.expr(e.otherwise), span: this.sp(e.span) };
       case 'call': {
         if (e.over) return this.reduction(e, e.over);
-        return { kind: 'call', name: e.name, derivativeOrder: e.derivativeOrder, args: e.args.map((a) => this.expr(a)), span: this.sp(e.span), nameSpan: this.sp(e.nameSpan) };
+        return { kind: 'call', name: e.name, derivativeOrder: e.derivativeOrder, args: e.args.map((a) => this.expr(a)), span: this.sp(e.span, true), nameSpan: this.sp(e.nameSpan) };
       }
     }
   }

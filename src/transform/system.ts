@@ -20,6 +20,8 @@ export interface SystemState {
   /** the step variable added to it to make the user's value, or null */
   stepVariable: string | null;
   initial: Expr;
+  /** the equation that makes it a state (in an array model: a written-out copy, see `arrays.ts` originOf) */
+  span?: Span;
 }
 
 export interface StepVariable {
@@ -30,13 +32,13 @@ export interface StepVariable {
   state: string;
 }
 
-export interface DiscreteVariable { name: string; initial: Expr }
+export interface DiscreteVariable { name: string; initial: Expr; span?: Span }
 
-/** d(state)/d(independent) = rhs */
-export interface SystemEquation { state: string; rhs: Expr }
+/** d(state)/d(independent) = rhs; `span`: the model's equation it comes from */
+export interface SystemEquation { state: string; rhs: Expr; span?: Span }
 
-/** An algebraic variable or a situation, in evaluation order. */
-export interface NamedValue { name: string; expr: Expr; isSituation: boolean }
+/** An algebraic variable or a situation, in evaluation order; `span`: its definition. */
+export interface NamedValue { name: string; expr: Expr; isSituation: boolean; span?: Span }
 
 export interface AssignAction {
   kind: 'assign';
@@ -147,4 +149,6 @@ export interface FirstOrderSystem {
   boundaryConditions: BoundaryCondition[];
   options: Map<string, OptionValue>;
   warnings: string[];
+  /** an array model: the parameters its ranges and indices use (changing one writes the model out anew) */
+  structural?: string[];
 }

@@ -8,7 +8,7 @@
  * roots), on a named event (`delta(t - E)`), or on a state event (a state argument's
  * crossings), following the rules in `delta-rules.ts`.
  */
-import type { EventStatement, Expr, Span } from '../symbolic/ast.js';
+import type { EquationStatement, EventStatement, Expr, Span } from '../symbolic/ast.js';
 import type { AnalysedModel, StateInfo } from '../symbolic/analyse.js';
 import {
   add, call, constantValue, differentiate, div, mapExpr, mul, name, num, refKey, references, simplify, substitute, sub, toText, walk,
@@ -17,6 +17,7 @@ import {
   classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
 } from './delta-rules.js';
 import { exactRootCandidates } from './algebra.js';
+import { originOf } from '../symbolic/arrays.js';
 import type {
   ActionSpec, EventSpec, JumpAction, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
   SystemState, StepVariable,
@@ -34,6 +35,12 @@ class Transformer {
   private readonly t: string;
   private readonly warnings: string[] = [];
   private readonly usedNames = new Set<string>();
+  /** the next number to try for each prefix of {@link freshName} */
+  private readonly nextNumber = new Map<string, number>();
+  /** names of arrays (`x` of `x[3]`) and plain names: an array's u and S must not collide with either */
+  private readonly usedBases = new Set<string>();
+  /** `x|1` (the level x[k]' of array x) -> the bases of its u and S arrays */
+  private readonly arrayStepNames = new Map<string, { u: string; S: string }>();
   /** user key -> system expression */
   private readonly representation = new Map<string, Expr>();
   /** user key of a state level -> its slot name */
@@ -46,14 +53,43 @@ class Transformer {
   constructor(private readonly model: AnalysedModel) {
     this.r = model.reporter;
     this.t = model.independent.name;
-    for (const n of model.kinds.keys()) this.usedNames.add(n);
+    for (const n of model.kinds.keys()) {
+      this.usedNames.add(n);
+      this.usedBases.add(splitElement(n)?.base ?? n);
+    }
   }
 
+  /** `prefix1`, `prefix2`, ...: the first not yet used (counting on from the last one given). */
   private freshName(prefix: string): string {
-    for (let k = 1; ; k++) {
+    for (let k = this.nextNumber.get(prefix) ?? 1; ; k++) {
       const candidate = `${prefix}${k}`;
-      if (!this.usedNames.has(candidate)) { this.usedNames.add(candidate); return candidate; }
+      if (!this.usedNames.has(candidate) && !this.usedBases.has(candidate)) {
+        this.usedNames.add(candidate);
+        this.nextNumber.set(prefix, k + 1);
+        return candidate;
+      }
     }
+  }
+
+  /**
+   * The u and S slots of a jumping level of an array element: `u[3]`, `S[3]` for the first
+   * array (`u_x[3]`, `S_x[3]` for the next, ...), so that the template reads `x[i]' = u[i] + S[i]`.
+   */
+  private elementStepNames(base: string, index: string, level: number): { u: string; S: string } {
+    const key = `${base}|${level}`;
+    let names = this.arrayStepNames.get(key);
+    if (!names) {
+      const suffixes = ['', `_${base}`, `_${base}${level}`];
+      for (let k = 2; !names; k++) {
+        const suffix = suffixes.shift() ?? `_${base}${level}_${k}`;
+        const u = `u${suffix}`, S = `S${suffix}`;
+        if (!this.usedBases.has(u) && !this.usedBases.has(S) && !this.usedNames.has(u) && !this.usedNames.has(S)) names = { u, S };
+      }
+      this.usedBases.add(names.u);
+      this.usedBases.add(names.S);
+      this.arrayStepNames.set(key, names);
+    }
+    return { u: `${names.u}[${index}]`, S: `${names.S}[${index}]` };
   }
 
   run(): FirstOrderSystem {
@@ -83,15 +119,15 @@ class Transformer {
       for (let i = 0; i < s.order; i++) {
         const key = refKey(s.name, i);
         if (jumpingLevels.has(key)) {
-          const u = this.freshName('u');
-          const S = this.freshName('S');
-          states.push({ name: u, standsFor: `${key} - ${S}`, variable: key, stepVariable: S, initial: s.initial[i] });
+          const element = splitElement(s.name);
+          const { u, S } = element ? this.elementStepNames(element.base, element.index, i) : { u: this.freshName('u'), S: this.freshName('S') };
+          states.push({ name: u, standsFor: `${key} - ${S}`, variable: key, stepVariable: S, initial: s.initial[i], span: s.equation.span });
           stepVariables.push({ name: S, variable: key, state: u });
           this.levelSlot.set(key, u);
           this.stepOfLevel.set(key, S);
           this.representation.set(key, add(name(u), name(S)));
         } else {
-          states.push({ name: key, standsFor: key, variable: key, stepVariable: null, initial: s.initial[i] });
+          states.push({ name: key, standsFor: key, variable: key, stepVariable: null, initial: s.initial[i], span: s.equation.span });
           this.levelSlot.set(key, key);
           this.representation.set(key, name(key));
         }
@@ -108,7 +144,10 @@ class Transformer {
     for (let pass = 0; pass <= m.states.length; pass++) {
       let changed = false;
       for (const [key, f] of regular) {
-        const next = substitute(f, new Map([...regular].filter(([k]) => k !== key)));
+        // (only the highest derivatives f uses, other than its own: one lookup per name, not a map per equation)
+        const uses = [...references(f)].filter((k) => k !== key && regular.has(k));
+        if (uses.length === 0) continue;
+        const next = substitute(f, new Map(uses.map((k) => [k, regular.get(k)!])));
         if (toText(next) !== toText(f)) { regular.set(key, next); changed = true; }
       }
       if (!changed) break;
@@ -124,7 +163,7 @@ class Transformer {
       for (let i = 0; i < s.order; i++) {
         const slot = this.levelSlot.get(refKey(s.name, i))!;
         const rhs = this.representation.get(refKey(s.name, i + 1))!;
-        equations.push({ state: slot, rhs });
+        equations.push({ state: slot, rhs, span: s.equation.span });
         this.rhsOfSlot.set(slot, rhs);
       }
     }
@@ -137,12 +176,14 @@ class Transformer {
     const events = this.buildEvents(splits);
     for (const ev of events) if (ev.conditionRate) ev.conditionRate = this.totalDerivative(ev.conditionRate);
     const switching = this.collectSwitching(equations);
+    const structural = (m.parameters[0] && originOf(m.parameters[0].span)?.expansion.structural)
+      ?? (m.states[0] && originOf(m.states[0].equation.span)?.expansion.structural);
 
     return {
       model: m.name, file: m.file, source: m.source, independent: this.t,
       range: { from: m.independent.from, to: m.independent.to },
       parameters: m.parameters, states, stepVariables,
-      discretes: m.discretes.map((d) => ({ name: d.name, initial: d.value })),
+      discretes: m.discretes.map((d) => ({ name: d.name, initial: d.value, span: d.span })),
       namedValues: this.namedValues, equations, events, switching,
       outputs: this.outputs(),
       representation: this.representation,
@@ -150,6 +191,7 @@ class Transformer {
         label: m.source.slice(c.span.start, c.span.end).trim(), variable: refKey(c.target.name, c.target.order), at: c.at, value: c.value, span: c.span,
       })),
       options: m.options, warnings: this.warnings,
+      ...(structural ? { structural } : {}),
     };
   }
 
@@ -171,8 +213,8 @@ class Transformer {
   private orderNamedValues(): NamedValue[] {
     const m = this.model;
     const defs = new Map<string, NamedValue>();
-    for (const a of m.algebraics) defs.set(a.name, { name: a.name, expr: this.toSystem(a.expr, false), isSituation: false });
-    for (const s of m.situations) defs.set(s.name, { name: s.name, expr: this.toSystem(s.condition, false), isSituation: true });
+    for (const a of m.algebraics) defs.set(a.name, { name: a.name, expr: this.toSystem(a.expr, false), isSituation: false, span: a.span });
+    for (const s of m.situations) defs.set(s.name, { name: s.name, expr: this.toSystem(s.condition, false), isSituation: true, span: s.span });
     const ordered: NamedValue[] = [];
     const mark = new Map<string, number>();
     const visit = (n: string, path: string[]) => {
@@ -228,6 +270,7 @@ class Transformer {
     const deltaEvents = new Map<string, EventSpec>();
 
     for (const { state, terms } of splits) {
+      const q = state.equation;
       for (const term of terms) {
         const cls = classifyArgument(term, this.t, m.kinds, this.r);
         const weight = this.toSystem(term.weight, false);
@@ -250,14 +293,14 @@ class Transformer {
             throw this.r.at(term.call.span, 'a derivative of a delta needs an argument linear in the independent variable',
               `Write delta'(a*${this.t} - b), or rewrite the term with delta(u) only.`);
           }
-          ev = deltaEvents.get(argText) ?? this.timeDeltaEvent(term, linear?.root ?? null);
+          ev = deltaEvents.get(argText) ?? this.timeDeltaEvent(term, q, linear?.root ?? null);
           deltaEvents.set(argText, ev);
           // 1/|u'| at the root: constant for a linear argument, evaluated at the event time otherwise.
           const scale = linear ? scalingFactor(linear.slope, term.order) : div(num(1), call('abs', [differentiate(term.argument, this.t)]));
           coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g)).map((c) => mul(c, scale));
         } else {
           const argText = toText(term.argument);
-          ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term);
+          ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term, q);
           deltaEvents.set(argText, ev);
           const u = this.toSystem(term.argument, false);
           coefficients = [div(weight, call('abs', [this.totalDerivative(u)]))];
@@ -266,14 +309,19 @@ class Transformer {
         coefficients.forEach((c, j) => {
           if (constantValue(c) === 0) return; // g' of a constant weight: no jump
           const level = refKey(state.name, state.order - 1 - term.order + j);
-          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term) });
+          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term, q) });
         });
       }
     }
     for (const ev of deltaEvents.values()) events.push(ev);
     for (const [ev, jumps] of jumpsOf) this.attachJumps(ev, jumps);
-    // The order of the file decides the order of processing at one instant.
-    return events.sort((a, b) => a.span.start - b.span.start);
+    // The order of the file decides the order of processing at one instant; in an array
+    // model, the order of the file written out (copies of one statement share its text).
+    const position = (s: Span): number => {
+      const o = originOf(s);
+      return o ? o.ordinal * (m.source.length + 1) + s.start : s.start;
+    };
+    return events.sort((a, b) => position(a.span) - position(b.span));
   }
 
   private userEvent(ev: EventStatement): EventSpec {
@@ -299,33 +347,30 @@ class Transformer {
     return { ...base, kind: 'periodic', schedule: { kind: 'every', period: trig.period, from: trig.from }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
   }
 
-  /** The delta term as the user wrote it: the term of the original equation holding this call. */
-  private termSource(term: DeltaTerm): string {
-    const q = this.model.states.find((st) => st.equation.span.start <= term.call.span.start && term.call.span.end <= st.equation.span.end)?.equation;
-    if (q) {
-      for (const side of [q.lhs, q.rhs]) {
-        try {
-          const found = splitLinear(side, this.r).terms.find((t) => t.call.span.start === term.call.span.start);
-          if (found) return found.source;
-        } catch { /* the solved form was checked already; fall back to it */ }
-      }
+  /** The delta term as the user wrote it: the term of its equation `q` holding this call. */
+  private termSource(term: DeltaTerm, q: EquationStatement): string {
+    for (const side of [q.lhs, q.rhs]) {
+      try {
+        const found = splitLinear(side, this.r).terms.find((t) => t.call.span.start === term.call.span.start);
+        if (found) return found.source;
+      } catch { /* the solved form was checked already; fall back to it */ }
     }
     return term.source;
   }
 
-  private timeDeltaEvent(term: DeltaTerm, exactRoot: Expr | null): EventSpec {
+  private timeDeltaEvent(term: DeltaTerm, q: EquationStatement, exactRoot: Expr | null): EventSpec {
     const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
     if (!exactRoot) this.warnings.push(`roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`);
     return {
-      name: `delta(${toText(term.argument)})`, kind: 'time', source: this.termSource(term),
+      name: `delta(${toText(term.argument)})`, kind: 'time', source: this.termSource(term, q),
       schedule: { kind: 'roots', argument: term.argument, exactRoot, candidates },
       condition: null, conditionRate: null, direction: null, booleanCondition: false, actions: [], deltaSources: [], span: term.call.span,
     };
   }
 
-  private stateDeltaEvent(term: DeltaTerm): EventSpec {
+  private stateDeltaEvent(term: DeltaTerm, q: EquationStatement): EventSpec {
     return {
-      name: `delta(${toText(term.argument)})`, kind: 'state', source: this.termSource(term), schedule: null,
+      name: `delta(${toText(term.argument)})`, kind: 'state', source: this.termSource(term, q), schedule: null,
       condition: this.toSystem(term.argument, false), conditionRate: this.toSystem(term.argument, false), direction: 'crosses', booleanCondition: false,
       actions: [], deltaSources: [], span: term.call.span,
     };
@@ -400,6 +445,13 @@ class Transformer {
 /** The identity of a switching function: its primitive and its function, as text. */
 export function switchKey(sw: Pick<SwitchingFunction, 'primitive' | 'g'>): string {
   return `${sw.primitive}|${toText(sw.g)}`;
+}
+
+/** `x[3]` -> base `x`, index `3` (`a[2,1]` -> `a`, `2,1`); null for a plain name. */
+function splitElement(n: string): { base: string; index: string } | null {
+  const open = n.indexOf('[');
+  if (open <= 0 || !n.endsWith(']')) return null;
+  return { base: n.slice(0, open), index: n.slice(open + 1, -1) };
 }
 
 function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
