@@ -94,7 +94,17 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     for (let i = 0; i < n; i++) y1[i] = y[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
     f(tNew, y1, k7);
     this.stats.rhsEvaluations += 6;
-    for (let i = 0; i < n; i++) err[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
+    // The stiffness test's sums ride along in the error loop rather than a pass of their own
+    // per accepted step: k6 and k7 sit at the same t, ys still holds the 6th stage's y.
+    let dk2 = 0, dy2 = 0;
+    for (let i = 0; i < n; i++) {
+      err[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
+      const dk = k7[i] - k6[i], dy = y1[i] - ys[i];
+      dk2 += dk * dk;
+      dy2 += dy * dy;
+    }
+    this.stageDiff2 = dk2;
+    this.stateDiff2 = dy2;
     // an infinite y1 would make its own scale infinite and hide from the norm
     if (!allFinite(y1, n)) return Number.NaN;
     return scaledRmsNorm(err, y, y1, this.atol, this.rtol, n);
@@ -105,23 +115,20 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
    * h·|λ| ≈ h·‖k7 − k6‖/‖y1 − y6‖ from the last two stages, which sit at the same t. Above
    * 3.25 (near the border of the stability region) on 15 accepted steps with no run of 6
    * below it in between, the problem looks stiff: `looksStiff` stays true until 6 steps in
-   * a row are clearly inside the region. Costs one pass over the state per accepted step.
+   * a row are clearly inside the region. Its sums cost nothing extra: they are taken in the step's error loop.
    */
   looksStiff = false;
   /** the last estimate of h·|λ| (NaN before the first accepted step) */
   hLambda = Number.NaN;
   private stiffCount = 0;
+  /** ‖k7 − k6‖² and ‖y1 − y6‖² of the last attempted step, summed in its error loop */
+  private stageDiff2 = 0;
+  private stateDiff2 = 0;
   private nonStiffCount = 0;
 
   protected finish(tNew: number): boolean {
     // f(tNew, yNew) is the 7th stage, already checked through the error norm
-    const n = this.n, k6 = this.k6, k7 = this.fNew, y6 = this.ytmp, y1 = this.yNew;
-    let num = 0, den = 0;
-    for (let i = 0; i < n; i++) {
-      const dk = k7[i] - k6[i], dy = y1[i] - y6[i];
-      num += dk * dk;
-      den += dy * dy;
-    }
+    const num = this.stageDiff2, den = this.stateDiff2;
     if (den > 0) {
       const hl = Math.abs(tNew - this.t) * Math.sqrt(num / den);
       this.hLambda = hl;
