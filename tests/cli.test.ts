@@ -171,6 +171,22 @@ describe('simulate output', () => {
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
   });
 
+  it('--variables takes expressions of the columns; an unknown name or bad syntax is a usage error before the run', () => {
+    const plot = join(dir, 'energy.svg');
+    const ok = runCli(['simulate', modelPath('delta_a.delta'), '--format', 'csv', '--plot', plot, '--variables', "y, 0.5*y'^2 + max(y, 0)"]);
+    expect(ok.status).toBe(0);
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg).toMatch(/>0\.5\*y(&#39;|')\^2 \+ max\(y, 0\)</);
+    const unknown = runCli(['simulate', modelPath('delta_a.delta'), '--plot', plot, '--variables', 'y, 0.5*w^2']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toMatch(/^deltastep: --variables 0\.5\*w\^2: 'w' is not a column.*; the columns are y, y'\n$/);
+    const syntax = runCli(['simulate', modelPath('delta_a.delta'), '--plot', plot, '--variables', 'y^']);
+    expect(syntax.status).toBe(2);
+    expect(syntax.stdout).toBe('');
+    expect(syntax.stderr).toContain("--variables y^: expected an expression after '^' at column 3\n  y^\n    ^\n");
+  });
+
   it('--out into a directory that does not exist is a usage error', () => {
     const r = runCli(['simulate', modelPath('delta_a.delta'), '--out', join(dir, 'no', 'such', 'dir.json')]);
     expect(r.status).toBe(2);

@@ -63,11 +63,12 @@ describe('renderTrajectoryPlot', () => {
     for (const text of ['Tiny bounce', '>h<', ">h'<", '>t<', '>value<']) expect(svg).toContain(text);
   });
 
-  it('draws a jump as a jump: every line breaks at the event, no segment through the discontinuity', async () => {
+  it('draws a jump as a jump: a line breaks where its series jumps, no segment through the discontinuity', async () => {
     const svg = await renderTrajectoryPlot(bounce);
     const paths = linePaths(svg);
-    // two series, each in two pieces: before and after the bounce
-    expect(paths).toHaveLength(4);
+    // h' in two pieces, before and after the bounce; h, continuous there (0 before and after), in one
+    expect(paths).toHaveLength(3);
+    expect(paths.map((p) => p.length).sort((a, b) => a - b)).toEqual([3, 3, 6]);
     const vertical = (pts: [number, number][]): number[] =>
       pts.flatMap((p, k) => (k > 0 && p[0] === pts[k - 1][0] && p[1] !== pts[k - 1][1] ? [k] : []));
     for (const p of paths) {
@@ -99,6 +100,29 @@ describe('renderTrajectoryPlot', () => {
     expect(before[1][0]).toBe(after[0][0]);
     // SVG y grows downwards: before the jump (5) is above after (-5).
     expect(before[1][1]).toBeLessThan(after[0][1]);
+  });
+
+  it('beyond 100 events marks the instants by a rug of short ticks, not rules across the panel, and says so', async () => {
+    // 150 bounces of a sawtooth: x falls from 1 to 0 and is reset to 1
+    const rows: number[][] = [];
+    const events: { t: number; name: string }[] = [];
+    for (let k = 0; k < 150; k++) { rows.push([k, 1], [k + 1, 0]); events.push({ t: k + 1, name: 'reset' }); }
+    const svg = await renderTrajectoryPlot({ title: 'Sawtooth', independent: 't', columns: ['t', 'x'], rows, series: ['x'], events });
+    const rules = [...svg.matchAll(/<g class="mark-rule role-mark[^>]*>(.*?)<\/g>/gs)][0][1];
+    const lines = [...rules.matchAll(/<line[^>]*>/g)].map((m) => m[0]);
+    expect(lines).toHaveLength(150);
+    expect(lines.every((l) => !l.includes('stroke-dasharray'))).toBe(true);
+    // each tick 7 px long, against a panel several hundred px high
+    for (const l of lines) {
+      const y2 = Number(/y2="(-?[\d.]+)"/.exec(l)![1]), y1 = Number(/y1="(-?[\d.]+)"/.exec(l)?.[1] ?? '0');
+      expect(Math.abs(y2 - y1)).toBeCloseTo(7, 6);
+    }
+    expect(svg).toContain('150 event instants, marked by the ticks along the bottom');
+  });
+
+  it('puts the notes it is given (how a run ended) in the subtitle', async () => {
+    const svg = await renderTrajectoryPlot({ ...bounce, notes: ['stopped at t = 4.06 (zeno): events accumulate'] });
+    expect(svg).toContain('stopped at t = 4.06 (zeno): events accumulate');
   });
 
   it('marks events with dashed rules', async () => {
@@ -182,6 +206,18 @@ describe('renderXYPlot', () => {
     }
     const paths = linePaths(svg);
     expect(paths.map((p) => p.length).sort()).toEqual([2, 3]);
+  });
+
+  it('a log axis spans the data, not the decades around it', async () => {
+    // 0.2..0.9 on a "nice" log axis would become 0.1..1 and leave both ends empty
+    const svg = await renderXYPlot({ title: 'log', xLabel: 'e', series: [{ name: 'n', points: [[0.2, 5], [0.5, 3], [0.9, 2]] }], logX: true, logY: true, mark: 'line' });
+    const [path] = linePaths(svg);
+    const xs = path.map((p) => p[0]), ys = path.map((p) => p[1]);
+    expect(Math.min(...xs)).toBeCloseTo(0, 6);
+    expect(Math.min(...ys)).toBeCloseTo(0, 6);
+    // the middle point sits where log scaling puts it: log(0.5/0.2)/log(0.9/0.2) of the width
+    const frac = (xs[1] - xs[0]) / (xs[2] - xs[0]);
+    expect(frac).toBeCloseTo(Math.log(2.5) / Math.log(4.5), 6);
   });
 
   it('names the y axis after a single series and supports every mark', async () => {

@@ -7,7 +7,9 @@ import { compileModel, parse } from '../model.js';
 import { Simulator, type SimulationResult } from '../numeric/simulate.js';
 import type { Expr } from '../symbolic/ast.js';
 import { ModelError } from '../symbolic/errors.js';
+import { evaluate } from '../symbolic/evaluate.js';
 import { references, walk } from '../symbolic/expr.js';
+import { parseExpression } from '../symbolic/parser.js';
 import { didYouMean } from '../symbolic/suggest.js';
 import type { ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
@@ -46,6 +48,8 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
   const model = await loadModel(file);
   const base = simulateOptions(flags);
+  // a bad --variables entry is an error before the run, not after its output
+  if (flags.plot) plotSeries(flags.plotVariables, [model.system.independent, ...model.outputNames]);
   const simulator = new Simulator(model);
   const inits = initRuns(flags);
   // the first run's rows, for a plot (the output itself never keeps them)
@@ -109,19 +113,82 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
 async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined, dense?: (outputStep: number, to: number) => SimulationResult): Promise<void> {
   const { renderTrajectoryHtml, renderTrajectoryPlot, timeWindow, writePlot } = await import('./plot.js');
   let r = runs[0];
-  const series = variables ? variables.split(',').map((s) => s.trim()) : r.columns.slice(1);
-  for (const s of series) {
-    if (r.columns.includes(s)) continue;
-    throw new CliError(`--variables ${s}: not a column${didYouMean(s, r.columns.slice(1))}; the columns are ${r.columns.slice(1).join(', ')}`);
-  }
+  const plotted = plotSeries(variables, r.columns);
   const window = timeWindow(r.rows, r.events);
   if (dense && r.rows.length > 1) {
     const t0 = r.rows[0][0];
     if (window.end > t0) { const again = dense((window.end - t0) / 800, window.end); if (again.rows.length > 1) r = { ...r, rows: again.rows, events: again.events }; }
   }
-  const input = { title: r.model, independent: r.independent, columns: r.columns, rows: r.rows, series, events: r.events, window };
+  const { columns, rows } = withDerivedColumns(r.columns, r.rows, plotted);
+  const tLast = r.rows.length > 0 ? r.rows[r.rows.length - 1][0] : NaN;
+  const notes = r.status === 'ok' ? [] : [`stopped at ${r.independent} = ${Number(tLast.toPrecision(8))} (${r.status}): ${firstClause(r.message)}`];
+  const input = { title: r.model, independent: r.independent, columns, rows, series: plotted.map((p) => p.label), events: r.events, window, notes };
   const svg = path.toLowerCase().endsWith('.html') ? await renderTrajectoryHtml(input) : await renderTrajectoryPlot(input);
   try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
+}
+
+/** The message up to its first colon or line end, short enough for a subtitle. */
+function firstClause(message: string | null): string {
+  const m = (message ?? '').split('\n')[0].split(': ')[0];
+  return m.length > 80 ? `${m.slice(0, 77)}...` : m;
+}
+
+/** A plotted series: a column as it is, or an expression of the columns (`0.5*m*v^2`). */
+interface PlotSeries { label: string; column: number; expr: Expr | null }
+
+/**
+ * Reads `--variables`: entries separated by commas outside parentheses; each one a column or
+ * an expression whose names are all columns (`pi` aside). A name that is neither is a
+ * CliError naming it, with a did-you-mean; so is bad syntax, with a caret in the flag's text.
+ */
+function plotSeries(variables: string | undefined, allColumns: readonly string[]): PlotSeries[] {
+  const names = allColumns.slice(1);
+  if (!variables) return names.map((label, k) => ({ label, column: k + 1, expr: null }));
+  return splitTopLevel(variables).map((text) => {
+    const column = allColumns.indexOf(text);
+    if (column > 0) return { label: text, column, expr: null };
+    let expr: Expr;
+    try {
+      expr = parseExpression(text, '--variables');
+    } catch (err) {
+      if (!(err instanceof ModelError)) throw err;
+      throw new CliError(`--variables ${text}: ${err.what} at column ${err.column}\n  ${err.sourceLine}\n  ${' '.repeat(err.column - 1)}^\n${err.hint}`);
+    }
+    for (const key of references(expr)) {
+      if (key === 'pi' || allColumns.includes(key)) continue;
+      throw new CliError(`--variables ${text}: '${key}' is not a column${didYouMean(key, names)}; the columns are ${names.join(', ')}`);
+    }
+    return { label: text, column: -1, expr };
+  });
+}
+
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
+  }
+  parts.push(text.slice(start));
+  const out = parts.map((p) => p.trim());
+  if (out.some((p) => p === '')) throw new CliError(`--variables ${text}: an empty entry; write names or expressions separated by commas`);
+  return out;
+}
+
+/** The rows with one more column per plotted expression, evaluated row by row after the run. */
+function withDerivedColumns(columns: string[], rows: number[][], plotted: readonly PlotSeries[]): { columns: string[]; rows: number[][] } {
+  const derived = plotted.filter((p) => p.expr !== null);
+  if (derived.length === 0) return { columns, rows };
+  const index = new Map(columns.map((c, k) => [c, k]));
+  let row: number[] = [];
+  const lookup = (key: string) => { const k = index.get(key); return k === undefined ? undefined : row[k]; };
+  const out = rows.map((r) => {
+    row = r;
+    return [...r, ...derived.map((p) => evaluate(p.expr!, lookup))];
+  });
+  return { columns: [...columns, ...derived.map((p) => p.label)], rows: out };
 }
 
 function shootText(r: ShootResult): string {

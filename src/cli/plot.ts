@@ -35,6 +35,8 @@ export interface TrajectoryPlotInput {
   series: string[];
   /** Event times (and names), marked with thin dashed vertical rules. */
   events: { t: number; name?: string }[];
+  /** lines for the subtitle: how the run ended when it did not end ok, what was plotted */
+  notes?: string[];
   /** the time window, when the rows were already cut to it (see timeWindow) */
   window?: { end: number; note: string | null };
 }
@@ -198,6 +200,9 @@ export async function renderTrajectoryHtml(input: TrajectoryPlotInput): Promise<
 `;
 }
 
+/** More event instants than this are drawn as a rug, not as rules across the panel. */
+const RUG_ABOVE = 100;
+
 function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLevelSpec {
   const drawn: { name: string; col: number }[] = [];
   for (const name of input.series) {
@@ -205,17 +210,19 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
     if (col > 0 && !drawn.some((d) => d.name === name)) drawn.push({ name, col });
   }
   const window = input.window ?? timeWindow(input.rows, input.events);
-  // segment k: the rows between the k-th and (k+1)-th event instant (a repeated time)
+  // A series' line breaks only where that series jumps (two rows share a time and its value
+  // changes between them): a position that an impact leaves alone stays one line.
   const values: { i: number; t: number; series: string; value: number; segment: number }[] = [];
-  let segment = 0;
+  const segments = new Int32Array(drawn.length);
   input.rows.forEach((row, i) => {
     const t = row[0];
     if (!finite(t) || t > window.end) return;
-    if (i > 0 && input.rows[i - 1][0] === t) segment++;
-    for (const { name, col } of drawn) {
+    const instant = i > 0 && input.rows[i - 1][0] === t;
+    drawn.forEach(({ name, col }, k) => {
       const v = row[col];
-      if (finite(v)) values.push({ i, t, series: name, value: v, segment });
-    }
+      if (instant && input.rows[i - 1][col] !== v) segments[k]++;
+      if (finite(v)) values.push({ i, t, series: name, value: v, segment: segments[k] });
+    });
   });
   const eventNames = new Map<number, string>();
   for (const e of input.events) if (finite(e.t) && e.t <= window.end) eventNames.set(e.t, (e as { name?: string }).name ?? '');
@@ -228,10 +235,16 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
   const panel = (names: string[]) => ({
     width: WIDTH, height: panelHeight,
     layer: [
-      {
+      // Full-height rules for a few events; beyond RUG_ABOVE they would merge into a gray
+      // wall over the curves, so the instants become a rug of short ticks along the bottom.
+      eventTimes.length <= RUG_ABOVE ? {
         data: { values: eventTimes },
         mark: { type: 'rule' as const, stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
         encoding: { x },
+      } : {
+        data: { values: eventTimes },
+        mark: { type: 'rule' as const, stroke: '#555555', strokeWidth: 0.6, opacity: 0.5 },
+        encoding: { x, y: { value: panelHeight }, y2: { value: panelHeight - 7 } },
       },
       ...(eventTimes.length > 0 && eventTimes.length <= 12 ? [{
         data: { values: eventTimes },
@@ -259,7 +272,12 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
       },
     ],
   });
-  const title = window.note ? { text: input.title, subtitle: window.note } : input.title;
+  const notes = [
+    ...(input.notes ?? []),
+    ...(window.note ? [window.note] : []),
+    ...(eventTimes.length > RUG_ABOVE ? [`${eventTimes.length} event instants, marked by the ticks along the bottom`] : []),
+  ];
+  const title = notes.length > 0 ? { text: input.title, subtitle: notes } : input.title;
   const spec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
@@ -300,13 +318,14 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
         field: 'x',
         type: 'quantitative',
         title: input.xLabel,
-        scale: input.logX ? { type: 'log' } : { zero: false },
+        // (a nice log domain would widen to whole decades: 0.1716..0.18 would become 0.1..1)
+        scale: input.logX ? { type: 'log', nice: false } : { zero: false },
       },
       y: {
         field: 'y',
         type: 'quantitative',
         title: names.length === 1 ? names[0] : 'value',
-        scale: input.logY ? { type: 'log' } : { zero: false },
+        scale: input.logY ? { type: 'log', nice: false } : { zero: false },
       },
       color: {
         field: 'series',

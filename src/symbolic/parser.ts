@@ -46,6 +46,15 @@ export function parseTemplate(source: string, file: string): ModelAst {
   return new Parser(tokens, source, file).parse();
 }
 
+/**
+ * One expression on its own (a `--variables` entry, say): the same grammar as in a model,
+ * with `file` naming where the text came from in errors. Anything after the expression is
+ * an error, so `x y` is not read as `x`.
+ */
+export function parseExpression(text: string, file: string): Expr {
+  return new Parser(tokenize(text, file), text, file).standaloneExpression();
+}
+
 const FUNCTIONS: ReadonlyMap<string, number> = new Map(Object.entries(BUILTIN_FUNCTIONS));
 const FUNCTION_LIST = [...FUNCTIONS.keys()].join(', ');
 
@@ -115,6 +124,20 @@ class Parser {
       this.endOfStatement('Put one statement per line, or separate statements on one line with ;.');
     }
     return { file: this.file, source: this.source, statements };
+  }
+
+  /** (a method, so that the narrowing of `this.tok` before a parse does not hold after it) */
+  private peekKind(): Token['kind'] {
+    return this.tok.kind;
+  }
+
+  standaloneExpression(): Expr {
+    this.skipSeparators();
+    if (this.tok.kind === 'eof') throw this.expected('an expression', 'Write a column name or an expression of the columns, as in x or 0.5*m*v^2.');
+    const e = this.expression();
+    this.skipSeparators();
+    if (this.peekKind() !== 'eof') throw this.expected('the end of the expression', 'Write one expression; separate several with commas.');
+    return e;
   }
 
   /** `for i in A:B` NEWLINE statements `end`; blocks nest. */
