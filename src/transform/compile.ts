@@ -13,6 +13,7 @@
 import type { Expr } from '../symbolic/ast.js';
 import { evaluate } from '../symbolic/evaluate.js';
 import { differentiate, references, simplify, sub, substitute } from '../symbolic/expr.js';
+import { compileJacobian, type CompiledJacobian } from './jacobian.js';
 import type { AssignAction, FirstOrderSystem, JumpAction, SwitchingFunction } from './system.js';
 import { switchKey } from './transform.js';
 
@@ -54,6 +55,8 @@ export interface CompiledEvent {
   marcus: { targets: Int32Array; rate: HotFunction } | null;
   stops: boolean;
   schedule: CompiledSchedule | null;
+  /** the model's `locate` for this event, or null: the run's --locate decides */
+  locate: 'exact' | 'before' | 'after' | null;
   /** user variables this event's actions change */
   changes: string[];
   /**
@@ -121,8 +124,10 @@ export interface CompiledModel {
   parameters(overrides?: ReadonlyMap<string, number>): Float64Array;
   /** a set-up value (range end, option) from parameters; tree-evaluated, never in a loop */
   parametersExpr(e: Expr, p: Float64Array): number;
-  /** the generated JavaScript, as shown by `transform --format js` */
-  source: string;
+  /** the exact Jacobian ∂rhs/∂y and ∂rhs/∂t (jacobian.ts), compiled on first use: only implicit methods need it */
+  jacobian(): CompiledJacobian;
+  /** the generated JavaScript, as shown by `transform --format js` (with the Jacobian) */
+  readonly source: string;
 }
 
 const MATH: Readonly<Record<string, string>> = {
@@ -306,6 +311,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const discreteNames = [...system.stepVariables.map((s) => s.name), ...system.discretes.map((d) => d.name)];
   const paramNames = system.parameters.map((p) => p.name);
   const em = new Emitter(system, stateNames, discreteNames, paramNames);
+  let jacobian: CompiledJacobian | undefined;
   const stateSlot = new Map(stateNames.map((sn, i) => [sn, i]));
   const discreteSlot = new Map(discreteNames.map((dn, i) => [dn, i]));
   const slotIndex = (n: string): { array: 'y' | 'd'; index: number } => {
@@ -513,7 +519,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       watchIndex: watchOfEvent.get(i) ?? -1,
       direction: ev.direction, apply: made.apply[i],
       marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i]! } : null,
-      stops: meta.stops, schedule, changes: meta.changes, moves: moves[i], reads: eventReads[i], writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
+      stops: meta.stops, schedule, locate: ev.locate ?? null, changes: meta.changes, moves: moves[i], reads: eventReads[i], writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
     };
   });
 
@@ -536,7 +542,9 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       const values = new Map(system.parameters.map((q, i) => [q.name, p[i]]));
       return evaluate(e, (k) => values.get(k));
     },
-    source,
+    jacobian: () => (jacobian ??= compileJacobian(system, stateNames, em)),
+    // a getter, so that compiling a model does not differentiate it: only printing does
+    get source() { return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}`; },
   };
 }
 
