@@ -246,6 +246,21 @@ describe('statements', () => {
     expect(up).toMatchObject({ actions: [] });
   });
 
+  it('reads an event\'s own locate (state events only), with or without actions', () => {
+    const ast = parse([
+      'event wall when x - 0.5 crosses locate before do y := -0.9*y end',
+      'event brake when x crosses locate after',
+      'event hit when x rises locate exact do stop end',
+      'event plain when x falls',
+    ].join('\n'));
+    expect(ast.statements.map((s) => (s.kind === 'event' ? s.locate : 'no event'))).toEqual(['before', 'after', 'exact', undefined]);
+    expect(ast.statements[0]).toMatchObject({ actions: [{ kind: 'assign' }] });
+    expect(messageOf('event kick at 1 locate before')).toBe(
+      "m.delta:1:17: 'locate' applies to state events (when ... rises/falls/crosses), not to the at event 'kick'\n  event kick at 1 locate before\n                  ^\nA time event is always hit exactly; remove locate, or write the event with when.");
+    expect(messageOf('event e when x rises locate early')).toBe(
+      "m.delta:1:29: expected exact, before or after after 'locate' in event 'e', found 'early'\n  event e when x rises locate early\n                              ^\nexact (the default) places the event at the crossing; before and after at the start or end of the step that crosses, as fixed-step tools do.");
+  });
+
   it('reads a do ... end block over several lines, with blank lines and comments', () => {
     const ast = parse([
       'event hit when x1 - x2 rises do   # the collision',

@@ -14,7 +14,7 @@ run $d simulate examples/bouncing_ball.delta --variables h --plot $P/bouncing_ba
 run $d simulate examples/iderk_551.delta --step 0.05 --plot $P/iderk_551.svg
 run $d simulate examples/iderk_552.delta --plot $P/iderk_552.svg
 run $d simulate examples/iderk_552.delta --locate after --plot $P/iderk_552_after.svg
-run $d simulate examples/iderk_553.delta --step 0.1 --plot $P/iderk_553.svg
+run $d simulate examples/iderk_kicks.delta --step 0.1 --plot $P/iderk_kicks.svg
 run $d simulate examples/iderk_554.delta --step 0.05 --plot $P/iderk_554.svg
 run $d simulate examples/c12_task_a.delta --to 30 --variables "x1',x2',x3',x4'" --plot $P/c12_task_a.svg
 run $d sweep examples/c12_task_a.delta --vary e=1:0.18:200 --report n --quiet --plot $P/c12_task_b.svg
@@ -23,4 +23,5 @@ run $d simulate examples/hoop_drop.delta --variables h,Vy --step 0.01 --plot $P/
 run $d simulate examples/hoop_drop.delta --variables Fs --step 0.01 --plot $P/hoop_drop_force.svg
 run $d simulate examples/hoop_roll.delta --variables h,Vx,Vy,omega --step 0.01 --plot $P/hoop_roll.svg
 run $d simulate examples/hoop_roll.delta --variables Fs,Ff --to 0.6 --step 0.002 --plot $P/hoop_roll_forces.svg
+node examples/iderk_553_figure.mjs  # IDERKSolve 5.5.3: located beside the source's jumpsteps (iderk_553.svg)
 node examples/c12_figures.mjs        # C12 task b: Figures 1-3 of the source (c12_fig*.svg)

@@ -362,7 +362,9 @@ class Expander {
       if (a.kind === 'stop') return { ...a, span: this.sp(a.span) };
       return { kind: 'assign', target: this.target(a.target), value: this.expr(a.value), span: this.sp(a.span) };
     });
-    return { kind: 'event', name, nameSpan: this.sp(s.nameSpan), trigger, actions, span: this.sp(s.span, true) };
+    const ev: EventStatement = { kind: 'event', name, nameSpan: this.sp(s.nameSpan), trigger, actions, span: this.sp(s.span, true) };
+    if (s.locate) { ev.locate = s.locate; ev.locateSpan = s.locateSpan && this.sp(s.locateSpan); }
+    return ev;
   }
 
   private condition(s: ConditionStatement): Statement {

@@ -98,7 +98,13 @@ export interface OutputStatement { kind: 'output'; variables: VariableRef[]; spa
 export interface OptionStatement { kind: 'option'; name: string; nameSpan: Span; value: Expr; span: Span }
 /** `actions` is null when the event has no `do ... end` block (e.g. an event used only in `delta(t - E)`). */
 /** `indices`: `event c[i] ...` declares one event per element (template only). */
-export interface EventStatement { kind: 'event'; name: string; nameSpan: Span; trigger: Trigger; actions: Action[] | null; span: Span; indices?: Expr[] }
+/**
+ * `event NAME TRIGGER [locate MODE] [do ACTIONS end]`. `locate` (state events only) places
+ * this event's instant: exactly (the default), or at the start or end of the step that
+ * crosses, as fixed-step tools without location do (IDERKSolve's jumpstep 0 and 1).
+ */
+export interface EventStatement { kind: 'event'; name: string; nameSpan: Span; trigger: Trigger; actions: Action[] | null; span: Span; indices?: Expr[]; locate?: EventLocate; locateSpan?: Span }
+export type EventLocate = 'exact' | 'before' | 'after';
 /**
  * `LHS = RHS` where the statement is not a declaration or condition. The analysis decides:
  * with a derivative somewhere it is a differential equation, `N = EXPR` with N a new plain

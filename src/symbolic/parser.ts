@@ -21,7 +21,7 @@
  * as far as an expression can, as in ML.
  */
 import type {
-  Action, ArrayDeclaration, AtTrigger, Declaration, Direction, EventStatement, EveryTrigger, Expr, ForStatement,
+  Action, ArrayDeclaration, EventLocate, AtTrigger, Declaration, Direction, EventStatement, EveryTrigger, Expr, ForStatement,
   IndependentStatement, IndexRange, ModelAst, ModelStatement, OptionStatement, OutputStatement, SituationStatement,
   Span, Statement, StateTrigger, Trigger, VariableRef, ConditionStatement, EquationStatement, CallNode, IfNode, BinaryOp,
 } from './ast.js';
@@ -609,6 +609,8 @@ class Parser {
       const found = this.atStatementEnd() ? '' : `, found ${this.describe(this.tok)}`;
       throw this.errorHere(`expected 'when', 'at' or 'every' after the event name '${name.text}'${found}`, triggerHint);
     }
+    let locate: { mode: EventLocate; span: Span } | null = null;
+    if (this.tok.kind === 'name' && this.tok.text === 'locate') locate = this.eventLocate(name.text, trigger);
     let actions: Action[] | null = null;
     if (this.isKeyword('do')) {
       actions = this.actionBlock(name.text);
@@ -619,7 +621,25 @@ class Parser {
     }
     const ev: EventStatement = { kind: 'event', name: name.text, nameSpan: name.span, trigger, actions, span: this.spanFrom(kw.span) };
     if (indices) ev.indices = indices;
+    if (locate) { ev.locate = locate.mode; ev.locateSpan = locate.span; }
     return ev;
+  }
+
+  /** `locate exact|before|after` after a state event's trigger. */
+  private eventLocate(eventName: string, trigger: Trigger): { mode: EventLocate; span: Span } {
+    const kw = this.advance();
+    if (trigger.kind !== 'when') {
+      throw this.errorAt(kw.span, `'locate' applies to state events (when ... rises/falls/crosses), not to the ${trigger.kind} event '${eventName}'`,
+        'A time event is always hit exactly; remove locate, or write the event with when.');
+    }
+    const m = this.tok;
+    if (m.kind !== 'name' || !['exact', 'before', 'after'].includes(m.text)) {
+      const found = m.kind === 'eof' || m.kind === 'newline' ? '' : `, found ${this.describe(m)}`;
+      throw this.errorHere(`expected exact, before or after after 'locate' in event '${eventName}'${found}`,
+        'exact (the default) places the event at the crossing; before and after at the start or end of the step that crosses, as fixed-step tools do.');
+    }
+    this.advance();
+    return { mode: m.text as EventLocate, span: this.spanFrom(kw.span) };
   }
 
   private actionBlock(eventName: string): Action[] {

@@ -101,6 +101,8 @@ export interface EventSpec {
   /** delta terms that act at this event, as written */
   deltaSources: string[];
   span: Span;
+  /** where the instant is placed when the model says (`locate before`): else the run's choice */
+  locate?: 'exact' | 'before' | 'after';
 }
 
 /**

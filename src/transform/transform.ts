@@ -341,7 +341,7 @@ class Transformer {
     if (trig.kind === 'when') {
       const boolean = isBoolean(trig.expr, this.model.kinds);
       const condition = this.toSystem(trig.expr, false);
-      return { ...base, kind: 'state', schedule: null, condition, conditionRate: boolean ? null : condition, direction: trig.direction, booleanCondition: boolean };
+      return { ...base, kind: 'state', schedule: null, condition, conditionRate: boolean ? null : condition, direction: trig.direction, booleanCondition: boolean, ...(ev.locate ? { locate: ev.locate } : {}) };
     }
     if (trig.kind === 'at') return { ...base, kind: 'time', schedule: { kind: 'at', times: trig.times }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
     return { ...base, kind: 'periodic', schedule: { kind: 'every', period: trig.period, from: trig.from }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
