@@ -18,7 +18,7 @@ import { compileModel } from './model.js';
 import { Simulator, type SimulateOptions, type SimulationResult } from './numeric/simulate.js';
 import { shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
 
-export { parse, analyseModel, transformModel, compileModel } from './model.js';
+export { parse, analyseModel, transformModel, compileModel, type ExpandOptions } from './model.js';
 export { ModelError } from './symbolic/errors.js';
 export type { ModelAst, Expr, Statement, Span } from './symbolic/ast.js';
 export type { AnalysedModel } from './symbolic/analyse.js';
@@ -35,16 +35,17 @@ export type { ShootOptions, ShootResult, ShootStatus, ShootIteration } from './s
 /** Model text or a compiled model (compile once and pass that when running many times). */
 export type ModelInput = string | CompiledModel;
 
-function compiled(model: ModelInput): CompiledModel {
-  return typeof model === 'string' ? compileModel(model) : model;
+/** Model text is compiled with `set`, so that a structural parameter (`N` of `for i in 1:N`) writes an array model out anew. */
+function compiled(model: ModelInput, set?: SimulateOptions['set']): CompiledModel {
+  return typeof model === 'string' ? compileModel(model, '<model>', { set }) : model;
 }
 
 /** Integrates a model over its range with exact events. */
 export function simulate(model: ModelInput, options: SimulateOptions = {}): SimulationResult {
-  return new Simulator(compiled(model)).run(options);
+  return new Simulator(compiled(model, options.set)).run(options);
 }
 
 /** Finds the unknowns so that the boundary conditions hold (Newton shooting), and simulates the solution. */
 export function shoot(model: ModelInput, options: ShootOptions = {}): ShootResult {
-  return shootCompiled(compiled(model), options);
+  return shootCompiled(compiled(model, options.set), options);
 }

@@ -56,13 +56,25 @@ function positive(flag: string, text: string): number {
   return v;
 }
 
-/** `NAME=VALUE` pairs (from --set, or comma-separated in one --init), names kept as written (`y'`). */
+/**
+ * `NAME=VALUE` pairs (from --set, or comma-separated in one --init), names kept as written
+ * (`y'`); an array element is `NAME[INDEX]` (`v0[3]`, `x[2]'`, `a[2,1]`), its index a whole
+ * number, spaces dropped.
+ */
 export function parseAssignments(flag: string, text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const part of text.split(',')) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*'*)\s*=\s*(.+?)\s*$/.exec(part);
-    if (!m) throw new CliError(`${flag} '${text}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}`);
-    out.set(m[1], parseNumber(`${flag} ${m[1]}`, m[2]));
+  // commas inside an element's brackets (a[2,1]) do not separate pairs
+  for (const part of text.split(/,(?![^[\]]*\])/)) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*('*)\s*=\s*(.+?)\s*$/.exec(part);
+    if (!m) throw new CliError(`${flag} '${text}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}, or NAME[INDEX]=VALUE for an element of an array`);
+    let name = m[1];
+    if (m[2] !== undefined) {
+      const indices = m[2].split(',').map((k) => k.trim());
+      if (!indices.every((k) => /^-?\d+$/.test(k))) throw new CliError(`${flag} '${part.trim()}': the index of ${m[1]} must be a whole number, as in ${m[1]}[1]`);
+      name += `[${indices.map(Number).join(',')}]`;
+    }
+    name += m[3];
+    out.set(name, parseNumber(`${flag} ${name}`, m[4]));
   }
   return out;
 }

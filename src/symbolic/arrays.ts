@@ -29,10 +29,14 @@ import type {
 } from './ast.js';
 import { ErrorReporter, type ModelError } from './errors.js';
 import { evaluate } from './evaluate.js';
+import { didYouMean as didYouMeanOf } from './suggest.js';
 
 export interface ExpandOptions {
-  /** parameter values that replace the model's own before writing out (structural ones matter) */
-  set?: ReadonlyMap<string, number>;
+  /**
+   * parameter values that replace the model's own before writing out: a structural one (N in
+   * `for i in 1:N`) changes the shape; an element's value is set by its name, `v0[3]`
+   */
+  set?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
 }
 
 /** One enclosing loop of a written-out statement. */
@@ -149,9 +153,13 @@ class Expander {
   private origin: Origin | null = null;
   private statementCount = 0;
   private readonly expansion: Expansion;
+  /** `options.set` as a map */
+  private readonly set: ReadonlyMap<string, number>;
 
-  constructor(private readonly ast: ModelAst, private readonly options: ExpandOptions) {
+  constructor(private readonly ast: ModelAst, options: ExpandOptions) {
     this.r = new ErrorReporter(ast.file, ast.source);
+    const set = options.set;
+    this.set = set === undefined ? new Map() : set instanceof Map ? set : new Map(Object.entries(set));
     this.expansion = { template: ast.statements, structural: [] };
     collectArrayNames(ast.statements, this.arrayNames);
   }
@@ -164,8 +172,8 @@ class Expander {
     for (const s of this.ast.statements) this.statement(s);
     this.checkReferences();
     this.fillWholeArrayOutputs();
-    this.pinStructuralOverrides();
     this.expansion.structural = this.structuralClosure();
+    this.pinStructuralOverrides(this.expansion.structural);
     return {
       file: this.ast.file, source: this.ast.source, statements: this.out,
       template: this.ast.statements, structural: this.expansion.structural,
@@ -291,7 +299,7 @@ class Expander {
       const list = array.values;
       if (list.length !== count) {
         const span = list.length > count ? list[count].span : array.span;
-        throw this.fail(this.sp(span), `${shown} has ${count} element${count === 1 ? '' : 's'} but ${list.length} value${list.length === 1 ? '' : 's'}`,
+        throw this.fail(this.sp(span), `${shown} has ${count} element${count === 1 ? '' : 's'}${this.setNote(array.from, array.to)} but ${list.length} value${list.length === 1 ? '' : 's'}`,
           `Give exactly ${count} value${count === 1 ? '' : 's'}, or write the values as [EXPR for i in ${a}:${b}].`);
       }
       values = (k) => this.expr(list[k - a]);
@@ -322,10 +330,18 @@ class Expander {
     return out;
   }
 
+  /** ` (N = 2 from --set)` when the ends of a range use parameters set from outside the model; '' otherwise. */
+  private setNote(...ends: Expr[]): string {
+    const names = new Set<string>();
+    for (const e of ends) walkNames(e, (n) => { if (this.set.has(n) && !this.bound.has(n)) names.add(n); });
+    if (names.size === 0) return '';
+    return ` (${[...names].map((n) => `${n} = ${this.set.get(n)}`).join(', ')} from --set)`;
+  }
+
   /** Keeps a parameter's value (overridden by `options.set`) for the indices and ranges after it. */
   private recordParameter(name: string, d: Declaration, value: Expr): void {
     this.parameterDeclarations.set(name, d);
-    const override = this.options.set?.get(name);
+    const override = this.set.get(name);
     if (override !== undefined) { this.values.set(name, override); return; }
     try {
       const v = evaluate(value, (k) => this.values.get(k));
@@ -456,14 +472,18 @@ class Expander {
     }
   }
 
-  /** A structural parameter set from outside is written out with its new value, so that the model's parameters agree with its shape. */
-  private pinStructuralOverrides(): void {
-    if (!this.options.set) return;
+  /**
+   * A structural parameter (or one a structural parameter's value uses) set from outside is
+   * written out with its new value, so that the model's own parameters agree with its shape.
+   */
+  private pinStructuralOverrides(structural: readonly string[]): void {
+    if (this.set.size === 0) return;
+    const pinned = new Set(structural);
     for (const s of this.out) {
       if (s.kind !== 'parameter' && s.kind !== 'unknown') continue;
       s.declarations = s.declarations.map((d) => {
-        const v = this.options.set?.get(d.name);
-        if (v === undefined || !this.structural.has(d.name)) return d;
+        const v = this.set.get(d.name);
+        if (v === undefined || !pinned.has(d.name)) return d;
         return { ...d, value: numberNode(v, d.value.span) };
       });
     }
@@ -553,7 +573,7 @@ class Expander {
         }
         this.structural.add(e.name);
         if (!Number.isInteger(v)) {
-          const from = this.options.set?.has(e.name) ? ' (from --set)' : ` (line ${d.span.line})`;
+          const from = this.set.has(e.name) ? ' (from --set)' : ` (line ${d.span.line})`;
           throw this.fail(this.sp(e.span), `${e.name} = ${v}${from} is used in ${what}, so it must be an integer`,
             `Give ${e.name} a whole value: a parameter used in an index or a range counts elements.`);
         }
@@ -635,4 +655,53 @@ function describeElements(base: string, tuples: readonly number[][]): string {
   if (oneIndex && sorted[sorted.length - 1][0] - sorted[0][0] === sorted.length - 1) return `its elements are ${first} to ${last}`;
   const shown = sorted.slice(0, 4).map((t) => elementName(base, t)).join(', ');
   return `its elements are ${shown}${sorted.length > 4 ? `, ... ${last} (${sorted.length} in all)` : ''}`;
+}
+
+/**
+ * `v0[1] to v0[64]`-style listing of names: each array's elements (named `base[k]`) folded
+ * into one entry when they run without gaps, other names as they are; in the given order.
+ */
+export function compactNames(names: readonly string[]): string {
+  const parts: string[] = [];
+  let k = 0;
+  while (k < names.length) {
+    const m = /^(.*)\[(-?\d+)\]$/.exec(names[k]);
+    if (!m) { parts.push(names[k++]); continue; }
+    let last = Number(m[2]), j = k + 1;
+    while (j < names.length && names[j] === elementName(m[1], [last + 1])) { last++; j++; }
+    parts.push(j - k > 2 ? `${names[k]} to ${names[j - 1]}` : names.slice(k, j).join(', '));
+    k = j;
+  }
+  return parts.join(', ');
+}
+
+/**
+ * Why `key` (from `--set`, `--init` or an API map) is none of `names`, for a message that
+ * begins with `'key'` and the given `prefix` (' in --init' or ''): an index past the array's
+ * elements, an index on a name that is not an array, an array named without an index, or an
+ * unknown name (with a did-you-mean and the names, arrays folded).
+ */
+export function missingNameMessage(key: string, names: readonly string[], what: string, listed: string, prefix = ''): string {
+  const written = key.replace(/\s+/g, '');
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([^\]]*)\])?('*)$/.exec(written);
+  if (m && !names.includes(written)) {
+    const [, base, index, primes] = m;
+    // the elements of `base` with as many primes (x[2]' for --init x[2]'=...)
+    const tuples: number[][] = [];
+    const plain: string[] = [];
+    for (const n of names) {
+      const e = /^([A-Za-z_][A-Za-z0-9_]*)\[([-\d,]+)\]('*)$/.exec(n);
+      if (e && e[1] === base && e[3] === primes) { tuples.push(e[2].split(',').map(Number)); plain.push(n); }
+    }
+    if (index !== undefined && tuples.length > 0) {
+      return `'${key}'${prefix} is not an element of ${base}: ${describeElements(base, tuples)}`;
+    }
+    if (index !== undefined && names.includes(`${base}${primes}`)) {
+      return `'${key}'${prefix}: ${base} is not an array; write ${base}${primes}=VALUE`;
+    }
+    if (index === undefined && tuples.length > 0) {
+      return `'${key}'${prefix}: ${base} is an array; name one element, as in ${plain[0]}=VALUE (its elements are ${compactNames(plain)})`;
+    }
+  }
+  return `'${key}'${prefix} is not ${what}${didYouMeanOf(key, names)}; ${listed}: ${compactNames(names) || '(none)'}`;
 }

@@ -23,7 +23,7 @@ import type { MethodName, Stepper } from '../stepper.js';
 import { createStepper } from '../steppers.js';
 import { ScheduleError, scheduleTimes } from '../../transform/time-roots.js';
 import { ZenoWatch } from '../zeno.js';
-import { didYouMean } from '../../symbolic/suggest.js';
+import { missingNameMessage } from '../../symbolic/arrays.js';
 import { locateCrossing } from '../locate.js';
 import { HeldContact, impulseDirection } from './contact.js';
 import { Crossings } from './crossings.js';
@@ -154,7 +154,15 @@ export class Simulator {
 
     const set = asMap(options.set);
     for (const k of set.keys()) {
-      if (!m.paramNames.includes(k)) throw new SimulationInputError(`'${k}' is not a parameter or unknown of ${sys.model}${didYouMean(k, m.paramNames)}; they are: ${m.paramNames.join(', ') || '(none)'}`);
+      if (!m.paramNames.includes(k)) throw new SimulationInputError(missingNameMessage(k, m.paramNames, `a parameter or unknown of ${sys.model}`, 'they are'));
+    }
+    // A structural parameter (N of `for i in 1:N`) shapes the model: it is set when the model is written out (compileModel(source, file, { set })), not here.
+    if (sys.structural) {
+      const own = m.parameters();
+      for (const [k, v] of set) {
+        const at = sys.structural.includes(k) ? m.paramNames.indexOf(k) : -1;
+        if (at >= 0 && v !== own[at]) throw new SimulationInputError(`'${k}' sets the shape of ${sys.model} (a range or an index uses it): this compiled model is written out for ${k} = ${own[at]}; compile the model with ${k} = ${v} (compileModel(source, file, { set: { ${k}: ${v} } }))`);
+      }
     }
     const p = m.parameters(set);
     ws.p = p;
@@ -169,7 +177,7 @@ export class Simulator {
         const discrete = m.discreteNames.indexOf(key);
         if (discrete >= sys.stepVariables.length) { d[discrete] = value; continue; }
         const states = sys.states.map((s) => s.variable);
-        throw new SimulationInputError(`'${key}' in --init is not a state of ${sys.model}${didYouMean(key, states)}; the states are: ${states.join(', ')}`);
+        throw new SimulationInputError(missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'));
       }
       y[m.stateNames.indexOf(state.name)] = value;
     }
