@@ -113,6 +113,23 @@ describe('two masses (Hohmann 4.2, HYBRSIM)', () => {
     near(r.final.x2, 3, 1e-9);
   });
 
+  it('hybrsim_table1.mjs: HYBRSIM\'s Table 1 (eta = 0.4) to the digit, beside the exact jump deltastep makes in one event', () => {
+    const r = spawnSync(process.execPath, [join(EXAMPLES, 'hybrsim_table1.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    // the source's four rows: p1, p2+, p2, eta (p2+ - p2)
+    const table = [[1, 1, 0, 0.4], [0.6, 0.6, 0.4, 0.08], [0.52, 0.52, 0.48, 0.016], [0.504, 0.504, 0.496, 0.0032]];
+    const rows = r.stdout.split('\n').filter((l) => /^[0-3] /.test(l)).map((l) => l.trim().split(/\s+/).slice(1).map(Number));
+    expect(rows).toHaveLength(4);
+    rows.forEach((row, k) => row.forEach((v, j) => near(v, table[k][j], 1e-12)));
+    // p1 - p2 shrinks by 1 - 2 eta = 0.2 per iteration: below 1e-12 after 18
+    expect(r.stdout).toContain('18 iterations');
+    // deltastep, with dopri5 and with HYBRSIM's forward Euler: one event, 1 -> 1/2 and 0 -> 1/2
+    const lines = r.stdout.split('\n').filter((l) => l.includes('p1 = m1'));
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toContain("p1 = m1 x1' = 1 -> 0.5,  p2 = m2 x2' = 0 -> 0.5");
+    expect(r.stdout).toContain('deltastep --method euler --step 0.01: 1 event, hit at t = 1\n');
+  });
+
   it('two_masses_wall.delta: the four impacts of the exact rational solution', () => {
     const r = run('two_masses_wall.delta');
     expect(r.events.map((e) => e.name)).toEqual(['hit', 'wall', 'hit', 'wall']);

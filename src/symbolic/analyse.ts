@@ -57,7 +57,7 @@ export interface AnalysedModel {
 
 /** (a Map: a user's option name must never reach Object.prototype, as `constructor` would) */
 const OPTION_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['method', ['rk4', 'dopri5', 'dop853']],
+  ['method', ['euler', 'rk4', 'dopri5', 'dop853']],
   ['locate', ['exact', 'before', 'after']],
   ['deltaRule', ['left', 'marcus']],
   ['zeno', ['stop', 'continue']],

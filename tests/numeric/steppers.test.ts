@@ -196,8 +196,8 @@ describe('createStepper', () => {
     }
   });
   it('rejects an unknown method with a clear Error', () => {
-    expect(() => createStepper('euler' as MethodName, 1, forced.f, { rtol: 1, atol: 1, hMax: 1 })).toThrow(
-      /unknown integration method 'euler'/,
+    expect(() => createStepper('trapezoid' as MethodName, 1, forced.f, { rtol: 1, atol: 1, hMax: 1 })).toThrow(
+      /unknown integration method 'trapezoid'/,
     );
   });
   it('rejects rk4 without a finite step, and invalid tolerances', () => {

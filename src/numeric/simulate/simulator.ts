@@ -189,7 +189,7 @@ export class Simulator {
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
     const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
-    const fixedStep = method === 'rk4';
+    const fixedStep = method === 'rk4' || method === 'euler';
     const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed);
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
