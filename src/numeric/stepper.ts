@@ -66,7 +66,12 @@ export interface Stepper {
   resetStats(): void;
 }
 
-export type MethodName = 'rk4' | 'dopri5' | 'dop853';
+/**
+ * euler (fixed-step forward Euler, to reproduce tools that use it), rk4, dopri5, dop853:
+ * explicit Runge–Kutta; rodas: linearly implicit (Rosenbrock) for stiff
+ * problems; auto: dopri5, switching to rodas and back as the problem's stiffness changes.
+ */
+export type MethodName = 'euler' | 'rk4' | 'dopri5' | 'dop853' | 'rodas' | 'auto';
 
 export type StepOutcome =
   | 'accepted'
@@ -79,6 +84,10 @@ export interface StepperStats {
   steps: number;
   rejected: number;
   rhsEvaluations: number;
+  /** auto: the method in use (it changes as auto switches) */
+  method?: string;
+  /** auto: how often it switched between its explicit and its implicit method */
+  switches?: number;
 }
 
 export type Rhs = (t: number, y: Float64Array, dydt: Float64Array) => void;
@@ -92,4 +101,25 @@ export interface StepperOptions {
   hMax: number;
   /** rk4 only: the fixed step magnitude */
   hFixed?: number;
+  /**
+   * Implicit methods: the exact Jacobian, made on first use (compiling it costs a symbolic
+   * differentiation that a run staying explicit should not pay). Absent or null: finite
+   * differences.
+   */
+  jacobian?: () => JacobianFunctions | null;
+}
+
+/** ∂f/∂y and ∂f/∂t of a right-hand side (see StepperOptions.jacobian). */
+export interface JacobianFunctions {
+  /**
+   * Writes ∂f_i/∂y_j into out[i·n + j] (row-major n×n), the entries that can be nonzero only:
+   * the stepper zeroes out once. Returns false when it cannot at this point (the stepper then
+   * uses finite differences for this step).
+   */
+  dfdy(t: number, y: Float64Array, out: Float64Array): boolean;
+  /** ∂f/∂t into out (length n); null when f does not read t */
+  dfdt: ((t: number, y: Float64Array, out: Float64Array) => void) | null;
+  /** lower and upper bandwidth of ∂f/∂y (entry (i, j) is zero unless −lower ≤ j − i ≤ upper) */
+  lower: number;
+  upper: number;
 }

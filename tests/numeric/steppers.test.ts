@@ -185,14 +185,16 @@ function runTo(s: Stepper, tLimit: number, maxCalls = 100000): number {
 }
 
 describe('createStepper', () => {
-  it('knows the three methods and their properties', () => {
-    expect([...METHODS]).toEqual(['rk4', 'dopri5', 'dop853']);
+  it('knows the methods and their properties', () => {
+    expect([...METHODS]).toEqual(expect.arrayContaining(['rk4', 'dopri5', 'dop853', 'rodas', 'auto']));
+    const orders: Record<string, number> = { euler: 1, rk4: 4, dopri5: 5, dop853: 8, rodas: 4, auto: 5 };
     for (const m of METHODS) {
       const s = createStepper(m, 2, rotation.f, { rtol: 1e-6, atol: 1e-9, hMax: 0.1 });
       expect(s.method).toBe(m);
       expect(s.n).toBe(2);
-      expect(s.order).toBe({ rk4: 4, dopri5: 5, dop853: 8 }[m]);
-      expect(s.adaptive).toBe(m !== 'rk4');
+      // auto: the order of the method in use, dopri5 at the start
+      expect(s.order).toBe(orders[m]);
+      expect(s.adaptive).toBe(!['rk4', 'euler'].includes(m));
     }
   });
   it('rejects an unknown method with a clear Error', () => {
@@ -212,7 +214,7 @@ describe('createStepper', () => {
   });
 });
 
-describe.each(['rk4', 'dopri5', 'dop853'] as MethodName[])('%s: contract', (method) => {
+describe.each(['rk4', 'dopri5', 'dop853', 'rodas', 'auto'] as MethodName[])('%s: contract', (method) => {
   it('reset copies y, evaluates f once and starts a degenerate step', () => {
     const y0 = new Float64Array([1, 0]);
     const s = createStepper(method, 2, rotation.f, { rtol: 1e-6, atol: 1e-9, hMax: Infinity, hFixed: 0.1 });
@@ -224,7 +226,7 @@ describe.each(['rk4', 'dopri5', 'dop853'] as MethodName[])('%s: contract', (meth
     expect(s.t).toBe(0.5);
     expect(s.tPrev).toBe(0.5);
     expect(s.hLast).toBe(0);
-    expect(s.stats).toEqual({ steps: 0, rejected: 0, rhsEvaluations: 1 });
+    expect(s.stats).toMatchObject({ steps: 0, rejected: 0, rhsEvaluations: 1 });
     const out = new Float64Array(2);
     s.interpolate(0.5, out);
     expect([...out]).toEqual([1, 0]);
@@ -336,7 +338,7 @@ describe.each(['rk4', 'dopri5', 'dop853'] as MethodName[])('%s: contract', (meth
     s.reset(1, [0.25]);
     expect(s.stats.rhsEvaluations).toBe(before + 1);
     s.resetStats();
-    expect(s.stats).toEqual({ steps: 0, rejected: 0, rhsEvaluations: 0 });
+    expect(s.stats).toMatchObject({ steps: 0, rejected: 0, rhsEvaluations: 0 });
   });
 });
 

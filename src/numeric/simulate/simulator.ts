@@ -21,6 +21,7 @@ import type { CompiledModel } from '../../transform/compile.js';
 import { FIRST_STEP_FAC_MAX } from '../controller.js';
 import type { MethodName, Stepper } from '../stepper.js';
 import { createStepper } from '../steppers.js';
+import { modelJacobian } from '../model-jacobian.js';
 import { ScheduleError, scheduleTimes } from '../../transform/time-roots.js';
 import { ZenoWatch } from '../zeno.js';
 import { missingNameMessage } from '../../symbolic/arrays.js';
@@ -132,7 +133,9 @@ export class Simulator {
   private stepperFor(method: MethodName, rtol: number, atol: number, hMax: number, hFixed: number): Stepper {
     const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}`;
     if (this.stepper && this.stepperKey === key) return this.stepper;
-    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, { rtol, atol, hMax, hFixed });
+    // the Jacobian is compiled only if an implicit stepper is made (auto: when the run first looks stiff)
+    const jacobian = () => modelJacobian(this.model, this.ws.y.length);
+    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, { rtol, atol, hMax, hFixed, jacobian });
     this.stepperKey = key;
     return this.stepper;
   }

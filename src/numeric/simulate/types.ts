@@ -115,7 +115,7 @@ export interface SimulationResult {
 export class SimulationInputError extends Error {}
 
 export const DEFAULTS = {
-  method: 'dopri5' as MethodName,
+  method: 'auto' as MethodName,
   rtol: 1e-6,
   atol: 1e-9,
   locate: 'exact' as LocateMode,
