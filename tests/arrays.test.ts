@@ -11,7 +11,7 @@
  * 5. `set` of a structural parameter writes the model out anew (library and command line);
  *    `--set v0[3]=...` and `--init "x[1]=..."` address single elements.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { compileModel, simulate, SimulationInputError, type SimulateOptions, typ
 import { parseAssignments } from '../src/cli/options.js';
 import { ModelError } from '../src/symbolic/errors.js';
 import { velocities } from '../bench/w5/row-model.mjs';
-import { ensureCliBuilt, modelErrorOf, runCli } from './helpers.js';
+import { ensureCliBuilt, modelErrorOf, ROOT, runCli } from './helpers.js';
 
 /** `x[3]` -> `x3`, `c[12]` -> `c12`: the name the written-out model gives an element. */
 const flat = (name: string) => name.replace(/\[(\d+)\]/g, '$1');
@@ -629,5 +629,65 @@ describe('the command line: elements in --set and --init', () => {
     expect(r.stderr).toBe(stderr);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('the Arrays section of docs/language.md: its examples run and give the numbers it states', () => {
+  const text = readFileSync(join(ROOT, 'docs', 'language.md'), 'utf8');
+  const section = text.slice(text.indexOf('## Arrays\n'), text.indexOf('\n## ', text.indexOf('## Arrays\n') + 1));
+  const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const [row, declarations, pool, mistake, transit] = blocks;
+  /** a fragment of declarations made a runnable model */
+  const withEquation = (fragment: string) => `${fragment}independent t from 0 to 1\ny' = -y\ny(0) = 1\n`;
+  const parameter = (src: string, name: string, options?: { set?: Record<string, number> }) => {
+    const m = compileModel(src, 'doc.delta', options);
+    return m.parameters()[m.paramNames.indexOf(name)];
+  };
+
+  it('has the five blocks it shows', () => {
+    expect(blocks.length).toBe(5);
+  });
+
+  it('the row: 7 impacts by t = 10, c[3] first at t = 2, E = 0.315; the same as written out', () => {
+    const r = simulate(row, TIGHT);
+    expect(r.status).toBe('ok');
+    expect(r.final.hits).toBe(7);
+    expect([r.events[0].name, r.events[0].t]).toEqual(['c[3]', 2]);
+    expect(Math.abs(r.final.E - (0.09 + 0.01 + 0.49 + 0.04) / 2)).toBeLessThan(1e-12);
+    expectSameRun(r, simulate(rowWritten([0.3, -0.1, 0.7, 0.2], 10), TIGHT));
+  });
+
+  it('the declarations: a list, a comprehension, one value for all, a discrete array; the pool', () => {
+    const src = withEquation(declarations);
+    expect([1, 2, 3, 4].map((i) => parameter(src, `v0[${i}]`))).toEqual([0.3, -0.1, 0.7, 0.2]);
+    expect([1, 2, 3, 4].map((i) => parameter(src, `k[${i}]`))).toEqual([1.25, 1.5, 1.75, 2]);
+    expect([1, 2, 3, 4].map((i) => parameter(src, `w[${i}]`))).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(compileModel(src).discreteNames.filter((n) => n.startsWith('n['))).toEqual(['n[1]', 'n[2]', 'n[3]', 'n[4]']);
+    const p = withEquation(pool);
+    expect(parameter(p, 'v0[3]', { set: { N: 6 } })).toBe(0.7);
+    expect(parameter(p, 'v0[6]', { set: { N: 6 } })).toBe(0.05);
+    expect(() => compileModel(p, 'doc.delta', { set: { N: 9 } })).toThrow(ModelError);
+  });
+
+  it('the mistake is the message the Row model with for i in 2:N gives', () => {
+    let err: unknown;
+    try { compileModel(row.replace('for i in 2:N-1', 'for i in 2:N'), 'row.delta'); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(ModelError);
+    expect((err as ModelError).message + '\n').toBe(mistake);
+  });
+
+  it('the transit chain: c[i] against D (k(t-1))^(i-1)/(i-1)! e^(-k(t-1)) at t = 8, total 10', () => {
+    const r = simulate(transit, { rtol: 1e-12, atol: 1e-14 });
+    const s = 1.5 * 7;
+    let factorial = 1;
+    for (let i = 1; i <= 4; i++) {
+      const exact = 10 * s ** (i - 1) / factorial * Math.exp(-s);
+      expect(Math.abs(r.final[`c[${i}]`] - exact)).toBeLessThan(1e-9 * exact);
+      factorial *= i;
+    }
+    expect(Math.abs(r.final.total - 10)).toBeLessThan(1e-10);
+    // the numbers the text states, to its digits
+    expect(r.final['c[3]'].toFixed(7)).toBe('0.0151795');
+    expect(r.final['c[4]'].toFixed(7)).toBe('0.0531281');
   });
 });
