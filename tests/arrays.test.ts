@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel, simulate, SimulationInputError, type SimulateOptions, type SimulationResult } from '../src/index.js';
 import { parseAssignments } from '../src/cli/options.js';
 import { ModelError } from '../src/symbolic/errors.js';
-import { velocities } from '../bench/w5/row-model.mjs';
+import { exactHits, rowArrayModel, rowModel, velocities } from '../bench/w5/row-model.mjs';
 import { ensureCliBuilt, modelErrorOf, ROOT, runCli } from './helpers.js';
 
 /** `x[3]` -> `x3`, `c[12]` -> `c12`: the name the written-out model gives an element. */
@@ -689,5 +689,21 @@ describe('the Arrays section of docs/language.md: its examples run and give the 
     // the numbers the text states, to its digits
     expect(r.final['c[3]'].toFixed(7)).toBe('0.0151795');
     expect(r.final['c[4]'].toFixed(7)).toBe('0.0531281');
+  });
+});
+
+describe('W5 with arrays: bench/w5/row.delta', () => {
+  const file = join(ROOT, 'bench', 'w5', 'row.delta');
+  const text = readFileSync(file, 'utf8');
+
+  it('is what row-model.mjs writes (rowArrayModel)', () => {
+    expect(text).toBe(rowArrayModel());
+  });
+
+  it.each([[2, 20], [16, 20], [40, 10]])('N = %i to T = %i: the exact impact count, and the written-out run bit for bit', (n, t) => {
+    const a = simulate(compileModel(text, 'row.delta', { set: { N: n } }), { to: t });
+    const w = simulate(rowModel(n, t), {});
+    expect(a.final.hits).toBe(exactHits(n, t));
+    expectSameRun(a, w);
   });
 });

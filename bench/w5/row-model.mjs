@@ -44,6 +44,46 @@ export function rowModel(n, tEnd) {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * The same row with arrays (bench/w5/row.delta): N structural (default 64), the velocities
+ * from a pool of the first `pool` velocities of the generator, so that any N up to `pool`
+ * gives exactly the written-out model of rowModel(N, T) (`deltastep ... --set N=256`, or
+ * compileModel(text, file, { set: { N: 256 } })).
+ */
+export function rowArrayModel(pool = 1024, n = 64, tEnd = 20) {
+  const v = velocities(pool);
+  const lines = [];
+  for (let k = 0; k < pool; k += 8) lines.push(`  ${v.slice(k, k + 8).join(', ')}${k + 8 < pool ? ',' : ''}`);
+  return `# Workload W5 with arrays: a row of N equal elastic spheres between walls at 0 and N + 1,
+# sphere i starting at x = i with the i-th velocity of a fixed pseudo-random sequence
+# (bench/w5/row-model.mjs, which wrote this file: rowArrayModel()). Any N up to ${pool}.
+model RowArray
+independent t from 0 to ${tEnd}
+parameter N = ${n}, m = 1, e = 1, L = N + 1
+parameter pool[1:${pool}] = [
+${lines.join('\n')}]
+parameter v0[1:N] = [pool[i] for i in 1:N]
+option rtol = 1e-10
+option atol = 1e-12
+discrete hits = 0
+event wl when x[1] falls do hits := hits + 1 end
+event wr when x[N] - L rises do hits := hits + 1 end
+for i in 1:N-1
+  event c[i] when x[i+1] - x[i] falls do hits := hits + 1 end
+  J[i] = (1 + e)*m/2*(x[i]' - x[i+1]')
+end
+m*x[1]'' = -J[1]*delta(t - c[1]) - (1 + e)*m*x[1]'*delta(t - wl)
+for i in 2:N-1
+  m*x[i]'' = J[i-1]*delta(t - c[i-1]) - J[i]*delta(t - c[i])
+end
+m*x[N]'' = J[N-1]*delta(t - c[N-1]) - (1 + e)*m*x[N]'*delta(t - wr)
+for i in 1:N
+  x[i](0) = i; x[i]'(0) = v0[i]
+end
+output x[1], x[N], hits
+`;
+}
+
 /** Integers k with c(t) = k·period for some t in (0, T], c linear from c0 to c1 (all integers). */
 function countK(c0, c1, period) {
   const lo = Math.min(c0, c1), hi = Math.max(c0, c1);
