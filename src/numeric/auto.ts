@@ -39,8 +39,8 @@ const MAX_NON_STIFF_STEPS = 15 * 4 ** 5;
  * at the current state with the step in use (one evaluation of f). Events do not switch: a
  * reset restarts the method in use, since stiffness is a property of the model's time scales.
  *
- * The public state (y, t, ...) is the active stepper's: read through getters, as the Stepper
- * contract asks callers to read them after each call anyway.
+ * The public state (y, t, ...) is the active stepper's, mirrored after every call; the arrays
+ * change identity at a switch, so a caller reads them after each call (as the Simulator does).
  */
 export class AutoStepper implements Stepper {
   readonly method = 'auto' as const;
@@ -67,18 +67,33 @@ export class AutoStepper implements Stepper {
     this.options = options;
     this.explicit = new Dopri5Stepper(n, f, options);
     this.active = this.explicit;
+    this.y = this.explicit.y;
+    this.yPrev = this.explicit.yPrev;
+    this.dydt = this.explicit.dydt;
+  }
+
+  /** the public state is the active stepper's */
+  private mirror(): void {
+    const a = this.active;
+    this.t = a.t;
+    this.tPrev = a.tPrev;
+    this.hLast = a.hLast;
+    this.y = a.y;
+    this.yPrev = a.yPrev;
+    this.dydt = a.dydt;
   }
 
   get order(): number { return this.active.order; }
-  get t(): number { return this.active.t; }
-  set t(v: number) { this.active.t = v; }
-  get tPrev(): number { return this.active.tPrev; }
-  set tPrev(v: number) { this.active.tPrev = v; }
-  get hLast(): number { return this.active.hLast; }
-  set hLast(v: number) { this.active.hLast = v; }
-  get y(): Float64Array { return this.active.y; }
-  get yPrev(): Float64Array { return this.active.yPrev; }
-  get dydt(): Float64Array { return this.active.dydt; }
+  // Plain fields, copied from the active stepper after every call, rather than getters: the
+  // event driver reads them several times per step, and a data property is what its inline
+  // caches handle best; `auto` must not make the explicit workloads slower than dopri5 alone.
+  // Writing them does not reach the stepper: change the state with reset().
+  t = 0;
+  tPrev = 0;
+  hLast = 0;
+  y: Float64Array;
+  yPrev: Float64Array;
+  dydt: Float64Array;
   get minStep(): number { return this.minStepValue; }
   set minStep(v: number) {
     this.minStepValue = v;
@@ -96,6 +111,7 @@ export class AutoStepper implements Stepper {
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
     this.active.reset(t, y, hInit);
+    this.mirror();
     this.syncStats();
   }
 
@@ -116,6 +132,7 @@ export class AutoStepper implements Stepper {
         this.stiffCount = 0;
       }
     }
+    this.mirror();
     this.syncStats();
     return outcome;
   }
@@ -177,6 +194,7 @@ export class AutoStepper implements Stepper {
     this.explicitSteps = 0;
     this.stats.switches = 0;
     this.stats.method = this.active.method;
+    this.mirror();
     this.syncStats();
   }
 }
