@@ -134,6 +134,39 @@ end
   });
 });
 
+describe('rodas on a banded system through createStepper', () => {
+  // the heat chain of N cells with k = 1: u_i = e^{λt} sin(πi/(N+1)), λ = 2 cos(π/(N+1)) − 2
+  const N = 200, k = 500;
+  const f: Rhs = (_t, u, d) => {
+    for (let i = 0; i < N; i++) d[i] = k * ((i > 0 ? u[i - 1] : 0) - 2 * u[i] + (i < N - 1 ? u[i + 1] : 0));
+  };
+  const exactBand = (_t: number, _u: Float64Array, out: Float64Array) => {
+    for (let i = 0; i < N; i++) { out[i * 3] = i > 0 ? k : 0; out[i * 3 + 1] = -2 * k; out[i * 3 + 2] = i < N - 1 ? k : 0; }
+    return true;
+  };
+  const run = (jac: JacobianFunctions) => {
+    const s = createStepper('rodas', N, f, { rtol: 1e-8, atol: 1e-12, hMax: Infinity, jacobian: () => jac });
+    s.reset(0, Float64Array.from({ length: N }, (_, i) => Math.sin((Math.PI * (i + 1)) / (N + 1))));
+    while (s.t !== 1) expect(s.step(1)).toBe('accepted');
+    const lambda = k * (2 * Math.cos(Math.PI / (N + 1)) - 2);
+    let worst = 0;
+    for (let i = 0; i < N; i++) worst = Math.max(worst, rel(s.y[i], Math.exp(lambda) * Math.sin((Math.PI * (i + 1)) / (N + 1))));
+    return { worst, stats: s.stats };
+  };
+  it('with the Jacobian in band storage', () => {
+    const r = run({ dfdy: () => { throw new Error('the band form must be used'); }, dfdyBand: exactBand, dfdt: null, lower: 1, upper: 1 });
+    expect(r.worst).toBeLessThan(1e-7);
+  });
+  it('with grouped finite differences when the band form declines: 3 evaluations per Jacobian, not N', () => {
+    const fd = run({ dfdy: () => false, dfdyBand: () => false, dfdt: null, lower: 1, upper: 1 });
+    expect(fd.worst).toBeLessThan(1e-7);
+    // reset and initial step 2, five stages per attempt, f at the end of each accepted step,
+    // and one Jacobian per step (kept through its rejected attempts)
+    const { steps, rejected, rhsEvaluations } = fd.stats;
+    expect((rhsEvaluations - 2 - 5 * (steps + rejected) - steps) / steps).toBe(3);
+  });
+});
+
 describe('linear algebra (lu.ts)', () => {
   it('dense and banded LU with pivoting solve a tridiagonal system that needs row swaps', () => {
     const n = 30;

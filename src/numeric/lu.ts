@@ -61,6 +61,14 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
 }
 
 /**
+ * Whether band storage pays for an n×n matrix with `lower` sub- and `upper` super-diagonals:
+ * when the band (with the fill-in of pivoting) is well inside the matrix.
+ */
+export function bandPays(n: number, lower: number, upper: number): boolean {
+  return n >= 16 && 2 * lower + upper + 1 <= n / 4;
+}
+
+/**
  * Banded LU with partial pivoting for a matrix with `ml` sub- and `mu` super-diagonals
  * (LAPACK's DGBTRF layout, row interchanges fill in up to ml more super-diagonals). Storage:
  * row i keeps columns i − ml .. i + mu + ml at ab[i·w + (j − i + ml)], w = 2·ml + mu + 1.

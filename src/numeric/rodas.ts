@@ -1,5 +1,5 @@
 import { allFinite, initialStep, minStepSize, NON_FINITE_SHRINK, scaledRmsNorm, stepEnd } from './controller.js';
-import { BandedLu, luFactor, luSolve } from './lu.js';
+import { BandedLu, bandPays, luFactor, luSolve } from './lu.js';
 import type { JacobianFunctions, Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
 import { StepperBase } from './stepper-base.js';
 import { RODAS } from './tableaus/rodas.js';
@@ -36,8 +36,6 @@ const [h31, h32, h33, h34, h35] = RODAS.h3;
 const FAC_MIN = 0.2;
 const FAC_MAX = 6;
 const SAFETY = 0.9;
-/** band storage pays once the band is well inside the matrix */
-const useBand = (n: number, lower: number, upper: number) => n >= 16 && 2 * lower + upper + 1 <= n / 4;
 
 /**
  * Hairer's RODAS (Hairer & Wanner, *Solving ODEs II*, Sect. VI.4; `rodas.f`): a stiffly
@@ -61,8 +59,12 @@ export class RodasStepper extends StepperBase implements Stepper {
   private readonly atol: number;
   private readonly hMax: number;
   private readonly jacFns: JacobianFunctions | null;
-  /** ∂f/∂y (row-major n×n; zeros outside the pattern written once) and ∂f/∂t */
+  /**
+   * ∂f/∂y: row-major n×n, or in band storage when jacBandW > 0 (entry (i, j) at
+   * i·jacBandW + j − i + lower); zeros outside the pattern written once. And ∂f/∂t.
+   */
   private readonly J: Float64Array;
+  private readonly jacBandW: number;
   private readonly ft: Float64Array;
   private autonomous: boolean;
   /** J was last written by finite differences (all entries): zero it before the exact one */
@@ -118,12 +120,15 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.hMax = hMax;
     this.jacFns = options.jacobian?.() ?? null;
     this.autonomous = this.jacFns !== null && this.jacFns.dfdt === null;
-    this.J = new Float64Array(n * n);
     this.ft = new Float64Array(n);
     const lower = this.jacFns?.lower ?? n - 1, upper = this.jacFns?.upper ?? n - 1;
     this.lower = lower;
     this.upper = upper;
-    this.band = useBand(n, lower, upper) ? new BandedLu(n, lower, upper) : null;
+    this.band = bandPays(n, lower, upper) ? new BandedLu(n, lower, upper) : null;
+    // a banded Jacobian offered in band storage is kept so: a chain of 10^4 cells must not
+    // need an n×n array
+    this.jacBandW = this.band !== null && this.jacFns?.dfdyBand ? lower + upper + 1 : 0;
+    this.J = new Float64Array(this.jacBandW > 0 ? n * this.jacBandW : n * n);
     this.lu = this.band ? null : new Float64Array(n * n);
     this.piv = new Int32Array(n);
     this.u1 = new Float64Array(n);
@@ -152,11 +157,11 @@ export class RodasStepper extends StepperBase implements Stepper {
 
   /** ∂f/∂y and ∂f/∂t at (t, y) into J, ft */
   private evaluateJacobian(t: number): void {
-    const n = this.n, J = this.J, y = this.y;
+    const n = this.n, J = this.J, y = this.y, wJ = this.jacBandW;
     const jf = this.jacFns;
     if (jf !== null) {
       if (this.jacDense) { J.fill(0); this.jacDense = false; }
-      if (jf.dfdy(t, y, J)) {
+      if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
         if (jf.dfdt !== null) jf.dfdt(t, y, this.ft);
         return;
       }
@@ -164,16 +169,32 @@ export class RodasStepper extends StepperBase implements Stepper {
     // finite differences (Hairer's rodas.f: δ = sqrt(uround·max(1e-5, |y_j|)))
     const ys = this.ys, fk = this.fk, f0 = this.dydt;
     ys.set(y);
-    for (let j = 0; j < n; j++) {
-      const yj = y[j];
-      const del = Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(yj)));
-      ys[j] = yj + del;
-      const dj = ys[j] - yj; // the increment actually represented
-      this.f(t, ys, fk);
-      for (let i = 0; i < n; i++) J[i * n + j] = (fk[i] - f0[i]) / dj;
-      ys[j] = yj;
+    if (wJ > 0) {
+      // Curtis, Powell & Reid: columns wJ apart touch disjoint rows of a band, so one
+      // evaluation of f serves all of them: wJ evaluations instead of n
+      const lower = this.lower, upper = this.upper;
+      for (let g = 0; g < wJ && g < n; g++) {
+        for (let j = g; j < n; j += wJ) ys[j] = y[j] + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(y[j])));
+        this.f(t, ys, fk);
+        for (let j = g; j < n; j += wJ) {
+          const dj = ys[j] - y[j];
+          const iLo = Math.max(0, j - upper), iHi = Math.min(n - 1, j + lower);
+          for (let i = iLo; i <= iHi; i++) J[i * wJ + (j - i + lower)] = (fk[i] - f0[i]) / dj;
+          ys[j] = y[j];
+        }
+      }
+      this.stats.rhsEvaluations += Math.min(wJ, n);
+    } else {
+      for (let j = 0; j < n; j++) {
+        const yj = y[j];
+        ys[j] = yj + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(yj)));
+        const dj = ys[j] - yj; // the increment actually represented
+        this.f(t, ys, fk);
+        for (let i = 0; i < n; i++) J[i * n + j] = (fk[i] - f0[i]) / dj;
+        ys[j] = yj;
+      }
+      this.stats.rhsEvaluations += n;
     }
-    this.stats.rhsEvaluations += n;
     this.jacDense = true;
     if (jf === null || jf.dfdt !== null) {
       const del = Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(t)));
@@ -191,11 +212,14 @@ export class RodasStepper extends StepperBase implements Stepper {
     const band = this.band;
     if (band !== null) {
       const { ab, w, ml, mu } = band;
+      const wJ = this.jacBandW;
       ab.fill(0);
       for (let i = 0; i < n; i++) {
         const jLo = Math.max(0, i - ml), jHi = Math.min(n - 1, i + mu);
-        const off = i * w - i + ml, rowJ = i * n;
-        for (let j = jLo; j <= jHi; j++) ab[off + j] = -J[rowJ + j];
+        const off = i * w - i + ml;
+        // J's row i: band storage shares the offset j − i + ml, with its own stride
+        const offJ = wJ > 0 ? i * wJ - i + ml : i * n;
+        for (let j = jLo; j <= jHi; j++) ab[off + j] = -J[offJ + j];
         ab[off + i] += fac;
       }
       return band.factor();
@@ -325,11 +349,11 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.jacFresh = false;
     this.stepId++;
     // stiffness of the step just taken, from the Jacobian at its start
-    const n = this.n, J = this.J, lower = this.lower, upper = this.upper;
+    const n = this.n, J = this.J, lower = this.lower, upper = this.upper, wJ = this.jacBandW;
     let norm = 0;
     for (let i = 0; i < n; i++) {
       let s = 0;
-      const r = i * n, jHi = Math.min(n - 1, i + upper);
+      const r = wJ > 0 ? i * wJ - i + lower : i * n, jHi = Math.min(n - 1, i + upper);
       for (let j = Math.max(0, i - lower); j <= jHi; j++) s += Math.abs(J[r + j]);
       if (s > norm) norm = s;
     }

@@ -117,6 +117,12 @@ export interface JacobianFunctions {
    * uses finite differences for this step).
    */
   dfdy(t: number, y: Float64Array, out: Float64Array): boolean;
+  /**
+   * The same in band storage, when the Jacobian is banded enough to be kept so (lu.ts,
+   * bandPays): entry (i, j) at out[i·(lower + upper + 1) + (j − i + lower)]. A stepper that
+   * stores the band uses it (and never an n×n array); null or absent: not offered.
+   */
+  dfdyBand?: ((t: number, y: Float64Array, out: Float64Array) => boolean) | null;
   /** ∂f/∂t into out (length n); null when f does not read t */
   dfdt: ((t: number, y: Float64Array, out: Float64Array) => void) | null;
   /** lower and upper bandwidth of ∂f/∂y (entry (i, j) is zero unless −lower ≤ j − i ≤ upper) */

@@ -14,6 +14,7 @@
  */
 import type { Expr } from '../symbolic/ast.js';
 import { add, constantValue, differentiate, mul, references, simplify } from '../symbolic/expr.js';
+import { bandPays } from '../numeric/lu.js';
 import type { FirstOrderSystem } from './system.js';
 
 /** What the compiler's emitter offers (see compile.ts): the only way code is written. */
@@ -44,6 +45,12 @@ export interface CompiledJacobian extends JacobianPattern {
    * entries only: the caller zeroes `out` once, the zeros never change.
    */
   jac: JacobianHotFunction;
+  /**
+   * When the band is narrow (lu.ts, bandPays): the same entries in band storage,
+   * out[i·(lower + upper + 1) + (j − i + lower)], so that a long chain never needs an n×n
+   * array; else null.
+   */
+  jacBand: JacobianHotFunction | null;
   /** writes ∂rhs_i/∂t into out[i] (all n entries) */
   dfdt: JacobianHotFunction;
   /** the generated JavaScript (shown by `transform --format js`) */
@@ -134,19 +141,25 @@ export function compileJacobian(system: FirstOrderSystem, stateNames: string[], 
     }
     parts.push(`function ${name}(t, y, p, d, sw, out) {\n${calls.join('')}}`);
   };
-  parts.push(`// Jacobian d rhs[i] / d y[j] at out[i*${n} + j]: ${entries.length} nonzero entries of ${n * n}`);
-  outFn('jac', entries.map((e) => ({ expr: e.expr, slot: e.row * n + e.col })));
-  parts.push('// d rhs[i] / dt (explicit dependence on the independent variable)');
-  outFn('dfdt', dt.map((e, i) => ({ expr: e, slot: i })));
-  parts.push('return { jac, dfdt };');
-  const source = parts.join('\n\n');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the compiler's emitter only
-  const made = new Function(source)() as { jac: JacobianHotFunction; dfdt: JacobianHotFunction };
   let lower = 0, upper = 0;
   for (const e of entries) {
     if (e.row - e.col > lower) lower = e.row - e.col;
     if (e.col - e.row > upper) upper = e.col - e.row;
   }
+  const banded = bandPays(n, lower, upper);
+  parts.push(`// Jacobian d rhs[i] / d y[j] at out[i*${n} + j]: ${entries.length} nonzero entries of ${n * n}`);
+  outFn('jac', entries.map((e) => ({ expr: e.expr, slot: e.row * n + e.col })));
+  if (banded) {
+    const w = lower + upper + 1;
+    parts.push(`// the same in band storage: d rhs[i] / d y[j] at out[i*${w} + (j - i + ${lower})] (bandwidths ${lower}, ${upper})`);
+    outFn('jacBand', entries.map((e) => ({ expr: e.expr, slot: e.row * w + (e.col - e.row + lower) })));
+  }
+  parts.push('// d rhs[i] / dt (explicit dependence on the independent variable)');
+  outFn('dfdt', dt.map((e, i) => ({ expr: e, slot: i })));
+  parts.push(`return { jac, jacBand: ${banded ? 'jacBand' : 'null'}, dfdt };`);
+  const source = parts.join('\n\n');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the compiler's emitter only
+  const made = new Function(source)() as { jac: JacobianHotFunction; jacBand: JacobianHotFunction | null; dfdt: JacobianHotFunction };
   return {
     n,
     rows: Int32Array.from(entries, (e) => e.row),
@@ -154,6 +167,7 @@ export function compileJacobian(system: FirstOrderSystem, stateNames: string[], 
     lower, upper,
     timeDependent: dt.some((e) => !isZero(e)),
     jac: made.jac,
+    jacBand: made.jacBand,
     dfdt: made.dfdt,
     // only the functions: the helpers (sq, cube) and the return line belong to the rhs's source
     source: parts.slice(3, -1).join('\n\n'),
