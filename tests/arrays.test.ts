@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileModel, simulate, SimulationInputError, type SimulateOptions, type SimulationResult } from '../src/index.js';
+import { compileModel, formatLatex, formatText, simulate, SimulationInputError, transformReport, type SimulateOptions, type SimulationResult } from '../src/index.js';
 import { parseAssignments } from '../src/cli/options.js';
 import { ModelError } from '../src/symbolic/errors.js';
 import { exactHits, rowArrayModel, rowModel, velocities } from '../bench/w5/row-model.mjs';
@@ -636,7 +636,7 @@ describe('the Arrays section of docs/language.md: its examples run and give the 
   const text = readFileSync(join(ROOT, 'docs', 'language.md'), 'utf8');
   const section = text.slice(text.indexOf('## Arrays\n'), text.indexOf('\n## ', text.indexOf('## Arrays\n') + 1));
   const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
-  const [row, declarations, pool, mistake, transit] = blocks;
+  const [row, declarations, pool, mistake, transit, shown] = blocks;
   /** a fragment of declarations made a runnable model */
   const withEquation = (fragment: string) => `${fragment}independent t from 0 to 1\ny' = -y\ny(0) = 1\n`;
   const parameter = (src: string, name: string, options?: { set?: Record<string, number> }) => {
@@ -644,8 +644,12 @@ describe('the Arrays section of docs/language.md: its examples run and give the 
     return m.parameters()[m.paramNames.indexOf(name)];
   };
 
-  it('has the five blocks it shows', () => {
-    expect(blocks.length).toBe(5);
+  it('has the six blocks it shows', () => {
+    expect(blocks.length).toBe(6);
+  });
+
+  it('what transform shows of the row is what it prints', () => {
+    expect(formatText(transformReport(compileModel(row)))).toContain(shown);
   });
 
   it('the row: 7 impacts by t = 10, c[3] first at t = 2, E = 0.315; the same as written out', () => {
@@ -705,5 +709,94 @@ describe('W5 with arrays: bench/w5/row.delta', () => {
     const w = simulate(rowModel(n, t), {});
     expect(a.final.hits).toBe(exactHits(n, t));
     expectSameRun(a, w);
+  });
+});
+
+describe('transform prints an array model once, as loops over its template', () => {
+  /** Integer arithmetic as the folding writes it (no spaces): 3+1, 2*3-1, 5-3. */
+  const arith = (e: string) => {
+    if (!/^-?\d+(?:[+\-*]\d+)*$/.test(e)) return null;
+    // products first, then sums, left to right
+    const terms = e.replace(/(?<=\d)-/g, '+-').split('+').map((t) => t.split('*').reduce((a, b) => a * Number(b), 1));
+    return String(terms.reduce((a, b) => a + b, 0));
+  };
+  /** One copy of a template line with the loop variable at a value. */
+  const instance = (line: string, v: string, value: number) => line
+    .replace(new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`, 'g'), String(value))
+    .replace(/\[([^\]]+)\]/g, (m, inside: string) => `[${inside.split(',').map((x) => arith(x) ?? x).join(',')}]`)
+    .replace(/\((-?\d+(?:[+\-*]\d+)*)\)/g, (m, e: string) => arith(e) ?? m);
+
+  /** The printout written out again: loops, sums and value lists expanded (the inverse of the folding). */
+  function unfold(text: string): string[] {
+    const lines = text.split('\n');
+    const out: string[] = [];
+    const sums = (line: string) => line.replace(/sum\((\w) in (\d+):(\d+), ((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g, (m, v: string, a: string, b: string, term: string) =>
+      Array.from({ length: Number(b) - Number(a) + 1 }, (_, k) => instance(term, v, Number(a) + k)).join(' + '));
+    for (let k = 0; k < lines.length; k++) {
+      const line = sums(lines[k]);
+      const list = /^(\s*)(\w+)\[(\d+):(\d+)\] = \[([^\]]*)\](.*)$/.exec(line);
+      if (list) {
+        list[5].split(', ').forEach((value, j) => out.push(`${list[1]}${list[2]}[${Number(list[3]) + j}] = ${value}${list[6]}`));
+        continue;
+      }
+      const head = /^(\s*)(- )?for (\w) in (\d+):(\d+):(?: (.*))?$/.exec(line);
+      if (!head) { out.push(line); continue; }
+      const [, indent, bullet, v, a, b, same] = head;
+      let body: string[];
+      if (same !== undefined) body = [`${indent}${bullet ?? ''}${same}`];
+      else {
+        body = [];
+        while (k + 1 < lines.length && lines[k + 1].startsWith(`${indent}  `) && lines[k + 1].trim() !== '') body.push(sums(lines[++k]).slice(2));
+      }
+      for (let value = Number(a); value <= Number(b); value++) for (const l of body) out.push(instance(l, v, value));
+    }
+    return out;
+  }
+  /** Lines compared: spaces normalised, the `from:` lines (the source text, which differs between the two files) left out. */
+  const comparable = (lines: string[]) => lines.filter((l) => !/^\s*from: /.test(l)).map((l) => l.replace(/\s+/g, ' ').trimEnd());
+  const text = (src: string, options?: { set?: Record<string, number> }) => formatText(transformReport(compileModel(src, 'm.delta', options)));
+
+  it.each([
+    ['a row of 4 spheres', rowArray([0.3, -0.1, 0.7, 0.2], 10), rowWritten([0.3, -0.1, 0.7, 0.2], 10)],
+    ['a row of 12 spheres', rowArray(velocities(12), 10), rowWritten(velocities(12), 10)],
+    ['a chain of 6 masses', chainArray(6), chainWritten(6)],
+    ['10 compartments', compartmentsArray(10), compartmentsWritten(10)],
+  ])('%s: the folded text, written out again, is the written-out model\'s text', (_, array, written) => {
+    const folded = text(array);
+    const unfolded = comparable(unfold(folded)).map(flat);
+    expect(unfolded).toEqual(comparable(text(written).split('\n')));
+    expect(folded.split('\n').length).toBeLessThan(unfolded.length);
+  });
+
+  it('the row: the template once with its ranges; the same number of lines for N = 8 and N = 600', () => {
+    const src = readFileSync(join(ROOT, 'bench', 'w5', 'row.delta'), 'utf8');
+    const small = text(src, { set: { N: 8 } });
+    const large = text(src, { set: { N: 600 } });
+    expect(large.split('\n').length).toBe(small.split('\n').length);
+    expect(small.split('\n').length).toBeLessThan(70);
+    expect(large).toContain('  for i in 1:599: J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))\n');
+    expect(large).toContain('equations\n  for i in 1:600:\n    x[i]\' = u[i] + S[i]\n    u[i]\' = 0\n');
+    expect(large).toContain('  v0[1:600] = [0.310308, -0.390371, ');
+    expect(large).not.toMatch(/J\[5\] =/);
+    // the contacts after the first are one template (the first has its own delta term)
+    expect(large).toMatch(/\n {2}for j in 2:599:\n {4}c\[j\] {2}\[state\] when x\[j\+1\] - x\[j\] falls\n/);
+  });
+
+  it('sum() prints as a sum; LaTeX folds its equations and events the same way', () => {
+    const src = rowArray([0.3, -0.1, 0.7, 0.2, 0.5, -0.6], 10);
+    expect(text(src)).toContain('  E = sum(i in 1:6, m*(u[i] + S[i])^2/2)\n');
+    const m = compileModel(src);
+    const latex = formatLatex(m.system, transformReport(m));
+    expect(latex).toContain('  \\text{for } i = 1, \\dots, 6: \\\\\n    \\mathit{x[i]}\' &= \\mathit{u[i]} + \\mathit{S[i]} \\\\\n    \\mathit{u[i]}\' &= 0 \\\\\n');
+    expect(latex).toContain('E &= \\sum_{i=1}^{6} \\left(\\frac{m \\, \\left(\\mathit{u[i]} + \\mathit{S[i]}\\right)^{2}}{2}\\right)');
+    expect(latex).toMatch(/\\item\[\] for \$i = 1, \\dots, 5\$:\n {4}\\item \\texttt\{c\[i\]\} when \$\\mathit\{x\[i\+1\]\} - \\mathit\{x\[i\]\}\$ falls/);
+    const big = compileModel(src.replace('parameter N = 6', 'parameter N = 6').replace(/\[0\.3, [^\]]*\]/, '0.1'), 'm.delta', { set: { N: 200 } });
+    expect(formatLatex(big.system, transformReport(big)).split('\n').length).toBe(latex.split('\n').length);
+  });
+
+  it('a model without arrays prints as before (nothing to fold)', () => {
+    const written = text(rowWritten([0.3, -0.1, 0.7, 0.2], 10));
+    expect(written).not.toMatch(/^\s*(- )?for \w+ in /m);
+    expect(written).toContain('  J1 = (1 + e)*m/2*(u1 + S1 - (u2 + S2))\n  J2 = ');
   });
 });

@@ -7,6 +7,7 @@ import { latexName, toLatex, toText } from '../symbolic/expr.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
 import type { CompiledModel } from './compile.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from './system.js';
+import { foldLines, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE } from './fold.js';
 
 /** How many scheduled times `transform` lists per event before it says "and N more". */
 const MAX_LISTED_TIMES = 1000;
@@ -119,16 +120,18 @@ export function formatText(r: TransformReport): string {
     lines.push('', 'events (processed in this order at one instant)');
     for (const e of r.events) {
       const when = e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`;
-      lines.push(`  ${e.name}  [${e.kind}] ${when}`);
-      lines.push(`      from: ${e.source}`);
-      for (const s of e.deltaSources) if (s !== e.source) lines.push(`      delta term: ${s}`);
-      for (const a of e.actions) lines.push(`      ${a}`);
+      // (one entry per event, so that an array's events fold as wholes: fold.ts)
+      const entry = [`  ${e.name}  [${e.kind}] ${when}`, `      from: ${e.source}`];
+      for (const s of e.deltaSources) if (s !== e.source) entry.push(`      delta term: ${s}`);
+      for (const a of e.actions) entry.push(`      ${a}`);
+      lines.push(entry.join('\n'));
     }
   }
   if (r.switching.length) lines.push('', 'switching functions (the integrator stops where they change)', ...r.switching.map((s) => `  ${s}`));
   if (r.boundaryConditions.length) lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
   if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
-  return lines.join('\n') + '\n';
+  // an array model: its copies folded back into loops (fold.ts)
+  return foldLines(lines).join('\n') + '\n';
 }
 
 /** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
@@ -137,11 +140,11 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
   // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
   const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
   const algebraic = sys.namedValues.map((v) => `  ${latexName(v.name)} &= ${toLatex(v.expr)}`);
-  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', [...eqs, ...algebraic].join(' \\\\\n'), '\\end{align*}'];
+  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE).join(' \\\\\n'), '\\end{align*}'];
   if (sys.stepVariables.length) out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
   if (sys.events.length) {
     out.push('\\begin{itemize}');
-    for (const ev of sys.events) out.push(`  \\item ${eventLatex(ev, r)}`);
+    out.push(...foldLines(sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`), LATEX_ITEM_STYLE));
     out.push('\\end{itemize}');
   }
   return out.join('\n') + '\n';

@@ -1,0 +1,215 @@
+/**
+ * An array model printed once: `transform` writes an array model out element by element
+ * (arrays.ts), and this folds the printed lines back into loops. A run of consecutive lines, or
+ * of consecutive blocks of lines (an event with its actions, the pair x[k]' = ..., u[k]' = ...),
+ * that differ only in whole numbers advancing together becomes the first block with those
+ * numbers written in a loop variable, under `for i in A:B`:
+ *
+ * ```
+ *   x[1]' = u[1] + S[1]          for i in 1:3:
+ *   u[1]' = 0               ->     x[i]' = u[i] + S[i]
+ *   x[2]' = u[2] + S[2]            u[i]' = 0
+ *   ...
+ * ```
+ *
+ * the elements of an array parameter listed one per line become one line,
+ * `v0[1:4] = [0.3, -0.1, 0.7, 0.2]`, and a sum of copies of one term inside a line becomes
+ * `sum(i in 1:4, ...)`. Folding is exact: a block is folded only when every
+ * copy is reproduced by its template (each number a + b*i), so the printout says the same as
+ * the written-out one. Lines without an element (`name[k]`) are never folded, so a model
+ * without arrays prints as before.
+ */
+
+/** A whole number standing alone: not part of a name (u1), a decimal (0.5) or an exponent's mantissa (1e-3). */
+const INTEGER = /(?<![\w.])\d+(?![\w.])/g;
+const ELEMENT = /[A-Za-z_]\w*\}?\[\d+(?:,\d+)*\]/;
+/** Longest block (in lines) that may repeat. */
+const MAX_BLOCK = 16;
+
+interface Line { text: string; skeleton: string; numbers: number[]; element: boolean }
+
+function analyse(text: string): Line {
+  const numbers: number[] = [];
+  const skeleton = text.replace(INTEGER, (m) => { numbers.push(Number(m)); return '#'; }).replace(/\s+/g, ' ');
+  return { text, skeleton, numbers, element: ELEMENT.test(text) };
+}
+
+/** How a block's numbers move with the loop: number j is slope[j]*i + offset[j]. */
+interface Fit { count: number; first: number; slope: number[]; offset: number[] }
+
+/**
+ * How many consecutive copies of the block lines[s, s+p) follow the pattern of the first two
+ * (the loop variable is the first number that changes, and it must grow by one per copy).
+ */
+function fit(lines: readonly Line[], s: number, p: number): Fit | null {
+  if (s + 2 * p > lines.length) return null;
+  const block = (k: number) => lines.slice(s + k * p, s + (k + 1) * p);
+  const first = block(0);
+  if (!first.some((l) => l.element)) return null;
+  const second = block(1);
+  for (let j = 0; j < p; j++) if (first[j].skeleton !== second[j].skeleton) return null;
+  const n0 = first.flatMap((l) => l.numbers);
+  const n1 = second.flatMap((l) => l.numbers);
+  const d = n1.map((v, j) => v - n0[j]);
+  const lead = d.findIndex((x) => x !== 0);
+  if (lead < 0 || d[lead] !== 1) return null;
+  const i0 = n0[lead];
+  const slope = d;
+  const offset = n0.map((v, j) => v - slope[j] * i0);
+  let count = 2;
+  for (;; count++) {
+    if (s + (count + 1) * p > lines.length) break;
+    const b = block(count);
+    if (b.some((l, j) => l.skeleton !== first[j].skeleton)) break;
+    const i = i0 + count;
+    const nums = b.flatMap((l) => l.numbers);
+    if (nums.some((v, j) => v !== slope[j] * i + offset[j])) break;
+  }
+  return { count, first: i0, slope, offset };
+}
+
+function affine(slope: number, offset: number, v: string): string {
+  const head = slope === 1 ? v : slope === -1 ? `-${v}` : `${slope}*${v}`;
+  if (offset === 0) return head;
+  if (slope === -1) return `${offset}-${v}`;
+  return offset > 0 ? `${head}+${offset}` : `${head}-${-offset}`;
+}
+
+/** The block's first copy with each moving number written in `v`. */
+function template(lines: readonly Line[], f: Fit, v: string): string[] {
+  let j = 0;
+  return lines.map((l) => l.text.replace(INTEGER, (m, at: number, whole: string) => {
+    const k = j++;
+    if (f.slope[k] === 0) return m;
+    const e = affine(f.slope[k], f.offset[k], v);
+    // inside an index (x[i+1], a[i,2]) as it is; elsewhere in parentheses unless a bare name
+    const before = whole[at - 1], after = whole[at + m.length];
+    const inIndex = (before === '[' || before === ',') && (after === ']' || after === ',');
+    return inIndex || e === v ? e : `(${e})`;
+  }));
+}
+
+/** A loop variable not used as a name in the block. */
+function freeVariable(lines: readonly Line[]): string {
+  const text = lines.map((l) => l.text).join('\n');
+  return ['i', 'j', 'k', 'n', 'q', 'r'].find((v) => !new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`).test(text)) ?? 'i_';
+}
+
+/** `  v0[1] = 0.3`, `  v0[2] = -0.1`, ... -> `  v0[1:4] = [0.3, -0.1, 0.7, 0.2]` (one index, consecutive, same suffix). */
+function foldValueLists(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  const pattern = /^(\s*)([A-Za-z_]\w*)\[(\d+)\] = (\S+)(.*)$/;
+  for (let s = 0; s < lines.length;) {
+    const m = pattern.exec(lines[s]);
+    let e = s + 1;
+    if (m) {
+      while (e < lines.length) {
+        const n = pattern.exec(lines[e]);
+        if (!n || n[1] !== m[1] || n[2] !== m[2] || Number(n[3]) !== Number(m[3]) + (e - s) || n[5] !== m[5]) break;
+        e++;
+      }
+    }
+    if (!m || e - s < 2) { out.push(lines[s]); s++; continue; }
+    const values = lines.slice(s, e).map((l) => pattern.exec(l)![4]);
+    out.push(`${m[1]}${m[2]}[${m[3]}:${Number(m[3]) + e - s - 1}] = [${values.join(', ')}]${m[5]}`);
+    s = e;
+  }
+  return out;
+}
+
+/**
+ * Inside one line: a run of three or more terms added at the top level of the right-hand side
+ * that are copies of one term, `m*(u[1] + S[1])^2/2 + m*(u[2] + S[2])^2/2 + ...`, becomes
+ * `sum(i in 1:4, m*(u[i] + S[i])^2/2)`: what the language's sum() writes out, left to right.
+ */
+function foldSums(line: string, style: FoldStyle): string {
+  if (line.includes('\n') || !ELEMENT.test(line)) return line;
+  const eq = line.search(/ [:&]?= /);
+  if (eq < 0) return line;
+  const cut = line.indexOf('= ', eq) + 2;
+  const head = line.slice(0, cut), rhs = line.slice(cut);
+  // split at ' + ' outside parentheses and brackets
+  const terms: string[] = [];
+  let depth = 0, from = 0;
+  for (let k = 0; k < rhs.length; k++) {
+    const c = rhs[k];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (depth === 0 && rhs.startsWith(' + ', k)) { terms.push(rhs.slice(from, k)); from = k + 3; k += 2; }
+  }
+  terms.push(rhs.slice(from));
+  if (terms.length < 3) return line;
+  const parsed = terms.map(analyse);
+  const out: string[] = [];
+  for (let s = 0; s < parsed.length;) {
+    const f = fit(parsed, s, 1);
+    if (!f || f.count < 3) { out.push(parsed[s].text); s++; continue; }
+    const v = freeVariable([{ text: line, skeleton: '', numbers: [], element: true }]);
+    out.push(style.sum(v, f.first, f.first + f.count - 1, template([parsed[s]], f, v)[0]));
+    s += f.count;
+  }
+  return head + out.join(' + ');
+}
+
+export interface FoldStyle {
+  /** the loop's header: `for i in 1:3:` */
+  header(variable: string, from: number, to: number): string;
+  /** a one-line block on the header's line (text) or below it (LaTeX) */
+  sameLine: boolean;
+  /** fold `name[k] = value` lists into one line (the text's parameters) */
+  valueLists: boolean;
+  /** a sum of copies of a term */
+  sum(variable: string, from: number, to: number, term: string): string;
+}
+
+export const TEXT_STYLE: FoldStyle = {
+  header: (v, a, b) => `for ${v} in ${a}:${b}:`,
+  sameLine: true,
+  valueLists: true,
+  sum: (v, a, b, term) => `sum(${v} in ${a}:${b}, ${term})`,
+};
+
+/**
+ * Folds printed lines (see the file comment); lines without elements pass through unchanged.
+ * An entry may hold several lines (an event with its actions): it folds as one.
+ */
+export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYLE): string[] {
+  const lines = (style.valueLists ? foldValueLists(input) : [...input]).map((l) => analyse(foldSums(l, style)));
+  const out: string[] = [];
+  for (let s = 0; s < lines.length;) {
+    let best: { p: number; f: Fit } | null = null;
+    for (let p = 1; p <= MAX_BLOCK; p++) {
+      const f = fit(lines, s, p);
+      if (f && (!best || f.count * p > best.f.count * best.p)) best = { p, f };
+    }
+    if (!best) { out.push(lines[s].text); s++; continue; }
+    const { p, f } = best;
+    const block = lines.slice(s, s + p);
+    const v = freeVariable(block);
+    const body = template(block, f, v);
+    const indent = /^\s*/.exec(body[0])![0];
+    const header = `${indent}${style.header(v, f.first, f.first + f.count - 1)}`;
+    const bullet = /^\s*- /.exec(body[0]);
+    if (p === 1 && style.sameLine && bullet && !body[0].includes('\n')) out.push(`${bullet[0]}${style.header(v, f.first, f.first + f.count - 1)} ${body[0].slice(bullet[0].length)}`);
+    else if (p === 1 && style.sameLine && !body[0].includes('\n')) out.push(`${header} ${body[0].trimStart()}`);
+    else out.push(header, ...body.map((l) => l.split('\n').map((x) => `  ${x}`).join('\n')));
+    s += p * f.count;
+  }
+  return out;
+}
+
+/** Rows of an align* environment: the header is a row of its own. */
+export const LATEX_ALIGN_STYLE: FoldStyle = {
+  header: (v, a, b) => `\\text{for } ${v} = ${a}, \\dots, ${b}:`,
+  sameLine: false,
+  valueLists: false,
+  sum: (v, a, b, term) => `\\sum_{${v}=${a}}^{${b}} \\left(${term}\\right)`,
+};
+
+/** Items of an itemize list: the header is an item without a label. */
+export const LATEX_ITEM_STYLE: FoldStyle = {
+  header: (v, a, b) => `\\item[] for $${v} = ${a}, \\dots, ${b}$:`,
+  sameLine: false,
+  valueLists: false,
+  sum: (v, a, b, term) => `\\sum_{${v}=${a}}^{${b}} \\left(${term}\\right)`,
+};
