@@ -36,6 +36,8 @@ const [h31, h32, h33, h34, h35] = RODAS.h3;
 const FAC_MIN = 0.2;
 const FAC_MAX = 6;
 const SAFETY = 0.9;
+/** the deepest cut of a rejected first step after a (re)start */
+const FIRST_CUT_MAX = 1e4;
 
 /**
  * Hairer's RODAS (Hairer & Wanner, *Solving ODEs II*, Sect. VI.4; `rodas.f`): a stiffly
@@ -332,7 +334,10 @@ export class RodasStepper extends StepperBase implements Stepper {
       nonFinite = err <= 1 || err !== err;
       if (nonFinite) absH = NON_FINITE_SHRINK * hAbs;
       else if (err === Infinity) absH = 0.5 * hAbs; // singular iteration matrix
-      else absH = hAbs / Math.min(1 / FAC_MIN, Math.pow(err, 0.25) / SAFETY);
+      // Before the first accepted step of a (re)start the step is a guess (after an event: the
+      // step in use before it, often far above the new transient's scale), and the error
+      // says by how much: cut as deep as it asks, not by 5 per rejection.
+      else absH = hAbs / Math.min(this.accepted === 0 ? FIRST_CUT_MAX : 1 / FAC_MIN, Math.pow(err, 0.25) / SAFETY);
     }
   }
 
