@@ -45,8 +45,10 @@ const FIRST_CUT_MAX = 1e4;
  * extension of order 3 for dense output, and Gustafsson's predictive step-size controller
  * (as rodas.f with its default PRED).
  *
- * Cost per attempt: one Jacobian (exact from `options.jacobian`, else n + 1 evaluations of f
- * for finite differences; kept across the rejected attempts of one step), one LU
+ * Cost per attempt: one Jacobian (exact from `options.jacobian`, else finite differences:
+ * n + 1 evaluations of f, or lower + upper + 1 for a banded one; kept across the rejected
+ * attempts of one step: a Rosenbrock method needs the Jacobian at the step's start, and the
+ * matrix holds h, so the LU is redone on every attempt rather than reused across steps), one LU
  * factorisation (banded when the Jacobian is: O(n·band²), else O(n³)), six evaluations of f
  * and six solves; an accepted step evaluates f once more at its end (the cached derivative).
  *
