@@ -25,3 +25,4 @@ run $d simulate examples/hoop_roll.delta --variables h,Vx,Vy,omega --step 0.01 -
 run $d simulate examples/hoop_roll.delta --variables Fs,Ff --to 0.6 --step 0.002 --plot $P/hoop_roll_forces.svg
 node examples/iderk_553_figure.mjs  # IDERKSolve 5.5.3: located beside the source's jumpsteps (iderk_553.svg)
 node examples/c12_figures.mjs        # C12 task b: Figures 1-3 of the source (c12_fig*.svg)
+node examples/hohmann_limits.mjs     # Hohmann 4.1/4.2: band -> point load, finite contact -> impulse (hohmann_*.svg)
