@@ -95,6 +95,33 @@ describe('the load on a band of width eps (Hohmann 4.1, Figure 1): rope_band.del
     expect(c1.H).toBeCloseTo(-0.0790055, 6);
   });
 
+  it('why order 1: with the linear equation y\'\' = (w + q)/H a centred band is exact outside itself', () => {
+    // Same start (p1 = -1, H = 8 fixed, an initial value problem), band against point load.
+    // Linear: y' and y beyond the band depend on q only through its integral and first moment,
+    // which the centred band shares with F delta(x - a): equal to rounding (~1e-14 at rtol
+    // 1e-12; 1e-11 is a margin of 1000). The rope's sqrt(1 + y'^2): an O(eps) difference.
+    const ivp = (weight: string, load: string) => `
+      independent x from 0 to 10
+      parameter w = 1, F = 5, a = 4, eps = 1, H = 8
+      option rtol = 1e-12
+      option atol = 1e-14
+      y'' = ${weight} + ${load}
+      y(0) = 8; y'(0) = -1`;
+    const bandLoad = 'F/(H*eps)*(step(x - (a - eps/2)) - step(x - (a + eps/2)))', pointLoad = 'F/H*delta(x - a)';
+    for (const [weight, linear] of [['w/H', true], ["w/H*sqrt(1 + y'^2)", false]] as const) {
+      const diffs = [1, 0.5, 0.25].map((eps) => {
+        const b = simulate(ivp(weight, bandLoad), { set: { eps } }).final, p = simulate(ivp(weight, pointLoad)).final;
+        return [b.y - p.y, b["y'"] - p["y'"]];
+      });
+      if (linear) for (const d of diffs) { expect(Math.abs(d[0])).toBeLessThan(1e-11); expect(Math.abs(d[1])).toBeLessThan(1e-11); }
+      else for (let i = 1; i < diffs.length; i++) {
+        // halving eps halves the difference (orders 1.06 and 1.03 here)
+        expect(Math.abs(Math.log2(diffs[i - 1][0] / diffs[i][0]) - 1)).toBeLessThan(0.1);
+        expect(Math.abs(Math.log2(diffs[i - 1][1] / diffs[i][1]) - 1)).toBeLessThan(0.1);
+      }
+    }
+  });
+
   it('p1 and H converge to the point load with order 1 (not 2), at the derived rate', () => {
     for (let i = 1; i < runs.length; i++) {
       // the errors share the sign of the derived coefficients at every eps
