@@ -794,6 +794,28 @@ describe('transform prints an array model once, as loops over its template', () 
     expect(formatLatex(big.system, transformReport(big)).split('\n').length).toBe(latex.split('\n').length);
   });
 
+  it('JSON keeps the ranges: a template of each section, which written out again is the section', () => {
+    const src = readFileSync(join(ROOT, 'bench', 'w5', 'row.delta'), 'utf8');
+    const report = (n: number) => transformReport(compileModel(src, 'row.delta', { set: { N: n } }));
+    const small = report(8), large = report(300);
+    type Item = NonNullable<typeof small.template>['equations'][number];
+    const expand = (items: Item[]) => items.flatMap((item) => typeof item === 'string' ? [item]
+      : Array.from({ length: item.to - item.from + 1 }, (_, k) => item.body.map((l) => instance(l, item.for, item.from + k))).flat());
+    for (const r of [small, large]) {
+      const t = r.template!;
+      expect(expand(t.equations)).toEqual(r.equations);
+      expect(expand(t.algebraic).map((l) => unfold(l)[0])).toEqual(r.algebraic.map((a) => `${a.name} = ${a.expr}`));
+      expect(expand(t.states)).toEqual(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`));
+      expect(expand(t.events).length).toBe(r.events.length);
+    }
+    // the same template for 8 and 300 spheres, up to the numbers in it
+    const shape = (r: typeof small) => JSON.stringify({ ...r.template, parameters: r.template!.parameters.length }).replace(/\d+/g, '#');
+    expect(shape(large)).toBe(shape(small));
+    expect(large.template!.equations).toEqual([{ for: 'i', from: 1, to: 300, body: ["x[i]' = u[i] + S[i]", "u[i]' = 0"] }]);
+    // a model without arrays has none
+    expect(transformReport(compileModel(rowWritten([0.3, -0.1], 5))).template).toBeUndefined();
+  });
+
   it('a model without arrays prints as before (nothing to fold)', () => {
     const written = text(rowWritten([0.3, -0.1, 0.7, 0.2], 10));
     expect(written).not.toMatch(/^\s*(- )?for \w+ in /m);

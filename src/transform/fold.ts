@@ -169,13 +169,16 @@ export const TEXT_STYLE: FoldStyle = {
   sum: (v, a, b, term) => `sum(${v} in ${a}:${b}, ${term})`,
 };
 
+/** A line as it is, or a loop: `body` (template lines in `variable`) for variable = from, ..., to. */
+export type FoldItem = string | { for: string; from: number; to: number; body: string[] };
+
 /**
- * Folds printed lines (see the file comment); lines without elements pass through unchanged.
- * An entry may hold several lines (an event with its actions): it folds as one.
+ * The folding itself (see the file comment), as items: lines without elements pass through
+ * unchanged; an entry may hold several lines (an event with its actions) and folds as one.
  */
-export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYLE): string[] {
+export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYLE): FoldItem[] {
   const lines = (style.valueLists ? foldValueLists(input) : [...input]).map((l) => analyse(foldSums(l, style)));
-  const out: string[] = [];
+  const out: FoldItem[] = [];
   for (let s = 0; s < lines.length;) {
     let best: { p: number; f: Fit } | null = null;
     for (let p = 1; p <= MAX_BLOCK; p++) {
@@ -186,16 +189,32 @@ export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYL
     const { p, f } = best;
     const block = lines.slice(s, s + p);
     const v = freeVariable(block);
-    const body = template(block, f, v);
-    const indent = /^\s*/.exec(body[0])![0];
-    const header = `${indent}${style.header(v, f.first, f.first + f.count - 1)}`;
-    const bullet = /^\s*- /.exec(body[0]);
-    if (p === 1 && style.sameLine && bullet && !body[0].includes('\n')) out.push(`${bullet[0]}${style.header(v, f.first, f.first + f.count - 1)} ${body[0].slice(bullet[0].length)}`);
-    else if (p === 1 && style.sameLine && !body[0].includes('\n')) out.push(`${header} ${body[0].trimStart()}`);
-    else out.push(header, ...body.map((l) => l.split('\n').map((x) => `  ${x}`).join('\n')));
+    out.push({ for: v, from: f.first, to: f.first + f.count - 1, body: template(block, f, v) });
     s += p * f.count;
   }
   return out;
+}
+
+/** {@link foldItems} printed: each loop under its header (on the header's line when it is one line and the style allows). */
+export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYLE): string[] {
+  const out: string[] = [];
+  for (const item of foldItems(input, style)) {
+    if (typeof item === 'string') { out.push(item); continue; }
+    const { body } = item;
+    const head = style.header(item.for, item.from, item.to);
+    const indent = /^\s*/.exec(body[0])![0];
+    const bullet = /^\s*- /.exec(body[0]);
+    const oneLine = body.length === 1 && style.sameLine && !body[0].includes('\n');
+    if (oneLine && bullet) out.push(`${bullet[0]}${head} ${body[0].slice(bullet[0].length)}`);
+    else if (oneLine) out.push(`${indent}${head} ${body[0].trimStart()}`);
+    else out.push(`${indent}${head}`, ...body.map((l) => l.split('\n').map((x) => `  ${x}`).join('\n')));
+  }
+  return out;
+}
+
+/** Whether a name is an array's element (`x[3]`, `a[2,1]`). */
+export function isElement(name: string): boolean {
+  return ELEMENT.test(name);
 }
 
 /** Rows of an align* environment: the header is a row of its own. */

@@ -7,7 +7,7 @@ import { latexName, toLatex, toText } from '../symbolic/expr.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
 import type { CompiledModel } from './compile.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from './system.js';
-import { foldLines, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE } from './fold.js';
+import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem } from './fold.js';
 
 /** How many scheduled times `transform` lists per event before it says "and N more". */
 const MAX_LISTED_TIMES = 1000;
@@ -30,6 +30,27 @@ export interface TransformReport {
   switching: string[];
   boundaryConditions: string[];
   warnings: string[];
+  /**
+   * An array model only: its sections once, as lines and loops (`{for, from, to, body}`: the
+   * body's lines for each value of the loop variable), whatever the number of elements (fold.ts).
+   */
+  template?: Record<'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events', FoldItem[]>;
+}
+
+/** The report's sections folded into loops, when the model has array elements. */
+function templateOf(r: TransformReport): TransformReport['template'] {
+  const names = [...r.parameters.map((q) => q.name), ...r.states.map((q) => q.name), ...r.discretes.map((q) => q.name), ...r.events.map((e) => e.name), ...r.algebraic.map((a) => a.name)];
+  if (!names.some(isElement)) return undefined;
+  return {
+    parameters: foldItems(r.parameters.map((q) => `${q.name} = ${q.value}${q.unknown ? ' (unknown)' : ''}`)),
+    states: foldItems(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`)),
+    stepVariables: foldItems(r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`)),
+    discretes: foldItems(r.discretes.map((q) => `${q.name} = ${q.initial}`)),
+    algebraic: foldItems(r.algebraic.map((q) => `${q.name} = ${q.expr}`)),
+    situations: foldItems(r.situations.map((q) => `${q.name} = ${q.condition}`)),
+    equations: foldItems(r.equations),
+    events: foldItems(r.events.map((e) => `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`)),
+  };
 }
 
 function actionText(a: ActionSpec): string[] {
@@ -78,7 +99,7 @@ export function transformReport(model: CompiledModel): TransformReport {
       actions: ev.actions.flatMap(actionText), source: ev.source, deltaSources: ev.deltaSources,
     };
   });
-  return {
+  const report: TransformReport = {
     model: sys.model, independent: sys.independent, range: { from, to },
     parameters: sys.parameters.map((q, i) => ({ name: q.name, value: p[i], unknown: q.unknown })),
     states: sys.states.map((s) => ({ name: s.name, standsFor: s.standsFor, initial: toText(s.initial) })),
@@ -92,6 +113,9 @@ export function transformReport(model: CompiledModel): TransformReport {
     boundaryConditions: sys.boundaryConditions.map((b) => b.label),
     warnings,
   };
+  const template = templateOf(report);
+  if (template) report.template = template;
+  return report;
 }
 
 function listTimes(times: number[]): string {
