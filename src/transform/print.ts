@@ -37,10 +37,13 @@ export interface TransformReport {
   template?: Record<'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events', FoldItem[]>;
 }
 
-/** The report's sections folded into loops, when the model has array elements. */
-function templateOf(r: TransformReport): TransformReport['template'] {
-  const names = [...r.parameters.map((q) => q.name), ...r.states.map((q) => q.name), ...r.discretes.map((q) => q.name), ...r.events.map((e) => e.name), ...r.algebraic.map((a) => a.name)];
-  if (!names.some(isElement)) return undefined;
+/** Whether the report is an array model's (some name is an element). */
+function hasElements(r: TransformReport): boolean {
+  return [r.parameters, r.states, r.discretes, r.events, r.algebraic].some((list) => list.some((q) => isElement(q.name)));
+}
+
+/** The report's sections folded into loops. */
+function templateOf(r: TransformReport): NonNullable<TransformReport['template']> {
   return {
     parameters: foldItems(r.parameters.map((q) => `${q.name} = ${q.value}${q.unknown ? ' (unknown)' : ''}`)),
     states: foldItems(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`)),
@@ -113,8 +116,11 @@ export function transformReport(model: CompiledModel): TransformReport {
     boundaryConditions: sys.boundaryConditions.map((b) => b.label),
     warnings,
   };
-  const template = templateOf(report);
-  if (template) report.template = template;
+  // (computed when read: JSON output reads it, a run that only checks the model does not)
+  if (hasElements(report)) {
+    let template: TransformReport['template'];
+    Object.defineProperty(report, 'template', { enumerable: true, configurable: true, get: () => (template ??= templateOf(report)) });
+  }
   return report;
 }
 
