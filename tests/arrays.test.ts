@@ -617,6 +617,26 @@ describe('the command line: elements in --set and --init', () => {
     expect(set.columns).toEqual(['t', 'x[1]', 'x[2]', 'x[3]', 'x[4]', 'E', 'hits']);
   });
 
+  it('--set N of a structural parameter: the model written out for that N, or a usage error that says the shape is fixed', () => {
+    const pooledFile = join(dir, 'pooled.delta');
+    writeFileSync(pooledFile, readFileSync(join(ROOT, 'bench', 'w5', 'row.delta'), 'utf8'));
+    const r = runCli(['simulate', pooledFile, '--set', 'N=6', '--to', '12', '--format', 'json']);
+    if (r.status === 2) {
+      // a command line that compiles the file as it is refuses to run it with another shape
+      expect(r.stderr).toMatch(/^deltastep: 'N' sets the shape of RowArray \(a range or an index uses it\)/);
+      return;
+    }
+    // a command line that writes the model out for --set N: the run of 6 spheres, exactly
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { final: Record<string, number>; columns: string[] };
+    expect(out.columns).toEqual(['t', 'x[1]', 'x[6]', 'hits']);
+    expect(out.final.hits).toBe(exactHits(6, 12));
+    expect(out.final).toEqual(simulate(readFileSync(pooledFile, 'utf8'), { set: { N: 6 }, to: 12 }).final);
+    const list = runCli(['simulate', row, '--set', 'N=2']);
+    expect(list.status).toBe(1);
+    expect(list.stderr.split('\n')[0]).toBe(`${row}:4:33: v0[1:N] has 2 elements (N = 2 from --set) but 4 values`);
+  });
+
   it.each([
     [['--set', 'v0[9]=1'], "deltastep: 'v0[9]' is not an element of v0: its elements are v0[1] to v0[4]\n"],
     [['--set', 'e[1]=1'], "deltastep: 'e[1]': e is not an array; write e=VALUE\n"],
