@@ -315,6 +315,12 @@ describe('events, deltas and switching functions under the implicit method', () 
     expect(Math.abs(r.probes![0].y[0])).toBeLessThan(1e-9);
   });
 
+  it('an infinite derivative where f is finite (sqrt(y + 1) at y = -1) does not stall rodas: it fails where f does, naming it', () => {
+    const r = simulate("independent t from 0 to 1\ny' = -1\nz' = sqrt(y + 1)\ny(0) = -1; z(0) = 0", { method: 'rodas' });
+    expect(r.status).toBe('failed');
+    expect(r.message).toContain("the right-hand side of z' (sqrt(y + 1)) is NaN");
+  });
+
   /** the reference cases (closed forms) again, with the implicit method where they leave the method open */
   const cases = referenceCases().filter((c) => c.command === 'simulate' && !c.args.includes('--method') && !c.checks.some((k) => k.stderr !== undefined || k.exit !== undefined));
   const applyCheck = (id: string, check: CaseCheck, result: unknown) => {

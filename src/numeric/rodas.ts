@@ -52,6 +52,12 @@ const FIRST_CUT_MAX = 1e4;
  * factorisation (banded when the Jacobian is: O(n·band²), else O(n³)), six evaluations of f
  * and six solves; an accepted step evaluates f once more at its end (the cached derivative).
  *
+ * Uniform motion (f constant) is integrated to a few ulps, not bit for bit as by the explicit
+ * pairs, whose weights sum to 1 in doubles: the transformed coefficients are large and of
+ * both signs. An event placed within an ulp or two of where uniform motion reaches it can
+ * then fall on the other side of the end of the range; `auto` keeps such motion on dopri5
+ * (its stiffness estimate is zero there).
+ *
  * `nonStiffSteps` supports `auto` (auto.ts): how many steps in a row were small enough that
  * an explicit method would have been stable with them (|h|·‖J‖∞ well below dopri5's border).
  */
@@ -167,7 +173,10 @@ export class RodasStepper extends StepperBase implements Stepper {
       if (this.jacDense) { J.fill(0); this.jacDense = false; }
       if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
         if (jf.dfdt !== null) jf.dfdt(t, y, this.ft);
-        return;
+        // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
+        // give the large finite slope the step actually sees, and the run goes on to where f
+        // itself fails, as under an explicit method.
+        if (allFinite(J, J.length) && allFinite(this.ft, n)) return;
       }
     }
     // finite differences (Hairer's rodas.f: δ = sqrt(uround·max(1e-5, |y_j|)))
