@@ -50,7 +50,7 @@ A delta with 1 prime(s) needs an equation for a derivative of order 2 or higher;
 
   it.each([
     [['simulate', modelPath('delta_a.delta'), '--bogus'], "error: unknown option '--bogus'\n(run with --help for usage)\n"],
-    [['simulate', modelPath('delta_a.delta'), '--method', 'euler'], 'deltastep: --method euler: the methods are rk4, dopri5, dop853\n'],
+    [['simulate', modelPath('delta_a.delta'), '--method', 'trapezoid'], 'deltastep: --method trapezoid: the methods are euler, rk4, dopri5, dop853, rodas, auto\n'],
     [['simulate', modelPath('delta_a.delta'), '--set', 'q=1'], "deltastep: 'q' is not a parameter or unknown of Model; they are: (none)\n"],
     [['simulate', modelPath('delta_a.delta'), '--rtol', 'tight'], "deltastep: --rtol needs a decimal number such as 10, 0.5 or 1e-8, got 'tight'\n"],
     [['simulate', modelPath('delta_a.delta'), '--rtol', 'abc'], "deltastep: --rtol needs a decimal number such as 10, 0.5 or 1e-8, got 'abc'\n"],

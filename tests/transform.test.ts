@@ -510,7 +510,7 @@ valueOf(0) = 0
       const identifiers = new Set(src.replace(/\/\/.*$/gm, '').match(/[A-Za-z_$][\w$]*/g));
       const allowed = new Set(['use', 'strict', 'const', 'function', 'return', 'Math', 'NaN', 'Infinity', 'if', 'else', 'let', 'for', 'dir', 'true', 'false', 'null', 'undefined']);
       for (const id of identifiers) {
-        const ok = allowed.has(id) || /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchRate\d*|watchBound\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|\w+Part\d+|outputs|initial|apply\d*|rate\d*|scalar\d*|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(id);
+        const ok = allowed.has(id) || /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|\w+Part\d+|outputs|initial|apply\d*|rate\d*|scalar\d*|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(id);
         expect(ok, `${file}: identifier '${id}' in the generated source`).toBe(true);
       }
     }

@@ -13,6 +13,7 @@ import type {
 import { ErrorReporter, type ModelError } from './errors.js';
 import { MissingValue, evaluate } from './evaluate.js';
 import { constantValue, differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, walk } from './expr.js';
+import { writeOutRules } from './rules.js';
 
 export type NameKind = 'independent' | 'parameter' | 'unknown' | 'discrete' | 'situation' | 'event' | 'algebraic' | 'state' | 'constant';
 
@@ -57,7 +58,7 @@ export interface AnalysedModel {
 
 /** (a Map: a user's option name must never reach Object.prototype, as `constructor` would) */
 const OPTION_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['method', ['euler', 'rk4', 'dopri5', 'dop853']],
+  ['method', ['euler', 'rk4', 'dopri5', 'dop853', 'rodas', 'auto']],
   ['locate', ['exact', 'before', 'after']],
   ['deltaRule', ['left', 'marcus']],
   ['zeno', ['stop', 'continue']],
@@ -70,7 +71,7 @@ const OPTION_COUNTS = new Set(['maxEvents', 'maxSteps']);
 const PLACEHOLDER = '#delta';
 
 export function analyse(ast: ModelAst): AnalysedModel {
-  return new Analyser(ast).run();
+  return new Analyser(writeOutRules(ast)).run();
 }
 
 class Analyser {

@@ -24,7 +24,7 @@
  *    template and order events as the written-out file would.
  */
 import type {
-  Action, CallNode, ConditionStatement, Declaration, EventStatement, Expr, ForStatement, IndexRange, ModelAst,
+  Action, CallNode, ConditionStatement, Declaration, EquationStatement, EventStatement, Expr, ForStatement, IndexRange, ModelAst,
   OutputStatement, Span, Statement, Trigger, VariableRef,
 } from './ast.js';
 import { ErrorReporter, type ModelError } from './errors.js';
@@ -124,7 +124,7 @@ function forEachExpr(s: Statement, f: (e: Expr) => void): void {
       for (const a of s.actions ?? []) if (a.kind === 'assign') f(a.value);
       break;
     }
-    case 'equation': f(s.lhs); f(s.rhs); break;
+    case 'equation': f(s.lhs); f(s.rhs); if (s.while) f(s.while); break;
     case 'condition': f(s.at); f(s.value); break;
     default: break;
   }
@@ -257,9 +257,12 @@ class Expander {
       case 'event': this.emit(s, () => this.event(s)); return;
       case 'equation':
         this.emit(s, () => {
-          if (s.lhs.kind === 'name' && s.lhs.indices) this.define(s.lhs.name, s.lhs.indices, s.lhs.span, 'algebraic');
+          // (an element may have several rules `x[i] = ... while C`: rules.ts checks those)
+          if (s.lhs.kind === 'name' && s.lhs.indices && !s.while) this.define(s.lhs.name, s.lhs.indices, s.lhs.span, 'algebraic');
           this.defineStates(s.lhs);
-          return { kind: 'equation', lhs: this.expr(s.lhs), rhs: this.expr(s.rhs), span: this.sp(s.span, true) };
+          const eq: EquationStatement = { kind: 'equation', lhs: this.expr(s.lhs), rhs: this.expr(s.rhs), span: this.sp(s.span, true) };
+          if (s.while) eq.while = this.expr(s.while);
+          return eq;
         });
         return;
       case 'condition': this.emit(s, () => this.condition(s)); return;

@@ -110,7 +110,7 @@ export type EventLocate = 'exact' | 'before' | 'after';
  * with a derivative somewhere it is a differential equation, `N = EXPR` with N a new plain
  * name is an algebraic variable.
  */
-export interface EquationStatement { kind: 'equation'; lhs: Expr; rhs: Expr; span: Span }
+export interface EquationStatement { kind: 'equation'; lhs: Expr; rhs: Expr; span: Span; while?: Expr }
 /** `y(A) = EXPR` or `y'(A) = EXPR`: an initial condition when A is the range start, a boundary condition otherwise. */
 export interface ConditionStatement { kind: 'condition'; target: VariableRef; at: Expr; value: Expr; span: Span }
 
@@ -147,7 +147,7 @@ export const BUILTIN_FUNCTIONS: Readonly<Record<string, number>> = Object.freeze
 export const KEYWORDS: ReadonlySet<string> = new Set([
   'model', 'independent', 'from', 'to', 'parameter', 'unknown', 'discrete', 'situation', 'output',
   'option', 'event', 'when', 'rises', 'falls', 'crosses', 'at', 'every', 'do', 'end', 'stop',
-  'if', 'then', 'else', 'and', 'or', 'not', 'for', 'in',
+  'if', 'then', 'else', 'and', 'or', 'not', 'for', 'in', 'while',
 ]);
 
 /** `sum(i in A:B, EXPR)` and `prod(...)`: reductions over a range, written out with the arrays. */

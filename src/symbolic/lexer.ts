@@ -43,7 +43,7 @@ const OPERATORS: readonly string[] = [
 const CONTINUING_OPERATORS: ReadonlySet<string> = new Set([
   '+', '-', '*', '/', '^', ',', '=', ':=', '<', '<=', '>', '>=', '==', '!=',
 ]);
-const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else']);
+const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else', 'while']);
 
 /** Hints for characters that users bring from other languages. */
 const CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([

@@ -77,8 +77,8 @@ const STATEMENT_KEYWORDS: ReadonlySet<string> = new Set([
 /** Statements that say something about the whole model, not about one element: never inside a `for` block. */
 const WHOLE_MODEL_KEYWORDS: ReadonlySet<string> = new Set(['model', 'independent', 'parameter', 'unknown', 'discrete', 'option']);
 /** Words that end or structure an expression: finding one where an operand belongs means the operand is missing, not misnamed. */
-const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(['then', 'else', 'do', 'end', 'and', 'or', 'in', 'for']);
-const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else']);
+const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(['then', 'else', 'do', 'end', 'and', 'or', 'in', 'for', 'while']);
+const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else', 'while']);
 
 /** Deep enough for any model a person writes; shallow enough that recursion cannot exhaust the stack. */
 const MAX_NESTING = 200;
@@ -725,6 +725,12 @@ class Parser {
     }
     this.advance();
     const rhs = this.expression();
+    if (this.isKeyword('while')) {
+      // a rule that holds only in a situation (rules.ts gives it its meaning)
+      this.advance();
+      const condition = this.expression();
+      return { kind: 'equation', lhs, rhs, span: this.spanFrom(first.span), while: condition };
+    }
     return { kind: 'equation', lhs, rhs, span: this.spanFrom(first.span) };
   }
 

@@ -95,6 +95,8 @@ export interface CompiledModel {
   rhs: HotFunction;
   /** event and switching functions, in `watchInfo` order */
   watch: HotFunction;
+  /** the same under the locked switches (see Switching.lock) */
+  watchLocked: HotFunction;
   /** d/dt of each watched function along the flow; NaN where unknown */
   watchRate: HotFunction;
   /**
@@ -362,6 +364,9 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
   const ULPS = literal(8 * Number.EPSILON);
   parts.push(outFn('watchBound', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })), 'direct'));
+  // the watched functions under the locked branches, for setting the switches at an instant
+  // (a switching function that reads a relation at its own zero takes the branch chosen there)
+  parts.push(outFn('watchLocked', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })), 'locked'));
   parts.push(outFn('rateBound', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n` })), 'locked'));
   // Each watched function and its rate alone, for the root finder: refining one crossing
   // costs one function, not all N of a row of N spheres.
@@ -378,8 +383,11 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     const writes = ev.actions.filter((a): a is AssignAction | JumpAction => a.kind === 'assign' || a.kind === 'jump');
     const marcus = ev.actions.find((a) => a.kind === 'marcus');
     const values = writes.map((a) => (a.kind === 'assign' ? a.value : a.increment));
-    parts.push(fn(`apply${i}(t, y, p, d, sw, yOut, dOut, dir)`, values, 'direct', (e) => {
-      const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'direct')};\n`);
+    // Locked: a relation of the right-hand side reads the branch of the step that ended at
+    // the instant, its left limit, like every other value an action reads (at the instant
+    // itself h < R may already read false: a rule's value held there would be the stale one).
+    parts.push(fn(`apply${i}(t, y, p, d, sw, yOut, dOut, dir)`, values, 'locked', (e) => {
+      const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
       writes.forEach((a, k) => {
         const s = slotIndex(a.target);
         const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
@@ -403,7 +411,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   });
 
   const outputExprs = system.outputs.map((o) => o.expr);
-  parts.push(outFn('outputs', outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'direct')};\n` })), 'direct'));
+  // (locked, as the actions: the row before an instant shows the left limits)
+  parts.push(outFn('outputs', outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'locked')};\n` })), 'locked'));
 
   // Initial values use parameters only (the analysis checked that).
   parts.push(fn('initial(p, y0, d0)', [], 'direct', (e) => {
@@ -436,12 +445,12 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const n = system.events.length;
   const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
   const nw = watchExprs.length;
-  parts.push(`return { rhs, watch, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, boundOne: ${list('watchBound', nw)}, rateBoundOne: ${list('rateBound', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: [${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}], scalar: ${list('scalar', scalars.length)} };`);
+  parts.push(`return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, boundOne: ${list('watchBound', nw)}, rateBoundOne: ${list('rateBound', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: [${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}], scalar: ${list('scalar', scalars.length)} };`);
   const source = parts.join('\n\n');
 
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only
   const made = new Function(source)() as {
-    rhs: HotFunction; watch: HotFunction; watchRate: HotFunction; watchBound: HotFunction; rateBound: HotFunction;
+    rhs: HotFunction; watch: HotFunction; watchLocked: HotFunction; watchRate: HotFunction; watchBound: HotFunction; rateBound: HotFunction;
     watchOne: ScalarFunction[]; rateOne: ScalarFunction[]; boundOne: ScalarFunction[]; rateBoundOne: ScalarFunction[]; outputs: HotFunction; initial: CompiledModel['initial'];
     apply: CompiledEvent['apply'][]; rate: (HotFunction | null)[]; scalar: ScalarFunction[];
   };
@@ -526,7 +535,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   return {
     system, stateNames, discreteNames, paramNames,
     nStates: stateNames.length, nDiscrete: discreteNames.length, nSwitch: system.switching.length,
-    rhs: made.rhs, watch: made.watch, watchRate: made.watchRate, watchBound: made.watchBound, rateBound: made.rateBound,
+    rhs: made.rhs, watch: made.watch, watchLocked: made.watchLocked, watchRate: made.watchRate, watchBound: made.watchBound, rateBound: made.rateBound,
     watchOne: made.watchOne, rateOne: made.rateOne, boundOne: made.boundOne, rateBoundOne: made.rateBoundOne, watchStates, watchInfo, events, switching: system.switching,
     outputNames: system.outputs.map((o) => o.name), outputs: made.outputs, initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({

@@ -7,7 +7,9 @@ import { latexName, toLatex, toText } from '../symbolic/expr.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
 import type { CompiledModel } from './compile.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from './system.js';
-import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem } from './fold.js';
+import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem, type RangeHint } from './fold.js';
+import { originOf } from '../symbolic/arrays.js';
+import type { Span } from '../symbolic/ast.js';
 
 /** How many scheduled times `transform` lists per event before it says "and N more". */
 const MAX_LISTED_TIMES = 1000;
@@ -37,6 +39,55 @@ export interface TransformReport {
   template?: Record<'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events', FoldItem[]>;
 }
 
+type Hints = (RangeHint | undefined)[];
+interface SectionHints { states: Hints; stepVariables: Hints; algebraic: Hints; situations: Hints; named: Hints; equations: Hints; events: Hints }
+
+/** Where the entries of a report come from (an array model's loops), for printing its ranges as written. */
+const reportHints = new WeakMap<TransformReport, SectionHints>();
+
+/**
+ * For each span (one per printed entry), the innermost `for` block that made it, if any: its
+ * variable, its range as written (spaces dropped) and this copy's value; the smallest and
+ * largest values among the entries from the same statement and outer loop values.
+ */
+function rangeHints(spans: readonly (Span | undefined)[]): Hints {
+  const hints: Hints = spans.map((span) => {
+    const o = span && originOf(span);
+    const frame = o?.loops[o.loops.length - 1];
+    if (!o || !frame) return undefined;
+    const m = /^\s*\w+\s+in\s+(.+)$/.exec(frame.range);
+    const colon = m ? m[1].indexOf(':') : -1;
+    if (!m || colon < 0) return undefined;
+    const fromText = m[1].slice(0, colon).replace(/\s+/g, ''), toText = m[1].slice(colon + 1).replace(/\s+/g, '');
+    const outer = o.loops.slice(0, -1);
+    // (a range that names an outer loop's variable is shown by its numbers: that loop is not printed)
+    if (outer.some((f) => new RegExp(`\\b${f.variable}\\b`).test(fromText + ' ' + toText))) return undefined;
+    const key = `${o.template.span.start}|${outer.map((f) => f.value).join(',')}|${frame.variable}`;
+    return { key, variable: frame.variable, fromText, toText, value: frame.value, min: frame.value, max: frame.value };
+  });
+  const extent = new Map<string, [number, number]>();
+  for (const h of hints) {
+    if (!h) continue;
+    const e = extent.get(h.key);
+    extent.set(h.key, e ? [Math.min(e[0], h.value), Math.max(e[1], h.value)] : [h.value, h.value]);
+  }
+  for (const h of hints) if (h) [h.min, h.max] = extent.get(h.key)!;
+  return hints;
+}
+
+function sectionHints(sys: FirstOrderSystem): SectionHints {
+  const stateSpan = new Map(sys.states.map((q) => [q.name, q.span]));
+  return {
+    states: rangeHints(sys.states.map((q) => q.span)),
+    stepVariables: rangeHints(sys.stepVariables.map((q) => stateSpan.get(q.state))),
+    algebraic: rangeHints(sys.namedValues.filter((v) => !v.isSituation).map((v) => v.span)),
+    situations: rangeHints(sys.namedValues.filter((v) => v.isSituation).map((v) => v.span)),
+    named: rangeHints(sys.namedValues.map((v) => v.span)),
+    equations: rangeHints(sys.equations.map((q) => q.span ?? stateSpan.get(q.state))),
+    events: rangeHints(sys.events.map((e) => e.span)),
+  };
+}
+
 /** Whether the report is an array model's (some name is an element). */
 function hasElements(r: TransformReport): boolean {
   return [r.parameters, r.states, r.discretes, r.events, r.algebraic].some((list) => list.some((q) => isElement(q.name)));
@@ -44,15 +95,16 @@ function hasElements(r: TransformReport): boolean {
 
 /** The report's sections folded into loops. */
 function templateOf(r: TransformReport): NonNullable<TransformReport['template']> {
+  const h = reportHints.get(r);
   return {
     parameters: foldItems(r.parameters.map((q) => `${q.name} = ${q.value}${q.unknown ? ' (unknown)' : ''}`)),
-    states: foldItems(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`)),
-    stepVariables: foldItems(r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`)),
+    states: foldItems(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`), undefined, h?.states),
+    stepVariables: foldItems(r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`), undefined, h?.stepVariables),
     discretes: foldItems(r.discretes.map((q) => `${q.name} = ${q.initial}`)),
-    algebraic: foldItems(r.algebraic.map((q) => `${q.name} = ${q.expr}`)),
-    situations: foldItems(r.situations.map((q) => `${q.name} = ${q.condition}`)),
-    equations: foldItems(r.equations),
-    events: foldItems(r.events.map((e) => `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`)),
+    algebraic: foldItems(r.algebraic.map((q) => `${q.name} = ${q.expr}`), undefined, h?.algebraic),
+    situations: foldItems(r.situations.map((q) => `${q.name} = ${q.condition}`), undefined, h?.situations),
+    equations: foldItems(r.equations, undefined, h?.equations),
+    events: foldItems(r.events.map((e) => `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`), undefined, h?.events),
   };
 }
 
@@ -98,7 +150,8 @@ export function transformReport(model: CompiledModel): TransformReport {
     }
     return {
       name: ev.name, kind: ev.kind, times,
-      condition: ev.condition ? toText(ev.condition) : null, direction: ev.direction,
+      // a condition of relations as written, and the function it is located on
+      condition: ev.condition ? (ev.truthOf ? `${toText(ev.truthOf)} (located where ${toText(ev.condition)} crosses 0)` : toText(ev.condition)) : null, direction: ev.direction,
       actions: ev.actions.flatMap(actionText), source: ev.source, deltaSources: ev.deltaSources,
     };
   });
@@ -118,6 +171,7 @@ export function transformReport(model: CompiledModel): TransformReport {
   };
   // (computed when read: JSON output reads it, a run that only checks the model does not)
   if (hasElements(report)) {
+    reportHints.set(report, sectionHints(sys));
     let template: TransformReport['template'];
     Object.defineProperty(report, 'template', { enumerable: true, configurable: true, get: () => (template ??= templateOf(report)) });
   }
@@ -132,20 +186,32 @@ function listTimes(times: number[]): string {
 
 export function formatText(r: TransformReport): string {
   const lines: string[] = [];
+  // where each line comes from (an array model's loops), filled in beside the sections' entries
+  const h = reportHints.get(r);
+  const hints: Hints = [];
+  const mark = (section: Hints | undefined, count: number) => {
+    hints.length = lines.length - count;
+    for (let k = 0; k < count; k++) hints.push(section?.[k]);
+  };
   const range = `${r.range.from} to ${r.range.to ?? '(end from the command line)'}`;
   lines.push(`model ${r.model}: independent ${r.independent} from ${range}`);
   if (r.parameters.length) lines.push('', 'parameters', ...r.parameters.map((q) => `  ${q.name} = ${q.value}${q.unknown ? '   (unknown: found by shoot)' : ''}`));
   lines.push('', 'states (first-order system)');
   const width = Math.max(...r.states.map((s) => s.name.length), 4);
   for (const s of r.states) lines.push(`  ${s.name.padEnd(width)}  stands for ${s.standsFor.padEnd(12)} initial ${s.initial}`);
+  mark(h?.states, r.states.length);
   if (r.stepVariables.length) {
     lines.push('', 'step variables (piecewise constant, changed only by events)');
     for (const s of r.stepVariables) lines.push(`  ${s.name}: the jumps of ${s.variable}, so ${s.variable} = ${s.state} + ${s.name}; starts at 0`);
+    mark(h?.stepVariables, r.stepVariables.length);
   }
   if (r.discretes.length) lines.push('', 'discrete variables', ...r.discretes.map((d) => `  ${d.name} = ${d.initial} initially`));
   if (r.algebraic.length) lines.push('', 'algebraic variables (in evaluation order)', ...r.algebraic.map((a) => `  ${a.name} = ${a.expr}`));
+  mark(h?.algebraic, r.algebraic.length);
   if (r.situations.length) lines.push('', 'situations', ...r.situations.map((s) => `  ${s.name} = ${s.condition}`));
+  mark(h?.situations, r.situations.length);
   lines.push('', 'equations', ...r.equations.map((q) => `  ${q}`));
+  mark(h?.equations, r.equations.length);
   if (r.events.length) {
     lines.push('', 'events (processed in this order at one instant)');
     for (const e of r.events) {
@@ -156,12 +222,14 @@ export function formatText(r: TransformReport): string {
       for (const a of e.actions) entry.push(`      ${a}`);
       lines.push(entry.join('\n'));
     }
+    mark(h?.events, r.events.length);
   }
   if (r.switching.length) lines.push('', 'switching functions (the integrator stops where they change)', ...r.switching.map((s) => `  ${s}`));
   if (r.boundaryConditions.length) lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
   if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
   // an array model: its copies folded back into loops (fold.ts)
-  return foldLines(lines).join('\n') + '\n';
+  hints.length = lines.length;
+  return foldLines(lines, undefined, hints).join('\n') + '\n';
 }
 
 /** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
@@ -170,11 +238,11 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
   // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
   const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
   const algebraic = sys.namedValues.map((v) => `  ${latexName(v.name)} &= ${toLatex(v.expr)}`);
-  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE).join(' \\\\\n'), '\\end{align*}'];
+  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE, [...(reportHints.get(r)?.equations ?? eqs.map(() => undefined)), ...(reportHints.get(r)?.named ?? [])]).join(' \\\\\n'), '\\end{align*}'];
   if (sys.stepVariables.length) out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
   if (sys.events.length) {
     out.push('\\begin{itemize}');
-    out.push(...foldLines(sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`), LATEX_ITEM_STYLE));
+    out.push(...foldLines(sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`), LATEX_ITEM_STYLE, reportHints.get(r)?.events));
     out.push('\\end{itemize}');
   }
   return out.join('\n') + '\n';

@@ -101,6 +101,8 @@ export interface EventSpec {
   /** delta terms that act at this event, as written */
   deltaSources: string[];
   span: Span;
+  /** a condition of relations as written (`h < R and Vy < 0`), when `condition` is its truth function */
+  truthOf?: Expr;
   /** where the instant is placed when the model says (`locate before`): else the run's choice */
   locate?: 'exact' | 'before' | 'after';
 }

@@ -11,13 +11,14 @@
 import type { EquationStatement, EventStatement, Expr, Span } from '../symbolic/ast.js';
 import type { AnalysedModel, StateInfo } from '../symbolic/analyse.js';
 import {
-  add, call, constantValue, differentiate, div, mapExpr, mul, name, num, refKey, references, simplify, substitute, sub, toText, walk,
+  add, call, constantValue, differentiate, div, mapExpr, mul, name, neg, num, refKey, references, simplify, substitute, sub, toText, walk,
 } from '../symbolic/expr.js';
 import {
   classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
 } from './delta-rules.js';
 import { exactRootCandidates } from './algebra.js';
 import { originOf } from '../symbolic/arrays.js';
+import { isHiddenName } from '../symbolic/rules.js';
 import type {
   ActionSpec, EventSpec, JumpAction, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
   SystemState, StepVariable,
@@ -324,6 +325,9 @@ class Transformer {
     return events.sort((a, b) => position(a.span) - position(b.span));
   }
 
+  /** a situation's condition as written (for truthFunction) */
+  private readonly situationOf = (n: string): Expr | undefined => (this.model.kinds.get(n) === 'situation' ? this.model.situations.find((q) => q.name === n)?.condition : undefined);
+
   private userEvent(ev: EventStatement): EventSpec {
     const trig = ev.trigger;
     const source = this.model.source.slice(ev.span.start, ev.span.end).trim();
@@ -339,9 +343,16 @@ class Transformer {
     }
     const base = { name: ev.name, source, actions, deltaSources: [], span: ev.span };
     if (trig.kind === 'when') {
-      const boolean = isBoolean(trig.expr, this.model.kinds);
-      const condition = this.toSystem(trig.expr, false);
-      return { ...base, kind: 'state', schedule: null, condition, conditionRate: boolean ? null : condition, direction: trig.direction, booleanCondition: boolean, ...(ev.locate ? { locate: ev.locate } : {}) };
+      // A condition of relations is located as the continuous function that is positive
+      // exactly where it holds (see truthFunction): it has a rate, so a step cannot hide two
+      // flips, and a flip is located like any crossing. Only == and != stay truth values.
+      const truth = isBoolean(trig.expr, this.model.kinds) ? truthFunction(trig.expr, this.situationOf) : null;
+      const boolean = truth === null && isBoolean(trig.expr, this.model.kinds);
+      const condition = this.toSystem(truth ?? trig.expr, false);
+      return {
+        ...base, kind: 'state', schedule: null, condition, conditionRate: boolean ? null : condition, direction: trig.direction, booleanCondition: boolean,
+        ...(truth ? { truthOf: this.toSystem(trig.expr, false) } : {}), ...(ev.locate ? { locate: ev.locate } : {}),
+      };
     }
     if (trig.kind === 'at') return { ...base, kind: 'time', schedule: { kind: 'at', times: trig.times }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
     return { ...base, kind: 'periodic', schedule: { kind: 'every', period: trig.period, from: trig.from }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
@@ -436,7 +447,8 @@ class Transformer {
       return columns;
     }
     for (const s of m.states) for (let i = 0; i < s.order; i++) columns.push({ name: refKey(s.name, i), expr: this.representation.get(refKey(s.name, i))! });
-    for (const d of m.discretes) columns.push({ name: d.name, expr: name(d.name) });
+    // (not the values rules with while hold: they show in their variables)
+    for (const d of m.discretes) if (!isHiddenName(d.name)) columns.push({ name: d.name, expr: name(d.name) });
     for (const a of m.algebraics) columns.push({ name: a.name, expr: name(a.name) });
     return columns;
   }
@@ -452,6 +464,36 @@ function splitElement(n: string): { base: string; index: string } | null {
   const open = n.indexOf('[');
   if (open <= 0 || !n.endsWith(']')) return null;
   return { base: n.slice(0, open), index: n.slice(open + 1, -1) };
+}
+
+/**
+ * A continuous function positive exactly where the condition holds and negative where it
+ * does not: a < b is b - a, a > b is a - b, `and` the smaller of two, `or` the larger, `not`
+ * the negative; a situation stands for its condition. Null for what has no such function
+ * (==, !=, a number, if): those are located on their truth value.
+ */
+export function truthFunction(e: Expr, situation: (n: string) => Expr | undefined, depth = 0): Expr | null {
+  if (depth > 200) return null;
+  const f = (x: Expr) => truthFunction(x, situation, depth + 1);
+  const s = e.span;
+  if (e.kind === 'binary') {
+    if (e.op === '<' || e.op === '<=') return sub(e.right, e.left, s);
+    if (e.op === '>' || e.op === '>=') return sub(e.left, e.right, s);
+    if (e.op === 'and' || e.op === 'or') {
+      const a = f(e.left), b = f(e.right);
+      return a && b ? call(e.op === 'and' ? 'min' : 'max', [a, b], s) : null;
+    }
+    return null;
+  }
+  if (e.kind === 'unary' && e.op === 'not') {
+    const a = f(e.operand);
+    return a && neg(a, s);
+  }
+  if (e.kind === 'name') {
+    const c = situation(e.name);
+    return c ? f(c) : null;
+  }
+  return null;
 }
 
 function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {

@@ -92,6 +92,8 @@ export class Crossings {
    * must be located past its zero, or the branch locked after it would be the old one.
    */
   private readonly isEvent: Uint8Array;
+  /** per function: an event's truth value (+1 true, -1 false: `when h < R and Vy < 0 falls`) */
+  private readonly isBoolean: Uint8Array;
   /** the functions that may cross in this step */
   private readonly candidates: Int32Array;
   /** per function: the samples that bracket its crossing (times; values and rates at both ends) */
@@ -129,6 +131,7 @@ export class Crossings {
     this.direction = m.watchInfo.map((w) => (w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses'));
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
     this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
+    this.isBoolean = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0));
   }
 
   reset(): void {
@@ -242,6 +245,8 @@ export class Crossings {
       // it goes next: the sign of its rate in the direction of integration.
       let s0 = fromZero ? this.holdSide[k] : 0;
       if (s0 === 0) s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * rPrev[k]);
+      // (a truth value has no rate: NaN says nothing about the side)
+      if (s0 !== s0) s0 = 0;
       if (s0 === 0 && fromZero) s0 = Math.sign(gm) || Math.sign(g1);
       if (s0 === 0) { this.fromZero[k] = 0; continue; }
       this.scanK = k;
@@ -358,6 +363,22 @@ export class Crossings {
    */
   rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number): void {
     const ws = this.ws;
+    if (this.isBoolean[w]) {
+      // A truth value is +1 or -1, never near zero. At its instant it may still show the side
+      // it fired from (read with the state at the left end) or already the other (a condition
+      // on t alone, read at the instant): so it is held only until a step shows a side
+      // (|g| = 1 > 0.5), and then scanned from the instant starting on the side it went to:
+      // false after `falls`, true after `rises`, and after `crosses` the side of the step's
+      // midpoint. (Held with the scale of a real function it would never be let go: the
+      // event would fire once only.)
+      const direction = this.direction[w];
+      this.held[w] = 1;
+      this.holdScale[w] = 0.5;
+      this.holdRate[w] = 0;
+      this.holdSide[w] = direction === 'falls' ? -1 : direction === 'rises' ? 1 : 0;
+      this.sitting[w] = 0;
+      return;
+    }
     const g = ws.gPrev[w];
     const rate = ws.rPrev[w];
     const slack = Math.max(Math.abs(ratePre), Math.abs(rate));

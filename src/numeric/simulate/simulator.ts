@@ -507,6 +507,9 @@ export class Simulator {
           const w = m.events[e].watchIndex;
           if (w < 0 || !this.crossings.isHeld(w) || !this.crossings.leavesAcross(w)) continue;
           if (!(Math.abs(ws.rPrev[w] - this.rFire[w]) > 4 * ws.rBound[w])) continue;
+          // It came in across its zero at a rate well above rounding: the approach was seen,
+          // and an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
+          if (ws.dir * this.rFire[w] * -this.crossings.fromSide(w) > 4 * ws.rBound[w]) continue;
           if (this.zenoContinue && this.hold(rs, w, at)) break;
           return this.failContact(rs, w, at);
         }
@@ -515,9 +518,6 @@ export class Simulator {
     // a contact held through the instant: does its force still push after the actions?
     if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
     if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
-          // It came in across its zero at a rate well above rounding: the approach was seen,
-          // and an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
-          if (ws.dir * this.rFire[w] * -this.crossings.fromSide(w) > 4 * ws.rBound[w]) continue;
     for (const k of fired) {
       const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
       if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {

@@ -11,6 +11,8 @@ export class Switching {
   /** per switch, the switches on the same function (itself included) */
   private readonly sameFunction: number[][];
   private readonly swSaved: Float64Array;
+  /** the switches before a pass of lock() */
+  private readonly swBefore: Float64Array;
   /** per watched function: the side of zero whose branch is taken when it sits at zero (0: not at zero) */
   private readonly sideAt: Float64Array;
   private readonly rMid: Float64Array;
@@ -23,6 +25,7 @@ export class Switching {
     const keys = m.switching.map((sf) => toText(sf.g));
     this.sameFunction = keys.map((key) => keys.flatMap((other, i) => (other === key ? [i] : [])));
     this.swSaved = new Float64Array(m.nSwitch);
+    this.swBefore = new Float64Array(m.nSwitch);
     this.sideAt = new Float64Array(ws.nWatch);
     this.rMid = new Float64Array(ws.nWatch);
   }
@@ -37,7 +40,25 @@ export class Switching {
   lock(t: number, y: Float64Array, d: Float64Array, dtZero = 0): number {
     const ws = this.ws, m = ws.model;
     if (m.nSwitch === 0) return -1;
-    m.watch(t, y, ws.p, d, ws.sw, ws.gTmp);
+    // A switching function may read other switches (abs(Ving) > 0 with Ving = if h < R then
+    // |Vt| else its held value): set them all, evaluate again with the new branches, until
+    // none changes. One pass would lock it on the branches of the step before the instant.
+    let atZero = false;
+    for (let pass = 0; ; pass++) {
+      this.swBefore.set(ws.sw);
+      atZero = this.lockPass(t, y, d, dtZero);
+      let changed = false;
+      for (let j = 0; j < m.nSwitch; j++) if (ws.sw[j] !== this.swBefore[j]) { changed = true; break; }
+      if (!changed || pass >= m.nSwitch) break;
+    }
+    if (!atZero) return -1;
+    return this.slidingAlong(t, y, d);
+  }
+
+  /** One pass of lock(): every switch set from the functions under the current branches; true when one sits at zero. */
+  private lockPass(t: number, y: Float64Array, d: Float64Array, dtZero: number): boolean {
+    const ws = this.ws, m = ws.model;
+    m.watchLocked(t, y, ws.p, d, ws.sw, ws.gTmp);
     m.watchRate(t, y, ws.p, d, ws.sw, ws.gAfter);
     m.watchBound(t, y, ws.p, d, ws.sw, ws.gBound);
     let atZero = false;
@@ -61,7 +82,12 @@ export class Switching {
         case 'sign': ws.sw[w.index] = Math.sign(g); break;
       }
     }
-    if (!atZero) return -1;
+    return atZero;
+  }
+
+  /** The switching function along which the motion slides at (t, y), or -1. */
+  private slidingAlong(t: number, y: Float64Array, d: Float64Array): number {
+    const ws = this.ws, m = ws.model;
     // Sliding: at a switching function's zero, the motion of either side drives it back
     // (x' = if x > 0 then -1 else 1 at x = 0). Crossing after crossing would follow, each a
     // rounding apart; integrating on with either branch is wrong. Only both sides together
