@@ -53,7 +53,8 @@ export function simulationText(r: SimulationResult): string {
   const lines: string[] = [];
   lines.push(`${r.model}: ${r.status}${r.message ? ` - ${r.message}` : ''}`);
   if (r.accumulationPoint !== undefined) lines.push(`accumulation point: ${r.independent} = ${formatValue(r.accumulationPoint)}`);
-  lines.push(`${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events`);
+  const method = r.stats.switches ? `, method auto: ${r.stats.switches} switch(es) between dopri5 and rodas, ${r.stats.method} at the end` : '';
+  lines.push(`${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`);
   if (r.events.length) {
     lines.push('', 'events');
     const shown = r.events.length > 40 ? [...r.events.slice(0, 20), null, ...r.events.slice(-20)] : r.events;

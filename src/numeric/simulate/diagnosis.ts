@@ -45,10 +45,13 @@ export class Diagnosis {
   quickCause(stepper: Stepper): string | null {
     const nonFinite = this.probeNonFinite(stepper);
     if (nonFinite) return `${nonFinite}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
-    const stiffness = this.stiffnessRatio(stepper);
-    const abrupt = this.abruptEquation(stepper, stiffness);
+    // dopri5's own test (Hairer's, over the last steps) outranks the one-step estimate: a stiff
+    // component held at the stability border zigzags, which the jump test would take for a switch
+    const own = stepper as Stepper & { looksStiff?: boolean; hLambda?: number };
+    const stiffness = own.looksStiff ? Math.max(own.hLambda ?? 0, 1.01) : this.stiffnessRatio(stepper);
+    const abrupt = own.looksStiff ? null : this.abruptEquation(stepper, stiffness);
     if (abrupt) return `${abrupt} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
-    if (stiffness > 1) return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy; deltastep has no implicit method yet (issue #16): shorten the range, loosen the step limit with --max-steps, or write the fast part as an algebraic equation`;
+    if (stiffness > 1) return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy: run it with --method rodas (implicit, with the exact Jacobian) or --method auto (the default: it switches to rodas where the problem is stiff)`;
     return null;
   }
 
