@@ -746,8 +746,15 @@ describe('transform prints an array model once, as loops over its template', () 
     .replace(/\[([^\]]+)\]/g, (m, inside: string) => `[${inside.split(',').map((x) => arith(x) ?? x).join(',')}]`)
     .replace(/\((-?\d+(?:[+\-*]\d+)*)\)/g, (m, e: string) => arith(e) ?? m);
 
+  /** A range end as printed (`4`, `N-1`) with the model's parameter values. */
+  const end = (e: string, values: Record<string, number>) => {
+    const v = arith(e.replace(/[A-Za-z_]\w*/g, (n) => String(values[n] ?? NaN)));
+    if (v === null) throw new Error(`cannot evaluate the range end ${e}`);
+    return Number(v);
+  };
+
   /** The printout written out again: loops, sums and value lists expanded (the inverse of the folding). */
-  function unfold(text: string): string[] {
+  function unfold(text: string, values: Record<string, number> = {}): string[] {
     const lines = text.split('\n');
     const out: string[] = [];
     const sums = (line: string) => line.replace(/sum\((\w) in (\d+):(\d+), ((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g, (m, v: string, a: string, b: string, term: string) =>
@@ -759,7 +766,7 @@ describe('transform prints an array model once, as loops over its template', () 
         list[5].split(', ').forEach((value, j) => out.push(`${list[1]}${list[2]}[${Number(list[3]) + j}] = ${value}${list[6]}`));
         continue;
       }
-      const head = /^(\s*)(- )?for (\w) in (\d+):(\d+):(?: (.*))?$/.exec(line);
+      const head = /^(\s*)(- )?for (\w) in ([^\s:]+):([^\s:]+):(?: (.*))?$/.exec(line);
       if (!head) { out.push(line); continue; }
       const [, indent, bullet, v, a, b, same] = head;
       let body: string[];
@@ -768,13 +775,14 @@ describe('transform prints an array model once, as loops over its template', () 
         body = [];
         while (k + 1 < lines.length && lines[k + 1].startsWith(`${indent}  `) && lines[k + 1].trim() !== '') body.push(sums(lines[++k]).slice(2));
       }
-      for (let value = Number(a); value <= Number(b); value++) for (const l of body) out.push(instance(l, v, value));
+      for (let value = end(a, values); value <= end(b, values); value++) for (const l of body) out.push(instance(l, v, value));
     }
     return out;
   }
   /** Lines compared: spaces normalised, the `from:` lines (the source text, which differs between the two files) left out. */
   const comparable = (lines: string[]) => lines.filter((l) => !/^\s*from: /.test(l)).map((l) => l.replace(/\s+/g, ' ').trimEnd());
   const text = (src: string, options?: { set?: Record<string, number> }) => formatText(transformReport(compileModel(src, 'm.delta', options)));
+  const parameterValues = (src: string) => Object.fromEntries(transformReport(compileModel(src)).parameters.map((q) => [q.name, q.value]));
 
   it.each([
     ['a row of 4 spheres', rowArray([0.3, -0.1, 0.7, 0.2], 10), rowWritten([0.3, -0.1, 0.7, 0.2], 10)],
@@ -783,7 +791,7 @@ describe('transform prints an array model once, as loops over its template', () 
     ['10 compartments', compartmentsArray(10), compartmentsWritten(10)],
   ])('%s: the folded text, written out again, is the written-out model\'s text', (_, array, written) => {
     const folded = text(array);
-    const unfolded = comparable(unfold(folded)).map(flat);
+    const unfolded = comparable(unfold(folded, parameterValues(array))).map(flat);
     expect(unfolded).toEqual(comparable(text(written).split('\n')));
     expect(folded.split('\n').length).toBeLessThan(unfolded.length);
   });
@@ -794,12 +802,13 @@ describe('transform prints an array model once, as loops over its template', () 
     const large = text(src, { set: { N: 600 } });
     expect(large.split('\n').length).toBe(small.split('\n').length);
     expect(small.split('\n').length).toBeLessThan(70);
-    expect(large).toContain('  for i in 1:599: J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))\n');
+    // a loop of the model keeps its range as written; the equations come from three statements (x[1], x[2..N-1], x[N]): numbers
+    expect(large).toContain('  for i in 1:N-1: J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))\n');
     expect(large).toContain('equations\n  for i in 1:600:\n    x[i]\' = u[i] + S[i]\n    u[i]\' = 0\n');
     expect(large).toContain('  v0[1:600] = [0.310308, -0.390371, ');
     expect(large).not.toMatch(/J\[5\] =/);
     // the contacts after the first are one template (the first has its own delta term)
-    expect(large).toMatch(/\n {2}for j in 2:599:\n {4}c\[j\] {2}\[state\] when x\[j\+1\] - x\[j\] falls\n/);
+    expect(large).toMatch(/\n {2}for j in 2:N-1:\n {4}c\[j\] {2}\[state\] when x\[j\+1\] - x\[j\] falls\n/);
   });
 
   it('sum() prints as a sum; LaTeX folds its equations and events the same way', () => {
@@ -809,7 +818,7 @@ describe('transform prints an array model once, as loops over its template', () 
     const latex = formatLatex(m.system, transformReport(m));
     expect(latex).toContain('  \\text{for } i = 1, \\dots, 6: \\\\\n    \\mathit{x[i]}\' &= \\mathit{u[i]} + \\mathit{S[i]} \\\\\n    \\mathit{u[i]}\' &= 0 \\\\\n');
     expect(latex).toContain('E &= \\sum_{i=1}^{6} \\left(\\frac{m \\, \\left(\\mathit{u[i]} + \\mathit{S[i]}\\right)^{2}}{2}\\right)');
-    expect(latex).toMatch(/\\item\[\] for \$i = 1, \\dots, 5\$:\n {4}\\item \\texttt\{c\[i\]\} when \$\\mathit\{x\[i\+1\]\} - \\mathit\{x\[i\]\}\$ falls/);
+    expect(latex).toMatch(/\\item\[\] for \$i = 1, \\dots, N-1\$:\n {4}\\item \\texttt\{c\[i\]\} when \$\\mathit\{x\[i\+1\]\} - \\mathit\{x\[i\]\}\$ falls/);
     const big = compileModel(src.replace('parameter N = 6', 'parameter N = 6').replace(/\[0\.3, [^\]]*\]/, '0.1'), 'm.delta', { set: { N: 200 } });
     expect(formatLatex(big.system, transformReport(big)).split('\n').length).toBe(latex.split('\n').length);
   });
@@ -831,9 +840,26 @@ describe('transform prints an array model once, as loops over its template', () 
     // the same template for 8 and 300 spheres, up to the numbers in it
     const shape = (r: typeof small) => JSON.stringify({ ...r.template, parameters: r.template!.parameters.length }).replace(/\d+/g, '#');
     expect(shape(large)).toBe(shape(small));
-    expect(large.template!.equations).toEqual([{ for: 'i', from: 1, to: 300, body: ["x[i]' = u[i] + S[i]", "u[i]' = 0"] }]);
+    expect(large.template!.equations).toEqual([{ for: 'i', from: 1, to: 300, range: '1:300', body: ["x[i]' = u[i] + S[i]", "u[i]' = 0"] }]);
+    expect(large.template!.algebraic).toEqual([{ for: 'i', from: 1, to: 299, range: '1:N-1', body: ['J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))'] }]);
     // a model without arrays has none
     expect(transformReport(compileModel(rowWritten([0.3, -0.1], 5))).template).toBeUndefined();
+  });
+
+  it('nested loops: the outer loop folds with its range as written, the inner one is written out inside it', () => {
+    const grid = `parameter N = 3, M = 2
+for i in 1:N
+  for j in 1:M
+    y[i,j]' = -(i + j)*y[i,j]
+    y[i,j](0) = 1
+  end
+end
+`;
+    const shown = text(grid);
+    expect(shown).toContain("equations\n  for i in 1:N:\n    y[i,1]' = -(i + 1)*y[i,1]\n    y[i,2]' = -(i + 2)*y[i,2]\n");
+    const r = transformReport(compileModel(grid));
+    const lines = unfold(shown, { N: 3, M: 2 });
+    expect(lines.filter((l) => /^ {2}y\[\d,\d\]' = /.test(l)).map((l) => l.trim())).toEqual(r.equations);
   });
 
   it('a model without arrays prints as before (nothing to fold)', () => {

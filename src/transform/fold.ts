@@ -90,14 +90,15 @@ function template(lines: readonly Line[], f: Fit, v: string): string[] {
 }
 
 /** A loop variable not used as a name in the block. */
-function freeVariable(lines: readonly Line[]): string {
+function freeVariable(lines: readonly Line[], candidates = ['i', 'j', 'k', 'n', 'q', 'r']): string {
   const text = lines.map((l) => l.text).join('\n');
-  return ['i', 'j', 'k', 'n', 'q', 'r'].find((v) => !new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`).test(text)) ?? 'i_';
+  return candidates.find((v) => !new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`).test(text)) ?? 'i_';
 }
 
 /** `  v0[1] = 0.3`, `  v0[2] = -0.1`, ... -> `  v0[1:4] = [0.3, -0.1, 0.7, 0.2]` (one index, consecutive, same suffix). */
-function foldValueLists(lines: readonly string[]): string[] {
+function foldValueLists(lines: readonly string[], hints: readonly (RangeHint | undefined)[]): { lines: string[]; hints: (RangeHint | undefined)[] } {
   const out: string[] = [];
+  const outHints: (RangeHint | undefined)[] = [];
   const pattern = /^(\s*)([A-Za-z_]\w*)\[(\d+)\] = (\S+)(.*)$/;
   for (let s = 0; s < lines.length;) {
     const m = pattern.exec(lines[s]);
@@ -109,12 +110,13 @@ function foldValueLists(lines: readonly string[]): string[] {
         e++;
       }
     }
-    if (!m || e - s < 2) { out.push(lines[s]); s++; continue; }
+    if (!m || e - s < 2) { out.push(lines[s]); outHints.push(hints[s]); s++; continue; }
     const values = lines.slice(s, e).map((l) => pattern.exec(l)![4]);
     out.push(`${m[1]}${m[2]}[${m[3]}:${Number(m[3]) + e - s - 1}] = [${values.join(', ')}]${m[5]}`);
+    outHints.push(undefined);
     s = e;
   }
-  return out;
+  return { lines: out, hints: outHints };
 }
 
 /**
@@ -152,8 +154,8 @@ function foldSums(line: string, style: FoldStyle): string {
 }
 
 export interface FoldStyle {
-  /** the loop's header: `for i in 1:3:` */
-  header(variable: string, from: number, to: number): string;
+  /** the loop's header: `for i in 1:N-1:` */
+  header(variable: string, from: string, to: string): string;
   /** a one-line block on the header's line (text) or below it (LaTeX) */
   sameLine: boolean;
   /** fold `name[k] = value` lists into one line (the text's parameters) */
@@ -170,14 +172,56 @@ export const TEXT_STYLE: FoldStyle = {
 };
 
 /** A line as it is, or a loop: `body` (template lines in `variable`) for variable = from, ..., to. */
-export type FoldItem = string | { for: string; from: number; to: number; body: string[] };
+export type FoldItem = string | {
+  for: string; from: number; to: number;
+  /** the range as the model writes it where the loop is one of the model's (`1:N-1`), else `from:to` */
+  range: string;
+  body: string[];
+};
+
+/**
+ * One `for` block around a printed entry that is a copy made by the model's loops: the
+ * statement and the outer loops' values (`key`), the loop's variable, its range as written,
+ * this copy's value, and the smallest and largest values among the copies with that key.
+ */
+export interface LoopHint { key: string; variable: string; fromText: string; toText: string; value: number; min: number; max: number }
+
+/** The loops around a printed entry, innermost first (empty or undefined: none). */
+export type RangeHint = LoopHint[];
+
+/**
+ * The model's own range for a fold, when every copy in it comes from one loop of one statement
+ * with the loop's value equal to the fold's: its ends as written where the fold reaches them.
+ */
+function modelRange(hints: readonly (RangeHint | undefined)[], s: number, p: number, f: Fit): { loop: LoopHint; from: string; to: string } | null {
+  const levels = hints[s]?.length ?? 0;
+  // the innermost loop whose value is the fold's in every copy (inner loops may vary inside a block)
+  level: for (let l = 0; l < levels; l++) {
+    const first = hints[s]![l];
+    for (let k = 0; k < f.count; k++) {
+      for (let j = 0; j < p; j++) {
+        const h = hints[s + k * p + j]?.[l];
+        if (!h || h.key !== first.key || h.value !== f.first + k) continue level;
+      }
+    }
+    const last = f.first + f.count - 1;
+    return {
+      loop: first,
+      from: f.first === first.min ? first.fromText : String(f.first),
+      to: last === first.max ? first.toText : String(last),
+    };
+  }
+  return null;
+}
 
 /**
  * The folding itself (see the file comment), as items: lines without elements pass through
  * unchanged; an entry may hold several lines (an event with its actions) and folds as one.
  */
-export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYLE): FoldItem[] {
-  const lines = (style.valueLists ? foldValueLists(input) : [...input]).map((l) => analyse(foldSums(l, style)));
+export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYLE, inputHints: readonly (RangeHint | undefined)[] = []): FoldItem[] {
+  const listed = style.valueLists ? foldValueLists(input, inputHints) : { lines: [...input], hints: [...inputHints] };
+  const lines = listed.lines.map((l) => analyse(foldSums(l, style)));
+  const hints = listed.hints;
   const out: FoldItem[] = [];
   for (let s = 0; s < lines.length;) {
     let best: { p: number; f: Fit } | null = null;
@@ -188,20 +232,25 @@ export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYL
     if (!best) { out.push(lines[s].text); s++; continue; }
     const { p, f } = best;
     const block = lines.slice(s, s + p);
-    const v = freeVariable(block);
-    out.push({ for: v, from: f.first, to: f.first + f.count - 1, body: template(block, f, v) });
+    const range = modelRange(hints, s, p, f);
+    // the model's own loop variable, unless the block uses that name otherwise
+    const own = range?.loop.variable;
+    const v = own && freeVariable(block, [own]) === own ? own : freeVariable(block);
+    const last = f.first + f.count - 1;
+    out.push({ for: v, from: f.first, to: last, range: range ? `${range.from}:${range.to}` : `${f.first}:${last}`, body: template(block, f, v) });
     s += p * f.count;
   }
   return out;
 }
 
 /** {@link foldItems} printed: each loop under its header (on the header's line when it is one line and the style allows). */
-export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYLE): string[] {
+export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYLE, hints: readonly (RangeHint | undefined)[] = []): string[] {
   const out: string[] = [];
-  for (const item of foldItems(input, style)) {
+  for (const item of foldItems(input, style, hints)) {
     if (typeof item === 'string') { out.push(item); continue; }
     const { body } = item;
-    const head = style.header(item.for, item.from, item.to);
+    const [from, to] = splitRange(item.range);
+    const head = style.header(item.for, from, to);
     const indent = /^\s*/.exec(body[0])![0];
     const bullet = /^\s*- /.exec(body[0]);
     const oneLine = body.length === 1 && style.sameLine && !body[0].includes('\n');
@@ -210,6 +259,12 @@ export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYL
     else out.push(`${indent}${head}`, ...body.map((l) => l.split('\n').map((x) => `  ${x}`).join('\n')));
   }
   return out;
+}
+
+/** `1:N-1` -> ['1', 'N-1'] (the first colon: range ends have none) */
+function splitRange(range: string): [string, string] {
+  const k = range.indexOf(':');
+  return [range.slice(0, k), range.slice(k + 1)];
 }
 
 /** Whether a name is an array's element (`x[3]`, `a[2,1]`). */

@@ -7,7 +7,7 @@ import { latexName, toLatex, toText } from '../symbolic/expr.js';
 import { ScheduleError, scheduleTimes } from './time-roots.js';
 import type { CompiledModel } from './compile.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from './system.js';
-import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem, type RangeHint } from './fold.js';
+import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem, type LoopHint, type RangeHint } from './fold.js';
 import { originOf } from '../symbolic/arrays.js';
 import type { Span } from '../symbolic/ast.js';
 
@@ -43,7 +43,8 @@ type Hints = (RangeHint | undefined)[];
 interface SectionHints { states: Hints; stepVariables: Hints; algebraic: Hints; situations: Hints; named: Hints; equations: Hints; events: Hints }
 
 /** Where the entries of a report come from (an array model's loops), for printing its ranges as written. */
-const reportHints = new WeakMap<TransformReport, SectionHints>();
+const hintMakers = new WeakMap<TransformReport, () => SectionHints>();
+const reportHints = { get: (r: TransformReport): SectionHints | undefined => hintMakers.get(r)?.() };
 
 /**
  * For each span (one per printed entry), the innermost `for` block that made it, if any: its
@@ -51,27 +52,34 @@ const reportHints = new WeakMap<TransformReport, SectionHints>();
  * largest values among the entries from the same statement and outer loop values.
  */
 function rangeHints(spans: readonly (Span | undefined)[]): Hints {
+  const all: LoopHint[] = [];
   const hints: Hints = spans.map((span) => {
     const o = span && originOf(span);
-    const frame = o?.loops[o.loops.length - 1];
-    if (!o || !frame) return undefined;
-    const m = /^\s*\w+\s+in\s+(.+)$/.exec(frame.range);
-    const colon = m ? m[1].indexOf(':') : -1;
-    if (!m || colon < 0) return undefined;
-    const fromText = m[1].slice(0, colon).replace(/\s+/g, ''), toText = m[1].slice(colon + 1).replace(/\s+/g, '');
-    const outer = o.loops.slice(0, -1);
-    // (a range that names an outer loop's variable is shown by its numbers: that loop is not printed)
-    if (outer.some((f) => new RegExp(`\\b${f.variable}\\b`).test(fromText + ' ' + toText))) return undefined;
-    const key = `${o.template.span.start}|${outer.map((f) => f.value).join(',')}|${frame.variable}`;
-    return { key, variable: frame.variable, fromText, toText, value: frame.value, min: frame.value, max: frame.value };
+    if (!o || o.loops.length === 0) return undefined;
+    const loops: LoopHint[] = [];
+    // innermost first
+    for (let l = o.loops.length - 1; l >= 0; l--) {
+      const frame = o.loops[l];
+      const m = /^\s*\w+\s+in\s+(.+)$/.exec(frame.range);
+      const colon = m ? m[1].indexOf(':') : -1;
+      if (!m || colon < 0) continue;
+      const fromText = m[1].slice(0, colon).replace(/\s+/g, ''), toText = m[1].slice(colon + 1).replace(/\s+/g, '');
+      const outer = o.loops.slice(0, l);
+      // (a range that names an outer loop's variable is shown by its numbers: that loop is not printed)
+      if (outer.some((f) => new RegExp(`\\b${f.variable}\\b`).test(`${fromText} ${toText}`))) continue;
+      const key = `${o.template.span.start}|${outer.map((f) => f.value).join(',')}|${frame.variable}`;
+      const hint = { key, variable: frame.variable, fromText, toText, value: frame.value, min: frame.value, max: frame.value };
+      loops.push(hint);
+      all.push(hint);
+    }
+    return loops;
   });
   const extent = new Map<string, [number, number]>();
-  for (const h of hints) {
-    if (!h) continue;
+  for (const h of all) {
     const e = extent.get(h.key);
     extent.set(h.key, e ? [Math.min(e[0], h.value), Math.max(e[1], h.value)] : [h.value, h.value]);
   }
-  for (const h of hints) if (h) [h.min, h.max] = extent.get(h.key)!;
+  for (const h of all) [h.min, h.max] = extent.get(h.key)!;
   return hints;
 }
 
@@ -171,7 +179,8 @@ export function transformReport(model: CompiledModel): TransformReport {
   };
   // (computed when read: JSON output reads it, a run that only checks the model does not)
   if (hasElements(report)) {
-    reportHints.set(report, sectionHints(sys));
+    let hints: SectionHints | undefined;
+    hintMakers.set(report, () => (hints ??= sectionHints(sys)));
     let template: TransformReport['template'];
     Object.defineProperty(report, 'template', { enumerable: true, configurable: true, get: () => (template ??= templateOf(report)) });
   }
