@@ -565,7 +565,7 @@ describe('single elements in set and init (library)', () => {
     [{ init: { 'x[5]': 1 } }, "'x[5]' in --init is not an element of x: its elements are x[1] to x[4]"],
     [{ init: { "x[0]'": 1 } }, "'x[0]'' in --init is not an element of x: its elements are x[1] to x[4]"],
     [{ init: { x: 1 } }, "'x' in --init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])"],
-    [{ init: { 'hits[1]': 1 } }, "'hits[1]' in --init is not a state of Row; the states are: x[1], x[1]', x[2], x[2]', x[3], x[3]', x[4], x[4]'"],
+    [{ init: { 'hits[1]': 1 } }, "'hits[1]' in --init is not a state of Row; the states are: x[1] to x[4], x[1]' to x[4]'"],
   ] as [SimulateOptions, string][])('%j: %s', (options, message) => {
     const m = compileModel(src);
     let err: unknown;

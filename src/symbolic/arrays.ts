@@ -661,21 +661,29 @@ function describeElements(base: string, tuples: readonly number[][]): string {
 }
 
 /**
- * `v0[1] to v0[64]`-style listing of names: each array's elements (named `base[k]`) folded
- * into one entry when they run without gaps, other names as they are; in the given order.
+ * Names listed for a message, each array in one entry where its first element stands:
+ * `N, m, v0[1] to v0[64], x[1] to x[64], x[1]' to x[64]'` (elements with one index and the
+ * same primes; a run without gaps as `first to last`, otherwise every element).
  */
 export function compactNames(names: readonly string[]): string {
-  const parts: string[] = [];
-  let k = 0;
-  while (k < names.length) {
-    const m = /^(.*)\[(-?\d+)\]$/.exec(names[k]);
-    if (!m) { parts.push(names[k++]); continue; }
-    let last = Number(m[2]), j = k + 1;
-    while (j < names.length && names[j] === elementName(m[1], [last + 1])) { last++; j++; }
-    parts.push(j - k > 2 ? `${names[k]} to ${names[j - 1]}` : names.slice(k, j).join(', '));
-    k = j;
+  const groups = new Map<string, { base: string; primes: string; indices: number[] }>();
+  const order: string[] = [];
+  for (const n of names) {
+    const m = /^([A-Za-z_]\w*)\[(-?\d+)\]('*)$/.exec(n);
+    if (!m) { order.push(n); continue; }
+    const key = `\0${m[1]}[${m[3]}`;
+    let g = groups.get(key);
+    if (!g) { g = { base: m[1], primes: m[3], indices: [] }; groups.set(key, g); order.push(key); }
+    g.indices.push(Number(m[2]));
   }
-  return parts.join(', ');
+  return order.map((o) => {
+    const g = groups.get(o);
+    if (!g) return o;
+    const name = (k: number) => `${elementName(g.base, [k])}${g.primes}`;
+    const sorted = [...new Set(g.indices)].sort((a, b) => a - b);
+    const run = sorted.length === g.indices.length && sorted[sorted.length - 1] - sorted[0] === sorted.length - 1;
+    return run && sorted.length > 2 ? `${name(sorted[0])} to ${name(sorted[sorted.length - 1])}` : g.indices.map(name).join(', ');
+  }).join(', ');
 }
 
 /**
