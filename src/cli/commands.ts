@@ -4,7 +4,7 @@
  * write the result.
  */
 import { compileModel, parse } from '../model.js';
-import { Simulator, type SimulationResult } from '../numeric/simulate.js';
+import { Simulator, type SimulateOptions, type SimulationResult } from '../numeric/simulate.js';
 import type { Expr } from '../symbolic/ast.js';
 import { ModelError } from '../symbolic/errors.js';
 import { evaluate } from '../symbolic/evaluate.js';
@@ -25,16 +25,17 @@ import { readModelFile } from './read-model-file.js';
  * algebra for exact roots (nerdamer-prime, 0.15 s to load) is loaded only when a delta
  * argument needs it (transform/algebra.ts).
  */
-export async function loadModel(file: string): Promise<CompiledModel> {
+export async function loadModel(file: string, set?: SimulateOptions['set']): Promise<CompiledModel> {
   const source = readModelFile(file);
-  const ast = parse(source, file);
+  // (--set of a structural parameter, N of `for i in 1:N`, writes the arrays out for that N)
+  const ast = parse(source, file, { set });
   const independent = ast.statements.find((s) => s.kind === 'independent')?.name ?? 't';
   const deltaArguments: Expr[] = [];
   const visit = (e: Expr) => walk(e, (n) => { if (n.kind === 'call' && n.name === 'delta') deltaArguments.push(n.args[0]); });
   // (deltas stand in equations only, named variables' definitions included)
   for (const s of ast.statements) if (s.kind === 'equation') { visit(s.lhs); visit(s.rhs); }
   if (needsExactRoots(deltaArguments, independent, (e) => references(e))) await import('../transform/exact-roots.js');
-  const model = compileModel(source, file);
+  const model = compileModel(source, file, { set });
   // Double roots of delta arguments and similar schedule problems are model errors: find them now.
   transformReport(model);
   return model;
@@ -46,8 +47,8 @@ function exitFor(r: SimulationResult): number {
 
 export async function runSimulate(file: string, flags: SharedFlags & { plotVariables?: string }): Promise<number> {
   const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
-  const model = await loadModel(file);
   const base = simulateOptions(flags);
+  const model = await loadModel(file, base.set);
   // a bad --variables entry is an error before the run, not after its output
   if (flags.plot) plotSeries(flags.plotVariables, [model.system.independent, ...model.outputNames]);
   const simulator = new Simulator(model);
@@ -205,11 +206,12 @@ export async function runShoot(file: string, flags: SharedFlags & { jacobian?: s
   const format = formatFlag(flags, ['text', 'json'], 'text');
   const jacobian = flags.jacobian ?? 'broyden';
   if (jacobian !== 'broyden' && jacobian !== 'central') throw new CliError(`--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`);
-  const model = await loadModel(file);
+  const options = simulateOptions(flags);
+  const model = await loadModel(file, options.set);
   checkShootable(model);
   // (Newton's method and its linear algebra load only for shoot)
   const { shoot } = await import('../shooting/newton.js');
-  const result = shoot(model, { ...simulateOptions(flags), jacobian });
+  const result = shoot(model, { ...options, jacobian });
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
   if (flags.plot && result.solution) await plotRuns([result.solution], flags.plot, undefined);
   if (!result.converged) { process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`); return EXIT.numerics; }

@@ -4,7 +4,7 @@
  */
 import type { SimulateOptions, LocateMode } from '../numeric/simulate.js';
 import type { MethodName } from '../numeric/stepper.js';
-import { METHODS } from '../numeric/steppers.js';
+import { METHODS } from '../numeric/stepper.js';
 
 /** The command line is wrong: exit code 2. */
 export class CliError extends Error {}

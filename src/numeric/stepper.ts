@@ -73,6 +73,10 @@ export interface Stepper {
  */
 export type MethodName = 'euler' | 'rk4' | 'dopri5' | 'dop853' | 'rodas' | 'auto';
 
+/** (here, with the types, so that the command line can list them without loading a stepper) */
+/** the integration methods: the explicit ones in order of increasing order, the implicit one, and auto */
+export const METHODS: readonly MethodName[] = Object.freeze(['euler', 'rk4', 'dopri5', 'dop853', 'rodas', 'auto'] as const);
+
 export type StepOutcome =
   | 'accepted'
   /** the controller wanted a step below the resolution of t (about 16 ulp) */

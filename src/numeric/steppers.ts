@@ -6,8 +6,9 @@ import { RodasStepper } from './rodas.js';
 import { Rk4Stepper } from './rk4.js';
 import type { MethodName, Rhs, Stepper, StepperOptions } from './stepper.js';
 
-/** the integration methods: the explicit ones in order of increasing order, the implicit one, and auto */
-export const METHODS: readonly MethodName[] = Object.freeze(['euler', 'rk4', 'dopri5', 'dop853', 'rodas', 'auto'] as const);
+import { METHODS } from './stepper.js';
+
+export { METHODS };
 
 /**
  * A stepper of the given method for states of dimension n (all work arrays are allocated
