@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-// The library (ESM + CJS + declarations) and the command line with its worker, which
+// The library (ESM + CJS + declarations); the command line; and the sweep worker, which
 // worker threads load by path, so it must be its own file in dist/.
 export default defineConfig([
   {
@@ -13,9 +13,22 @@ export default defineConfig([
     target: 'node20',
   },
   {
-    entry: { cli: 'src/cli/main.ts', 'sweep-worker': 'src/cli/sweep-worker.ts' },
+    // cli.js is the executable: a small launcher that loads cli-bundle.cjs through V8's code
+    // cache (see src/cli/launch.ts)
+    entry: { cli: 'src/cli/launch.ts', 'sweep-worker': 'src/cli/sweep-worker.ts' },
     format: ['esm'],
     sourcemap: true,
+    target: 'node20',
+  },
+  {
+    // The command line as one CommonJS file, commander included: one script for the code
+    // cache. The heavy dependencies (nerdamer, ml-matrix, vega, tinypool) stay outside and
+    // load only where a command needs them, as the dynamic imports in the code say.
+    entry: { 'cli-bundle': 'src/cli/main.ts' },
+    format: ['cjs'],
+    splitting: false,
+    shims: true,
+    noExternal: ['commander'],
     target: 'node20',
   },
 ]);

@@ -3,7 +3,8 @@
  * formats of transform and simulate, --init runs, --out and --plot. Runs the built
  * dist/cli.js (built once here if missing).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,48 @@ function tempModel(name: string, text: string): string {
 }
 
 const TIGHT = ['--rtol', '1e-10', '--atol', '1e-12'];
+
+describe('the executable and its code cache (launch.ts)', () => {
+  const CLI_JS = join(__dirname, '..', 'dist', 'cli.js');
+  const run = (args: string[], env: Record<string, string>) => spawnSync(process.execPath, [CLI_JS, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+
+  it('writes its cache once, owner-only, and gives the same output with it, without it, and from a corrupt one', () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'deltastep-cache-'));
+    try {
+      const args = ['simulate', modelPath('delta_a.delta'), ...TIGHT];
+      const first = run(args, { XDG_CACHE_HOME: cacheHome });
+      expect(first.status).toBe(0);
+      const dir = join(cacheHome, 'deltastep');
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      const file = join(dir, files[0]);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      const written = statSync(file).mtimeMs;
+      const second = run(args, { XDG_CACHE_HOME: cacheHome });
+      expect(second.stdout).toBe(first.stdout);
+      // accepted, so not written again
+      expect(statSync(file).mtimeMs).toBe(written);
+      writeFileSync(file, 'not a code cache');
+      const corrupt = run(args, { XDG_CACHE_HOME: cacheHome });
+      expect(corrupt.status).toBe(0);
+      expect(corrupt.stdout).toBe(first.stdout);
+      expect(readFileSync(file).length).toBeGreaterThan(1000);
+      const off = run(args, { DELTASTEP_NO_CACHE: '1', XDG_CACHE_HOME: join(cacheHome, 'unused') });
+      expect(off.stdout).toBe(first.stdout);
+      expect(existsSync(join(cacheHome, 'unused'))).toBe(false);
+    } finally {
+      rmSync(cacheHome, { recursive: true, force: true });
+    }
+  });
+
+  it('runs where the cache cannot be written', () => {
+    const r = run(['transform', modelPath('delta_a.delta')], { XDG_CACHE_HOME: '/proc/no-such-place' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^model /);
+    expect(r.stderr).toBe('');
+  });
+});
 
 describe('exit codes and stderr', () => {
   it('1: a model error prints FILE:LINE:COL, the line, a caret and a hint, nothing on stdout', () => {

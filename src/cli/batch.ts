@@ -23,6 +23,7 @@ import { CliError, EXIT, formatFlag, initRuns, parseNumber, simulateOptions, wor
 import { emit, formatValue, table, toCsv, toJson } from './output.js';
 import { startProgress, type Progress } from './progress.js';
 import { autoShard } from './shard.js';
+import { importModule } from './import-module.js';
 import type { ChunkReply, ChunkTask } from './sweep-worker.js';
 
 export interface BatchContext {
@@ -203,7 +204,7 @@ interface Workers {
 
 async function executeShared(job: Job, threads: number, eager: boolean, progress: Progress): Promise<ChunkResult> {
   // (the pool loads with the first batch that needs threads, not with every command)
-  const { Tinypool } = await import('tinypool');
+  const { Tinypool } = await importModule<typeof import('tinypool')>('tinypool');
   const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(job.count / (threads * CHUNKS_PER_THREAD))));
   const batch = sharedBatch(job.parameters, job.count, job.report.length, chunkSize);
   const messages = new Map<number, string>();

@@ -13,9 +13,19 @@ import { stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import * as vega from 'vega';
-import { compile } from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
+import { importModule } from './import-module.js';
+
+/**
+ * vega and vega-lite, loaded when a plot is drawn: they are ES modules with top-level await,
+ * which the command line's CommonJS bundle must import() (see import-module.ts), not require().
+ */
+let vegaLibraries: Promise<{ vega: typeof import('vega'); compile: typeof import('vega-lite')['compile'] }> | null = null;
+function loadVega(): Promise<{ vega: typeof import('vega'); compile: typeof import('vega-lite')['compile'] }> {
+  vegaLibraries ??= Promise.all([importModule<typeof import('vega')>('vega'), importModule<typeof import('vega-lite')>('vega-lite')])
+    .then(([vega, vl]) => ({ vega, compile: vl.compile }));
+  return vegaLibraries;
+}
 
 /** Input of {@link renderTrajectoryPlot}. */
 export interface TrajectoryPlotInput {
@@ -103,6 +113,7 @@ const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFi
  * cannot act on, and the CLI's stderr is for the user.
  */
 async function toSvg(spec: TopLevelSpec): Promise<string> {
+  const { vega, compile } = await loadVega();
   const { spec: vgSpec } = compile(spec, { logger: vega.logger(vega.None) });
   const view = new vega.View(vega.parse(vgSpec), { renderer: 'none', logLevel: vega.None });
   try {
@@ -184,6 +195,7 @@ export async function renderTrajectoryPlot(input: TrajectoryPlotInput): Promise<
  * the model.
  */
 export async function renderTrajectoryHtml(input: TrajectoryPlotInput): Promise<string> {
+  const { vega, compile } = await loadVega();
   const { spec: vgSpec } = compile(trajectorySpec(input, true), { logger: vega.logger(vega.None) });
   // (the browser build beside the module entry: the package does not export its path)
   const runtime = readFileSync(join(dirname(createRequire(import.meta.url).resolve('vega')), 'vega.min.js'), 'utf8');

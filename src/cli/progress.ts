@@ -3,6 +3,7 @@
  * with the results on stdout, and only on a terminal: a log file or a pipe would fill up
  * with redraws.
  */
+import { importModule } from './import-module.js';
 
 /** Batches up to this many runs finish before a bar would be worth looking at. */
 export const PROGRESS_MIN_RUNS = 50;
@@ -22,7 +23,7 @@ const NONE: Progress = { update() { /* no bar */ }, stop() { /* no bar */ } };
  */
 export async function startRunProgress(from: number, to: number, label: string, quiet: boolean | undefined): Promise<{ update(t: number): void; stop(): void } | null> {
   if (quiet || !process.stderr.isTTY || !(to !== from)) return null;
-  const { default: cliProgress } = await import('cli-progress');
+  const { default: cliProgress } = await importModule<{ default: typeof import('cli-progress') }>('cli-progress');
   const started = Date.now();
   let bar: InstanceType<typeof cliProgress.SingleBar> | null = null;
   return {
@@ -41,7 +42,7 @@ export async function startRunProgress(from: number, to: number, label: string, 
 /** A bar when it is worth showing; cli-progress loads only then. */
 export async function startProgress(total: number, label: string, quiet: boolean | undefined): Promise<Progress> {
   if (quiet || !process.stderr.isTTY || total <= PROGRESS_MIN_RUNS) return NONE;
-  const { default: cliProgress } = await import('cli-progress');
+  const { default: cliProgress } = await importModule<{ default: typeof import('cli-progress') }>('cli-progress');
   const bar = new cliProgress.SingleBar({
     stream: process.stderr,
     format: `${label} [{bar}] {percentage}% | {value}/{total} runs | {duration_formatted}, ETA {eta_formatted}`,

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * The `deltastep` executable. It loads the command line, built as one CommonJS bundle
+ * (cli-bundle.cjs beside this file), through V8's code cache: Node 20 has no compile cache
+ * of its own, and compiling the command line's code on every start took about as long as
+ * Node's own start-up (issue 15: start-up within 1.5 times `node -e 0`).
+ *
+ * The cache is a file per Node version and bundle under $XDG_CACHE_HOME/deltastep (or
+ * ~/.cache/deltastep), readable by its owner only; it is written after the first run and
+ * whenever V8 rejects it. Any failure to read or write it only means compiling as usual.
+ * DELTASTEP_NO_CACHE=1 turns it off.
+ */
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { lendImport } from './import-module.js';
+
+interface CommandLine {
+  main(argv: string[]): Promise<number>;
+  reportError(err: unknown): number;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bundle = join(here, 'cli-bundle.cjs');
+
+/** FNV-1a of a string, for a cache name that tells installs apart without loading crypto. */
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16);
+}
+
+function cacheFile(): string | null {
+  if (process.env.DELTASTEP_NO_CACHE === '1') return null;
+  try {
+    const st = statSync(bundle);
+    const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+    return join(base, 'deltastep', `cli-${process.version}-${fnv(`${bundle}|${st.size}|${st.mtimeMs}`)}.v8`);
+  } catch {
+    return null;
+  }
+}
+
+function load(): { commandLine: CommandLine; saveCache: () => void } {
+  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const cache = cacheFile();
+  let cachedData: Buffer | undefined;
+  if (cache) try { cachedData = readFileSync(cache); } catch { /* first run: no cache yet */ }
+  const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
+  const mod = new Module(bundle);
+  mod.filename = bundle;
+  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(here);
+  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+  wrapper.call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, here);
+  const saveCache = () => {
+    if (!cache || (cachedData && !script.cachedDataRejected)) return;
+    try {
+      // written whole and renamed, so that a process starting meanwhile reads all or nothing
+      // one level at a time: a recursive mkdir spins forever on some file systems (/proc)
+      for (const dir of [dirname(dirname(cache)), dirname(cache)]) {
+        try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
+      }
+      const partial = `${cache}.${process.pid}`;
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      renameSync(partial, cache);
+    } catch { /* a read-only home: no cache, as before */ }
+  };
+  return { commandLine: mod.exports as CommandLine, saveCache };
+}
+
+// A script run through vm cannot import() (Node 20 has no stable hook for it): the packages
+// the command line imports (vega for plots, tinypool for sweeps) come through this module's.
+lendImport((specifier) => import(specifier));
+
+let loaded: ReturnType<typeof load>;
+try {
+  loaded = load();
+} catch (err) {
+  process.stderr.write(`deltastep: cannot load the command line (${bundle}): ${err instanceof Error ? err.message : String(err)}; run npm run build\n`);
+  process.exit(3);
+}
+const { commandLine, saveCache } = loaded;
+commandLine.main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err) => { process.exitCode = commandLine.reportError(err); },
+).finally(saveCache);
