@@ -516,3 +516,21 @@ valueOf(0) = 0
     }
   });
 });
+
+describe('schedule errors: the message and a hint that fits it', () => {
+  const errorOf = (text: string): ModelError => {
+    try { transformReport(compileModel(text, 'm.delta')); } catch (err) { expect(err).toBeInstanceOf(ModelError); return err as ModelError; }
+    throw new Error('expected a ModelError');
+  };
+  it('a period that is not positive', () => {
+    const e = errorOf("independent t from 0 to 1\nparameter T = 0\nevent tick every T\ny' = 1\ny(0) = 0");
+    expect(e.what).toBe('the period of event tick is 0; it must be a positive number');
+    expect(e.hint).toBe('Give a positive period, as in every 0.5; check the parameters it uses (--set may have made it zero).');
+    expect(e.line).toBe(3);
+  });
+  it('a delta whose argument never passes zero', () => {
+    const e = errorOf("independent t from 0 to 1\nparameter c = 0\ny' = delta(c*t - 1)\ny(0) = 0");
+    expect(e.what).toMatch(/has no root: its slope is zero/);
+    expect(e.hint).toMatch(/^The argument of a delta must pass through zero/);
+  });
+});

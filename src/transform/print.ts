@@ -146,7 +146,7 @@ export function transformReport(model: CompiledModel): TransformReport {
         try {
           times = scheduleTimes(model.events[i], p, Math.min(from, to), Math.max(from, to));
         } catch (err) {
-          if (err instanceof ScheduleError) throw new ModelError(sys.file, sys.source, ev.span, err.message, 'Use an argument with simple roots, e.g. delta(t - 1) instead of delta((t - 1)^2).');
+          if (err instanceof ScheduleError) throw new ModelError(sys.file, sys.source, ev.span, err.message, err.hint);
           throw err;
         }
         if (to < from) times.reverse();

@@ -37,8 +37,10 @@ export function scheduleTimes(ev: CompiledEvent, p: Float64Array, lo: number, hi
   if (s.kind === 'every') {
     const period = at(s.period!, NaN);
     const from = s.from ? at(s.from, NaN) : lo;
-    if (!(period > 0) || !Number.isFinite(period)) throw new ScheduleError(`the period of event ${ev.name} is ${period}; it must be a positive number`, ev.index, NaN);
-    if ((hi - Math.max(from, lo)) / period > MAX_SCHEDULED) throw new ScheduleError(`event ${ev.name} would occur more than ${MAX_SCHEDULED} times on the range`, ev.index, NaN);
+    if (!(period > 0) || !Number.isFinite(period)) throw new ScheduleError(`the period of event ${ev.name} is ${period}; it must be a positive number`, ev.index, NaN,
+      'Give a positive period, as in every 0.5; check the parameters it uses (--set may have made it zero).');
+    if ((hi - Math.max(from, lo)) / period > MAX_SCHEDULED) throw new ScheduleError(`event ${ev.name} would occur more than ${MAX_SCHEDULED} times on the range`, ev.index, NaN,
+      'Lengthen the period or shorten the range (--to); that many instants would not fit in memory.');
     const out: number[] = [];
     // from + k*period, not a running sum: no drift over many periods
     for (let k = Math.max(0, Math.ceil((lo - from) / period)); ; k++) {
@@ -57,7 +59,8 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   const du = (t: number) => s.dudt!(t, EMPTY, p, EMPTY, EMPTY);
   if (s.exactRoot) {
     const r = s.exactRoot(NaN, EMPTY, p, EMPTY, EMPTY);
-    if (!Number.isFinite(r)) throw new ScheduleError(`the argument of ${ev.name} has no root: its slope is zero`, ev.index, NaN);
+    if (!Number.isFinite(r)) throw new ScheduleError(`the argument of ${ev.name} has no root: its slope is zero`, ev.index, NaN,
+      'The argument of a delta must pass through zero, as delta(t - t1) does; check the parameters in it.');
     return r >= lo && r <= hi ? [r] : [];
   }
   if (!(hi > lo)) {
