@@ -370,14 +370,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   }
 
   private commit(t0: number, tNew: number, h: number): void {
-    this.yPrev.set(this.y);
-    this.fPrev.set(this.dydt);
-    this.y.set(this.yNew);
-    this.dydt.set(this.fNew);
-    this.tPrev = t0;
-    this.t = tNew;
-    this.hLast = h;
-    this.stats.steps++;
+    this.accept(t0, tNew, h, this.yNew, this.fNew);
     this.denseReady = false;
     this.stepId++;
   }

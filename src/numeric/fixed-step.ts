@@ -63,14 +63,7 @@ export abstract class FixedStepper extends StepperBase implements Stepper {
       if (h === 0) return 'nonFinite';
       this.stats.rhsEvaluations += this.attempt(t0, h, tNew);
       if (allFinite(this.yNew, n) && allFinite(this.fNew, n)) {
-        this.yPrev.set(this.y);
-        this.fPrev.set(this.dydt);
-        this.y.set(this.yNew);
-        this.dydt.set(this.fNew);
-        this.tPrev = t0;
-        this.t = tNew;
-        this.hLast = h;
-        this.stats.steps++;
+        this.accept(t0, tNew, h, this.yNew, this.fNew);
         return 'accepted';
       }
       this.stats.rejected++;

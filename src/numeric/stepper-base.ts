@@ -72,6 +72,21 @@ export abstract class StepperBase {
     return false;
   }
 
+  /**
+   * Makes the attempt from (t0, y) to tNew = t0 + h, with state yNew and f(tNew, yNew) = fNew,
+   * the accepted step: [tPrev, t] is then [t0, tNew].
+   */
+  protected accept(t0: number, tNew: number, h: number, yNew: Float64Array, fNew: Float64Array): void {
+    this.yPrev.set(this.y);
+    this.fPrev.set(this.dydt);
+    this.y.set(yNew);
+    this.dydt.set(fNew);
+    this.tPrev = t0;
+    this.t = tNew;
+    this.hLast = h;
+    this.stats.steps++;
+  }
+
   abstract interpolate(s: number, out: Float64Array): void;
 
   /** All components unless a method does better (see Stepper.interpolateSome). */
