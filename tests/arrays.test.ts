@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel, formatLatex, formatText, simulate, SimulationInputError, transformReport, type SimulateOptions, type SimulationResult } from '../src/index.js';
 import { parseAssignments } from '../src/cli/options.js';
 import { ModelError } from '../src/symbolic/errors.js';
-import { exactHits, rowArrayModel, rowModel, velocities } from '../bench/w5/row-model.mjs';
+import { ROW_ARRAY_BODY, exactHits, rowArrayModel, rowModel, velocities } from '../bench/w5/row-model.mjs';
 import { ensureCliBuilt, modelErrorOf, ROOT, runCli } from './helpers.js';
 
 /** `x[3]` -> `x3`, `c[12]` -> `c12`: the name the written-out model gives an element. */
@@ -54,28 +54,16 @@ function expectSameRun(array: SimulationResult, written: SimulationResult): void
 // ---------------------------------------------------------------------------
 // Models in both forms
 
+/** The row's events, impulses and initial values (bench/w5/row-model.mjs, which writes row.delta). */
+const ROW_BODY = ROW_ARRAY_BODY;
+
 /** A row of n elastic spheres between walls at 0 and n + 1 (the spec's example, any n). */
 function rowArray(v: readonly number[], tEnd: number): string {
   return `model Row
 independent t from 0 to ${tEnd}
 parameter N = ${v.length}, m = 1, e = 1, L = N + 1
 parameter v0[1:N] = [${v.join(', ')}]
-discrete hits = 0
-event wl when x[1] falls do hits := hits + 1 end
-event wr when x[N] - L rises do hits := hits + 1 end
-for i in 1:N-1
-  event c[i] when x[i+1] - x[i] falls do hits := hits + 1 end
-  J[i] = (1 + e)*m/2*(x[i]' - x[i+1]')
-end
-m*x[1]'' = -J[1]*delta(t - c[1]) - (1 + e)*m*x[1]'*delta(t - wl)
-for i in 2:N-1
-  m*x[i]'' = J[i-1]*delta(t - c[i-1]) - J[i]*delta(t - c[i])
-end
-m*x[N]'' = J[N-1]*delta(t - c[N-1]) - (1 + e)*m*x[N]'*delta(t - wr)
-for i in 1:N
-  x[i](0) = i; x[i]'(0) = v0[i]
-end
-E = sum(i in 1:N, m*x[i]'^2/2)
+${ROW_BODY}E = sum(i in 1:N, m*x[i]'^2/2)
 output x, E, hits
 `;
 }
@@ -485,22 +473,7 @@ independent t from 0 to 12
 parameter N = 4, m = 1, e = 1, L = N + 1
 parameter V[1:8] = [${v.join(', ')}]
 parameter v0[1:N] = [V[i] for i in 1:N]
-discrete hits = 0
-event wl when x[1] falls do hits := hits + 1 end
-event wr when x[N] - L rises do hits := hits + 1 end
-for i in 1:N-1
-  event c[i] when x[i+1] - x[i] falls do hits := hits + 1 end
-  J[i] = (1 + e)*m/2*(x[i]' - x[i+1]')
-end
-m*x[1]'' = -J[1]*delta(t - c[1]) - (1 + e)*m*x[1]'*delta(t - wl)
-for i in 2:N-1
-  m*x[i]'' = J[i-1]*delta(t - c[i-1]) - J[i]*delta(t - c[i])
-end
-m*x[N]'' = J[N-1]*delta(t - c[N-1]) - (1 + e)*m*x[N]'*delta(t - wr)
-for i in 1:N
-  x[i](0) = i; x[i]'(0) = v0[i]
-end
-output x, hits
+${ROW_BODY}output x, hits
 `;
 
   it.each([2, 3, 6, 8])('set N = %i: the same run as the written-out row of N', (n) => {

@@ -3,3 +3,4 @@ export function velocities(n: number): number[];
 export function rowModel(n: number, tEnd: number): string;
 export function exactHits(n: number, tEnd: number): number;
 export function rowArrayModel(pool?: number, n?: number, tEnd?: number): string;
+export const ROW_ARRAY_BODY: string;

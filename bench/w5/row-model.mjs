@@ -44,6 +44,24 @@ export function rowModel(n, tEnd) {
   return lines.join('\n') + '\n';
 }
 
+/** The row's events, impulses and initial values with arrays, for N spheres with v0[1:N] declared. */
+export const ROW_ARRAY_BODY = `discrete hits = 0
+event wl when x[1] falls do hits := hits + 1 end
+event wr when x[N] - L rises do hits := hits + 1 end
+for i in 1:N-1
+  event c[i] when x[i+1] - x[i] falls do hits := hits + 1 end
+  J[i] = (1 + e)*m/2*(x[i]' - x[i+1]')
+end
+m*x[1]'' = -J[1]*delta(t - c[1]) - (1 + e)*m*x[1]'*delta(t - wl)
+for i in 2:N-1
+  m*x[i]'' = J[i-1]*delta(t - c[i-1]) - J[i]*delta(t - c[i])
+end
+m*x[N]'' = J[N-1]*delta(t - c[N-1]) - (1 + e)*m*x[N]'*delta(t - wr)
+for i in 1:N
+  x[i](0) = i; x[i]'(0) = v0[i]
+end
+`;
+
 /**
  * The same row with arrays (bench/w5/row.delta): N structural (default 64), the velocities
  * from a pool of the first `pool` velocities of the generator, so that any N up to `pool`
@@ -65,22 +83,7 @@ ${lines.join('\n')}]
 parameter v0[1:N] = [pool[i] for i in 1:N]
 option rtol = 1e-10
 option atol = 1e-12
-discrete hits = 0
-event wl when x[1] falls do hits := hits + 1 end
-event wr when x[N] - L rises do hits := hits + 1 end
-for i in 1:N-1
-  event c[i] when x[i+1] - x[i] falls do hits := hits + 1 end
-  J[i] = (1 + e)*m/2*(x[i]' - x[i+1]')
-end
-m*x[1]'' = -J[1]*delta(t - c[1]) - (1 + e)*m*x[1]'*delta(t - wl)
-for i in 2:N-1
-  m*x[i]'' = J[i-1]*delta(t - c[i-1]) - J[i]*delta(t - c[i])
-end
-m*x[N]'' = J[N-1]*delta(t - c[N-1]) - (1 + e)*m*x[N]'*delta(t - wr)
-for i in 1:N
-  x[i](0) = i; x[i]'(0) = v0[i]
-end
-output x[1], x[N], hits
+${ROW_ARRAY_BODY}output x[1], x[N], hits
 `;
 }
 

@@ -218,10 +218,7 @@ export function initialStep(
   return hNew;
 }
 
-/** the resolution of t: steps below this are step-size underflow (about 16 ulp of |t|) */
-export function minStepSize(t: number): number {
-  return 16 * Number.EPSILON * Math.max(Math.abs(t), 1e-300);
-}
+export { minStepSize } from './stepper-base.js';
 
 /** when the remaining distance is at most this multiple of the step, stretch the step to land */
 export const STRETCH = 1.01;
@@ -327,12 +324,8 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   }
 
   step(tLimit: number): StepOutcome {
-    this.checkStep(tLimit);
-    const t0 = this.t;
-    if (!this.dydtFinite) return 'nonFinite'; // every attempt would start from the same NaN
-    const dir = tLimit > t0 ? 1 : -1;
-    const dist = Math.abs(tLimit - t0);
-    const hMin = Math.max(minStepSize(t0), this.minStep);
+    if (!this.beginStep(tLimit)) return 'nonFinite';
+    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
     const hMax = this.hMax;
     let absH = this.hAbsNext;
     if (!(absH > 0)) {

@@ -1,4 +1,4 @@
-import { NON_FINITE_SHRINK, allFinite, minStepSize, stepEnd } from './controller.js';
+import { NON_FINITE_SHRINK, allFinite, stepEnd } from './controller.js';
 import { StepperBase } from './stepper-base.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
 
@@ -48,12 +48,8 @@ export abstract class FixedStepper extends StepperBase implements Stepper {
   }
 
   step(tLimit: number): StepOutcome {
-    this.checkStep(tLimit);
-    const t0 = this.t;
-    if (!this.dydtFinite) return 'nonFinite';
-    const dir = tLimit > t0 ? 1 : -1;
-    const dist = Math.abs(tLimit - t0);
-    const hMin = Math.max(minStepSize(t0), this.minStep);
+    if (!this.beginStep(tLimit)) return 'nonFinite';
+    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
     const n = this.n;
     let absH = this.hFixed;
     for (;;) {

@@ -1,4 +1,4 @@
-import { allFinite, initialStep, minStepSize, NON_FINITE_SHRINK, scaledRmsNorm, stepEnd } from './controller.js';
+import { allFinite, initialStep, NON_FINITE_SHRINK, scaledRmsNorm, stepEnd } from './controller.js';
 import { BandedLu, bandPays, luFactor, luSolve } from './lu.js';
 import type { JacobianFunctions, Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
 import { StepperBase } from './stepper-base.js';
@@ -292,12 +292,8 @@ export class RodasStepper extends StepperBase implements Stepper {
   }
 
   step(tLimit: number): StepOutcome {
-    this.checkStep(tLimit);
-    const t0 = this.t;
-    if (!this.dydtFinite) return 'nonFinite';
-    const dir = tLimit > t0 ? 1 : -1;
-    const dist = Math.abs(tLimit - t0);
-    const hMin = Math.max(minStepSize(t0), this.minStep);
+    if (!this.beginStep(tLimit)) return 'nonFinite';
+    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
     const hMax = this.hMax;
     let absH = this.hAbsNext;
     if (!(absH > 0)) {

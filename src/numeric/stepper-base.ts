@@ -54,6 +54,25 @@ export abstract class StepperBase {
     this.started = true;
   }
 
+  /** set by beginStep: the direction towards tLimit, the distance to it, and the smallest step */
+  protected stepDir = 1;
+  protected stepDist = 0;
+  protected stepHMin = 0;
+
+  /**
+   * The start of every `step(tLimit)`: its preconditions, then stepDir, stepDist and stepHMin
+   * (the resolution of t, about 16 ulps, or minStep). False when f at the start is not finite:
+   * every attempt would start from the same NaN.
+   */
+  protected beginStep(tLimit: number): boolean {
+    this.checkStep(tLimit);
+    const t0 = this.t;
+    this.stepDir = tLimit > t0 ? 1 : -1;
+    this.stepDist = Math.abs(tLimit - t0);
+    this.stepHMin = Math.max(minStepSize(t0), this.minStep);
+    return this.dydtFinite;
+  }
+
   /** The preconditions of `step(tLimit)` (see the Stepper contract). */
   protected checkStep(tLimit: number): void {
     if (!this.started) throw new Error(`${this.method}: call reset() before step()`);
@@ -101,6 +120,11 @@ export abstract class StepperBase {
   }
 }
 
+
+/** the resolution of t: steps below this are step-size underflow (about 16 ulp of |t|) */
+export function minStepSize(t: number): number {
+  return 16 * Number.EPSILON * Math.max(Math.abs(t), 1e-300);
+}
 
 /** true iff a[0..n) are all finite */
 export function allFinite(a: Float64Array, n: number): boolean {
