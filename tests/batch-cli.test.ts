@@ -126,6 +126,32 @@ describe('sweep', () => {
   });
 });
 
+describe('arrays in batches: elements varied and reported, N set from outside', () => {
+  const ROW = join(ROOT, 'bench', 'w5', 'row.delta');
+  it('sweeps an element of an array parameter and reports elements, with the model written out for --set N', async () => {
+    const args = ['sweep', ROW, '--set', 'N=8', '--vary', 'pool[ 3 ]=0.1:0.5:3', '--report', 'hits, x[1], x[8] - x[1]', '--to', '5', '--quiet'];
+    const one = await json(...args, '--workers', '1');
+    const two = await json(...args, '--workers', '2');
+    expect(two).toEqual(one);
+    expect(one.columns).toEqual(['pool[3]', 'hits', 'x[1]', 'x[8] - x[1]']);
+    const { simulate } = await import('../src/index.js');
+    const text = readFileSync(ROW, 'utf8');
+    for (const row of one.rows as number[][]) {
+      const r = simulate(text, { set: { N: 8, 'pool[3]': row[0] }, to: 5 });
+      expect(row.slice(1)).toEqual([r.final.hits, r.final['x[1]'], r.final['x[8]'] - r.final['x[1]']]);
+    }
+  });
+
+  it('refuses to vary a structural parameter, and names elements that do not exist', async () => {
+    const n = await cli('sweep', ROW, '--vary', 'N=2:8:4', '--quiet');
+    expect(n.code).toBe(2);
+    expect(n.stderr).toBe("deltastep: 'N' sets the shape of RowArray (a range or an index uses it): each value would be another model, so it cannot be varied in one batch; run the batch once per value with --set N=...\n");
+    const x = await cli('sweep', ROW, '--set', 'N=8', '--vary', 'e=0.5:1:2', '--report', 'x[2]', '--quiet');
+    expect(x.code).toBe(2);
+    expect(x.stderr).toBe("deltastep: --report 'x[2]': 'x[2]' is not an element of x: its elements are x[1], x[8]\n");
+  });
+});
+
 describe('montecarlo', () => {
   const MC = ['montecarlo', C12, '--sample', 'e~normal(0.5,0.05)', '--report', "x4'", ...TIGHT];
 

@@ -5,9 +5,9 @@
 import type { Expr } from '../symbolic/ast.js';
 import { ModelError } from '../symbolic/errors.js';
 import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../symbolic/evaluate.js';
-import { walk } from '../symbolic/expr.js';
-import { parseModel } from '../symbolic/parser.js';
-import { didYouMean } from '../symbolic/suggest.js';
+import { constantValue, mapExpr, walk } from '../symbolic/expr.js';
+import { parseExpression } from '../symbolic/parser.js';
+import { missingNameMessage } from '../symbolic/arrays.js';
 import type { CompiledModel } from '../transform/compile.js';
 import type { SimulationResult } from '../numeric/simulate.js';
 
@@ -22,21 +22,34 @@ export function parseReport(text: string): ReportExpr[] {
   let depth = 0, start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
     else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
   }
   parts.push(text.slice(start));
   return parts.map((p) => p.trim()).filter((p) => p.length > 0).map((label) => {
     try {
-      const ast = parseModel(`__report = ${label}`, '--report');
-      const st = ast.statements[0];
-      if (ast.statements.length !== 1 || st.kind !== 'equation') throw new BatchInputError(`--report '${label}' is not one expression`);
-      return { label, expr: st.rhs };
+      return { label, expr: elementsByName(parseExpression(label, '--report'), label) };
     } catch (err) {
       if (err instanceof ModelError) throw new BatchInputError(`--report '${label}': ${err.what}`);
       throw err;
     }
+  });
+}
+
+/**
+ * `x[1]` and `x[2]'` as the names of the elements they are (`x[1]`, `x[2]'`), the names the
+ * run's final values and parameters have; an index must be a whole number.
+ */
+function elementsByName(e: Expr, label: string): Expr {
+  return mapExpr(e, (node) => {
+    if ((node.kind !== 'name' && node.kind !== 'derivative') || !node.indices) return undefined;
+    const at = node.indices.map((i) => constantValue(i));
+    if (!at.every((v): v is number => v !== null && Number.isInteger(v))) {
+      throw new BatchInputError(`--report '${label}': the index of ${node.name}[...] must be a whole number, as in ${node.name}[1]`);
+    }
+    const name = `${node.name}[${at.join(',')}]`;
+    return node.kind === 'name' ? { kind: 'name', name, span: node.span } : { kind: 'derivative', name, order: node.order, span: node.span };
   });
 }
 
@@ -64,7 +77,7 @@ export function checkReport(report: readonly ReportExpr[], model: CompiledModel)
     walk(r.expr, (node) => {
       const key = node.kind === 'name' ? node.name : node.kind === 'derivative' ? node.name + "'".repeat(node.order) : null;
       if (key !== null && !known.has(key)) {
-        throw new BatchInputError(`--report '${r.label}': '${key}' is not a final value of ${model.system.model}${didYouMean(key, [...finals, ...model.paramNames])}; they are ${finals.join(', ')} (and the parameters ${model.paramNames.join(', ') || '(none)'})`);
+        throw new BatchInputError(`--report '${r.label}': ${missingNameMessage(key, [...finals, ...model.paramNames], `a final value of ${model.system.model}`, 'the final values and parameters are')}`);
       }
       if (node.kind === 'call' && (node.derivativeOrder > 0 || !Object.hasOwn(BUILTIN_IMPLEMENTATIONS, node.name))) {
         throw new BatchInputError(`--report '${r.label}': '${node.name}' is not a built-in function; they are ${Object.keys(BUILTIN_IMPLEMENTATIONS).join(', ')}`);

@@ -15,10 +15,15 @@ export const MAX_RUNS_PER_PROCESS = 10_000_000;
 /** The most runs a batch may have in all, across its slices. */
 export const MAX_BATCH_RUNS = 1e12;
 
+/** A parameter or an element of an array parameter (`v0[3]`, `a[2,1]`), without spaces. */
+const PARAMETER = String.raw`([A-Za-z_][A-Za-z0-9_]*(?:\[\s*\d+(?:\s*,\s*\d+)*\s*\])?)`;
+const elementName = (written: string) => written.replace(/\s+/g, '');
+
 /** `NAME=FROM:TO:COUNT`: the values are made per slice (valuesOf), never all at once. */
 export function parseVary(text: string): { name: string; from: number; to: number; count: number } {
-  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^:]+):([^:]+):([^:]+)\s*$/.exec(text);
-  if (!m) throw new BatchInputError(`--vary '${text}': write NAME=FROM:TO:COUNT, e.g. e=1:0.18:200`);
+  const m = new RegExp(String.raw`^\s*${PARAMETER}\s*=\s*([^:]+):([^:]+):([^:]+)\s*$`).exec(text);
+  if (!m) throw new BatchInputError(`--vary '${text}': write NAME=FROM:TO:COUNT, e.g. e=1:0.18:200 or v0[3]=0:1:11`);
+  m[1] = elementName(m[1]);
   const [from, to, count] = [Number(m[2]), Number(m[3]), Number(m[4])];
   if (!Number.isFinite(from) || !Number.isFinite(to)) throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
   if (!Number.isInteger(count) || count < 1) throw new BatchInputError(`--vary '${text}': COUNT must be a whole number of at least 1`);
@@ -89,8 +94,9 @@ export type Distribution = { kind: 'normal'; mean: number; sd: number } | { kind
 
 /** `NAME~normal(MEAN,SD)` or `NAME~uniform(A,B)` */
 export function parseSample(text: string): { name: string; distribution: Distribution } {
-  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*~\s*(normal|uniform)\s*\(\s*([^,()]+)\s*,\s*([^,()]+)\s*\)\s*$/.exec(text);
+  const m = new RegExp(String.raw`^\s*${PARAMETER}\s*~\s*(normal|uniform)\s*\(\s*([^,()]+)\s*,\s*([^,()]+)\s*\)\s*$`).exec(text);
   if (!m) throw new BatchInputError(`--sample '${text}': write NAME~normal(MEAN,SD) or NAME~uniform(A,B)`);
+  m[1] = elementName(m[1]);
   const a = Number(m[3]), b = Number(m[4]);
   if (!Number.isFinite(a) || !Number.isFinite(b)) throw new BatchInputError(`--sample '${text}': the arguments must be numbers`);
   if (m[2] === 'normal') {

@@ -24,11 +24,13 @@ import { emit, formatValue, table, toCsv, toJson } from './output.js';
 import { startProgress, type Progress } from './progress.js';
 import { autoShard } from './shard.js';
 import { importModule } from './import-module.js';
+import { missingNameMessage } from '../symbolic/arrays.js';
 import type { ChunkReply, ChunkTask } from './sweep-worker.js';
 
 export interface BatchContext {
   addSharedFlags: (cmd: Command) => Command;
-  loadModel: (file: string) => Promise<CompiledModel>;
+  /** `set`: the --set values, so that a structural one (N) writes the model out for its value */
+  loadModel: (file: string, set?: SimulateOptions['set']) => Promise<CompiledModel>;
   setExit: (code: number) => void;
 }
 
@@ -266,10 +268,11 @@ async function executeShared(job: Job, threads: number, eager: boolean, progress
  * The model, with every name the command line varies checked to be one of its parameters,
  * and the report (by default every final value) checked against its final values.
  */
-async function loadCheck(ctx: BatchContext, file: string, names: string[], reportText: string): Promise<{ model: CompiledModel; source: string; report: ReportExpr[] }> {
-  const model = await ctx.loadModel(file);
+async function loadCheck(ctx: BatchContext, file: string, names: string[], reportText: string, set: SimulateOptions['set']): Promise<{ model: CompiledModel; source: string; report: ReportExpr[] }> {
+  const model = await ctx.loadModel(file, set);
   for (const n of names) {
-    if (!model.paramNames.includes(n)) throw new CliError(`'${n}' is not a parameter or unknown of ${model.system.model}; they are: ${model.paramNames.join(', ') || '(none)'}`);
+    if (!model.paramNames.includes(n)) throw new CliError(missingNameMessage(n, model.paramNames, `a parameter or unknown of ${model.system.model}`, 'they are'));
+    if (model.system.structural?.includes(n)) throw new CliError(`'${n}' sets the shape of ${model.system.model} (a range or an index uses it): each value would be another model, so it cannot be varied in one batch; run the batch once per value with --set ${n}=...`);
   }
   const report = guard(() => parseReport(reportText || model.outputNames.join(', ')));
   guard(() => checkReport(report, model));
@@ -290,7 +293,7 @@ export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlag
   const shard = parseShard(flags.shard, total, flags.quiet);
   const workers = { n: workersFlag(flags, availableParallelism()), explicit: flags.workers !== undefined };
   const options = batchOptions(flags);
-  const { model, source, report } = await loadCheck(ctx, file, [vary.name], flags.report ?? '');
+  const { model, source, report } = await loadCheck(ctx, file, [vary.name], flags.report ?? '', options.set);
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   checkSliceSize(end - first, total);
   const settings: Settings = {
@@ -320,7 +323,7 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
   const options = batchOptions(flags);
   const names = samples.map((s) => s.name);
   if (new Set(names).size !== names.length) throw new CliError(`--sample names a parameter twice (${names.join(', ')}): give each parameter one distribution`);
-  const { model, source } = await loadCheck(ctx, file, names, flags.report ?? '');
+  const { model, source } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
   const { first, end } = shard ? sliceRange(count, shard.k, shard.n) : { first: 0, end: count };
   checkSliceSize(end - first, count);
   const settings: Settings = {

@@ -67,7 +67,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--jacobian <KIND>', 'broyden (default: fewest shots) or central (central differences at every iteration)')
     .action(async (file: string, flags: SharedFlags & { jacobian?: string }) => setExit(await (await commands()).runShoot(file, flags)));
 
-  registerBatchCommands(program, { addSharedFlags, loadModel: async (file) => (await commands()).loadModel(file), setExit });
+  registerBatchCommands(program, { addSharedFlags, loadModel: async (file, set) => (await commands()).loadModel(file, set), setExit });
   return program;
 }
 

@@ -41,11 +41,12 @@ interface Compiled { simulator: Simulator; reports: Map<string, ReportExpr[]> }
 
 const cache = new Map<string, Compiled>();
 
-function compiled(file: string, source: string): Compiled {
-  const key = `${file}\u0000${source}`;
+/** (`set`: the batch's --set, which may give a structural parameter, N, its value) */
+function compiled(file: string, source: string, set: SimulateOptions['set']): Compiled {
+  const key = `${file}\u0000${source}\u0000${JSON.stringify(set instanceof Map ? [...set] : set ?? null)}`;
   let c = cache.get(key);
   if (!c) {
-    c = { simulator: new Simulator(compileModel(source, file)), reports: new Map() };
+    c = { simulator: new Simulator(compileModel(source, file, { set })), reports: new Map() };
     cache.set(key, c);
   }
   return c;
@@ -54,7 +55,7 @@ function compiled(file: string, source: string): Compiled {
 export default function runTask(task: ChunkTask): ChunkReply {
   Atomics.store(task.slots, task.slot, 1);
   try {
-    const c = compiled(task.file, task.source);
+    const c = compiled(task.file, task.source, task.options.set);
     let report = c.reports.get(task.report);
     if (!report) { report = parseReport(task.report); c.reports.set(task.report, report); }
     const messages = new Map<number, string>();
