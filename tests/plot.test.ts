@@ -120,6 +120,18 @@ describe('renderTrajectoryPlot', () => {
     expect(svg).toContain('150 event instants, marked by the ticks along the bottom');
   });
 
+  it('a rug of thousands of instants has at most a tick per pixel column, and still says how many there were', async () => {
+    const rows: number[][] = [];
+    const events: { t: number; name: string }[] = [];
+    for (let k = 0; k < 5000; k++) { const t = k / 100; rows.push([t, k], [t, k + 1]); events.push({ t, name: 'hit' }); }
+    const svg = await renderTrajectoryPlot({ title: 'Many', independent: 't', columns: ['t', 'n'], rows, series: ['n'], events });
+    const rules = [...svg.matchAll(/<g class="mark-rule role-mark[^>]*>(.*?)<\/g>/gs)][0][1];
+    const ticks = [...rules.matchAll(/<line[^>]*>/g)].length;
+    expect(ticks).toBeGreaterThan(500);
+    expect(ticks).toBeLessThanOrEqual(2 * 720); // two slices per pixel of the 720-pixel panel
+    expect(svg).toContain('5000 event instants, marked by the ticks along the bottom');
+  });
+
   it('puts the notes it is given (how a run ended) in the subtitle', async () => {
     const svg = await renderTrajectoryPlot({ ...bounce, notes: ['stopped at t = 4.06 (zeno): events accumulate'] });
     expect(svg).toContain('stopped at t = 4.06 (zeno): events accumulate');

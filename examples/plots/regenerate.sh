@@ -23,6 +23,7 @@ run $d simulate examples/hoop_drop.delta --variables h,Vy --step 0.01 --plot $P/
 run $d simulate examples/hoop_drop.delta --variables Fs --step 0.01 --plot $P/hoop_drop_force.svg
 run $d simulate examples/hoop_roll.delta --variables h,Vx,Vy,omega --step 0.01 --plot $P/hoop_roll.svg
 run $d simulate examples/hoop_roll.delta --variables Fs,Ff --to 0.6 --step 0.002 --plot $P/hoop_roll_forces.svg
+run $d simulate bench/w5/row.delta --set N=1024 --variables "x[1],x[1024],hits" --events-only --plot $P/row1024.png   # W5: 6582 impacts, marked as a rug (PNG: the SVG of 13000 rows is 4 MB)
 node examples/iderk_553_figure.mjs  # IDERKSolve 5.5.3: located beside the source's jumpsteps (iderk_553.svg)
 node examples/c12_figures.mjs        # C12 task b: Figures 1-3 of the source (c12_fig*.svg)
 node examples/hohmann_limits.mjs     # Hohmann 4.1/4.2: band -> point load, finite contact -> impulse (hohmann_*.svg)

@@ -215,6 +215,19 @@ export async function renderTrajectoryHtml(input: TrajectoryPlotInput): Promise<
 /** More event instants than this are drawn as a rug, not as rules across the panel. */
 const RUG_ABOVE = 100;
 
+/** The instants, at most one in each of 2·WIDTH equal slices of [from, to] (the first of each). */
+function onePerPixel<T extends { t: number }>(instants: readonly T[], from: number, to: number): T[] {
+  const slices = 2 * WIDTH, width = (to - from) / slices;
+  if (!(width > 0)) return instants.slice(0, 1);
+  const seen = new Set<number>();
+  return instants.filter((e) => {
+    const k = Math.min(slices - 1, Math.floor((e.t - from) / width));
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLevelSpec {
   const drawn: { name: string; col: number }[] = [];
   for (const name of input.series) {
@@ -239,6 +252,9 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
   const eventNames = new Map<number, string>();
   for (const e of input.events) if (finite(e.t) && e.t <= window.end) eventNames.set(e.t, (e as { name?: string }).name ?? '');
   const eventTimes = [...eventNames].map(([t, name]) => ({ t, name }));
+  // A rug needs one tick per pixel column at most: 6582 impacts drawn one by one made an
+  // 8 MB picture of the same gray band.
+  const rug = eventTimes.length > RUG_ABOVE ? onePerPixel(eventTimes, values.length > 0 ? values[0].t : 0, window.end) : eventTimes;
   const bySeries = drawn.map((d) => ({ name: d.name, points: values.filter((v) => v.series === d.name) }));
   const groups = scaleGroups(bySeries);
   const dashed = repeats(bySeries);
@@ -254,7 +270,7 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
         mark: { type: 'rule' as const, stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
         encoding: { x },
       } : {
-        data: { values: eventTimes },
+        data: { values: rug },
         mark: { type: 'rule' as const, stroke: '#555555', strokeWidth: 0.6, opacity: 0.5 },
         encoding: { x, y: { value: panelHeight }, y2: { value: panelHeight - 7 } },
       },
