@@ -64,6 +64,17 @@ describe('a named variable defined by rules', () => {
   });
 });
 
+describe('rules in for blocks', () => {
+  it('each element keeps its own rule and held value', () => {
+    // F[i] = i t while t < i, then held at i^2: x[i](3) = i^3/2 + i^2 (3 - i)
+    const r = simulate('independent t from 0 to 3\nparameter N = 3\nfor i in 1:N\n  F[i] = i*t while t < i\n  x[i]\' = F[i]\n  x[i](0) = 0\nend', TIGHT);
+    for (const i of [1, 2, 3]) {
+      near(r.final[`x[${i}]`], i ** 3 / 2 + i * i * (3 - i), 1e-9);
+      near(r.final[`F[${i}]`], i * Math.min(i, 3), 1e-12);
+    }
+  });
+});
+
 describe('a differential equation with while: the integral stops', () => {
   it('w\' = 1 while t < 2 stops at 2 and keeps it', () => {
     const r = simulate("independent t from 0 to 5\nw' = 1 while t < 2\nw(0) = 0", TIGHT);

@@ -77,7 +77,7 @@ export function elementName(base: string, indices: readonly number[]): string {
 const MAX_RANGE = 10_000_000;
 const MAX_STATEMENTS = 20_000_000;
 
-type DefinitionKind = 'declared' | 'event' | 'situation' | 'algebraic' | 'state';
+type DefinitionKind = 'declared' | 'event' | 'situation' | 'algebraic' | 'state' | 'rule';
 
 interface Definition { kind: DefinitionKind; span: Span }
 interface Reference { element: string; base: string; written: string; span: Span }
@@ -258,7 +258,7 @@ class Expander {
       case 'equation':
         this.emit(s, () => {
           // (an element may have several rules `x[i] = ... while C`: rules.ts checks those)
-          if (s.lhs.kind === 'name' && s.lhs.indices && !s.while) this.define(s.lhs.name, s.lhs.indices, s.lhs.span, 'algebraic');
+          if (s.lhs.kind === 'name' && s.lhs.indices) this.define(s.lhs.name, s.lhs.indices, s.lhs.span, s.while ? 'rule' : 'algebraic');
           this.defineStates(s.lhs);
           const eq: EquationStatement = { kind: 'equation', lhs: this.expr(s.lhs), rhs: this.expr(s.rhs), span: this.sp(s.span, true) };
           if (s.while) eq.while = this.expr(s.while);
@@ -426,6 +426,8 @@ class Expander {
     const earlier = this.definitions.get(element);
     if (earlier) {
       if (earlier.kind === 'state' && kind === 'state') return element;
+      // several rules `x[i] = ... while C` define one element (rules.ts checks them)
+      if (earlier.kind === 'rule' && kind === 'rule') return element;
       const where = `${earlier.span.line}:${earlier.span.column}${earlier.span.context ? ` (where ${earlier.span.context})` : ''}`;
       throw this.fail(at, `${element} is defined twice: first at ${where}`,
         'Define each element once: check the ranges of the loops that define it.');
