@@ -510,7 +510,15 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     }
     return new Set([...reads].filter((k) => dynamic.has(k)));
   });
-  const moves = writtenSlots.map((slots) => Int32Array.from(watchReads.flatMap((reads, k) => ([...slots].some((sl) => reads.has(sl)) ? [k] : []))));
+  // (through an index from name to the functions that read it: events x functions was
+  // 2 million set look-ups at N = 1024)
+  const readers = new Map<string, number[]>();
+  watchReads.forEach((reads, k) => { for (const name of reads) { const list = readers.get(name); if (list) list.push(k); else readers.set(name, [k]); } });
+  const moves = writtenSlots.map((slots) => {
+    const ks = new Set<number>();
+    for (const sl of slots) for (const k of readers.get(sl) ?? []) ks.add(k);
+    return Int32Array.from(ks).sort();
+  });
 
   const events: CompiledEvent[] = system.events.map((ev, i) => {
     const si = scheduleIndex[i];
