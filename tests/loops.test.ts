@@ -1,0 +1,79 @@
+/**
+ * Loops in the generated code (transform/loops.ts): a folded body computes exactly what the
+ * statements it replaces did, and only runs that advance together are folded.
+ */
+import { describe, expect, it } from 'vitest';
+import { foldFunctions, foldStatements } from '../src/transform/loops.js';
+
+/** The function (y, d, out) => void of a body, as the compiler would make it. */
+function run(lines: readonly string[], n: number, seed: number): Float64Array {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const f = new Function('y', 'd', 'out', `"use strict";\n${lines.join('')}`) as (y: Float64Array, d: Float64Array, out: Float64Array) => void;
+  const y = Float64Array.from({ length: n }, (_, k) => Math.sin(seed * (k + 1)) * 10);
+  const d = Float64Array.from({ length: n }, (_, k) => Math.cos(seed + k));
+  const out = new Float64Array(n).fill(NaN);
+  f(y, d, out);
+  return out;
+}
+
+describe('foldStatements', () => {
+  it('folds a row of gaps into one loop and computes the same values', () => {
+    const lines = ['  out[0] = y[0];\n', '  out[1] = (y[10] - 3);\n'];
+    for (let k = 0; k < 9; k++) lines.push(`  out[${k + 2}] = (y[${2 * k + 2}] - y[${2 * k}]);\n`);
+    const folded = foldStatements(lines);
+    expect(folded).toEqual([
+      '  out[0] = y[0];\n',
+      '  out[1] = (y[10] - 3);\n',
+      '  for (let i = 0; i < 9; i++) {\n',
+      '    out[(2 + i)] = (y[(2 + 2 * i)] - y[(2 * i)]);\n',
+      '  }\n',
+    ]);
+    for (const seed of [1, 2, 3]) expect(run(folded, 24, seed)).toEqual(run(lines, 24, seed));
+  });
+
+  it('folds blocks of statements (x[k]\' and u[k]\' of each element) and keeps decimals, exponents and names as text', () => {
+    const lines: string[] = [];
+    for (let k = 0; k < 50; k++) {
+      lines.push(`  out[${2 * k}] = (y[${2 * k + 1}] + d[${k}]);\n`);
+      lines.push(`  out[${2 * k + 1}] = 1.7763568394002505e-15 * Math.abs(y[${2 * k}]) + 0.5;\n`);
+    }
+    const folded = foldStatements(lines);
+    expect(folded).toHaveLength(4);
+    expect(folded[1]).toBe('    out[(2 * i)] = (y[(1 + 2 * i)] + d[(i)]);\n');
+    expect(folded[2]).toBe('    out[(1 + 2 * i)] = 1.7763568394002505e-15 * Math.abs(y[(2 * i)]) + 0.5;\n');
+    for (const seed of [1, 5]) expect(run(folded, 100, seed)).toEqual(run(lines, 100, seed));
+  });
+
+  it('leaves short runs, declarations and statements that do not advance together alone', () => {
+    const three = ['  out[0] = y[0];\n', '  out[1] = y[1];\n', '  out[2] = y[2];\n'];
+    expect(foldStatements(three)).toEqual(three);
+    const consts = Array.from({ length: 6 }, (_, k) => `  const v${k} = y[${k}];\n`);
+    expect(foldStatements(consts)).toEqual(consts);
+    // the same shape, but the numbers do not move affinely (squares)
+    const squares = Array.from({ length: 6 }, (_, k) => `  out[${k}] = y[${k * k}];\n`);
+    expect(foldStatements(squares)).toEqual(squares);
+    // a run that breaks off: the affine part is folded, the rest kept
+    const broken = [...Array.from({ length: 5 }, (_, k) => `  out[${k}] = y[${k}];\n`), '  out[5] = y[9];\n'];
+    const folded = foldStatements(broken);
+    expect(folded.at(-1)).toBe('  out[5] = y[9];\n');
+    expect(run(folded, 10, 2)).toEqual(run(broken, 10, 2));
+  });
+});
+
+describe('foldFunctions', () => {
+  it('makes a family of evaluators from one factory, each computing what its own function did', () => {
+    const bodies = ['  return y[0];\n'];
+    for (let k = 0; k < 20; k++) bodies.push(`  const x0 = y[${2 * k + 2}];\n  return (x0 - y[${2 * k}]) * 1e-3;\n`);
+    bodies.push('  return y[40] - 7;\n');
+    const { definitions, list } = foldFunctions('watch', 'y', bodies);
+    expect(definitions).toContain('const watchFamily0 = (i) => function (y) {\n  const x0 = y[(2 + 2 * i)];\n  return (x0 - y[(2 * i)]) * 1e-3;\n};');
+    expect(list).toBe('[watch0, ...Array.from({ length: 20 }, (_, k) => watchFamily0(k)), watch21]');
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const made = new Function(`"use strict";\n${definitions}return ${list};`)() as ((y: Float64Array) => number)[];
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const plain = bodies.map((b) => new Function('y', `"use strict";\n${b}`) as (y: Float64Array) => number);
+    expect(made).toHaveLength(plain.length);
+    const y = Float64Array.from({ length: 41 }, (_, k) => Math.exp(Math.sin(k)));
+    made.forEach((f, k) => expect(f(y)).toBe(plain[k](y)));
+  });
+});
