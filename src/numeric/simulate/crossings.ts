@@ -125,6 +125,12 @@ export class Crossings {
   /** per event: the names it reads and writes, numbered (see conflictsWithFired) */
   private eventReads: Int32Array[] | null = null;
   private eventWrites: Int32Array[] | null = null;
+  private readers: Map<number, number[]> | null = null;
+  private writers: Map<number, number[]> | null = null;
+  private readonly conflicting = new Map<number, Int32Array>();
+  /** per function: marked (== markId) when it may be ambiguous after the last instant */
+  private readonly marked: Int32Array;
+  private markId = 0;
 
   constructor(private readonly ws: Workspace) {
     const m = ws.model, nw = ws.nWatch;
@@ -139,6 +145,7 @@ export class Crossings {
     this.sampleG = new Float64Array(2 * nw); this.sampleR = new Float64Array(2 * nw);
     this.fromZero = new Uint8Array(nw);
     this.earliest = new Float64Array(nw);
+    this.marked = new Int32Array(nw);
     this.direction = m.watchInfo.map((w) => (w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses'));
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
     this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
@@ -236,7 +243,11 @@ export class Crossings {
     }
     if (this.checkUnresolved) {
       this.checkUnresolved = false;
-      for (let c = 0; c < nc; c++) if (this.startsUnresolved(this.candidates[c], stepper)) { this.unresolved = this.candidates[c]; return -1; }
+      // (only the functions of events that do not commute with one fired can be ambiguous:
+      // marked first, so that 130 candidates after every impact cost a look-up each)
+      const mark = ++this.markId, marked = this.marked;
+      for (const f of this.firedAtInstant) for (const k of this.conflictingWatch(f)) marked[k] = mark;
+      for (let c = 0; c < nc; c++) if (marked[candidates[c]] === mark && this.startsUnresolved(candidates[c], stepper)) { this.unresolved = candidates[c]; return -1; }
     }
     if (nc === 0) return -1;
     // Candidates in the order of the earliest time each could cross (a row of 1024 spheres:
@@ -481,18 +492,41 @@ export class Crossings {
     return Math.abs(g) <= 4 * bound;
   }
 
+  /** The names each event reads and writes, as numbers, once: string sets cost more than the rest of the test. */
+  private numberNames(): void {
+    if (this.eventReads !== null) return;
+    const ids = new Map<string, number>();
+    const id = (set: ReadonlySet<string>) => Int32Array.from(set, (name) => { let i = ids.get(name); if (i === undefined) ids.set(name, i = ids.size); return i; }).sort();
+    const events = this.ws.model.events;
+    this.eventReads = events.map((ev) => id(ev.reads));
+    this.eventWrites = events.map((ev) => id(ev.writes));
+  }
+
+  /** The watched functions of the events that do not commute with event f (computed once per f). */
+  private conflictingWatch(f: number): Int32Array {
+    let list = this.conflicting.get(f);
+    if (list !== undefined) return list;
+    this.numberNames();
+    if (this.readers === null) {
+      // name number -> the events that read it, and those that write it
+      const readers = new Map<number, number[]>(), writers = new Map<number, number[]>();
+      const add = (map: Map<number, number[]>, name: number, e: number) => { const l = map.get(name); if (l) l.push(e); else map.set(name, [e]); };
+      this.eventReads!.forEach((names, e) => { for (const n of names) add(readers, n, e); });
+      this.eventWrites!.forEach((names, e) => { for (const n of names) add(writers, n, e); });
+      this.readers = readers; this.writers = writers;
+    }
+    const events = this.ws.model.events, ks = new Set<number>();
+    for (const n of this.eventWrites![f]) for (const e of this.readers.get(n) ?? []) if (events[e].watchIndex >= 0) ks.add(events[e].watchIndex);
+    for (const n of this.eventReads![f]) for (const e of this.writers!.get(n) ?? []) if (events[e].watchIndex >= 0) ks.add(events[e].watchIndex);
+    list = Int32Array.from(ks);
+    this.conflicting.set(f, list);
+    return list;
+  }
+
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */
   private conflictsWithFired(e: number): boolean {
-    if (this.eventReads === null) {
-      // The names as numbers, once: the string sets cost more than the rest of the test
-      // when a row of spheres asks about 130 candidates after every impact.
-      const ids = new Map<string, number>();
-      const id = (set: ReadonlySet<string>) => Int32Array.from(set, (name) => { let i = ids.get(name); if (i === undefined) ids.set(name, i = ids.size); return i; }).sort();
-      const events = this.ws.model.events;
-      this.eventReads = events.map((ev) => id(ev.reads));
-      this.eventWrites = events.map((ev) => id(ev.writes));
-    }
-    const reads = this.eventReads, writes = this.eventWrites!;
+    this.numberNames();
+    const reads = this.eventReads!, writes = this.eventWrites!;
     for (const f of this.firedAtInstant) if (meet(writes[f], reads[e]) || meet(writes[e], reads[f])) return true;
     return false;
   }
