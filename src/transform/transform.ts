@@ -361,13 +361,22 @@ class Transformer {
   /** The delta term as the user wrote it: the term of its equation `q` holding this call. */
   private termSource(term: DeltaTerm, q: EquationStatement): string {
     for (const side of [q.lhs, q.rhs]) {
-      try {
-        const found = splitLinear(side, this.r).terms.find((t) => t.call.span.start === term.call.span.start);
-        if (found) return found.source;
-      } catch { /* the solved form was checked already; fall back to it */ }
+      // (each side split once: an equation of a row of spheres has several delta terms)
+      let terms = this.sideTerms.get(side);
+      if (terms === undefined) {
+        try {
+          terms = splitLinear(side, this.r).terms;
+        } catch { terms = null; /* the solved form was checked already; fall back to it */ }
+        this.sideTerms.set(side, terms);
+      }
+      const found = terms?.find((t) => t.call.span.start === term.call.span.start);
+      if (found) return found.source;
     }
     return term.source;
   }
+
+  /** the delta terms of each side of an equation as written (null: it does not split) */
+  private readonly sideTerms = new Map<Expr, DeltaTerm[] | null>();
 
   private timeDeltaEvent(term: DeltaTerm, q: EquationStatement, exactRoot: Expr | null): EventSpec {
     const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
