@@ -11,6 +11,7 @@
  * `constructor` or `process` is an ordinary variable and a model cannot run code.
  */
 import type { Expr } from '../symbolic/ast.js';
+import { foldFunctions, foldStatements } from './loops.js';
 import { evaluate } from '../symbolic/evaluate.js';
 import { differentiate, references, simplify, sub, substitute } from '../symbolic/expr.js';
 import { compileJacobian, type CompiledJacobian } from './jacobian.js';
@@ -332,8 +333,11 @@ export function compile(system: FirstOrderSystem): CompiledModel {
    * in one piece than in four.
    */
   const outFn = (name: string, items: { deps: Expr[]; line: (e: Emitter) => string }[], mode: Mode): string => {
-    const body = (slice: typeof items) => (e: Emitter) => slice.map((it) => it.line(e)).join('');
-    if (items.length <= OUT_CHUNK) return fn(`${name}(t, y, p, d, sw, out)`, items.flatMap((it) => it.deps), mode, body(items));
+    // (the elements of an array model as loops: loops.ts; cut into parts only if still long)
+    const body = (slice: typeof items) => (e: Emitter) => foldStatements(slice.map((it) => it.line(e))).join('');
+    if (items.length <= OUT_CHUNK || foldStatements(items.map((it) => it.line(em))).length <= OUT_CHUNK) {
+      return fn(`${name}(t, y, p, d, sw, out)`, items.flatMap((it) => it.deps), mode, body(items));
+    }
     const pieces: string[] = [];
     const calls: string[] = [];
     for (let start = 0, c = 0; start < items.length; start += OUT_CHUNK, c++) {
@@ -370,13 +374,35 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   parts.push(outFn('rateBound', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n` })), 'locked'));
   // Each watched function and its rate alone, for the root finder: refining one crossing
   // costs one function, not all N of a row of N spheres.
-  watchExprs.forEach((w, i) => parts.push(fn(`watch${i}(t, y, p, d, sw)`, [w], 'direct', (e) => `  return ${e.expr(w, 'direct')};\n`)));
-  rateExprs.forEach((r, i) => parts.push(fn(`watchRate${i}(t, y, p, d, sw)`, r ? [r] : [], 'locked', (e) => `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)));
-  watchExprs.forEach((w, i) => parts.push(fn(`watchBound${i}(t, y, p, d, sw)`, [w], 'direct', (e) => `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)));
-  rateExprs.forEach((r, i) => parts.push(fn(`rateBound${i}(t, y, p, d, sw)`, r ? [r] : [], 'locked', (e) => `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`)));
+  /**
+   * One function per element (the evaluator of each watched function, each event's actions),
+   * written as factories where elements differ only in their slots (loops.ts): a row of 1024
+   * spheres needs one source text per family, not 1025. Returns the list's expression.
+   */
+  const families = new Map<string, string>();
+  const family = (prefix: string, params: string, bodies: (e: Emitter) => string[]): void => {
+    const { definitions, list } = foldFunctions(prefix, params, bodies(em));
+    if (definitions) parts.push(definitions);
+    families.set(prefix, list);
+  };
+  // (the named values a body computes are renamed in the order it uses them, local0, local1,
+  // ...: v12 in one element's body and v13 in the next would keep them from folding)
+  const bodyOf = (exprs: Expr[], mode: Mode, line: string) => {
+    const local = new Map<string, string>();
+    return `${em.prelude(exprs, mode)}${line}`.replace(/\bv\d+\b/g, (v) => {
+      let name = local.get(v);
+      if (!name) { name = `local${local.size}`; local.set(v, name); }
+      return name;
+    });
+  };
+  family('watch', 't, y, p, d, sw', (e) => watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.expr(w, 'direct')};\n`)));
+  family('watchRate', 't, y, p, d, sw', (e) => rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)));
+  family('watchBound', 't, y, p, d, sw', (e) => watchExprs.map((w) => bodyOf([w], 'direct', `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)));
+  family('rateBound', 't, y, p, d, sw', (e) => rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`)));
 
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
   const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
+  const applyBodies: string[] = [];
   system.events.forEach((ev, i) => {
     // Assignments set a slot; jumps add to it (deltas at one instant all count), reversed
     // when the run goes backwards (dir = -1) so that integrating back undoes the step.
@@ -386,7 +412,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     // Locked: a relation of the right-hand side reads the branch of the step that ended at
     // the instant, its left limit, like every other value an action reads (at the instant
     // itself h < R may already read false: a rule's value held there would be the stale one).
-    parts.push(fn(`apply${i}(t, y, p, d, sw, yOut, dOut, dir)`, values, 'locked', (e) => {
+    applyBodies.push(bodyOf(values, 'locked', ((e: Emitter) => {
       const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
       writes.forEach((a, k) => {
         const s = slotIndex(a.target);
@@ -394,7 +420,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
         lines.push(a.kind === 'jump' ? `  ${target} += dir * x${k};\n` : `  ${target} = x${k};\n`);
       });
       return lines.join('');
-    }));
+    })(em)));
     const rates = marcus?.kind === 'marcus' ? marcus.jumps.map((j) => j.rate) : [];
     // (the rates of a Marcus flow; events without one share a function that does nothing)
     if (marcus?.kind === 'marcus') parts.push(fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) => rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join('')));
@@ -409,6 +435,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       changes: [...changes],
     });
   });
+  family('apply', 't, y, p, d, sw, yOut, dOut, dir', () => applyBodies);
 
   const outputExprs = system.outputs.map((o) => o.expr);
   // (locked, as the actions: the row before an instant shows the left limits)
@@ -419,7 +446,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     const lines = system.states.map((s, i) => `  y0[${i}] = ${e.expr(s.initial, 'direct')};\n`);
     system.stepVariables.forEach((_, i) => lines.push(`  d0[${i}] = 0;\n`));
     system.discretes.forEach((dv, i) => lines.push(`  d0[${system.stepVariables.length + i}] = ${e.expr(dv.initial, 'direct')};\n`));
-    return `  const t = NaN;\n${lines.join('')}`;
+    return `  const t = NaN;\n${foldStatements(lines).join('')}`;
   }));
 
   // Scalar functions: schedules and boundary conditions.
@@ -442,10 +469,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   }));
   scalars.forEach((s, i) => parts.push(fn(`scalar${i}(t, y, p, d, sw)`, [s], 'direct', (e) => `  return ${e.expr(s, 'direct')};\n`)));
 
-  const n = system.events.length;
   const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
-  const nw = watchExprs.length;
-  parts.push(`return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${list('watch', nw)}, rateOne: ${list('watchRate', nw)}, boundOne: ${list('watchBound', nw)}, rateBoundOne: ${list('rateBound', nw)}, outputs, initial, apply: ${list('apply', n)}, rate: [${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}], scalar: ${list('scalar', scalars.length)} };`);
+  parts.push(`return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${families.get('watch')}, rateOne: ${families.get('watchRate')}, boundOne: ${families.get('watchBound')}, rateBoundOne: ${families.get('rateBound')}, outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${list('scalar', scalars.length)} };`);
   const source = parts.join('\n\n');
 
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only

@@ -22,7 +22,7 @@
 /** A whole number standing alone: not in a name (v12), a decimal (0.5) or an exponent (1e-15). */
 const INTEGER = /(?<![\w.]|[eE][-+])\d+(?![\w.])/g;
 /** The statements that may be folded: an assignment to an element of an output array. */
-const FOLDABLE = /^\s*(out|yOut|dOut)\[\d+\] = /;
+const FOLDABLE = /^\s*(out|yOut|dOut|y0|d0)\[\d+\] = /;
 /** Runs shorter than this stay as they are: a loop would not be shorter. */
 const MIN_COPIES = 4;
 /** Longest block (in statements) that may repeat (x[k]' and u[k]' of one element: 2). */
