@@ -496,7 +496,12 @@ export class Crossings {
   private numberNames(): void {
     if (this.eventReads !== null) return;
     const ids = new Map<string, number>();
-    const id = (set: ReadonlySet<string>) => Int32Array.from(set, (name) => { let i = ids.get(name); if (i === undefined) ids.set(name, i = ids.size); return i; }).sort();
+    const id = (set: ReadonlySet<string>): Int32Array => {
+      const out = new Int32Array(set.size);
+      let j = 0;
+      for (const name of set) { let i = ids.get(name); if (i === undefined) ids.set(name, i = ids.size); out[j++] = i; }
+      return out.sort();
+    };
     const events = this.ws.model.events;
     this.eventReads = events.map((ev) => id(ev.reads));
     this.eventWrites = events.map((ev) => id(ev.writes));
@@ -515,9 +520,21 @@ export class Crossings {
       this.eventWrites!.forEach((names, e) => { for (const n of names) add(writers, n, e); });
       this.readers = readers; this.writers = writers;
     }
-    const events = this.ws.model.events, ks = new Set<number>();
-    for (const n of this.eventWrites![f]) for (const e of this.readers.get(n) ?? []) if (events[e].watchIndex >= 0) ks.add(events[e].watchIndex);
-    for (const n of this.eventReads![f]) for (const e of this.writers!.get(n) ?? []) if (events[e].watchIndex >= 0) ks.add(events[e].watchIndex);
+    // (a plain array, deduplicated by search: the lists are a few long, and a Set per event
+    // cost more than the rest)
+    const events = this.ws.model.events, ks: number[] = [];
+    const collect = (names: Int32Array, index: Map<number, number[]>) => {
+      for (let a = 0; a < names.length; a++) {
+        const those = index.get(names[a]);
+        if (those === undefined) continue;
+        for (let b = 0; b < those.length; b++) {
+          const w = events[those[b]].watchIndex;
+          if (w >= 0 && !ks.includes(w)) ks.push(w);
+        }
+      }
+    };
+    collect(this.eventWrites![f], this.readers);
+    collect(this.eventReads![f], this.writers!);
     list = Int32Array.from(ks);
     this.conflicting.set(f, list);
     return list;
