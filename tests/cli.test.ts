@@ -4,7 +4,7 @@
  * dist/cli.js (built once here if missing).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,26 @@ describe('the executable and its code cache (launch.ts)', () => {
       const off = run(args, { DELTASTEP_NO_CACHE: '1', XDG_CACHE_HOME: join(cacheHome, 'unused') });
       expect(off.stdout).toBe(first.stdout);
       expect(existsSync(join(cacheHome, 'unused'))).toBe(false);
+    } finally {
+      rmSync(cacheHome, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the newest 16 cache files, one per build and command', () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'deltastep-cache-'));
+    try {
+      const dir = join(cacheHome, 'deltastep');
+      mkdirSync(dir, { mode: 0o700 });
+      for (let k = 0; k < 20; k++) {
+        const file = join(dir, `cli-old-${k}.v8`);
+        writeFileSync(file, 'stale');
+        utimesSync(file, 1e9 + k, 1e9 + k);
+      }
+      expect(run(['transform', modelPath('delta_a.delta')], { XDG_CACHE_HOME: cacheHome }).status).toBe(0);
+      const left = readdirSync(dir);
+      expect(left).toHaveLength(16);
+      // the new one and the 15 newest old ones
+      expect(left.filter((f) => f.startsWith('cli-old-')).sort()).toEqual(Array.from({ length: 15 }, (_, k) => `cli-old-${k + 5}.v8`).sort());
     } finally {
       rmSync(cacheHome, { recursive: true, force: true });
     }

@@ -5,12 +5,12 @@
  * of its own, and compiling the command line's code on every start took about as long as
  * Node's own start-up (issue 15: start-up within 1.5 times `node -e 0`).
  *
- * The cache is a file per Node version and bundle under $XDG_CACHE_HOME/deltastep (or
- * ~/.cache/deltastep), readable by its owner only; it is written after the first run and
- * whenever V8 rejects it. Any failure to read or write it only means compiling as usual.
+ * The cache is a file per Node version, bundle and command under $XDG_CACHE_HOME/deltastep
+ * (or ~/.cache/deltastep), readable by its owner only; it is written after the first run and
+ * whenever V8 rejects it, and only the newest files are kept. Any failure to read or write it only means compiling as usual.
  * DELTASTEP_NO_CACHE=1 turns it off.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,15 +33,31 @@ function fnv(text: string): string {
   return h.toString(16);
 }
 
+/**
+ * The cache of this bundle for this command. V8 caches what a run compiled, and a command
+ * compiles only its own code (V8 compiles a function when it is first called), so each
+ * command has its own: `--help` wrote a cache without the simulator that `simulate` then
+ * compiled on every run.
+ */
 function cacheFile(): string | null {
   if (process.env.DELTASTEP_NO_CACHE === '1') return null;
   try {
     const st = statSync(bundle);
     const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-    return join(base, 'deltastep', `cli-${process.version}-${fnv(`${bundle}|${st.size}|${st.mtimeMs}`)}.v8`);
+    const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
+    return join(base, 'deltastep', `cli-${process.version}-${fnv(`${bundle}|${st.size}|${st.mtimeMs}`)}-${command}.v8`);
   } catch {
     return null;
   }
+}
+
+/** At most this many cache files are kept (the newest): each build and command writes one. */
+const MAX_CACHE_FILES = 16;
+
+function pruneCache(dir: string): void {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.v8')).map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }));
+  files.sort((a, b) => b.at - a.at);
+  for (const { f } of files.slice(MAX_CACHE_FILES)) unlinkSync(join(dir, f));
 }
 
 function load(): { commandLine: CommandLine; saveCache: () => void } {
@@ -66,6 +82,7 @@ function load(): { commandLine: CommandLine; saveCache: () => void } {
       const partial = `${cache}.${process.pid}`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
       renameSync(partial, cache);
+      pruneCache(dirname(cache));
     } catch { /* a read-only home: no cache, as before */ }
   };
   return { commandLine: mod.exports as CommandLine, saveCache };
