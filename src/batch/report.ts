@@ -6,7 +6,7 @@ import type { Expr } from '../symbolic/ast.js';
 import { ModelError } from '../symbolic/errors.js';
 import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../symbolic/evaluate.js';
 import { constantValue, mapExpr, walk } from '../symbolic/expr.js';
-import { parseExpression } from '../symbolic/parser.js';
+import { parseExpression, splitExpressionList } from '../symbolic/parser.js';
 import { missingNameMessage } from '../symbolic/arrays.js';
 import type { CompiledModel } from '../transform/compile.js';
 import type { SimulationResult } from '../numeric/simulate.js';
@@ -18,16 +18,7 @@ export class BatchInputError extends Error {}
 
 /** Splits "n, x4'" at top-level commas and parses each expression. */
 export function parseReport(text: string): ReportExpr[] {
-  const parts: string[] = [];
-  let depth = 0, start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
-  }
-  parts.push(text.slice(start));
-  return parts.map((p) => p.trim()).filter((p) => p.length > 0).map((label) => {
+  return splitExpressionList(text).filter((p) => p.length > 0).map((label) => {
     try {
       return { label, expr: elementsByName(parseExpression(label, '--report'), label) };
     } catch (err) {

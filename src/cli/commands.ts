@@ -9,7 +9,7 @@ import type { Expr } from '../symbolic/ast.js';
 import { ModelError } from '../symbolic/errors.js';
 import { evaluate } from '../symbolic/evaluate.js';
 import { references, walk } from '../symbolic/expr.js';
-import { parseExpression } from '../symbolic/parser.js';
+import { parseExpression, splitExpressionList } from '../symbolic/parser.js';
 import { didYouMean } from '../symbolic/suggest.js';
 import type { ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
@@ -164,16 +164,7 @@ function plotSeries(variables: string | undefined, allColumns: readonly string[]
 }
 
 function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0, start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
-  }
-  parts.push(text.slice(start));
-  const out = parts.map((p) => p.trim());
+  const out = splitExpressionList(text);
   if (out.some((p) => p === '')) throw new CliError(`--variables ${text}: an empty entry; write names or expressions separated by commas`);
   return out;
 }

@@ -55,6 +55,23 @@ export function parseExpression(text: string, file: string): Expr {
   return new Parser(tokenize(text, file), text, file).standaloneExpression();
 }
 
+/**
+ * A list of expressions written on the command line (`"n, max(a, b), x[2,1]"`) cut at the
+ * commas outside parentheses and brackets, each part trimmed.
+ */
+export function splitExpressionList(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim());
+}
+
 const FUNCTIONS: ReadonlyMap<string, number> = new Map(Object.entries(BUILTIN_FUNCTIONS));
 const FUNCTION_LIST = [...FUNCTIONS.keys()].join(', ');
 
