@@ -74,11 +74,11 @@ function load(): { commandLine: CommandLine; saveCache: () => void } {
   const saveCache = () => {
     if (!cache || (cachedData && !script.cachedDataRejected)) return;
     try {
-      // written whole and renamed, so that a process starting meanwhile reads all or nothing
       // one level at a time: a recursive mkdir spins forever on some file systems (/proc)
       for (const dir of [dirname(dirname(cache)), dirname(cache)]) {
         try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
       }
+      // written whole and renamed, so that a process starting meanwhile reads all or nothing
       const partial = `${cache}.${process.pid}`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
       renameSync(partial, cache);
