@@ -12,7 +12,7 @@
 import nerdamer from 'nerdamer-prime/all';
 import type { Expr } from '../symbolic/ast.js';
 import { mapExpr, references, toText, walk } from '../symbolic/expr.js';
-import { parseModel } from '../symbolic/parser.js';
+import { parseModel, splitExpressionList } from '../symbolic/parser.js';
 import { useExactRoots } from './algebra.js';
 
 /** Functions whose inverse the algebra may know; anything else is left to the numeric scan. */
@@ -60,15 +60,5 @@ export function nerdamerRoots(u: Expr, independent: string): Expr[] {
 
 /** "[1/2,-sqrt(a)]" -> ["1/2", "-sqrt(a)"], splitting on top-level commas only. */
 function splitList(text: string): string[] {
-  const inner = text.trim().replace(/^\[/, '').replace(/\]$/, '');
-  const parts: string[] = [];
-  let depth = 0, start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) { parts.push(inner.slice(start, i)); start = i + 1; }
-  }
-  if (inner.slice(start).trim()) parts.push(inner.slice(start));
-  return parts.map((p) => p.trim()).filter((p) => p.length > 0);
+  return splitExpressionList(text.trim().replace(/^\[/, '').replace(/\]$/, '')).filter((p) => p.length > 0);
 }
