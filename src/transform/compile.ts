@@ -333,16 +333,17 @@ export function compile(system: FirstOrderSystem): CompiledModel {
    * in one piece than in four.
    */
   const outFn = (name: string, items: { deps: Expr[]; line: (e: Emitter) => string }[], mode: Mode): string => {
-    // (the elements of an array model as loops: loops.ts; cut into parts only if still long)
-    const body = (slice: typeof items) => (e: Emitter) => foldStatements(slice.map((it) => it.line(e))).join('');
-    if (items.length <= OUT_CHUNK || foldStatements(items.map((it) => it.line(em))).length <= OUT_CHUNK) {
-      return fn(`${name}(t, y, p, d, sw, out)`, items.flatMap((it) => it.deps), mode, body(items));
-    }
+    // The elements of an array model as loops (loops.ts), cut into parts only if still long.
+    // (The emitter is pure: the lines come out the same before or after the prelude.)
+    const lines = items.map((it) => it.line(em));
+    const folded = foldStatements(lines);
+    if (folded.length <= OUT_CHUNK) return fn(`${name}(t, y, p, d, sw, out)`, items.flatMap((it) => it.deps), mode, () => folded.join(''));
+    const body = (start: number, end: number) => () => foldStatements(lines.slice(start, end)).join('');
     const pieces: string[] = [];
     const calls: string[] = [];
     for (let start = 0, c = 0; start < items.length; start += OUT_CHUNK, c++) {
       const slice = items.slice(start, start + OUT_CHUNK);
-      pieces.push(fn(`${name}Part${c}(t, y, p, d, sw, out)`, slice.flatMap((it) => it.deps), mode, body(slice)));
+      pieces.push(fn(`${name}Part${c}(t, y, p, d, sw, out)`, slice.flatMap((it) => it.deps), mode, body(start, start + OUT_CHUNK)));
       calls.push(`  ${name}Part${c}(t, y, p, d, sw, out);\n`);
     }
     return [...pieces, `function ${name}(t, y, p, d, sw, out) {\n${calls.join('')}}`].join('\n\n');
