@@ -370,8 +370,10 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const ULPS = literal(8 * Number.EPSILON);
   parts.push(outFn('watchBound', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })), 'direct'));
   // the watched functions under the locked branches, for setting the switches at an instant
-  // (a switching function that reads a relation at its own zero takes the branch chosen there)
-  parts.push(outFn('watchLocked', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })), 'locked'));
+  // (a switching function that reads a relation at its own zero takes the branch chosen there;
+  // without switching functions nothing is locked and it is watch itself)
+  parts.push(system.switching.length === 0 ? 'const watchLocked = watch;'
+    : outFn('watchLocked', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })), 'locked'));
   parts.push(outFn('rateBound', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n` })), 'locked'));
   // Each watched function and its rate alone, for the root finder: refining one crossing
   // costs one function, not all N of a row of N spheres.
