@@ -20,8 +20,9 @@ import { importModule } from './import-module.js';
  * vega and vega-lite, loaded when a plot is drawn: they are ES modules with top-level await,
  * which the command line's CommonJS bundle must import() (see import-module.ts), not require().
  */
-let vegaLibraries: Promise<{ vega: typeof import('vega'); compile: typeof import('vega-lite')['compile'] }> | null = null;
-function loadVega(): Promise<{ vega: typeof import('vega'); compile: typeof import('vega-lite')['compile'] }> {
+type VegaLibraries = { vega: typeof import('vega'); compile: typeof import('vega-lite')['compile'] };
+let vegaLibraries: Promise<VegaLibraries> | null = null;
+function loadVega(): Promise<VegaLibraries> {
   vegaLibraries ??= Promise.all([importModule<typeof import('vega')>('vega'), importModule<typeof import('vega-lite')>('vega-lite')])
     .then(([vega, vl]) => ({ vega, compile: vl.compile }));
   return vegaLibraries;
