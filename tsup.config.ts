@@ -15,7 +15,7 @@ export default defineConfig([
   {
     // cli.js is the executable: a small launcher that loads cli-bundle.cjs through V8's code
     // cache (see src/cli/launch.ts)
-    entry: { cli: 'src/cli/launch.ts', 'sweep-worker': 'src/cli/sweep-worker.ts' },
+    entry: { cli: 'src/cli/launch.ts', 'sweep-worker': 'src/batch/sweep-worker.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'node20',

@@ -11,24 +11,24 @@
  * const run = simulate(model, { to: 5, rtol: 1e-10, atol: 1e-12 });
  * ```
  */
-import type { CompiledModel } from './transform/compile.js';
+import type { CompiledModel } from './codegen/compile.js';
 // the library finds exact roots of nonlinear delta arguments from the start (algebra.ts)
 import './transform/exact-roots.js';
-import { compileModel } from './model.js';
-import { Simulator, type SimulateOptions, type SimulationResult } from './numeric/simulate.js';
+import { compileModel } from './codegen/stages.js';
+import { Simulator, type SimulateOptions, type SimulationResult } from './driver/index.js';
 import { shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
 
-export { parse, analyseModel, transformModel, compileModel, type ExpandOptions } from './model.js';
-export { ModelError } from './symbolic/errors.js';
-export type { ModelAst, Expr, Statement, Span } from './symbolic/ast.js';
-export type { AnalysedModel } from './symbolic/analyse.js';
+export { parse, analyseModel, transformModel, compileModel, type ExpandOptions } from './codegen/stages.js';
+export { ModelError } from './expression/errors.js';
+export type { ModelAst, Expr, Statement, Span } from './expression/ast.js';
+export type { AnalysedModel } from './analysis/analyse.js';
 export type { FirstOrderSystem, EventSpec, SystemState, StepVariable, ActionSpec } from './transform/system.js';
-export type { CompiledModel, CompiledEvent } from './transform/compile.js';
-export { transformReport, formatText, formatLatex, type TransformReport } from './transform/print.js';
-export { Simulator, SimulationInputError } from './numeric/simulate.js';
-export type { SimulateOptions, SimulationResult, EventRecord, RunStatus, LocateMode, RunStats } from './numeric/simulate.js';
-export { createStepper, METHODS } from './numeric/steppers.js';
-export type { Stepper, MethodName, StepOutcome } from './numeric/stepper.js';
+export type { CompiledModel, CompiledEvent } from './codegen/compile.js';
+export { transformReport, formatText, formatLatex, type TransformReport } from './report/print.js';
+export { Simulator, SimulationInputError } from './driver/index.js';
+export type { SimulateOptions, SimulationResult, EventRecord, RunStatus, LocateMode, RunStats } from './driver/index.js';
+export { createStepper, METHODS } from './integrators/steppers.js';
+export type { Stepper, MethodName, StepOutcome } from './integrators/stepper.js';
 export { ShootInputError } from './shooting/newton.js';
 export type { ShootOptions, ShootResult, ShootStatus, ShootIteration } from './shooting/newton.js';
 

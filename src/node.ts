@@ -3,4 +3,4 @@
  * with the whole library beside them; the main entry runs anywhere, browsers included.
  */
 export * from './index.js';
-export { MAX_MODEL_BYTES, readModelFile } from './cli/read-model-file.js';
+export { MAX_MODEL_BYTES, readModelFile } from './files/read-model-file.js';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel, formatLatex, formatText, simulate, SimulationInputError, transformReport, type SimulateOptions, type SimulationResult } from '../src/index.js';
 import { parseAssignments } from '../src/cli/options.js';
-import { ModelError } from '../src/symbolic/errors.js';
+import { ModelError } from '../src/expression/errors.js';
 import { ROW_ARRAY_BODY, exactHits, rowArrayModel, rowModel, velocities } from '../bench/w5/row-model.mjs';
 import { ensureCliBuilt, modelErrorOf, ROOT, runCli } from './helpers.js';
 

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../src/model.js';
-import { Simulator } from '../src/numeric/simulate.js';
+import { compileModel } from '../src/codegen/stages.js';
+import { Simulator } from '../src/driver/index.js';
 import {
   BatchInputError, checkReport, chunkCount, drawSamples, parseReport, parseSample, parseVary, runChunk, runNextChunk,
   sampleValues, SeededRandom, sharedBatch, sharedResult, sliceRange, statistics, sweepValues,

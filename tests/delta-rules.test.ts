@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseModel, compileModel, ModelError, simulate, transformReport } from '../src/index.js';
-import type { CompiledEvent } from '../src/transform/compile.js';
-import { ScheduleError, scheduleTimes } from '../src/transform/time-roots.js';
-import type { Expr } from '../src/symbolic/ast.js';
-import { ErrorReporter } from '../src/symbolic/errors.js';
-import { differentiate, num, toText } from '../src/symbolic/expr.js';
-import { parseModel } from '../src/symbolic/parser.js';
+import type { CompiledEvent } from '../src/codegen/compile.js';
+import { ScheduleError, scheduleTimes } from '../src/codegen/event-times.js';
+import type { Expr } from '../src/expression/ast.js';
+import { ErrorReporter } from '../src/expression/errors.js';
+import { differentiate, num, toText } from '../src/expression/expr.js';
+import { parseModel } from '../src/language/parser.js';
 import {
   binomial, classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear,
 } from '../src/transform/delta-rules.js';

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../src/model.js';
-import { ModelError } from '../src/symbolic/errors.js';
-import { transformReport } from '../src/transform/print.js';
+import { compileModel } from '../src/codegen/stages.js';
+import { ModelError } from '../src/expression/errors.js';
+import { transformReport } from '../src/report/print.js';
 
 /**
  * The whole front end (parse, analyse, transform with its delta rules and root finding,

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModel, Simulator, SimulationInputError } from '../src/index.js';
-import { ModelError } from '../src/symbolic/errors.js';
-import { transformReport } from '../src/transform/print.js';
+import { ModelError } from '../src/expression/errors.js';
+import { transformReport } from '../src/report/print.js';
 import { CLI, ensureCliBuilt } from './helpers.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../src/symbolic/errors.js';
-import { parseModel } from '../src/symbolic/parser.js';
+import { ModelError } from '../src/expression/errors.js';
+import { parseModel } from '../src/language/parser.js';
 
 /**
  * The front end's robustness contract: on any text, `parseModel` returns a tree or throws a

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { compileModel, transformReport } from '../src/index.js';
 import type { SimulateOptions } from '../src/index.js';
-import { ModelError } from '../src/symbolic/errors.js';
-import { evaluate } from '../src/symbolic/evaluate.js';
-import { parseModel } from '../src/symbolic/parser.js';
+import { ModelError } from '../src/expression/errors.js';
+import { evaluate } from '../src/expression/evaluate.js';
+import { parseModel } from '../src/language/parser.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const REFERENCE_DIR = fileURLToPath(new URL('./fixtures/reference/', import.meta.url));

@@ -3,7 +3,7 @@
  * statements it replaces did, and only runs that advance together are folded.
  */
 import { describe, expect, it } from 'vitest';
-import { foldFunctions, foldStatements } from '../src/transform/loops.js';
+import { foldFunctions, foldStatements } from '../src/codegen/loops.js';
 
 /** The function (y, d, out) => void of a body, as the compiler would make it. */
 function run(lines: readonly string[], n: number, seed: number): Float64Array {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Expr, ModelAst, Statement } from '../src/symbolic/ast.js';
-import { ModelError } from '../src/symbolic/errors.js';
-import { tokenize } from '../src/symbolic/lexer.js';
-import { parseModel } from '../src/symbolic/parser.js';
+import type { Expr, ModelAst, Statement } from '../src/expression/ast.js';
+import { ModelError } from '../src/expression/errors.js';
+import { tokenize } from '../src/language/lexer.js';
+import { parseModel } from '../src/language/parser.js';
 import { SPEC_EXAMPLES as LANGUAGE_EXAMPLES } from './helpers.js';
 
 const MODELS_DIR = fileURLToPath(new URL('./fixtures/reference/models/', import.meta.url));

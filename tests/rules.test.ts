@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModelError, simulate, transformModel } from '../src/index.js';
-import { formatText, transformReport } from '../src/transform/print.js';
-import { compileModel } from '../src/model.js';
+import { formatText, transformReport } from '../src/report/print.js';
+import { compileModel } from '../src/codegen/stages.js';
 
 const near = (got: number, want: number, tol: number) => expect(Math.abs(got - want), `${got} vs ${want}`).toBeLessThanOrEqual(tol);
 const TIGHT = { rtol: 1e-12, atol: 1e-14 };

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileModel, simulate, type MethodName } from '../src/index.js';
-import { RODAS } from '../src/numeric/tableaus/rodas.js';
-import { createStepper } from '../src/numeric/steppers.js';
-import { BandedLu, luFactor, luSolve } from '../src/numeric/lu.js';
-import type { JacobianFunctions, Rhs } from '../src/numeric/stepper.js';
+import { RODAS } from '../src/integrators/tableaus/rodas.js';
+import { createStepper } from '../src/integrators/steppers.js';
+import { BandedLu, luFactor, luSolve } from '../src/integrators/lu.js';
+import type { JacobianFunctions, Rhs } from '../src/integrators/stepper.js';
 import { getPath, optionsFromArgs, REFERENCE_DIR, referenceCases, type CaseCheck } from './helpers.js';
 
 const STIFF = new URL('../bench/stiff/', import.meta.url);

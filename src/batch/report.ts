@@ -2,14 +2,14 @@
  * What a batch reports from each run: expressions of its final values (`n`, `x4'`,
  * `x4' - x3'`), parsed with the model language's own parser and evaluated per run.
  */
-import type { Expr } from '../symbolic/ast.js';
-import { ModelError } from '../symbolic/errors.js';
-import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../symbolic/evaluate.js';
-import { constantValue, mapExpr, walk } from '../symbolic/expr.js';
-import { parseExpression, splitExpressionList } from '../symbolic/parser.js';
-import { missingNameMessage } from '../symbolic/arrays.js';
-import type { CompiledModel } from '../transform/compile.js';
-import type { SimulationResult } from '../numeric/simulate.js';
+import type { Expr } from '../expression/ast.js';
+import { ModelError } from '../expression/errors.js';
+import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../expression/evaluate.js';
+import { constantValue, mapExpr, walk } from '../expression/expr.js';
+import { parseExpression, splitExpressionList } from '../language/parser.js';
+import { missingNameMessage } from '../language/arrays.js';
+import type { CompiledModel } from '../codegen/compile.js';
+import type { SimulationResult } from '../driver/index.js';
 
 export interface ReportExpr { label: string; expr: Expr }
 

@@ -2,9 +2,9 @@
  * Running a batch: one Simulator serves every run of a chunk; chunks are claimed from a
  * shared counter by this thread and worker threads alike, and results land in shared arrays.
  */
-import type { CompiledModel } from '../transform/compile.js';
-import { Simulator, type RunStatus, type SimulateOptions } from '../numeric/simulate.js';
-import { evaluate, MissingValue } from '../symbolic/evaluate.js';
+import type { CompiledModel } from '../codegen/compile.js';
+import { Simulator, type RunStatus, type SimulateOptions } from '../driver/index.js';
+import { evaluate, MissingValue } from '../expression/evaluate.js';
 import { checkReport, type ReportExpr } from './report.js';
 
 export interface ChunkResult {

@@ -12,20 +12,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { readModelFile } from './read-model-file.js';
-import { Simulator, type SimulateOptions } from '../numeric/simulate.js';
+import { readModelFile } from '../files/read-model-file.js';
+import { Simulator, type SimulateOptions } from '../driver/index.js';
 import {
   BatchInputError, MAX_RUNS_PER_PROCESS, checkReport, parseReport, parseSample, parseVary, sweepValues, runChunk, runNextChunk, sampleValues, sharedBatch, sharedResult, sliceRange, statistics,
   type ChunkResult, type Distribution, type ReportExpr, type Statistics,
 } from '../batch/index.js';
-import type { CompiledModel } from '../transform/compile.js';
+import type { CompiledModel } from '../codegen/compile.js';
 import { CliError, EXIT, formatFlag, initRuns, parseNumber, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { emit, formatValue, table, toCsv, toJson } from './output.js';
 import { startProgress, type Progress } from './progress.js';
 import { autoShard } from './shard.js';
 import { importModule } from './import-module.js';
-import { missingNameMessage } from '../symbolic/arrays.js';
-import type { ChunkReply, ChunkTask } from './sweep-worker.js';
+import { missingNameMessage } from '../language/arrays.js';
+import type { ChunkReply, ChunkTask } from '../batch/sweep-worker.js';
 
 export interface BatchContext {
   addSharedFlags: (cmd: Command) => Command;
@@ -166,7 +166,7 @@ interface Job {
 }
 
 function workerFile(): URL {
-  // Next to the command-line bundle in dist/; tsup builds it from src/cli/sweep-worker.ts.
+  // Next to the command-line bundle in dist/; tsup builds it from src/batch/sweep-worker.ts.
   const url = new URL('./sweep-worker.js', import.meta.url);
   if (!existsSync(fileURLToPath(url))) throw new Error(`the worker file ${fileURLToPath(url)} is missing: run 'npm run build', or use --workers 1`);
   return url;

@@ -3,22 +3,22 @@
  * that `deltastep --help` does not load the pipeline): read and compile the model, run it,
  * write the result.
  */
-import { compileModel, parse } from '../model.js';
-import { Simulator, type SimulateOptions, type SimulationResult } from '../numeric/simulate.js';
-import type { Expr } from '../symbolic/ast.js';
-import { ModelError } from '../symbolic/errors.js';
-import { evaluate } from '../symbolic/evaluate.js';
-import { references, walk } from '../symbolic/expr.js';
-import { parseExpression, splitExpressionList } from '../symbolic/parser.js';
-import { didYouMean } from '../symbolic/suggest.js';
+import { compileModel, parse } from '../codegen/stages.js';
+import { Simulator, type SimulateOptions, type SimulationResult } from '../driver/index.js';
+import type { Expr } from '../expression/ast.js';
+import { ModelError } from '../expression/errors.js';
+import { evaluate } from '../expression/evaluate.js';
+import { references, walk } from '../expression/expr.js';
+import { parseExpression, splitExpressionList } from '../language/parser.js';
+import { didYouMean } from '../expression/suggest.js';
 import type { ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
-import type { CompiledModel } from '../transform/compile.js';
-import { formatLatex, formatText, transformReport } from '../transform/print.js';
+import type { CompiledModel } from '../codegen/compile.js';
+import { formatLatex, formatText, transformReport } from '../report/print.js';
 import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
 import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
 import { startRunProgress } from './progress.js';
-import { readModelFile } from './read-model-file.js';
+import { readModelFile } from '../files/read-model-file.js';
 
 /**
  * Loads and compiles a model; model errors propagate as ModelError (exit 1). The computer

@@ -10,9 +10,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { SimulationInputError } from '../numeric/simulate/types.js';
+import { SimulationInputError } from '../driver/types.js';
 import { ShootInputError } from '../shooting/errors.js';
-import { ModelError } from '../symbolic/errors.js';
+import { ModelError } from '../expression/errors.js';
 import { registerBatchCommands } from './batch-commands.js';
 import { CliError, EXIT, type SharedFlags } from './options.js';
 

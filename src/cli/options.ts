@@ -2,9 +2,9 @@
  * The command line's shared flags (CLI.md), validated once at the boundary: every problem is a
  * {@link CliError} (exit code 2) that names the flag, the value and what to write instead.
  */
-import type { SimulateOptions, LocateMode } from '../numeric/simulate.js';
-import type { MethodName } from '../numeric/stepper.js';
-import { METHODS } from '../numeric/stepper.js';
+import type { SimulateOptions, LocateMode } from '../driver/index.js';
+import type { MethodName } from '../integrators/stepper.js';
+import { METHODS } from '../integrators/stepper.js';
 
 /** The command line is wrong: exit code 2. */
 export class CliError extends Error {}

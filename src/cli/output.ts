@@ -5,7 +5,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { EventRecord, SimulationResult, SimulationSink } from '../numeric/simulate.js';
+import type { EventRecord, SimulationResult, SimulationSink } from '../driver/index.js';
 import { CliError } from './options.js';
 
 export function emit(text: string, out: string | undefined): void {

@@ -32,8 +32,8 @@
  */
 import { LuDecomposition, Matrix } from 'ml-matrix';
 import { ShootInputError } from './errors.js';
-import type { CompiledModel } from '../transform/compile.js';
-import { Simulator, type SimulateOptions, type SimulationResult } from '../numeric/simulate.js';
+import type { CompiledModel } from '../codegen/compile.js';
+import { Simulator, type SimulateOptions, type SimulationResult } from '../driver/index.js';
 
 /** How the Newton iteration gets its Jacobian (see {@link ShootOptions.jacobian}). */
 export type ShootJacobian = 'broyden' | 'central';

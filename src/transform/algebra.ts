@@ -5,7 +5,7 @@
  * plugs it in at once; the command line only for models that need it. Without a solver the
  * roots are found numerically alone (exact roots are only candidates anyway, checked there).
  */
-import type { Expr } from '../symbolic/ast.js';
+import type { Expr } from '../expression/ast.js';
 
 export type ExactRootSolver = (argument: Expr, independent: string) => Expr[];
 

@@ -9,9 +9,9 @@
  *   delta^(m)(u) = delta^(m)(t - r) / (|a| a^m).
  * - `leibnizCoefficients` (rule 4): g delta^(m)(t - r) = sum_j (-1)^j C(m,j) g^(j)(r) delta^(m-j)(t - r).
  */
-import type { CallNode, Expr } from '../symbolic/ast.js';
-import type { ErrorReporter } from '../symbolic/errors.js';
-import { add, constantValue, differentiate, div, mul, neg, num, pow, references, simplify, substitute, sub, toText, walk } from '../symbolic/expr.js';
+import type { CallNode, Expr } from '../expression/ast.js';
+import type { ErrorReporter } from '../expression/errors.js';
+import { add, constantValue, differentiate, div, mul, neg, num, pow, references, simplify, substitute, sub, toText, walk } from '../expression/expr.js';
 
 export interface DeltaTerm {
   /** the weight g (no delta in it) */

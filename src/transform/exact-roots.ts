@@ -10,9 +10,9 @@
  * meaning for `e`, for instance) and renamed back in the result.
  */
 import nerdamer from 'nerdamer-prime/all';
-import type { Expr } from '../symbolic/ast.js';
-import { mapExpr, references, toText, walk } from '../symbolic/expr.js';
-import { parseModel, splitExpressionList } from '../symbolic/parser.js';
+import type { Expr } from '../expression/ast.js';
+import { mapExpr, references, toText, walk } from '../expression/expr.js';
+import { parseModel, splitExpressionList } from '../language/parser.js';
 import { useExactRoots } from './algebra.js';
 
 /** Functions whose inverse the algebra may know; anything else is left to the numeric scan. */

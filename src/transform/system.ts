@@ -7,8 +7,8 @@
  * discrete variables, parameters, algebraic variables and situations, and the independent
  * variable. A user-level derivative that jumps reads `u + S` everywhere.
  */
-import type { Expr, Span } from '../symbolic/ast.js';
-import type { OptionValue, ParameterInfo } from '../symbolic/analyse.js';
+import type { Expr, Span } from '../expression/ast.js';
+import type { OptionValue, ParameterInfo } from '../analysis/analyse.js';
 
 export interface SystemState {
   /** slot name: `y`, `y'` or `u1` */

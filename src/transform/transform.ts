@@ -8,17 +8,17 @@
  * roots), on a named event (`delta(t - E)`), or on a state event (a state argument's
  * crossings), following the rules in `delta-rules.ts`.
  */
-import type { EquationStatement, EventStatement, Expr, Span } from '../symbolic/ast.js';
-import type { AnalysedModel, StateInfo } from '../symbolic/analyse.js';
+import type { EquationStatement, EventStatement, Expr, Span } from '../expression/ast.js';
+import type { AnalysedModel, StateInfo } from '../analysis/analyse.js';
 import {
   add, call, constantValue, differentiate, div, mapExpr, mul, name, neg, num, refKey, references, simplify, substitute, sub, toText, walk,
-} from '../symbolic/expr.js';
+} from '../expression/expr.js';
 import {
   classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
 } from './delta-rules.js';
 import { exactRootCandidates } from './algebra.js';
-import { originOf } from '../symbolic/arrays.js';
-import { isHiddenName } from '../symbolic/rules.js';
+import { originOf } from '../language/arrays.js';
+import { isHiddenName } from '../language/rules.js';
 import type {
   ActionSpec, EventSpec, JumpAction, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
   SystemState, StepVariable,

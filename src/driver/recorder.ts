@@ -1,0 +1,160 @@
+/**
+ * Rows and the impulse ledger: where they go (the result, or a sink as they are produced)
+ * and how dense they are (every accepted step, a grid of `outputStep`, or events only).
+ * Event rows (before and after) and the two ends are always written.
+ */
+import type { Stepper } from '../integrators/stepper.js';
+import type { EventRecord, SimulationResult, SimulationSink, ValueRecord } from './types.js';
+import type { Workspace } from './workspace.js';
+
+function record(): ValueRecord {
+  return Object.create(null) as ValueRecord;
+}
+
+export class Recorder {
+  private sink: SimulationSink | null = null;
+  private rows: number[][] = [];
+  private events: EventRecord[] = [];
+  /** trajectory rows wanted at all (record: false turns every row off) */
+  private keep = true;
+  private eventsOnly = false;
+  private outputStep = 0;
+  private maxRows = Infinity;
+  /** absolute start of the grid, and the index of its next point */
+  private gridStart = 0;
+  private gridNext = 1;
+  private tEnd = 0;
+  private readonly buffer: Float64Array;
+  private readonly out: Float64Array;
+  private count = 0;
+  /** the last row's time, and whether it was a plain step row (not an event's) */
+  private lastT = NaN;
+  private lastWasStep = false;
+  /** more rows than maxRows would have been kept in memory */
+  overflow = false;
+  /** names are ordinary keys unless a model calls a variable __proto__ */
+  private readonly plainRecords: boolean;
+
+  constructor(private readonly ws: Workspace) {
+    const m = ws.model;
+    this.buffer = new Float64Array(m.outputNames.length + 1);
+    this.out = new Float64Array(m.outputNames.length);
+    this.plainRecords = ![m.system.independent, ...m.outputNames].includes('__proto__');
+  }
+
+  begin(result: SimulationResult, o: { keep: boolean; sink?: SimulationSink; eventsOnly: boolean; outputStep: number; maxRows: number; t0: number; tEnd: number }): void {
+    this.sink = o.sink ?? null;
+    this.rows = result.rows;
+    this.events = result.events;
+    this.keep = o.keep;
+    this.eventsOnly = o.eventsOnly;
+    this.outputStep = o.outputStep;
+    this.maxRows = this.sink ? Infinity : o.maxRows;
+    this.gridStart = o.t0;
+    this.gridNext = 1;
+    this.tEnd = o.tEnd;
+    this.count = 0;
+    this.lastT = NaN;
+    this.lastWasStep = false;
+    this.overflow = false;
+  }
+
+  /** whether plain step rows are written (not on a grid, not events only) */
+  get everyStep(): boolean {
+    return this.keep && !this.eventsOnly && this.outputStep === 0;
+  }
+
+  /** Writes the row [t, ...out]. */
+  private push(t: number, out: Float64Array, step: boolean): void {
+    this.lastT = t;
+    this.lastWasStep = step;
+    if (this.sink) {
+      const b = this.buffer;
+      b[0] = t;
+      for (let i = 0; i < out.length; i++) b[i + 1] = out[i];
+      this.sink.row(b);
+      return;
+    }
+    if (++this.count > this.maxRows) { this.overflow = true; return; }
+    const r = new Array<number>(out.length + 1);
+    r[0] = t;
+    for (let i = 0; i < out.length; i++) r[i + 1] = out[i];
+    this.rows.push(r);
+  }
+
+  /** The row of (t, y, d) after an accepted step (only when every step is recorded). */
+  stepRow(t: number, y: Float64Array, d: Float64Array): void {
+    if (!this.everyStep) return;
+    const ws = this.ws;
+    ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
+    this.push(t, this.out, true);
+  }
+
+  /**
+   * The grid rows of `outputStep` in (tPrevAbs, tAbs], from the dense output of the last
+   * step: tau0 and tau1 are the stepper's times of tPrevAbs and tAbs (tAbs may be an instant
+   * inside the step, where it was cut by an event).
+   */
+  gridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number, tau1: number): void {
+    if (!this.keep || this.eventsOnly || this.outputStep === 0) return;
+    const ws = this.ws, dir = ws.dir, h = this.outputStep;
+    for (;;) {
+      const tg = this.gridStart + dir * this.gridNext * h;
+      if (dir * (tg - tAbs) > 0 || dir * (tg - this.tEnd) >= 0) return;
+      this.gridNext++;
+      if (dir * (tg - tPrevAbs) <= 0) continue;
+      stepper.interpolate(tg === tAbs ? tau1 : tau0 + (tg - tPrevAbs), ws.yTmp);
+      ws.model.outputs(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out);
+      this.push(tg, this.out, false);
+    }
+  }
+
+  /** Moves the grid past t (an event or restart at t already wrote its rows). */
+  skipGridTo(t: number): void {
+    if (this.outputStep === 0) return;
+    const k = Math.floor((this.ws.dir * (t - this.gridStart)) / this.outputStep) + 1;
+    if (k > this.gridNext) this.gridNext = k;
+  }
+
+  /** A row that is always written when rows are kept: events, the ends, a failure point. */
+  fixedRow(t: number, out: Float64Array): void {
+    if (this.keep) this.push(t, out, false);
+  }
+
+  /** The row at (t, y, d) unless the last row already stands at t: the start, the end, a failure. */
+  endRow(t: number, y: Float64Array, d: Float64Array): void {
+    if (!this.keep || this.lastT === t || !Number.isFinite(t)) return;
+    const ws = this.ws;
+    ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
+    this.push(t, this.out, false);
+  }
+
+  /**
+   * The before-row of an instant at t. An event placed at the start of its step (--locate
+   * before) stands where the last step row already is, with the same values: that row is it.
+   */
+  beforeRow(t: number, out: Float64Array): void {
+    if (this.keep && this.lastWasStep && this.lastT === t) { this.lastWasStep = false; return; }
+    this.fixedRow(t, out);
+  }
+
+  ledger(entry: EventRecord): void {
+    if (this.sink) this.sink.event?.(entry);
+    else this.events.push(entry);
+  }
+
+  /** The outputs `out` at t as a record keyed by name. */
+  values(t: number, out: Float64Array): ValueRecord {
+    // Plain objects with keys in a fixed order share one hidden class (fast); a model that
+    // names a variable __proto__ needs a prototype-free object for it to be an ordinary key.
+    const v: ValueRecord = this.plainRecords ? {} : record();
+    v[this.ws.model.system.independent] = t;
+    const names = this.ws.model.outputNames;
+    for (let i = 0; i < names.length; i++) v[names[i]] = out[i];
+    return v;
+  }
+
+  emptyRecord(): ValueRecord {
+    return this.plainRecords ? {} : record();
+  }
+}

@@ -1,0 +1,698 @@
+/**
+ * The driver: integrates a compiled model over its range with exact events
+ * (MODEL-LANGUAGE.md, "Events, precisely"), around one shared workspace.
+ *
+ * - Time events (delta roots, `at`, `every`) sit in a stop queue; the stepper lands on them.
+ * - State events and switching functions are evaluated once per accepted step; the ones
+ *   that can cross are refined on the dense output (crossings.ts). The earliest crossing
+ *   wins; coincident ones are processed together, in file order (firing.ts).
+ * - After a jump the stepper restarts cleanly with its t counted from that instant: the
+ *   absolute time is kept in two doubles (time-origin.ts).
+ * - A geometric accumulation of events stops the run with status `zeno` (zeno.ts); a
+ *   persisting contact, a crossing the arithmetic cannot resolve, a step size that collapses
+ *   and every limit (steps, events, rows) end it with status `failed` and a message, keeping
+ *   what was computed.
+ * - Rows and the ledger go to the result or, streaming, to a sink (recorder.ts).
+ *
+ * A `Simulator` owns every work array for one compiled model and is reused across runs
+ * (sweeps, Newton iterations).
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import { FIRST_STEP_FAC_MAX } from '../integrators/controller.js';
+import type { MethodName, Stepper } from '../integrators/stepper.js';
+import { createStepper } from '../integrators/steppers.js';
+import { modelJacobian } from './model-jacobian.js';
+import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
+import { ZenoWatch } from './zeno.js';
+import { missingNameMessage } from '../language/arrays.js';
+import { locateCrossing } from '../integrators/locate.js';
+import { HeldContact, impulseDirection } from './contact.js';
+import { Crossings } from './crossings.js';
+import { Diagnosis } from './diagnosis.js';
+import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
+import { Recorder } from './recorder.js';
+import { Switching } from './switching.js';
+import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationResult, type ValueRecord } from './types.js';
+import { Workspace, sharedRhs } from './workspace.js';
+
+interface QueuedEvent { t: number; event: number }
+
+/** consecutive steps that predict far more steps than are left, between checks of why */
+const COLLAPSE_STEPS = 1000;
+
+/** What one run carries besides the workspace: settings, stop queue, counters. */
+interface RunState {
+  readonly stepper: Stepper;
+  readonly result: SimulationResult;
+  readonly locate: LocateMode;
+  readonly maxEvents: number;
+  readonly maxSteps: number;
+  /** scheduled events in the order of integration, and the next one due */
+  readonly queue: QueuedEvent[];
+  qi: number;
+  /** probe times in the order of integration, the next one, and the states kept there */
+  readonly probes: number[];
+  pi: number;
+  readonly probeOut: NonNullable<SimulationResult['probes']>;
+  eventCount: number;
+  readonly t0: number;
+  readonly tEnd: number;
+  /** the absolute time of ws.y */
+  t: number;
+  /** the stepper has landed on tEnd and what is due there has been done */
+  ended: boolean;
+  /** consecutive steps too short to finish the range within maxSteps */
+  shortSteps: number;
+  /** rejected attempts counted at the start of the current window of COLLAPSE_STEPS steps */
+  rejectedBefore: number;
+  readonly progress: ((t: number) => void) | undefined;
+}
+
+function asMap(x: SimulateOptions['set']): Map<string, number> {
+  if (!x) return new Map();
+  return x instanceof Map ? new Map(x) : new Map(Object.entries(x));
+}
+
+function positiveInteger(name: string, v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!(Number.isInteger(v) && v > 0)) throw new SimulationInputError(`${name} must be a positive integer, got ${v}`);
+  return v;
+}
+
+export class Simulator {
+  readonly model: CompiledModel;
+  private readonly ws: Workspace;
+  private readonly recorder: Recorder;
+  private readonly switching: Switching;
+  private readonly firing: Firing;
+  private readonly crossings: Crossings;
+  private readonly zeno: ZenoWatch;
+  private stepper: Stepper | null = null;
+  private stepperKey = '';
+  /** the stepper's growth limit after the first step of a restart (see Stepper.firstStepGrowth) */
+  private readonly firstStepGrowth: number;
+  /** scheduled events due at one instant (see takeDue) */
+  private readonly due: number[] = [];
+  /** watched functions and rates just before an instant's actions (for re-arming) */
+  private readonly gFire: Float64Array;
+  private readonly rFire: Float64Array;
+  private readonly diagnosis: Diagnosis;
+  /** the events of the last instant (for the message when the next step finds a crossing unresolved) */
+  private lastFired: readonly number[] = [];
+  /** the time of the last instant (NaN before the first) */
+  private lastInstantAt = NaN;
+  /** option zeno = continue: accumulations and persisting contacts are held as constraints */
+  private zenoContinue = false;
+  /** the contact held now, if any (contact.ts) */
+  private contact: HeldContact | null = null;
+  /** per watched function left at zero by its event: the impulse direction of its last firing */
+  private readonly directions = new Map<number, Float64Array>();
+  /** per step variable (d slot), the state it is added to */
+  private readonly stepToState: Int32Array;
+  private readonly lambdaProbe: Float64Array;
+
+  constructor(model: CompiledModel) {
+    this.model = model;
+    const ws = (this.ws = new Workspace(model));
+    this.recorder = new Recorder(ws);
+    this.switching = new Switching(ws);
+    this.firing = new Firing(ws, this.recorder, this.switching);
+    this.crossings = new Crossings(ws);
+    this.zeno = new ZenoWatch(model.events.length);
+    this.gFire = new Float64Array(ws.nWatch);
+    this.rFire = new Float64Array(ws.nWatch);
+    this.diagnosis = new Diagnosis(ws);
+    this.stepToState = Int32Array.from(model.system.stepVariables, (sv) => model.stateNames.indexOf(sv.state));
+    this.lambdaProbe = new Float64Array(ws.y.length);
+    // A step that grows a thousandfold could jump over the bump of a non-affine watched
+    // function without a sample near it; affine ones cannot hide a crossing that way.
+    this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
+  }
+
+  /** The stepper for these settings, made once and reused while they stay the same. */
+  private stepperFor(method: MethodName, rtol: number, atol: number, hMax: number, hFixed: number): Stepper {
+    const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}`;
+    if (this.stepper && this.stepperKey === key) return this.stepper;
+    // the Jacobian is compiled only if an implicit stepper is made (auto: when the run first looks stiff)
+    const jacobian = () => modelJacobian(this.model, this.ws.y.length);
+    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, { rtol, atol, hMax, hFixed, jacobian });
+    this.stepperKey = key;
+    return this.stepper;
+  }
+
+  run(options: SimulateOptions = {}): SimulationResult {
+    const m = this.model, ws = this.ws;
+    const sys = m.system;
+    const opt = <T>(name: string) => sys.options.get(name)?.value as T | undefined;
+    const method = options.method ?? opt<MethodName>('method') ?? DEFAULTS.method;
+    const rtol = options.rtol ?? opt<number>('rtol') ?? DEFAULTS.rtol;
+    const atol = options.atol ?? opt<number>('atol') ?? DEFAULTS.atol;
+    const stepOpt = options.step ?? opt<number>('step');
+    const locate = options.locate ?? opt<LocateMode>('locate') ?? DEFAULTS.locate;
+    const maxEvents = options.maxEvents ?? opt<number>('maxEvents') ?? DEFAULTS.maxEvents;
+    const maxSteps = positiveInteger('maxSteps', options.maxSteps ?? opt<number>('maxSteps')) ?? DEFAULTS.maxSteps;
+    const maxRows = positiveInteger('maxRows', options.maxRows) ?? DEFAULTS.maxRows;
+    const outputStep = options.outputStep ?? 0;
+    if (!(outputStep >= 0 && Number.isFinite(outputStep))) throw new SimulationInputError(`outputStep must be a positive number, got ${outputStep}`);
+
+    const set = asMap(options.set);
+    for (const k of set.keys()) {
+      if (!m.paramNames.includes(k)) throw new SimulationInputError(missingNameMessage(k, m.paramNames, `a parameter or unknown of ${sys.model}`, 'they are'));
+    }
+    // A structural parameter (N of `for i in 1:N`) shapes the model: it is set when the model is written out (compileModel(source, file, { set })), not here.
+    if (sys.structural) {
+      const own = m.parameters();
+      for (const [k, v] of set) {
+        const at = sys.structural.includes(k) ? m.paramNames.indexOf(k) : -1;
+        if (at >= 0 && v !== own[at]) throw new SimulationInputError(`'${k}' sets the shape of ${sys.model} (a range or an index uses it): this compiled model is written out for ${k} = ${own[at]}; compile the model with ${k} = ${v} (compileModel(source, file, { set: { ${k}: ${v} } }))`);
+      }
+    }
+    const p = m.parameters(set);
+    ws.p = p;
+    const { y, d, sw } = ws;
+    const ctx = sharedRhs(m).ctx;
+    ctx.p = p; ctx.d = d; ctx.sw = sw;
+    y.fill(0);
+    m.initial(p, y, d);
+    for (const [key, value] of asMap(options.init)) {
+      const state = sys.states.find((s) => s.variable === key);
+      if (!state) {
+        const discrete = m.discreteNames.indexOf(key);
+        if (discrete >= sys.stepVariables.length) { d[discrete] = value; continue; }
+        const states = sys.states.map((s) => s.variable);
+        throw new SimulationInputError(missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'));
+      }
+      y[m.stateNames.indexOf(state.name)] = value;
+    }
+
+    const t0 = options.from ?? (sys.range.from ? m.parametersExpr(sys.range.from, p) : 0);
+    const tEnd = options.to ?? (sys.range.to ? m.parametersExpr(sys.range.to, p) : NaN);
+    if (!Number.isFinite(tEnd)) throw new SimulationInputError(`no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`);
+    if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
+    const dir = tEnd >= t0 ? 1 : -1;
+    ws.dir = dir;
+    const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
+    const fixedStep = method === 'rk4' || method === 'euler';
+    const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed);
+    stepper.resetStats();
+    stepper.firstStepGrowth = this.firstStepGrowth;
+    this.zeno.reset();
+    this.zenoContinue = (options.zeno ?? opt<'stop' | 'continue'>('zeno') ?? 'stop') === 'continue';
+    this.contact = null;
+    ctx.contact = null;
+    this.lastInstantAt = NaN;
+    this.lastFired = [];
+    this.directions.clear();
+    this.crossings.reset();
+
+    const columns = [sys.independent, ...m.outputNames];
+    const result: SimulationResult = {
+      model: sys.model, independent: sys.independent, status: 'ok', message: null, columns, rows: [], events: [], final: {},
+      stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
+    };
+    const keep = options.record ?? true;
+    this.recorder.begin(result, { keep, sink: options.sink, eventsOnly: options.eventsOnly ?? false, outputStep, maxRows, t0, tEnd });
+    this.firing.rows = keep;
+    this.firing.withValues = options.eventValues ?? true;
+    // probes outside the range are never reached (shoot then reports the run as too short)
+    const probes = options.probes ? options.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
+    const probeOut: NonNullable<SimulationResult['probes']> = [];
+    if (options.probes) result.probes = probeOut;
+
+    // The stop queue: scheduled times in the order of integration, then probes.
+    const lo = Math.min(t0, tEnd), hi = Math.max(t0, tEnd);
+    const queue: QueuedEvent[] = [];
+    try {
+      m.events.forEach((ev) => { for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index }); });
+    } catch (err) {
+      if (err instanceof ScheduleError) return this.fail(result, err.message, t0, y, d);
+      throw err;
+    }
+    queue.sort((a, b) => dir * (a.t - b.t) || a.event - b.event);
+    probes.sort((a, b) => dir * (a - b));
+
+    const rs: RunState = {
+      stepper, result, locate, maxEvents, maxSteps,
+      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0, rejectedBefore: 0, progress: options.progress,
+    };
+    const slidingAtStart = this.switching.lock(t0, y, d);
+    const due = this.takeDue(rs, t0);
+    // (Events at the start may move the state off the sliding surface: fire() checks again.)
+    if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd) return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
+    ws.origin.set(t0);
+    this.restartAtOrigin(stepper);
+    let finished = false;
+    // At the start either the instant's before/after rows (fire writes them) or the initial row.
+    if (due.length > 0) finished = this.processInstant(rs, t0, [...due], 0);
+    else { this.recorder.endRow(t0, y, d); this.refreshWatch(t0, y, d); }
+    this.takeProbes(rs, t0);
+    while (!finished && !rs.ended) finished = this.advance(rs);
+
+    if (result.status === 'failed') return result;
+    const t = rs.t;
+    this.recorder.endRow(t, ws.y, ws.d);
+    m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
+    result.final = this.recorder.values(t, ws.outPost);
+    this.finishStats(rs);
+    if (this.recorder.overflow) return this.fail(result, this.rowsMessage(maxRows, t), t, ws.y, ws.d);
+    return result;
+  }
+
+  private finishStats(rs: RunState): void {
+    const st = rs.stepper.stats as typeof rs.stepper.stats & { method?: string; switches?: number };
+    rs.result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: rs.eventCount };
+    if (st.method !== undefined) rs.result.stats.method = st.method;
+    if (st.switches !== undefined) rs.result.stats.switches = st.switches;
+  }
+
+  private rowsMessage(maxRows: number, t: number): string {
+    return `more than ${maxRows} rows kept in memory by ${this.model.system.independent} = ${t}; pass a sink (the command line streams its output), ask for fewer rows (outputStep, eventsOnly) or raise maxRows`;
+  }
+
+  /**
+   * One accepted step towards the next stop (a scheduled event, a probe or the end), with
+   * its crossings and what lands there; true when the run is over. Kept apart from the
+   * set-up in `run` so that this loop, small, gets optimised early in a cold process.
+   */
+  private advance(rs: RunState): boolean {
+    const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin;
+    const nextQueued = rs.qi < rs.queue.length ? rs.queue[rs.qi].t : rs.tEnd;
+    const nextProbe = rs.pi < rs.probes.length ? rs.probes[rs.pi] : rs.tEnd;
+    const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, rs.tEnd) : Math.max(nextQueued, nextProbe, rs.tEnd);
+    // where the stepper must land, in its own t; 0 when the origin is already there
+    const stopLocal = origin.local(tStop);
+    if (stopLocal !== 0 && dir * stopLocal > 0) {
+      const st = stepper.stats;
+      if (st.steps + st.rejected >= rs.maxSteps) return this.failSteps(rs, `more than ${rs.maxSteps} steps by ${m.system.independent} = ${rs.t}`);
+      const outcome = stepper.step(stopLocal);
+      if (outcome !== 'accepted') {
+        const at = origin.abs(stepper.t);
+        const what = outcome === 'nonFinite' ? this.diagnosis.describeNonFinite(stepper, stepper.t, stopLocal) : `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+        this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, ws.d);
+        this.finishStats(rs);
+        return true;
+      }
+      const landed = stepper.t === stopLocal;
+      const tNewAbs = landed ? tStop : origin.abs(stepper.t);
+      if (this.shortSteps(rs, stepper, tNewAbs)) return true;
+      if (rs.progress !== undefined && (stepper.stats.steps & 4095) === 0) rs.progress(tNewAbs);
+      const nw = ws.nWatch;
+      if (nw > 0) {
+        m.watch(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.gNew);
+        m.watchRate(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.rNew);
+        const crossing = this.crossings.find(stepper);
+        if (this.crossings.contact >= 0) {
+          const k = this.crossings.contact;
+          this.crossings.contact = -1;
+          if (!this.zenoContinue || !this.holdFromStepStart(rs, k)) return this.failContact(rs, k);
+          return false;
+        }
+        if (this.contact !== null && this.contactLetsGo(rs, crossing)) return false;
+        if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
+        if (crossing >= 0) return this.crossingInstant(rs, crossing, tNewAbs);
+      }
+      const tPrevAbs = rs.t;
+      ws.y.set(stepper.y);
+      ws.gPrev.set(ws.gNew);
+      ws.rPrev.set(ws.rNew);
+      this.recorder.gridRows(stepper, tPrevAbs, tNewAbs, stepper.tPrev, stepper.t);
+      if (!landed) {
+        rs.t = tNewAbs;
+        this.recorder.stepRow(tNewAbs, ws.y, ws.d);
+        return false;
+      }
+    }
+    // landed on tStop (or the origin is already there)
+    rs.t = tStop;
+    if (tStop === nextQueued && rs.qi < rs.queue.length) {
+      // fire() writes the before and after rows of the instant; the origin moves there exactly
+      origin.set(tStop);
+      if (this.processInstant(rs, tStop, [...this.takeDue(rs, tStop)], 0)) return true;
+    } else if (tStop !== rs.tEnd) this.recorder.stepRow(tStop, ws.y, ws.d);
+    this.takeProbes(rs, tStop);
+    // Only the stepper landing on the end ends the run: an absolute time that merely rounds
+    // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
+    // integrated the rest, and events or probes at the end would be lost.
+    if (tStop === rs.tEnd) rs.ended = true;
+    return false;
+  }
+
+  /**
+   * Steps so short that the rest of the range would need ten times more steps than are left:
+   * a step size that collapsed (a right-hand side not finite just ahead, a discontinuity the
+   * integrator cannot see, stiffness), a transient, or a range far too long for maxSteps.
+   * Every COLLAPSE_STEPS of them in a row the last step is examined and a definite cause ends
+   * the run (promptly, not after maxSteps steps of creeping); a hundred times that many end
+   * it whatever the cause. True when the run is over (failed, with the message).
+   */
+  private shortSteps(rs: RunState, stepper: Stepper, tAbs: number): boolean {
+    const st = stepper.stats;
+    // More rejected attempts than accepted steps over a window: the error estimate keeps
+    // failing, as it does when each step straddles a jump of the right-hand side (chatter).
+    if (st.steps % COLLAPSE_STEPS === 0 && st.steps > 0) {
+      const rejected = st.rejected - rs.rejectedBefore;
+      rs.rejectedBefore = st.rejected;
+      if (rejected > COLLAPSE_STEPS) {
+        const cause = this.diagnosis.quickCause(stepper);
+        if (cause) {
+          this.fail(rs.result, `${rejected} of ${rejected + COLLAPSE_STEPS} attempted steps rejected before ${this.model.system.independent} = ${tAbs}: ${cause}`, rs.t, this.ws.y, this.ws.d);
+          this.finishStats(rs);
+          return true;
+        }
+      }
+    }
+    const left = rs.maxSteps - st.steps - st.rejected;
+    if (!(Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast))) { rs.shortSteps = 0; return false; }
+    const n = ++rs.shortSteps;
+    if (n % COLLAPSE_STEPS !== 0) return false;
+    const what = `the step size has fallen to ${Math.abs(stepper.hLast)} at ${this.model.system.independent} = ${tAbs}`;
+    // every thousand: a definite cause ends the run; a transient may pass; a hundred
+    // thousand in a row end it whatever the cause
+    const cause = n >= 100 * COLLAPSE_STEPS ? this.diagnosis.stepsCause(stepper, rs.t0, rs.t, rs.tEnd) : this.diagnosis.quickCause(stepper);
+    if (!cause) return false;
+    this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
+    this.finishStats(rs);
+    return true;
+  }
+
+  /** Fails the run on the step limit or a collapsed step size, with the likely cause. */
+  private failSteps(rs: RunState, what: string): boolean {
+    const cause = this.diagnosis.stepsCause(rs.stepper, rs.t0, rs.t, rs.tEnd);
+    this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
+    this.finishStats(rs);
+    return true;
+  }
+
+  /** The instant of the earliest crossing in the last step: its events, or a switch. */
+  private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
+    const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin, cr = this.crossings;
+    // Group every crossing at the earliest instant; events in file order.
+    const tc = cr.candidateRight[crossing];
+    const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(origin.abs(tc)));
+    const firedEvents: number[] = [];
+    let switched = false;
+    let eventLeft = NaN;
+    for (let j = 0; j < cr.locatedCount; j++) {
+      const k = cr.located[j];
+      const right = cr.candidateRight[k];
+      if (dir * (right - tc) > tolerance) continue;
+      const w = m.watchInfo[k];
+      if (w.kind === 'event') {
+        firedEvents.push(w.event);
+        if (!(eventLeft === eventLeft) || dir * (cr.candidateLeft[k] - eventLeft) < 0) eventLeft = cr.candidateLeft[k];
+      } else switched = true;
+    }
+    firedEvents.sort((a, b) => a - b);
+    // --locate before/after (or an event's own `locate`) places events the way tools without
+    // location do; a switch of the right-hand side is always located exactly: the integrator
+    // never steps across one (MODEL-LANGUAGE), and at the step's start it would be found
+    // again, forever.
+    let locate: LocateMode = 'exact';
+    if (firedEvents.length > 0) locate = this.eventLocate(firedEvents[0], rs.locate);
+    // The instant is the right end of the collapsed bracket (the first double at or past the
+    // zero). Events read the state at the left end, a double earlier: those are the left
+    // limits the weights need, still on the near side of the crossing.
+    let at = tc;
+    if (locate === 'after') at = stepper.t;
+    else if (locate === 'before') at = stepper.tPrev;
+    const t = locate === 'after' ? tNewAbs : origin.abs(at);
+    // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
+    if (locate !== 'before' && dir * (t - rs.t) > 0) this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
+    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
+    else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
+    rs.t = t;
+    const dtZero = locate === 'exact' ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc)) : 0;
+    if (firedEvents.length > 0) {
+      // Placed at the start of its step, an event has used up its crossing in that step: the
+      // step taken again from there would find it again (an action that leaves the function
+      // alone), and again, until a false Zeno stop.
+      if (locate === 'before') {
+        const stepEnd = origin.abs(stepper.t);
+        for (const e of firedEvents) if (m.events[e].watchIndex >= 0) cr.consumedUntil[m.events[e].watchIndex] = stepEnd;
+      }
+      origin.moveTo(at);
+      return this.processInstant(rs, t, firedEvents, dtZero, locate);
+    }
+    if (switched) {
+      this.recorder.stepRow(t, ws.y, ws.d);
+      const sliding = this.switching.lock(t, ws.y, ws.d, dtZero);
+      if (sliding >= 0 && t !== rs.tEnd) { this.fail(rs.result, this.switching.slidingMessage(sliding, t), t, ws.y, ws.d); this.finishStats(rs); return true; }
+      origin.moveTo(at);
+      this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
+      this.refreshWatch(t, ws.y, ws.d);
+    }
+    return false;
+  }
+
+  /** Where event e is placed: its own `locate` in the model, else the run's. */
+  private eventLocate(e: number, runLocate: LocateMode): LocateMode {
+    return this.model.events[e].locate ?? runLocate;
+  }
+
+  /** Fires `fired` at `at` (the time origin already there) and restarts; true when the run is over. */
+  private processInstant(rs: RunState, at: number, fired: number[], dtZero: number, locate: LocateMode = 'exact'): boolean {
+    const ws = this.ws, m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
+    const nw = ws.nWatch;
+    for (const e of fired) {
+      const w = m.events[e].watchIndex;
+      if (w < 0) continue;
+      this.gFire[w] = m.watchOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      // A state event found again at the very instant it fired: no flight in between that
+      // the arithmetic can see, so a contact, not a new impact.
+      if (locate === 'exact' && Math.abs(at - this.lastInstantAt) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at)) && this.lastFired.includes(e)) {
+        if (this.zenoContinue && this.hold(rs, w, at)) return false;
+        return this.failContact(rs, w, at);
+      }
+    }
+    const outcome = this.firing.fire(at, fired, dtZero);
+    this.lastInstantAt = at;
+    rs.eventCount += outcome.count;
+    rs.shortSteps = 0;
+    const over = (message: string): boolean => { this.fail(result, message, at, ws.y, ws.d); this.finishStats(rs); return true; };
+    // (a `stop` there, or the end of the range, leaves nothing to integrate)
+    if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd) return over(this.switching.slidingMessage(outcome.sliding, at));
+    if (outcome.iterationFailed) return over(`event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`);
+    // Restart with the step size in use before the event as the proposal: the controller
+    // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
+    // At most twice the time since one of these events last fired: an event often comes
+    // back at the pace of its last occurrences (a ball's flights, shrinking towards a Zeno
+    // point), and a step a million times longer than the flight it contains (the error
+    // estimate of a parabola is zero, so nothing would shrink it) has dense output whose
+    // rounding, on the flight's scale, hides where the bounce is.
+    let proposal = Math.abs(stepper.hLast);
+    for (const k of fired) {
+      const gap = this.zeno.sinceLast(k, ws.origin.hi, ws.origin.lo);
+      if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
+    }
+    this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
+    this.refreshWatch(at, ws.y, ws.d);
+    if (nw > 0) {
+      for (const k of outcome.fired) {
+        const w = m.events[k].watchIndex;
+        if (w < 0) continue;
+        ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+        ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+        // Placed before or after its crossing (fixed-step modes), a function is not at zero.
+        if (locate === 'exact') this.crossings.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero);
+        else this.crossings.arm(w);
+      }
+      // the first step from here checks that no other event function starts it at its zero
+      if (locate === 'exact') { this.crossings.checkUnresolved = true; this.crossings.firedAtInstant = outcome.fired; this.lastFired = outcome.fired; }
+      if (this.zenoContinue && locate === 'exact') this.noteDirections(outcome.fired);
+      // An impact that sends its function on across (the rate changed, yet points to the side
+      // it fired into) fired on an approach the arithmetic could not see: a contact.
+      if (locate === 'exact') {
+        for (const e of outcome.fired) {
+          const w = m.events[e].watchIndex;
+          if (w < 0 || !this.crossings.isHeld(w) || !this.crossings.leavesAcross(w)) continue;
+          if (!(Math.abs(ws.rPrev[w] - this.rFire[w]) > 4 * ws.rBound[w])) continue;
+          // It came in across its zero at a rate well above rounding: the approach was seen,
+          // and an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
+          if (ws.dir * this.rFire[w] * -this.crossings.fromSide(w) > 4 * ws.rBound[w]) continue;
+          if (this.zenoContinue && this.hold(rs, w, at)) break;
+          return this.failContact(rs, w, at);
+        }
+      }
+    }
+    // a contact held through the instant: does its force still push after the actions?
+    if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
+    if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
+    for (const k of fired) {
+      const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
+      if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {
+        // zeno = continue: the rest of the accumulation (under a thousand ulps of t) is the
+        // contact it converges to, held from here
+        if (this.zenoContinue && m.events[k].watchIndex >= 0 && this.hold(rs, m.events[k].watchIndex, at)) continue;
+        result.status = 'zeno';
+        result.accumulationPoint = acc;
+        result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`;
+        return true;
+      }
+    }
+    if (outcome.stopped) { result.status = 'stopped'; result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`; return true; }
+    return false;
+  }
+
+  /** Records the impulse direction of each fired event left at zero (for a contact it may become). */
+  private noteDirections(fired: readonly number[]): void {
+    const m = this.model;
+    for (const e of fired) {
+      const w = m.events[e].watchIndex;
+      if (w < 0 || !this.crossings.isHeld(w)) continue;
+      const B = impulseDirection(this.ws, this.stepToState, this.rFire[w], this.ws.rPrev[w]);
+      if (B) this.directions.set(w, B);
+    }
+  }
+
+  /**
+   * Holds watched function w at zero from the instant `at` (ws.y there, the origin there):
+   * its rate is set to zero along its impulse direction and the stepper restarts with the
+   * contact force. False when w has no impulse direction or no rate to hold.
+   */
+  private hold(rs: RunState, w: number, at: number): boolean {
+    const m = this.model, ws = this.ws, info = m.watchInfo[w];
+    const B = this.directions.get(w), fns = m.constraintOf(w);
+    if (!B || !fns || info.kind !== 'event') return false;
+    const contact = new HeldContact(ws, w, info.event, B, fns, this.crossings.fromSide(w) || 1);
+    contact.project(at, ws.y);
+    this.contact = contact;
+    sharedRhs(m).ctx.contact = contact;
+    this.crossings.holdForContact(w);
+    this.zeno.forget(info.event);
+    (rs.result.contacts ??= []).push({ event: m.events[info.event].name, from: at, to: null });
+    this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
+    this.refreshWatch(at, ws.y, ws.d);
+    // a force that does not push even now: the bodies part at once
+    if (!contact.pushing) this.letGo(rs, at);
+    return true;
+  }
+
+  /** A sitting function pushed across in the last step: the step is taken back and w held from its start. */
+  private holdFromStepStart(rs: RunState, w: number): boolean {
+    const ws = this.ws, stepper = rs.stepper;
+    if (!this.directions.has(w)) return false;
+    const at = ws.origin.abs(stepper.tPrev);
+    ws.y.set(stepper.yPrev);
+    ws.origin.moveTo(stepper.tPrev);
+    rs.t = at;
+    return this.hold(rs, w, at);
+  }
+
+  /** Ends the contact at `at` (ws.y there, the origin there): the function sits at zero, free. */
+  private letGo(rs: RunState, at: number): void {
+    const contact = this.contact!, ws = this.ws;
+    this.contact = null;
+    sharedRhs(this.model).ctx.contact = null;
+    const record = rs.result.contacts?.[rs.result.contacts.length - 1];
+    if (record) record.to = at;
+    // (the constraint held g to the integration's accuracy, not to its rounding)
+    const m = this.model, k = contact.k;
+    ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw) + Math.abs(m.watchOne[k](at, ws.y, ws.p, ws.d, ws.sw));
+    this.crossings.releaseContact(k, contact.side);
+    this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
+    this.refreshWatch(at, ws.y, ws.d);
+  }
+
+  /**
+   * After an accepted step with a contact held: whether its force stopped pushing before the
+   * step's earliest crossing (or its end). If so the contact ends where the force changes
+   * sign, located on the dense output, and the rest of the step is taken again from there.
+   */
+  private contactLetsGo(rs: RunState, crossing: number): boolean {
+    const ws = this.ws, stepper = rs.stepper, contact = this.contact!;
+    const end = crossing >= 0 ? this.crossings.candidateLeft[crossing] : stepper.t;
+    const pushAt = (s: number): number => {
+      stepper.interpolate(s, ws.yTmp);
+      sharedRhs(this.model).f(s, ws.yTmp, this.lambdaProbe);
+      return contact.lambda * contact.gB * contact.side;
+    };
+    if (pushAt(end) > 0) return false;
+    const scan = { resolution: this.crossings.scan.resolution, value: pushAt, slope: () => NaN };
+    const bracket = { left: 0, right: 0 };
+    const start = pushAt(stepper.tPrev);
+    if (start <= 0) bracket.right = stepper.tPrev;
+    else locateCrossing(scan, stepper.tPrev, start, end, pushAt(end), bracket);
+    const at = ws.origin.abs(bracket.right);
+    stepper.interpolate(bracket.right, ws.y);
+    // grid rows inside the step up to the release
+    this.recorder.gridRows(stepper, rs.t, at, stepper.tPrev, bracket.right);
+    ws.origin.moveTo(bracket.right);
+    rs.t = at;
+    this.recorder.stepRow(at, ws.y, ws.d);
+    this.letGo(rs, at);
+    return true;
+  }
+
+  private failUnresolved(rs: RunState, k: number): boolean {
+    const ws = this.ws;
+    ws.gBound[k] = this.model.boundOne[k](rs.t, ws.y, ws.p, ws.d, ws.sw);
+    this.fail(rs.result, this.diagnosis.precisionMessage(k, rs.t, this.lastFired), rs.t, this.ws.y, this.ws.d);
+    this.finishStats(rs);
+    return true;
+  }
+
+  private failContact(rs: RunState, k: number, atInstant?: number): boolean {
+    const ws = this.ws, stepper = rs.stepper;
+    const at = atInstant ?? ws.origin.abs(stepper.tPrev);
+    this.fail(rs.result, this.diagnosis.contactMessage(k, at), at, atInstant === undefined ? stepper.yPrev : ws.y, ws.d);
+    this.finishStats(rs);
+    return true;
+  }
+
+  /** The scheduled events due at `at` (taken off the queue), in queue order. */
+  private takeDue(rs: RunState, at: number): number[] {
+    const due = this.due;
+    due.length = 0;
+    while (rs.qi < rs.queue.length && Math.abs(rs.queue[rs.qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))) due.push(rs.queue[rs.qi++].event);
+    return due;
+  }
+
+  /** Keeps the state for the probes at t. */
+  private takeProbes(rs: RunState, t: number): void {
+    const ws = this.ws;
+    while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) { rs.probeOut.push({ t, y: ws.y.slice(0, this.model.nStates), d: ws.d.slice() }); rs.pi++; }
+  }
+
+  /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
+  private restartAtOrigin(stepper: Stepper, hInit?: number): void {
+    const origin = this.ws.origin;
+    const ctx = sharedRhs(this.model).ctx;
+    ctx.tHi = origin.hi; ctx.tLo = origin.lo;
+    // steps down to the resolution of the absolute time in two doubles, not of one double
+    stepper.minStep = 16 * Number.EPSILON * Number.EPSILON * Math.abs(origin.hi);
+    // Events are located to 1/4096 of an ulp of the absolute time: fine enough that their
+    // rounding does not add up over a thousand events (the reason for the origin), not so
+    // fine that the finder bisects through the plateau where a flat event function rounds to
+    // exactly zero (a ball's last flights: 1e-21 wide, found to 1e-25 at one bit per call).
+    this.crossings.scan.resolution = (2 * Number.EPSILON * Math.abs(origin.hi)) / 4096;
+    stepper.reset(0, this.ws.y, hInit);
+  }
+
+  /** The watched functions and their rates at a restart point. */
+  private refreshWatch(t: number, y: Float64Array, d: Float64Array): void {
+    const ws = this.ws, m = this.model;
+    if (ws.nWatch === 0) return;
+    m.watch(t, y, ws.p, d, ws.sw, ws.gPrev);
+    m.watchRate(t, y, ws.p, d, ws.sw, ws.rPrev);
+  }
+
+  /** Marks a failed run: keeps what was computed and adds the state where it failed. */
+  private fail(result: SimulationResult, message: string, t: number, y: Float64Array, d: Float64Array): SimulationResult {
+    const ws = this.ws;
+    result.status = 'failed';
+    result.message = message;
+    this.recorder.endRow(t, y, d);
+    this.model.outputs(t, y, ws.p, d, ws.sw, ws.outPost);
+    result.final = this.recorder.values(t, ws.outPost);
+    return result;
+  }
+
+}
+
+/** One run of a compiled model. For repeated runs keep a {@link Simulator}. */
+export function simulateCompiled(model: CompiledModel, options: SimulateOptions = {}): SimulationResult {
+  return new Simulator(model).run(options);
+}
+
+export type { ValueRecord };

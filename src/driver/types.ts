@@ -1,0 +1,125 @@
+/**
+ * What a run takes and gives: options, the result record, the ledger and the streaming sink.
+ * Plain types only; the driver is `simulator.ts`.
+ */
+import type { MethodName } from '../integrators/stepper.js';
+
+export type LocateMode = 'exact' | 'before' | 'after';
+export type RunStatus = 'ok' | 'stopped' | 'zeno' | 'failed';
+
+/**
+ * Receives rows and ledger entries as they are produced, so that a run's memory does not grow
+ * with its length (EVENTS.md, 5). With a sink, `result.rows` and `result.events` stay empty.
+ */
+export interface SimulationSink {
+  /** one output row `[t, ...outputs]` in column order; a reused buffer: copy what you keep */
+  row(row: ArrayLike<number>): void;
+  /** one ledger entry, as it is produced */
+  event?(record: EventRecord): void;
+}
+
+export interface SimulateOptions {
+  from?: number;
+  to?: number;
+  /** parameter (or unknown) values by name */
+  set?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  /** initial values by variable key (`y`, `y'`), overriding the model's */
+  init?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  method?: MethodName;
+  rtol?: number;
+  atol?: number;
+  /** fixed step for rk4, largest step otherwise */
+  step?: number;
+  locate?: LocateMode;
+  maxEvents?: number;
+  /** limit on integration steps (accepted and rejected); the run fails with a message past it */
+  maxSteps?: number;
+  /** limit on rows kept in memory (without a sink); the run fails with a message past it */
+  maxRows?: number;
+  /** keep the trajectory rows (default true); sweeps turn it off */
+  record?: boolean;
+  /** rows and ledger entries go here as they are produced (streaming) instead of into the result */
+  sink?: SimulationSink;
+  /**
+   * One row per `outputStep` of the independent variable (from the start, on the dense
+   * output), besides the before/after rows of every event and the two ends; default: one row
+   * per accepted step.
+   */
+  outputStep?: number;
+  /** rows only at events (before and after) and at the two ends of the range */
+  eventsOnly?: boolean;
+  /**
+   * Fill each event's `pre`, `post` and `jumps` (default true). Off, the ledger keeps when
+   * and which events happened, and those three are one shared empty record: sweeps and
+   * benchmarks that read only final values or event times skip building two value records
+   * per event.
+   */
+  eventValues?: boolean;
+  /** times at which to keep the state (after any event there), for boundary conditions */
+  probes?: readonly number[];
+  /** called with the current time every few thousand steps (a progress bar) */
+  progress?: (t: number) => void;
+  /**
+   * What to do at an accumulation of events or a persisting contact: `stop` (default: status
+   * zeno, or failed for a contact) or `continue` (hold the event's function at zero as a
+   * constraint while its force pushes); overrides `option zeno` of the model.
+   */
+  zeno?: 'stop' | 'continue';
+}
+
+/** A contact held as a constraint (zeno = continue): which event, from when, until when (null: to the end). */
+export interface ContactRecord { event: string; from: number; to: number | null }
+
+export type ValueRecord = Record<string, number>;
+
+export interface EventRecord {
+  t: number;
+  name: string;
+  kind: 'time' | 'state' | 'periodic';
+  source: string;
+  /** values before and after the instant, and what this event's actions changed; empty when run with `eventValues: false` */
+  pre: ValueRecord;
+  post: ValueRecord;
+  jumps: ValueRecord;
+}
+
+export interface RunStats {
+  steps: number;
+  rejected: number;
+  rhsEvaluations: number;
+  events: number;
+  /** the method that integrated the run (for `auto`: the one in use at the end) */
+  method?: string;
+  /** how often `auto` switched between its explicit and implicit method */
+  switches?: number;
+}
+
+export interface SimulationResult {
+  model: string;
+  independent: string;
+  status: RunStatus;
+  message: string | null;
+  accumulationPoint?: number;
+  columns: string[];
+  rows: number[][];
+  events: EventRecord[];
+  final: ValueRecord;
+  stats: RunStats;
+  /** contacts held with zeno = continue, in the order they began */
+  contacts?: ContactRecord[];
+  /** state at each probe time (post-event), in the order of `options.probes` */
+  probes?: { t: number; y: Float64Array; d: Float64Array }[];
+}
+
+/** The command line or a caller asked for something the model does not have. */
+export class SimulationInputError extends Error {}
+
+export const DEFAULTS = {
+  method: 'auto' as MethodName,
+  rtol: 1e-6,
+  atol: 1e-9,
+  locate: 'exact' as LocateMode,
+  maxEvents: 100_000,
+  maxSteps: 10_000_000,
+  maxRows: 5_000_000,
+};

@@ -1,0 +1,92 @@
+/**
+ * The work arrays one Simulator shares between its parts (crossings, switching, firing,
+ * recording), allocated once per compiled model and reused across runs: nothing in the step,
+ * location or event loops allocates.
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import type { Rhs } from '../integrators/stepper.js';
+import { TimeOrigin } from './time-origin.js';
+
+/**
+ * One right-hand-side closure per compiled model, shared by all its Simulators. A new
+ * Simulator (a new sweep, a new shoot) then does not change the call target that optimised
+ * stepper code was specialised to (V8's "wrong call target" deoptimisations). Runs are
+ * synchronous and never nested, so each run points the context at its own arrays first.
+ */
+export interface RhsContext {
+  p: Float64Array; d: Float64Array; sw: Float64Array; tHi: number; tLo: number;
+  /** a contact held as a constraint adds its force (contact.ts); null nearly always */
+  contact: { apply(t: number, y: Float64Array, dydt: Float64Array): void } | null;
+}
+const SHARED_RHS = new WeakMap<CompiledModel, { ctx: RhsContext; f: Rhs }>();
+export function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: Rhs } {
+  let entry = SHARED_RHS.get(model);
+  if (!entry) {
+    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0), tHi: 0, tLo: 0, contact: null };
+    const rhs = model.rhs;
+    // the stepper's t counts from the run's time origin (see TimeOrigin)
+    entry = {
+      ctx,
+      f: (t, y, dydt) => {
+        const T = ctx.tHi + (ctx.tLo + t);
+        rhs(T, y, ctx.p, ctx.d, ctx.sw, dydt);
+        if (ctx.contact !== null) ctx.contact.apply(T, y, dydt);
+      },
+    };
+    SHARED_RHS.set(model, entry);
+  }
+  return entry;
+}
+
+export class Workspace {
+  readonly model: CompiledModel;
+  /** states (at least one slot: a model without states integrates a dummy that stays 0) */
+  readonly y: Float64Array;
+  readonly d: Float64Array;
+  readonly sw: Float64Array;
+  p: Float64Array;
+  /** direction of the current run: +1 forward, -1 backward (jumps are undone backwards) */
+  dir = 1;
+  readonly origin = new TimeOrigin();
+  /** scratch states: a dense-output point, pre-event copies, the post-event values */
+  readonly yTmp: Float64Array;
+  readonly yPre: Float64Array;
+  readonly yOut: Float64Array;
+  readonly dPre: Float64Array;
+  readonly dOut: Float64Array;
+  readonly dOwn: Float64Array;
+  /** watched functions and their rates at the start of the step, and at its end */
+  readonly gPrev: Float64Array;
+  readonly rPrev: Float64Array;
+  readonly gNew: Float64Array;
+  readonly rNew: Float64Array;
+  /** scratch values of all watched functions, their rates and rounding bounds */
+  readonly gTmp: Float64Array;
+  readonly gAfter: Float64Array;
+  readonly rTmp: Float64Array;
+  readonly gBound: Float64Array;
+  readonly rBound: Float64Array;
+  /** output rows before and after an instant */
+  readonly outPre: Float64Array;
+  readonly outPost: Float64Array;
+  readonly nWatch: number;
+
+  constructor(model: CompiledModel) {
+    this.model = model;
+    const n = Math.max(1, model.nStates), nd = model.nDiscrete, nw = model.watchInfo.length, no = model.outputNames.length;
+    this.y = new Float64Array(n); this.yTmp = new Float64Array(n); this.yPre = new Float64Array(n); this.yOut = new Float64Array(n);
+    this.d = new Float64Array(nd); this.dPre = new Float64Array(nd); this.dOut = new Float64Array(nd); this.dOwn = new Float64Array(nd);
+    this.sw = new Float64Array(model.nSwitch);
+    this.p = model.parameters();
+    this.nWatch = nw;
+    this.gPrev = new Float64Array(nw); this.rPrev = new Float64Array(nw); this.gNew = new Float64Array(nw); this.rNew = new Float64Array(nw);
+    this.gTmp = new Float64Array(nw); this.gAfter = new Float64Array(nw); this.rTmp = new Float64Array(nw);
+    this.gBound = new Float64Array(nw); this.rBound = new Float64Array(nw);
+    this.outPre = new Float64Array(no); this.outPost = new Float64Array(no);
+  }
+
+  /** the independent variable's name, for messages */
+  get independent(): string {
+    return this.model.system.independent;
+  }
+}

@@ -1,0 +1,410 @@
+import { allFinite, initialStep, NON_FINITE_SHRINK, scaledRmsNorm, stepEnd } from './controller.js';
+import { bandPays } from '../codegen/jacobian.js';
+import { BandedLu, luFactor, luSolve } from './lu.js';
+import type { JacobianFunctions, Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
+import { StepperBase } from './stepper-base.js';
+import { RODAS } from './tableaus/rodas.js';
+
+/*
+ * Why a Rosenbrock method (RODAS) rather than Radau IIA of order 5:
+ * - it is linearly implicit: one LU of (I/(hγ) − J) and six solves per step, no Newton
+ *   iteration whose convergence must be watched, no complex 2×2-block factorisation. For the
+ *   small systems deltastep's models mostly are, that makes a step several times cheaper.
+ * - its weakness, that it needs the exact Jacobian for its order (a W-method would not), is
+ *   moot here: the symbolic stage writes the exact Jacobian (transform/jacobian.ts).
+ * - it is stiffly accurate and L-stable, and comes with a continuous extension of order 3
+ *   that interpolates both ends of the step: what exact event location needs.
+ * - restarts are cheap: a one-step method has no history to rebuild after each event.
+ */
+const GAMMA = RODAS.gamma;
+const [, A2, A3, A4, A5] = RODAS.a;
+const a21 = A2[0];
+const a31 = A3[0], a32 = A3[1];
+const a41 = A4[0], a42 = A4[1], a43 = A4[2];
+const a51 = A5[0], a52 = A5[1], a53 = A5[2], a54 = A5[3];
+const [, C2, C3, C4, C5, C6] = RODAS.C;
+const c21 = C2[0];
+const c31 = C3[0], c32 = C3[1];
+const c41 = C4[0], c42 = C4[1], c43 = C4[2];
+const c51 = C5[0], c52 = C5[1], c53 = C5[2], c54 = C5[3];
+const c61 = C6[0], c62 = C6[1], c63 = C6[2], c64 = C6[3], c65 = C6[4];
+const cc2 = RODAS.c[1], cc3 = RODAS.c[2], cc4 = RODAS.c[3];
+const d1 = RODAS.d[0], d2 = RODAS.d[1], d3 = RODAS.d[2], d4 = RODAS.d[3];
+const [h21, h22, h23, h24, h25] = RODAS.h2;
+const [h31, h32, h33, h34, h35] = RODAS.h3;
+
+/** Hairer's rodas.f step-size bounds (h_new/h in [0.2, 6]) and safety factor */
+const FAC_MIN = 0.2;
+const FAC_MAX = 6;
+const SAFETY = 0.9;
+/** the deepest cut of a rejected first step after a (re)start */
+const FIRST_CUT_MAX = 1e4;
+
+/**
+ * Hairer's RODAS (Hairer & Wanner, *Solving ODEs II*, Sect. VI.4; `rodas.f`): a stiffly
+ * accurate, L-stable Rosenbrock method of order 4(3) for stiff problems, with its continuous
+ * extension of order 3 for dense output, and Gustafsson's predictive step-size controller
+ * (as rodas.f with its default PRED).
+ *
+ * Cost per attempt: one Jacobian (exact from `options.jacobian`, else finite differences:
+ * n + 1 evaluations of f, or lower + upper + 1 for a banded one; kept across the rejected
+ * attempts of one step: a Rosenbrock method needs the Jacobian at the step's start, and the
+ * matrix holds h, so the LU is redone on every attempt rather than reused across steps), one LU
+ * factorisation (banded when the Jacobian is: O(n·band²), else O(n³)), six evaluations of f
+ * and six solves; an accepted step evaluates f once more at its end (the cached derivative).
+ *
+ * Uniform motion (f constant) is integrated to a few ulps, not bit for bit as by the explicit
+ * pairs, whose weights sum to 1 in doubles: the transformed coefficients are large and of
+ * both signs. An event placed within an ulp or two of where uniform motion reaches it can
+ * then fall on the other side of the end of the range; `auto` keeps such motion on dopri5
+ * (its stiffness estimate is zero there).
+ *
+ * `nonStiffSteps` supports `auto` (auto.ts): how many steps in a row were small enough that
+ * an explicit method would have been stable with them (|h|·‖J‖∞ well below dopri5's border).
+ */
+export class RodasStepper extends StepperBase implements Stepper {
+  readonly method = 'rodas' as const;
+  readonly order = 4;
+  readonly adaptive = true;
+  private readonly rtol: number;
+  private readonly atol: number;
+  private readonly hMax: number;
+  private readonly jacFns: JacobianFunctions | null;
+  /**
+   * ∂f/∂y: row-major n×n, or in band storage when jacBandW > 0 (entry (i, j) at
+   * i·jacBandW + j − i + lower); zeros outside the pattern written once. And ∂f/∂t.
+   */
+  private readonly J: Float64Array;
+  private readonly jacBandW: number;
+  private readonly ft: Float64Array;
+  private autonomous: boolean;
+  /** J was last written by finite differences (all entries): zero it before the exact one */
+  private jacDense = false;
+  /** J and ft belong to (t, y): kept through the rejected attempts of a step */
+  private jacFresh = false;
+  /** bandwidths of J (n − 1 when dense or unknown) */
+  private readonly lower: number;
+  private readonly upper: number;
+  private readonly lu: Float64Array | null;
+  private readonly piv: Int32Array;
+  private readonly band: BandedLu | null;
+  private readonly u1: Float64Array;
+  private readonly u2: Float64Array;
+  private readonly u3: Float64Array;
+  private readonly u4: Float64Array;
+  private readonly u5: Float64Array;
+  private readonly u6: Float64Array;
+  private readonly ys: Float64Array;
+  private readonly fk: Float64Array;
+  private readonly yNew: Float64Array;
+  private readonly fNew: Float64Array;
+  // dense output of the last step: k̂₁, k̂₂ (see tableaus/rodas.ts)
+  private readonly q1: Float64Array;
+  private readonly q2: Float64Array;
+  private denseReady = false;
+  private readonly preparedFor: Int32Array;
+  private stepId = 0;
+
+  private hAbsNext = Number.NaN;
+  /** Gustafsson's controller: the last accepted step and its error */
+  private hAcc = 0;
+  private errAcc = 1e-2;
+  private accepted = 0;
+
+  /** |h|·‖J‖∞ of the last accepted step: above about 3.3, dopri5 would be unstable with this h */
+  hNorm = Number.NaN;
+  /**
+   * accepted steps in a row with hNorm below 1.5, well inside dopri5's stability region: an
+   * explicit method could have taken them (auto.ts switches back on a run of them)
+   */
+  nonStiffSteps = 0;
+
+  constructor(n: number, f: Rhs, options: StepperOptions) {
+    super(n, f);
+    const { rtol, atol, hMax } = options;
+    if (!(rtol >= 0) || !(atol >= 0) || !(rtol > 0 || atol > 0)) {
+      throw new RangeError(`tolerances must be non-negative and not both zero (rtol=${rtol}, atol=${atol})`);
+    }
+    if (!(hMax > 0)) throw new RangeError(`hMax must be positive (Infinity for no limit), got ${hMax}`);
+    this.rtol = rtol;
+    this.atol = atol;
+    this.hMax = hMax;
+    this.jacFns = options.jacobian?.() ?? null;
+    this.autonomous = this.jacFns !== null && this.jacFns.dfdt === null;
+    this.ft = new Float64Array(n);
+    const lower = this.jacFns?.lower ?? n - 1, upper = this.jacFns?.upper ?? n - 1;
+    this.lower = lower;
+    this.upper = upper;
+    this.band = bandPays(n, lower, upper) ? new BandedLu(n, lower, upper) : null;
+    // a banded Jacobian offered in band storage is kept so: a chain of 10^4 cells must not
+    // need an n×n array
+    this.jacBandW = this.band !== null && this.jacFns?.dfdyBand ? lower + upper + 1 : 0;
+    this.J = new Float64Array(this.jacBandW > 0 ? n * this.jacBandW : n * n);
+    this.lu = this.band ? null : new Float64Array(n * n);
+    this.piv = new Int32Array(n);
+    this.u1 = new Float64Array(n);
+    this.u2 = new Float64Array(n);
+    this.u3 = new Float64Array(n);
+    this.u4 = new Float64Array(n);
+    this.u5 = new Float64Array(n);
+    this.u6 = new Float64Array(n);
+    this.ys = new Float64Array(n);
+    this.fk = new Float64Array(n);
+    this.yNew = new Float64Array(n);
+    this.fNew = new Float64Array(n);
+    this.q1 = new Float64Array(n);
+    this.q2 = new Float64Array(n);
+    this.preparedFor = new Int32Array(n).fill(-1);
+  }
+
+  reset(t: number, y: ArrayLike<number>, hInit?: number): void {
+    this.restart(t, y);
+    this.hAbsNext = hInit !== undefined && Number.isFinite(hInit) && hInit !== 0 ? Math.abs(hInit) : Number.NaN;
+    this.jacFresh = false;
+    this.denseReady = false;
+    this.accepted = 0;
+    this.errAcc = 1e-2;
+  }
+
+  /** ∂f/∂y and ∂f/∂t at (t, y) into J, ft */
+  private evaluateJacobian(t: number): void {
+    const n = this.n, J = this.J, y = this.y, wJ = this.jacBandW;
+    const jf = this.jacFns;
+    if (jf !== null) {
+      if (this.jacDense) { J.fill(0); this.jacDense = false; }
+      if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
+        if (jf.dfdt !== null) jf.dfdt(t, y, this.ft);
+        // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
+        // give the large finite slope the step actually sees, and the run goes on to where f
+        // itself fails, as under an explicit method.
+        if (allFinite(J, J.length) && allFinite(this.ft, n)) return;
+      }
+    }
+    // finite differences (Hairer's rodas.f: δ = sqrt(uround·max(1e-5, |y_j|)))
+    const ys = this.ys, fk = this.fk, f0 = this.dydt;
+    ys.set(y);
+    if (wJ > 0) {
+      // Curtis, Powell & Reid: columns wJ apart touch disjoint rows of a band, so one
+      // evaluation of f serves all of them: wJ evaluations instead of n
+      const lower = this.lower, upper = this.upper;
+      for (let g = 0; g < wJ && g < n; g++) {
+        for (let j = g; j < n; j += wJ) ys[j] = y[j] + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(y[j])));
+        this.f(t, ys, fk);
+        for (let j = g; j < n; j += wJ) {
+          const dj = ys[j] - y[j];
+          const iLo = Math.max(0, j - upper), iHi = Math.min(n - 1, j + lower);
+          for (let i = iLo; i <= iHi; i++) J[i * wJ + (j - i + lower)] = (fk[i] - f0[i]) / dj;
+          ys[j] = y[j];
+        }
+      }
+      this.stats.rhsEvaluations += Math.min(wJ, n);
+    } else {
+      for (let j = 0; j < n; j++) {
+        const yj = y[j];
+        ys[j] = yj + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(yj)));
+        const dj = ys[j] - yj; // the increment actually represented
+        this.f(t, ys, fk);
+        for (let i = 0; i < n; i++) J[i * n + j] = (fk[i] - f0[i]) / dj;
+        ys[j] = yj;
+      }
+      this.stats.rhsEvaluations += n;
+    }
+    this.jacDense = true;
+    if (jf === null || jf.dfdt !== null) {
+      const del = Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(t)));
+      const t1 = t + del;
+      this.f(t1, y, fk);
+      this.stats.rhsEvaluations++;
+      const dt = t1 - t;
+      for (let i = 0; i < n; i++) this.ft[i] = (fk[i] - f0[i]) / dt;
+    }
+  }
+
+  /** LU of I/(hγ) − J; false if singular */
+  private factor(h: number): boolean {
+    const n = this.n, J = this.J, fac = 1 / (h * GAMMA);
+    const band = this.band;
+    if (band !== null) {
+      const { ab, w, ml, mu } = band;
+      const wJ = this.jacBandW;
+      ab.fill(0);
+      for (let i = 0; i < n; i++) {
+        const jLo = Math.max(0, i - ml), jHi = Math.min(n - 1, i + mu);
+        const off = i * w - i + ml;
+        // J's row i: band storage shares the offset j − i + ml, with its own stride
+        const offJ = wJ > 0 ? i * wJ - i + ml : i * n;
+        for (let j = jLo; j <= jHi; j++) ab[off + j] = -J[offJ + j];
+        ab[off + i] += fac;
+      }
+      return band.factor();
+    }
+    const lu = this.lu!;
+    const nn = n * n;
+    for (let k = 0; k < nn; k++) lu[k] = -J[k];
+    for (let i = 0; i < n; i++) lu[i * n + i] += fac;
+    return luFactor(lu, n, this.piv);
+  }
+
+  private solve(b: Float64Array): void {
+    if (this.band !== null) this.band.solve(b);
+    else luSolve(this.lu!, this.n, this.piv, b);
+  }
+
+  /** one attempt from (t0, y) to tNew; the error norm, NaN if non-finite, Infinity if singular */
+  private attempt(t0: number, h: number, tNew: number): number {
+    const n = this.n, f = this.f, y = this.y, f0 = this.dydt, ft = this.ft;
+    const u1 = this.u1, u2 = this.u2, u3 = this.u3, u4 = this.u4, u5 = this.u5, u6 = this.u6;
+    const ys = this.ys, fk = this.fk, y1 = this.yNew;
+    if (!this.jacFresh) { this.evaluateJacobian(t0); this.jacFresh = true; }
+    if (!this.factor(h)) return Number.POSITIVE_INFINITY;
+    const A21 = a21, A31 = a31, A32 = a32, A41 = a41, A42 = a42, A43 = a43, A51 = a51, A52 = a52, A53 = a53, A54 = a54;
+    const ih = 1 / h;
+    const C21 = c21 * ih, C31 = c31 * ih, C32 = c32 * ih, C41 = c41 * ih, C42 = c42 * ih, C43 = c43 * ih;
+    const C51 = c51 * ih, C52 = c52 * ih, C53 = c53 * ih, C54 = c54 * ih;
+    const C61 = c61 * ih, C62 = c62 * ih, C63 = c63 * ih, C64 = c64 * ih, C65 = c65 * ih;
+    const auto = this.autonomous;
+    const HD1 = auto ? 0 : h * d1, HD2 = auto ? 0 : h * d2, HD3 = auto ? 0 : h * d3, HD4 = auto ? 0 : h * d4;
+    for (let i = 0; i < n; i++) u1[i] = f0[i] + HD1 * ft[i];
+    this.solve(u1);
+    for (let i = 0; i < n; i++) ys[i] = y[i] + A21 * u1[i];
+    f(t0 + cc2 * h, ys, fk);
+    for (let i = 0; i < n; i++) u2[i] = fk[i] + HD2 * ft[i] + C21 * u1[i];
+    this.solve(u2);
+    for (let i = 0; i < n; i++) ys[i] = y[i] + A31 * u1[i] + A32 * u2[i];
+    f(t0 + cc3 * h, ys, fk);
+    for (let i = 0; i < n; i++) u3[i] = fk[i] + HD3 * ft[i] + (C31 * u1[i] + C32 * u2[i]);
+    this.solve(u3);
+    for (let i = 0; i < n; i++) ys[i] = y[i] + A41 * u1[i] + A42 * u2[i] + A43 * u3[i];
+    f(t0 + cc4 * h, ys, fk);
+    for (let i = 0; i < n; i++) u4[i] = fk[i] + HD4 * ft[i] + (C41 * u1[i] + C42 * u2[i] + C43 * u3[i]);
+    this.solve(u4);
+    for (let i = 0; i < n; i++) ys[i] = y[i] + A51 * u1[i] + A52 * u2[i] + A53 * u3[i] + A54 * u4[i];
+    f(tNew, ys, fk);
+    for (let i = 0; i < n; i++) u5[i] = fk[i] + (C51 * u1[i] + C52 * u2[i] + C53 * u3[i] + C54 * u4[i]);
+    this.solve(u5);
+    for (let i = 0; i < n; i++) ys[i] += u5[i];
+    f(tNew, ys, fk);
+    for (let i = 0; i < n; i++) u6[i] = fk[i] + (C61 * u1[i] + C62 * u2[i] + C63 * u3[i] + C64 * u4[i] + C65 * u5[i]);
+    this.solve(u6);
+    for (let i = 0; i < n; i++) y1[i] = ys[i] + u6[i];
+    this.stats.rhsEvaluations += 5;
+    if (!allFinite(y1, n)) return Number.NaN;
+    return scaledRmsNorm(u6, y, y1, this.atol, this.rtol, n);
+  }
+
+  step(tLimit: number): StepOutcome {
+    if (!this.beginStep(tLimit)) return 'nonFinite';
+    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
+    const hMax = this.hMax;
+    let absH = this.hAbsNext;
+    if (!(absH > 0)) {
+      absH = initialStep(this.f, t0, this.y, this.dydt, dir, this.order, hMax, this.atol, this.rtol, this.n, this.ys, this.fk);
+      this.stats.rhsEvaluations++;
+    }
+    if (absH > hMax) absH = hMax;
+    let rejectedOnce = false;
+    let nonFinite = false;
+    for (;;) {
+      if (absH < hMin && absH < dist) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
+      const tNew = stepEnd(t0, tLimit, dist, dir, absH, hMax);
+      const h = tNew - t0;
+      if (h === 0) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
+      const hAbs = Math.abs(h);
+      const err = this.attempt(t0, h, tNew);
+      if (err <= 1) {
+        this.f(tNew, this.yNew, this.fNew);
+        this.stats.rhsEvaluations++;
+        if (allFinite(this.fNew, this.n)) {
+          let fac = Math.pow(err, 0.25) / SAFETY; // h_new = h / fac
+          if (this.accepted > 0) {
+            // Gustafsson: the error's trend over the last two steps predicts the next
+            const gus = (this.hAcc / hAbs) * Math.pow((err * err) / this.errAcc, 0.25) / SAFETY;
+            if (gus > fac) fac = gus;
+          }
+          const growth = this.accepted === 0 ? Math.max(this.firstStepGrowth, FAC_MAX) : FAC_MAX;
+          if (fac < 1 / growth) fac = 1 / growth;
+          else if (fac > 1 / FAC_MIN) fac = 1 / FAC_MIN;
+          let next = hAbs / fac;
+          if (rejectedOnce && next > hAbs) next = hAbs;
+          // a step cut short by tLimit says nothing against the size that was proposed
+          if (hAbs < absH && next >= hAbs && next < absH) next = absH;
+          this.hAcc = hAbs;
+          this.errAcc = Math.max(1e-2, err);
+          this.accepted++;
+          this.hAbsNext = next < hMax ? next : hMax;
+          this.commit(t0, tNew, h);
+          return 'accepted';
+        }
+      }
+      this.stats.rejected++;
+      rejectedOnce = true;
+      // err ≤ 1 here: f is not finite at the new state; NaN: the stages were not finite
+      nonFinite = err <= 1 || err !== err;
+      if (nonFinite) absH = NON_FINITE_SHRINK * hAbs;
+      else if (err === Infinity) absH = 0.5 * hAbs; // singular iteration matrix
+      // Before the first accepted step of a (re)start the step is a guess (after an event: the
+      // step in use before it, often far above the new transient's scale), and the error
+      // says by how much: cut as deep as it asks, not by 5 per rejection.
+      else absH = hAbs / Math.min(this.accepted === 0 ? FIRST_CUT_MAX : 1 / FAC_MIN, Math.pow(err, 0.25) / SAFETY);
+    }
+  }
+
+  private commit(t0: number, tNew: number, h: number): void {
+    this.accept(t0, tNew, h, this.yNew, this.fNew);
+    this.denseReady = false;
+    this.jacFresh = false;
+    this.stepId++;
+    // stiffness of the step just taken, from the Jacobian at its start
+    const n = this.n, J = this.J, lower = this.lower, upper = this.upper, wJ = this.jacBandW;
+    let norm = 0;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      const r = wJ > 0 ? i * wJ - i + lower : i * n, jHi = Math.min(n - 1, i + upper);
+      for (let j = Math.max(0, i - lower); j <= jHi; j++) s += Math.abs(J[r + j]);
+      if (s > norm) norm = s;
+    }
+    const hn = Math.abs(h) * norm;
+    this.hNorm = hn;
+    this.nonStiffSteps = hn < 1.5 ? this.nonStiffSteps + 1 : 0;
+  }
+
+  private prepareDense(): void {
+    const n = this.n, q1 = this.q1, q2 = this.q2;
+    const u1 = this.u1, u2 = this.u2, u3 = this.u3, u4 = this.u4, u5 = this.u5;
+    for (let i = 0; i < n; i++) {
+      q1[i] = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
+      q2[i] = h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
+    }
+  }
+
+  interpolate(s: number, out: Float64Array): void {
+    if (this.copyStepEnd(s, out)) return;
+    if (!this.denseReady) { this.prepareDense(); this.denseReady = true; }
+    const n = this.n, y0 = this.yPrev, y1 = this.y, q1 = this.q1, q2 = this.q2;
+    const th = (s - this.tPrev) / this.hLast, th1 = 1 - th;
+    for (let i = 0; i < n; i++) out[i] = th1 * y0[i] + th * (y1[i] + th1 * (q1[i] + th * q2[i]));
+  }
+
+  override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
+    const y0 = this.yPrev, y1 = this.y;
+    if (s === this.t || this.hLast === 0) { for (let j = 0; j < idx.length; j++) out[idx[j]] = y1[idx[j]]; return; }
+    if (s === this.tPrev) { for (let j = 0; j < idx.length; j++) out[idx[j]] = y0[idx[j]]; return; }
+    const q1 = this.q1, q2 = this.q2;
+    if (!this.denseReady) {
+      const id = this.stepId, pf = this.preparedFor;
+      const u1 = this.u1, u2 = this.u2, u3 = this.u3, u4 = this.u4, u5 = this.u5;
+      for (let j = 0; j < idx.length; j++) {
+        const i = idx[j];
+        if (pf[i] === id) continue;
+        q1[i] = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
+        q2[i] = h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
+        pf[i] = id;
+      }
+    }
+    const th = (s - this.tPrev) / this.hLast, th1 = 1 - th;
+    for (let j = 0; j < idx.length; j++) {
+      const i = idx[j];
+      out[i] = th1 * y0[i] + th * (y1[i] + th1 * (q1[i] + th * q2[i]));
+    }
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * What `deltastep transform` shows: the first-order system as text for a person, as LaTeX,
+ * and as JSON (keys in CLI.md). Event times are evaluated at the parameters' defaults.
+ */
+import { ModelError } from '../expression/errors.js';
+import { latexName, toLatex, toText } from '../expression/expr.js';
+import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
+import type { CompiledModel } from '../codegen/compile.js';
+import type { ActionSpec, EventSpec, FirstOrderSystem } from '../transform/system.js';
+import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem, type LoopHint, type RangeHint } from './fold.js';
+import { originOf } from '../language/arrays.js';
+import type { Span } from '../expression/ast.js';
+
+/** How many scheduled times `transform` lists per event before it says "and N more". */
+const MAX_LISTED_TIMES = 1000;
+
+export interface TransformReport {
+  model: string;
+  independent: string;
+  range: { from: number | null; to: number | null };
+  parameters: { name: string; value: number; unknown: boolean }[];
+  states: { name: string; standsFor: string; initial: string }[];
+  stepVariables: { name: string; variable: string; state: string }[];
+  discretes: { name: string; initial: string }[];
+  algebraic: { name: string; expr: string }[];
+  situations: { name: string; condition: string }[];
+  equations: string[];
+  events: {
+    name: string; kind: string; times: number[]; condition: string | null; direction: string | null;
+    actions: string[]; source: string; deltaSources: string[];
+  }[];
+  switching: string[];
+  boundaryConditions: string[];
+  warnings: string[];
+  /**
+   * An array model only: its sections once, as lines and loops (`{for, from, to, body}`: the
+   * body's lines for each value of the loop variable), whatever the number of elements (fold.ts).
+   */
+  template?: Record<'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events', FoldItem[]>;
+}
+
+type Hints = (RangeHint | undefined)[];
+interface SectionHints { states: Hints; stepVariables: Hints; algebraic: Hints; situations: Hints; named: Hints; equations: Hints; events: Hints }
+
+/** Where the entries of a report come from (an array model's loops), for printing its ranges as written. */
+const hintMakers = new WeakMap<TransformReport, () => SectionHints>();
+const reportHints = { get: (r: TransformReport): SectionHints | undefined => hintMakers.get(r)?.() };
+
+/**
+ * For each span (one per printed entry), the innermost `for` block that made it, if any: its
+ * variable, its range as written (spaces dropped) and this copy's value; the smallest and
+ * largest values among the entries from the same statement and outer loop values.
+ */
+function rangeHints(spans: readonly (Span | undefined)[]): Hints {
+  const all: LoopHint[] = [];
+  const hints: Hints = spans.map((span) => {
+    const o = span && originOf(span);
+    if (!o || o.loops.length === 0) return undefined;
+    const loops: LoopHint[] = [];
+    // innermost first
+    for (let l = o.loops.length - 1; l >= 0; l--) {
+      const frame = o.loops[l];
+      const m = /^\s*\w+\s+in\s+(.+)$/.exec(frame.range);
+      const colon = m ? m[1].indexOf(':') : -1;
+      if (!m || colon < 0) continue;
+      const fromText = m[1].slice(0, colon).replace(/\s+/g, ''), toText = m[1].slice(colon + 1).replace(/\s+/g, '');
+      const outer = o.loops.slice(0, l);
+      // (a range that names an outer loop's variable is shown by its numbers: that loop is not printed)
+      if (outer.some((f) => new RegExp(`\\b${f.variable}\\b`).test(`${fromText} ${toText}`))) continue;
+      const key = `${o.template.span.start}|${outer.map((f) => f.value).join(',')}|${frame.variable}`;
+      const hint = { key, variable: frame.variable, fromText, toText, value: frame.value, min: frame.value, max: frame.value };
+      loops.push(hint);
+      all.push(hint);
+    }
+    return loops;
+  });
+  const extent = new Map<string, [number, number]>();
+  for (const h of all) {
+    const e = extent.get(h.key);
+    extent.set(h.key, e ? [Math.min(e[0], h.value), Math.max(e[1], h.value)] : [h.value, h.value]);
+  }
+  for (const h of all) [h.min, h.max] = extent.get(h.key)!;
+  return hints;
+}
+
+function sectionHints(sys: FirstOrderSystem): SectionHints {
+  const stateSpan = new Map(sys.states.map((q) => [q.name, q.span]));
+  return {
+    states: rangeHints(sys.states.map((q) => q.span)),
+    stepVariables: rangeHints(sys.stepVariables.map((q) => stateSpan.get(q.state))),
+    algebraic: rangeHints(sys.namedValues.filter((v) => !v.isSituation).map((v) => v.span)),
+    situations: rangeHints(sys.namedValues.filter((v) => v.isSituation).map((v) => v.span)),
+    named: rangeHints(sys.namedValues.map((v) => v.span)),
+    equations: rangeHints(sys.equations.map((q) => q.span ?? stateSpan.get(q.state))),
+    events: rangeHints(sys.events.map((e) => e.span)),
+  };
+}
+
+/** Whether the report is an array model's (some name is an element). */
+function hasElements(r: TransformReport): boolean {
+  return [r.parameters, r.states, r.discretes, r.events, r.algebraic].some((list) => list.some((q) => isElement(q.name)));
+}
+
+/** The report's sections folded into loops. */
+function templateOf(r: TransformReport): NonNullable<TransformReport['template']> {
+  const h = reportHints.get(r);
+  return {
+    parameters: foldItems(r.parameters.map((q) => `${q.name} = ${q.value}${q.unknown ? ' (unknown)' : ''}`)),
+    states: foldItems(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`), undefined, h?.states),
+    stepVariables: foldItems(r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`), undefined, h?.stepVariables),
+    discretes: foldItems(r.discretes.map((q) => `${q.name} = ${q.initial}`)),
+    algebraic: foldItems(r.algebraic.map((q) => `${q.name} = ${q.expr}`), undefined, h?.algebraic),
+    situations: foldItems(r.situations.map((q) => `${q.name} = ${q.condition}`), undefined, h?.situations),
+    equations: foldItems(r.equations, undefined, h?.equations),
+    events: foldItems(r.events.map((e) => `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`), undefined, h?.events),
+  };
+}
+
+function actionText(a: ActionSpec): string[] {
+  if (a.kind === 'stop') return ['stop'];
+  if (a.kind === 'assign') return [`${a.target} := ${toText(a.value)}`];
+  if (a.kind === 'jump') {
+    const inc = a.increment;
+    if (inc.kind === 'unary' && inc.op === '-') return [`${a.target} := ${a.target} - ${toText(inc.operand)}`];
+    return [`${a.target} := ${a.target} + ${toText(inc)}`];
+  }
+  return a.jumps.map((j) => `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`);
+}
+
+/**
+ * The report, with every scheduled time of the default parameters. A double root of a delta
+ * argument is found here too, so `transform` refuses the model as `simulate` would.
+ */
+export function transformReport(model: CompiledModel): TransformReport {
+  const sys = model.system;
+  const p = model.parameters();
+  const at = (e: FirstOrderSystem['range']['from']) => (e ? model.parametersExpr(e, p) : null);
+  const from = at(sys.range.from) ?? 0;
+  const to = at(sys.range.to);
+  const warnings = [...sys.warnings];
+  const events = sys.events.map((ev, i) => {
+    let times: number[] = [];
+    if (ev.schedule) {
+      if (to === null) warnings.push(`${ev.name}: the range has no end in the model, so its times are listed when a run gives one`);
+      else {
+        try {
+          times = scheduleTimes(model.events[i], p, Math.min(from, to), Math.max(from, to));
+        } catch (err) {
+          if (err instanceof ScheduleError) throw new ModelError(sys.file, sys.source, ev.span, err.message, err.hint);
+          throw err;
+        }
+        if (to < from) times.reverse();
+        if (times.length > MAX_LISTED_TIMES) {
+          warnings.push(`${ev.name}: ${times.length} times in the range; the first ${MAX_LISTED_TIMES} are listed`);
+          times = times.slice(0, MAX_LISTED_TIMES);
+        }
+      }
+    }
+    return {
+      name: ev.name, kind: ev.kind, times,
+      // a condition of relations as written, and the function it is located on
+      condition: ev.condition ? (ev.truthOf ? `${toText(ev.truthOf)} (located where ${toText(ev.condition)} crosses 0)` : toText(ev.condition)) : null, direction: ev.direction,
+      actions: ev.actions.flatMap(actionText), source: ev.source, deltaSources: ev.deltaSources,
+    };
+  });
+  const report: TransformReport = {
+    model: sys.model, independent: sys.independent, range: { from, to },
+    parameters: sys.parameters.map((q, i) => ({ name: q.name, value: p[i], unknown: q.unknown })),
+    states: sys.states.map((s) => ({ name: s.name, standsFor: s.standsFor, initial: toText(s.initial) })),
+    stepVariables: sys.stepVariables.map((s) => ({ ...s })),
+    discretes: sys.discretes.map((d) => ({ name: d.name, initial: toText(d.initial) })),
+    algebraic: sys.namedValues.filter((v) => !v.isSituation).map((v) => ({ name: v.name, expr: toText(v.expr) })),
+    situations: sys.namedValues.filter((v) => v.isSituation).map((v) => ({ name: v.name, condition: toText(v.expr) })),
+    equations: sys.equations.map((q) => `${q.state}' = ${toText(q.rhs)}`),
+    events,
+    switching: sys.switching.map((s) => s.source),
+    boundaryConditions: sys.boundaryConditions.map((b) => b.label),
+    warnings,
+  };
+  // (computed when read: JSON output reads it, a run that only checks the model does not)
+  if (hasElements(report)) {
+    let hints: SectionHints | undefined;
+    hintMakers.set(report, () => (hints ??= sectionHints(sys)));
+    let template: TransformReport['template'];
+    Object.defineProperty(report, 'template', { enumerable: true, configurable: true, get: () => (template ??= templateOf(report)) });
+  }
+  return report;
+}
+
+function listTimes(times: number[]): string {
+  if (times.length === 0) return 'none in the range';
+  const shown = times.slice(0, 8).map((t) => String(Number(t.toPrecision(15))));
+  return shown.join(', ') + (times.length > 8 ? `, ... (${times.length} in all)` : '');
+}
+
+export function formatText(r: TransformReport): string {
+  const lines: string[] = [];
+  // where each line comes from (an array model's loops), filled in beside the sections' entries
+  const h = reportHints.get(r);
+  const hints: Hints = [];
+  const mark = (section: Hints | undefined, count: number) => {
+    hints.length = lines.length - count;
+    for (let k = 0; k < count; k++) hints.push(section?.[k]);
+  };
+  const range = `${r.range.from} to ${r.range.to ?? '(end from the command line)'}`;
+  lines.push(`model ${r.model}: independent ${r.independent} from ${range}`);
+  if (r.parameters.length) lines.push('', 'parameters', ...r.parameters.map((q) => `  ${q.name} = ${q.value}${q.unknown ? '   (unknown: found by shoot)' : ''}`));
+  lines.push('', 'states (first-order system)');
+  const width = Math.max(...r.states.map((s) => s.name.length), 4);
+  for (const s of r.states) lines.push(`  ${s.name.padEnd(width)}  stands for ${s.standsFor.padEnd(12)} initial ${s.initial}`);
+  mark(h?.states, r.states.length);
+  if (r.stepVariables.length) {
+    lines.push('', 'step variables (piecewise constant, changed only by events)');
+    for (const s of r.stepVariables) lines.push(`  ${s.name}: the jumps of ${s.variable}, so ${s.variable} = ${s.state} + ${s.name}; starts at 0`);
+    mark(h?.stepVariables, r.stepVariables.length);
+  }
+  if (r.discretes.length) lines.push('', 'discrete variables', ...r.discretes.map((d) => `  ${d.name} = ${d.initial} initially`));
+  if (r.algebraic.length) lines.push('', 'algebraic variables (in evaluation order)', ...r.algebraic.map((a) => `  ${a.name} = ${a.expr}`));
+  mark(h?.algebraic, r.algebraic.length);
+  if (r.situations.length) lines.push('', 'situations', ...r.situations.map((s) => `  ${s.name} = ${s.condition}`));
+  mark(h?.situations, r.situations.length);
+  lines.push('', 'equations', ...r.equations.map((q) => `  ${q}`));
+  mark(h?.equations, r.equations.length);
+  if (r.events.length) {
+    lines.push('', 'events (processed in this order at one instant)');
+    for (const e of r.events) {
+      const when = e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`;
+      // (one entry per event, so that an array's events fold as wholes: fold.ts)
+      const entry = [`  ${e.name}  [${e.kind}] ${when}`, `      from: ${e.source}`];
+      for (const s of e.deltaSources) if (s !== e.source) entry.push(`      delta term: ${s}`);
+      for (const a of e.actions) entry.push(`      ${a}`);
+      lines.push(entry.join('\n'));
+    }
+    mark(h?.events, r.events.length);
+  }
+  if (r.switching.length) lines.push('', 'switching functions (the integrator stops where they change)', ...r.switching.map((s) => `  ${s}`));
+  if (r.boundaryConditions.length) lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
+  if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
+  // an array model: its copies folded back into loops (fold.ts)
+  hints.length = lines.length;
+  return foldLines(lines, undefined, hints).join('\n') + '\n';
+}
+
+/** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
+export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
+  const stateName = (n: string) => latexName(n.replace(/'+$/, ''), (n.match(/'/g) ?? []).length);
+  // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
+  const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
+  const algebraic = sys.namedValues.map((v) => `  ${latexName(v.name)} &= ${toLatex(v.expr)}`);
+  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE, [...(reportHints.get(r)?.equations ?? eqs.map(() => undefined)), ...(reportHints.get(r)?.named ?? [])]).join(' \\\\\n'), '\\end{align*}'];
+  if (sys.stepVariables.length) out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
+  if (sys.events.length) {
+    out.push('\\begin{itemize}');
+    out.push(...foldLines(sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`), LATEX_ITEM_STYLE, reportHints.get(r)?.events));
+    out.push('\\end{itemize}');
+  }
+  return out.join('\n') + '\n';
+}
+
+function eventLatex(ev: EventSpec, r: TransformReport): string {
+  const times = r.events.find((e) => e.name === ev.name)?.times ?? [];
+  const label = `\\texttt{${ev.name.replace(/([_#$%&{}])/g, '\\$1')}}`;
+  const when = ev.condition
+    ? `when $${toLatex(ev.condition)}$ ${ev.direction}`
+    : `at $${r.independent} \\in \\{${times.slice(0, 8).map((t) => Number(t.toPrecision(12))).join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
+  const acts = ev.actions.map((a) => {
+    if (a.kind === 'stop') return '\\text{stop}';
+    if (a.kind === 'marcus') return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
+    if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${latexName(a.target)} + ${toLatex(a.increment)}`;
+    return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
+  });
+  return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;
+}
