@@ -67,7 +67,11 @@ export function loadLibrary() {
 
 export function version() {
   let v = '?';
-  try { v = JSON.parse(readFileSync(PKG_URL, 'utf8')).version; } catch { /* keep '?' */ }
+  try {
+    v = JSON.parse(readFileSync(PKG_URL, 'utf8')).version;
+  } catch {
+    /* keep '?' */
+  }
   return `deltastep ${v}, node ${process.version}`;
 }
 
@@ -92,17 +96,27 @@ function w1(lib, model, tol) {
   const run = sim.run({ method: METHOD[tol].W1, rtol, atol, record: false, eventValues: false, to: P.W1.tMax });
   const bounceTimes = [];
   for (const ev of run.events) if (ev.name === 'bounce') bounceTimes.push(ev.t);
-  const h = run.final.h, v = run.final.v, tStop = run.final.t;
+  const h = run.final.h,
+    v = run.final.v,
+    tStop = run.final.t;
   // "ok": the run ended at the accumulation point ('zeno') or at t_max without the ball
   // falling through the floor. Anything else is reported with deltastep's own message.
   const fine = (run.status === 'zeno' || run.status === 'ok') && h >= P.W1.fallTolerance;
   return {
     result: {
-      bounce_times: bounceTimes.slice(0, P.W1.maxBounces), t_stop: tStop, state_stop: [h, v],
+      bounce_times: bounceTimes.slice(0, P.W1.maxBounces),
+      t_stop: tStop,
+      state_stop: [h, v],
       status: fine ? 'ok' : `${run.status}: ${run.message ?? `h(t_stop) = ${h}`}`,
-      deltastep_status: run.status, accumulation_point: run.accumulationPoint ?? null,
+      deltastep_status: run.status,
+      accumulation_point: run.accumulationPoint ?? null,
     },
-    counts: { rhs_evals: run.stats.rhsEvaluations, steps: run.stats.steps, rejected: run.stats.rejected, events: run.stats.events },
+    counts: {
+      rhs_evals: run.stats.rhsEvaluations,
+      steps: run.stats.steps,
+      rejected: run.stats.rejected,
+      events: run.stats.events,
+    },
   };
 }
 
@@ -114,10 +128,17 @@ function w2(lib, model, tol) {
   for (const ev of run.events) if (ev.name === 'hit') times.push(ev.t);
   return {
     result: {
-      event_times: times, t_stop: run.final.t, state_stop: [run.final.x, run.final.y],
+      event_times: times,
+      t_stop: run.final.t,
+      state_stop: [run.final.x, run.final.y],
       status: run.status === 'ok' ? 'ok' : `${run.status}: ${run.message}`,
     },
-    counts: { rhs_evals: run.stats.rhsEvaluations, steps: run.stats.steps, rejected: run.stats.rejected, events: run.stats.events },
+    counts: {
+      rhs_evals: run.stats.rhsEvaluations,
+      steps: run.stats.steps,
+      rejected: run.stats.rejected,
+      events: run.stats.events,
+    },
   };
 }
 
@@ -126,18 +147,40 @@ function w3(lib, model, tol, eValues) {
   const sim = new lib.Simulator(model);
   const pairOf = new Map(model.events.map((ev) => [ev.name, ev.index]));
   const cases = [];
-  let rhs = 0, steps = 0, rejected = 0, events = 0;
+  let rhs = 0,
+    steps = 0,
+    rejected = 0,
+    events = 0;
   for (const e of eValues) {
-    const run = sim.run({ method: METHOD[tol].W3, rtol, atol, record: false, eventValues: false, to: P.W3.tEnd, set: { e } });
-    const ct = [], cp = [];
-    for (const ev of run.events) { ct.push(ev.t); cp.push(pairOf.get(ev.name)); }
+    const run = sim.run({
+      method: METHOD[tol].W3,
+      rtol,
+      atol,
+      record: false,
+      eventValues: false,
+      to: P.W3.tEnd,
+      set: { e },
+    });
+    const ct = [],
+      cp = [];
+    for (const ev of run.events) {
+      ct.push(ev.t);
+      cp.push(pairOf.get(ev.name));
+    }
     const f = run.final;
     cases.push({
-      e, collision_times: ct, collision_pairs: cp,
-      v_final: [f.v1, f.v2, f.v3, f.v4], x_end: [f.x1, f.x2, f.x3, f.x4], t_stop: f.t,
+      e,
+      collision_times: ct,
+      collision_pairs: cp,
+      v_final: [f.v1, f.v2, f.v3, f.v4],
+      x_end: [f.x1, f.x2, f.x3, f.x4],
+      t_stop: f.t,
       status: run.status === 'ok' ? 'ok' : `${run.status}: ${run.message}`,
     });
-    rhs += run.stats.rhsEvaluations; steps += run.stats.steps; rejected += run.stats.rejected; events += run.stats.events;
+    rhs += run.stats.rhsEvaluations;
+    steps += run.stats.steps;
+    rejected += run.stats.rejected;
+    events += run.stats.events;
   }
   return { result: { cases }, counts: { rhs_evals: rhs, steps, rejected, events } };
 }
@@ -147,8 +190,16 @@ function w4(lib, model, tol) {
   const grid = P.W4.grid;
   // `shoot` passes its options on to the final run of the solution: with the grid as probes
   // the stepper lands exactly on x_i and reports the internal state there (no interpolation).
-  const shot = lib.shoot(model, { method: METHOD[tol].W4, rtol, atol, record: false, eventValues: false, probes: grid });
-  const iy = model.stateNames.indexOf('y'), iz = model.stateNames.indexOf('z');
+  const shot = lib.shoot(model, {
+    method: METHOD[tol].W4,
+    rtol,
+    atol,
+    record: false,
+    eventValues: false,
+    probes: grid,
+  });
+  const iy = model.stateNames.indexOf('y'),
+    iz = model.stateNames.indexOf('z');
   const sol = shot.solution;
   const byT = new Map((sol?.probes ?? []).map((q) => [q.t, q]));
   const yGrid = grid.map((x) => byT.get(x)?.y[iy] ?? null);
@@ -157,10 +208,14 @@ function w4(lib, model, tol) {
   const residual = Object.values(shot.residuals);
   return {
     result: {
-      p1: shot.unknowns.p1, H: shot.unknowns.H, residual,
-      newton_iters: last ? last.k : 0, residual_evals: shot.residualEvaluations,
+      p1: shot.unknowns.p1,
+      H: shot.unknowns.H,
+      residual,
+      newton_iters: last ? last.k : 0,
+      residual_evals: shot.residualEvaluations,
       status: shot.status + (shot.message ? `: ${shot.message}` : ''),
-      y_grid: yGrid, z_grid: zGrid,
+      y_grid: yGrid,
+      z_grid: zGrid,
     },
     counts: { rhs_evals_final_shot: sol ? sol.stats.rhsEvaluations : null, shots: shot.residualEvaluations + 1 },
   };
@@ -180,9 +235,18 @@ export function countedPass(lib, model, workload, tol, extra) {
   const { rhs, watch, watchRate } = model;
   const counted = {
     ...model,
-    rhs: (t, y, p, d, sw, out) => { c.rhs++; rhs(t, y, p, d, sw, out); },
-    watch: (t, y, p, d, sw, out) => { c.watch++; watch(t, y, p, d, sw, out); },
-    watchRate: (t, y, p, d, sw, out) => { c.rate++; watchRate(t, y, p, d, sw, out); },
+    rhs: (t, y, p, d, sw, out) => {
+      c.rhs++;
+      rhs(t, y, p, d, sw, out);
+    },
+    watch: (t, y, p, d, sw, out) => {
+      c.watch++;
+      watch(t, y, p, d, sw, out);
+    },
+    watchRate: (t, y, p, d, sw, out) => {
+      c.rate++;
+      watchRate(t, y, p, d, sw, out);
+    },
   };
   WORKLOADS[workload](lib, counted, tol, extra);
   return c;
@@ -205,29 +269,38 @@ export async function runDriver(workload, tol, repeats, { instrument = true } = 
   const counts = { ...res.counts, compile_ms: compileMs, method: METHOD[tol][workload] };
   if (instrument) {
     const c = countedPass(lib, model, workload, tol, extra);
-    if (counts.rhs_evals === undefined) counts.rhs_evals = c.rhs;          // W4: every shot
-    else if (counts.rhs_evals !== c.rhs) counts.rhs_evals_counted = c.rhs;  // should not happen
+    if (counts.rhs_evals === undefined)
+      counts.rhs_evals = c.rhs; // W4: every shot
+    else if (counts.rhs_evals !== c.rhs) counts.rhs_evals_counted = c.rhs; // should not happen
     counts.event_evals = c.watch;
     counts.event_rate_evals = c.rate;
   }
   return {
-    peer: 'deltastep', version: version(), workload, tol_label: tol,
+    peer: 'deltastep',
+    version: version(),
+    workload,
+    tol_label: tol,
     tol: { ...TOLS[tol], method: METHOD[tol][workload] },
-    times_s: times, counts, result: res.result,
+    times_s: times,
+    counts,
+    result: res.result,
   };
 }
 
-const USAGE = 'usage: peer-driver.mjs --workload W1|W2|W3|W4 --tol tight|default --repeats N [--method dop853|dopri5|rk4]';
+const USAGE =
+  'usage: peer-driver.mjs --workload W1|W2|W3|W4 --tol tight|default --repeats N [--method dop853|dopri5|rk4]';
 
 function parseArgs(argv) {
   const o = { workload: 'W1', tol: 'tight', repeats: 5, method: null };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i].replace(/^--/, '');
-    if (!['workload', 'tol', 'repeats', 'method'].includes(k) || i + 1 >= argv.length) throw new Error(`${USAGE} (bad argument '${argv[i]}')`);
+    if (!['workload', 'tol', 'repeats', 'method'].includes(k) || i + 1 >= argv.length)
+      throw new Error(`${USAGE} (bad argument '${argv[i]}')`);
     o[k] = k === 'repeats' ? parseInt(argv[++i], 10) : argv[++i];
   }
   if (!(o.repeats >= 1)) throw new Error('--repeats must be a positive integer');
-  if (o.method !== null && !['dop853', 'dopri5', 'rk4'].includes(o.method)) throw new Error(`${USAGE} (unknown method '${o.method}')`);
+  if (o.method !== null && !['dop853', 'dopri5', 'rk4'].includes(o.method))
+    throw new Error(`${USAGE} (unknown method '${o.method}')`);
   return o;
 }
 
@@ -245,5 +318,8 @@ async function main() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err) => { process.stderr.write(`peer-driver: ${err?.stack ?? err}\n`); process.exitCode = 1; });
+  main().catch((err) => {
+    process.stderr.write(`peer-driver: ${err?.stack ?? err}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -23,11 +23,24 @@ const DIST_URL = new URL('../dist/index.js', import.meta.url);
 function parseArgs(argv) {
   const o = { tol: 'tight', repeats: 5, workloads: ['W1', 'W2', 'W3', 'W4', 'W5'], json: null };
   for (let i = 2; i < argv.length; i++) {
-    const a = argv[i], v = argv[i + 1];
-    if (a === '--tol') { o.tol = v; i++; } else if (a === '--repeats') { o.repeats = parseInt(v, 10); i++; }
-    else if (a === '--workloads') { o.workloads = v.split(',').filter(Boolean); i++; } else if (a === '--json') { o.json = v; i++; }
-    else if (a === '--help' || a === '-h') {
-      console.log('usage: node bench/run.mjs [--tol tight|default] [--repeats N] [--workloads W1,W2,W3,W4,W5] [--json FILE]');
+    const a = argv[i],
+      v = argv[i + 1];
+    if (a === '--tol') {
+      o.tol = v;
+      i++;
+    } else if (a === '--repeats') {
+      o.repeats = parseInt(v, 10);
+      i++;
+    } else if (a === '--workloads') {
+      o.workloads = v.split(',').filter(Boolean);
+      i++;
+    } else if (a === '--json') {
+      o.json = v;
+      i++;
+    } else if (a === '--help' || a === '-h') {
+      console.log(
+        'usage: node bench/run.mjs [--tol tight|default] [--repeats N] [--workloads W1,W2,W3,W4,W5] [--json FILE]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument '${a}' (try --help)`);
   }
@@ -35,10 +48,17 @@ function parseArgs(argv) {
   return o;
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b), n = s.length; return n % 2 ? s[(n - 1) / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]); };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b),
+    n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+};
 const maxAbs = (xs) => xs.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
 const e2 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x === 0 ? '0' : x.toExponential(1));
-const ms = (s) => { const v = s * 1e3; return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2); };
+const ms = (s) => {
+  const v = s * 1e3;
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+};
 
 // ---------------------------------------------------------------- accuracy ----
 // The same criteria as ../shared/peers/harness/score.py (verdict = the harness' verdict).
@@ -57,7 +77,8 @@ function scoreW1(r, ref) {
 }
 
 function scoreW2(r, ref) {
-  const et = r.event_times ?? [], rt = ref.event_times;
+  const et = r.event_times ?? [],
+    rt = ref.event_times;
   let k = 0;
   while (k < Math.min(et.length, rt.length) && Math.abs(et[k] - rt[k]) < 0.5) k++;
   const errs = et.slice(0, k).map((t, i) => Math.abs(t - rt[i]));
@@ -72,7 +93,11 @@ function scoreW2(r, ref) {
 
 function scoreW3(r, ref) {
   const cases = r.cases ?? [];
-  let ok = 0, total = 0, tRel = 0, tAbs = 0, vErr = 0;
+  let ok = 0,
+    total = 0,
+    tRel = 0,
+    tAbs = 0,
+    vErr = 0;
   ref.cases.forEach((rc, k) => {
     const c = cases[k];
     if (!c) return;
@@ -97,8 +122,10 @@ function scoreW3(r, ref) {
 }
 
 function scoreW4(r, ref) {
-  const hErr = Math.abs(r.H - ref.H), pErr = Math.abs(r.p1 - ref.p1);
-  const yErr = maxAbs(r.y_grid.map((y, i) => y - ref.y_grid[i])), zErr = maxAbs(r.z_grid.map((z, i) => z - ref.z_grid[i]));
+  const hErr = Math.abs(r.H - ref.H),
+    pErr = Math.abs(r.p1 - ref.p1);
+  const yErr = maxAbs(r.y_grid.map((y, i) => y - ref.y_grid[i])),
+    zErr = maxAbs(r.z_grid.map((z, i) => z - ref.z_grid[i]));
   const ok = String(r.status).startsWith('converged') && hErr / ref.H < 1e-2;
   return {
     accuracy: `|H - H*| ${e2(hErr)}, |p1 - p1*| ${e2(pErr)}; grid err y ${e2(yErr)}, z ${e2(zErr)}; ${r.newton_iters} Newton it., ${r.residual_evals} shots`,
@@ -109,12 +136,20 @@ function scoreW4(r, ref) {
 const SCORE = { W1: scoreW1, W2: scoreW2, W3: scoreW3, W4: scoreW4 };
 
 function loadJson(url) {
-  try { return JSON.parse(readFileSync(url, 'utf8')); } catch { return null; }
+  try {
+    return JSON.parse(readFileSync(url, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 function table(head, rows) {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i > 0 && i < 7 ? String(c).padStart(w[i]) : String(c).padEnd(w[i]))).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i > 0 && i < 7 ? String(c).padStart(w[i]) : String(c).padEnd(w[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -125,7 +160,10 @@ function main() {
     process.exit(1);
   }
   const ref = loadJson(REF_URL);
-  if (!ref) console.error(`bench: no reference file at ${fileURLToPath(REF_URL)} (the peer harness checkout ../shared/peers); timings only, no accuracy.`);
+  if (!ref)
+    console.error(
+      `bench: no reference file at ${fileURLToPath(REF_URL)} (the peer harness checkout ../shared/peers); timings only, no accuracy.`,
+    );
   // The peers' committed figures (another run, maybe another machine): for orientation only.
   const peers = loadJson(PEERS_URL);
   const peerMs = (peer, wl) => {
@@ -140,7 +178,11 @@ function main() {
   for (const wl of peerWorkloads) {
     let d;
     try {
-      const stdout = execFileSync(process.execPath, [DRIVER, '--workload', wl, '--tol', o.tol, '--repeats', String(o.repeats)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+      const stdout = execFileSync(
+        process.execPath,
+        [DRIVER, '--workload', wl, '--tol', o.tol, '--repeats', String(o.repeats)],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 },
+      );
       d = JSON.parse(stdout.trim().split('\n').pop());
     } catch (err) {
       rows.push([wl, '-', '-', '-', '-', '-', '-', 'ERROR: driver failed (see stderr above)', '-', '-']);
@@ -151,24 +193,54 @@ function main() {
     const c = d.counts;
     const s = ref ? SCORE[wl](d.result, ref[wl]) : { accuracy: '(no reference file)', verdict: '-' };
     rows.push([
-      wl, d.tol.method, ms(median(d.times_s)), ms(d.times_s[0]), c.compile_ms.toFixed(1), String(c.rhs_evals),
-      String(c.events ?? '-'), String(c.event_evals ?? '-'), s.verdict, peerMs('cvode.adams', wl), peerMs('scipy.DOP853', wl),
+      wl,
+      d.tol.method,
+      ms(median(d.times_s)),
+      ms(d.times_s[0]),
+      c.compile_ms.toFixed(1),
+      String(c.rhs_evals),
+      String(c.events ?? '-'),
+      String(c.event_evals ?? '-'),
+      s.verdict,
+      peerMs('cvode.adams', wl),
+      peerMs('scipy.DOP853', wl),
     ]);
     accuracy.push(`${wl}  ${s.accuracy}`);
   }
   const d0 = outs[0];
-  console.log(`deltastep peer workloads: ${d0?.version ?? ''}; tol ${o.tol} (rtol ${d0?.tol.rtol}, atol ${d0?.tol.atol}); median of ${o.repeats} in-process repeats, each workload in a fresh process, repeat 1 cold`);
+  console.log(
+    `deltastep peer workloads: ${d0?.version ?? ''}; tol ${o.tol} (rtol ${d0?.tol.rtol}, atol ${d0?.tol.atol}); median of ${o.repeats} in-process repeats, each workload in a fresh process, repeat 1 cold`,
+  );
   console.log('');
-  console.log(table(
-    ['wl', 'method', 'median ms', 'cold ms', 'compile ms', 'rhs evals', 'events', 'event-fn evals', 'verdict', 'cvode.adams ms*', 'scipy.DOP853 ms*'],
-    rows,
-  ));
+  console.log(
+    table(
+      [
+        'wl',
+        'method',
+        'median ms',
+        'cold ms',
+        'compile ms',
+        'rhs evals',
+        'events',
+        'event-fn evals',
+        'verdict',
+        'cvode.adams ms*',
+        'scipy.DOP853 ms*',
+      ],
+      rows,
+    ),
+  );
   console.log('');
   console.log('accuracy against ../shared/peers/refs/reference.json (exact references):');
   for (const line of accuracy) console.log(`  ${line}`);
   console.log('');
-  console.log('* committed peer figures from ../shared/peers/results.json (another run; compare ratios only from one harness run, see bench/README.md)');
-  if (o.json) { writeFileSync(o.json, JSON.stringify(outs, null, 1)); console.log(`raw driver outputs written to ${o.json}`); }
+  console.log(
+    '* committed peer figures from ../shared/peers/results.json (another run; compare ratios only from one harness run, see bench/README.md)',
+  );
+  if (o.json) {
+    writeFileSync(o.json, JSON.stringify(outs, null, 1));
+    console.log(`raw driver outputs written to ${o.json}`);
+  }
   // start-up of the command line beside node -e 0 (bench/startup.mjs)
   console.log('');
   execFileSync(process.execPath, [fileURLToPath(new URL('./startup.mjs', import.meta.url))], { stdio: 'inherit' });

@@ -31,4 +31,5 @@ const rows = [
 ];
 console.log(`start-up, median of ${REPEATS} processes (target: at most 1.5 times node -e 0)\n`);
 console.log('command                          ms      ratio');
-for (const [name, ms] of rows) console.log(`${name.padEnd(32)} ${ms.toFixed(1).padStart(6)}  ${(ms / base).toFixed(2)}`);
+for (const [name, ms] of rows)
+  console.log(`${name.padEnd(32)} ${ms.toFixed(1).padStart(6)}  ${(ms / base).toFixed(2)}`);

@@ -31,7 +31,10 @@ async function svg(spec, file) {
 function lineChart(title, values, x, y, series, extra = {}) {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title, width: 560, height: 300, data: { values },
+    title,
+    width: 560,
+    height: 300,
+    data: { values },
     mark: { type: 'line', strokeWidth: 1.6 },
     encoding: { x, y, color: { field: series, type: 'nominal', title: null }, ...extra },
   };
@@ -42,9 +45,33 @@ function lineChart(title, values, x, y, series, extra = {}) {
 const fig1 = sim.run({ set: { e: 0.5 }, to: 12, outputStep: 0.02 });
 const col = (name) => fig1.columns.indexOf(name);
 const distances = fig1.rows.flatMap((r) => ['y1', 'y2', 'y3'].map((k) => ({ t: r[0], distance: r[col(k)], gap: k })));
-await svg(lineChart({ text: 'C12 task a: distance functions (e = 0.5)', subtitle: 'y1 = x2 - x1 solid, y2 = x3 - x2 dashed, y3 = x4 - x3 dotted; each kink is a collision' },
-  distances, { field: 't', type: 'quantitative', title: 't' }, { field: 'distance', type: 'quantitative', title: 'distance' }, 'gap',
-  { strokeDash: { field: 'gap', type: 'nominal', scale: { range: [[1, 0], [6, 3], [2, 2]] }, title: null } }), 'c12_fig1_distances.svg');
+await svg(
+  lineChart(
+    {
+      text: 'C12 task a: distance functions (e = 0.5)',
+      subtitle: 'y1 = x2 - x1 solid, y2 = x3 - x2 dashed, y3 = x4 - x3 dotted; each kink is a collision',
+    },
+    distances,
+    { field: 't', type: 'quantitative', title: 't' },
+    { field: 'distance', type: 'quantitative', title: 'distance' },
+    'gap',
+    {
+      strokeDash: {
+        field: 'gap',
+        type: 'nominal',
+        scale: {
+          range: [
+            [1, 0],
+            [6, 3],
+            [2, 2],
+          ],
+        },
+        title: null,
+      },
+    },
+  ),
+  'c12_fig1_distances.svg',
+);
 
 // The sweep: e from 1 down to 0.1715763, points spaced evenly in log(e - e_crit) so that the
 // growth near the critical value shows, plus the values the source and the issue quote.
@@ -60,33 +87,53 @@ const sweep = es.map((e) => {
 
 console.log('\n  e          n (deltastep)   exact / source');
 const exact = { 0.1715763: '1263 (source: 1263)', 0.1716: 452, 0.1718: 157, 0.172: 115, 0.175: 40, 0.18: 25 };
-for (const row of sweep.filter((p) => p.e in exact)) console.log(`  ${String(row.e).padEnd(10)} ${String(row.n).padEnd(15)} ${exact[row.e]}`);
+for (const row of sweep.filter((p) => p.e in exact))
+  console.log(`  ${String(row.e).padEnd(10)} ${String(row.n).padEnd(15)} ${exact[row.e]}`);
 console.log('');
 
-await svg({
-  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  title: { text: 'C12 task b: number of collisions n(e)', subtitle: `maximum n = ${sweep[0].n} at e = 0.1715763 (source: 1263); critical e = 3 - 2 sqrt 2 = ${E_CRIT.toFixed(7)}` },
-  data: { values: sweep },
-  hconcat: [
-    {
-      width: 330, height: 280,
-      mark: { type: 'line', point: { size: 14 } },
-      encoding: {
-        x: { field: 'e', type: 'quantitative', title: 'restitution e', scale: { domain: [0.15, 1] } },
-        y: { field: 'n', type: 'quantitative', title: 'collisions n (log)', scale: { type: 'log' } },
-      },
+await svg(
+  {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: 'C12 task b: number of collisions n(e)',
+      subtitle: `maximum n = ${sweep[0].n} at e = 0.1715763 (source: 1263); critical e = 3 - 2 sqrt 2 = ${E_CRIT.toFixed(7)}`,
     },
-    {
-      width: 330, height: 280,
-      mark: { type: 'line', point: { size: 14 } },
-      encoding: {
-        x: { field: 'excess', type: 'quantitative', title: 'e - (3 - 2 sqrt 2) (log)', scale: { type: 'log' } },
-        y: { field: 'n', type: 'quantitative', title: 'collisions n (log)', scale: { type: 'log' } },
+    data: { values: sweep },
+    hconcat: [
+      {
+        width: 330,
+        height: 280,
+        mark: { type: 'line', point: { size: 14 } },
+        encoding: {
+          x: { field: 'e', type: 'quantitative', title: 'restitution e', scale: { domain: [0.15, 1] } },
+          y: { field: 'n', type: 'quantitative', title: 'collisions n (log)', scale: { type: 'log' } },
+        },
       },
-    },
-  ],
-}, 'c12_fig2_collisions.svg');
+      {
+        width: 330,
+        height: 280,
+        mark: { type: 'line', point: { size: 14 } },
+        encoding: {
+          x: { field: 'excess', type: 'quantitative', title: 'e - (3 - 2 sqrt 2) (log)', scale: { type: 'log' } },
+          y: { field: 'n', type: 'quantitative', title: 'collisions n (log)', scale: { type: 'log' } },
+        },
+      },
+    ],
+  },
+  'c12_fig2_collisions.svg',
+);
 
 const velocities = sweep.flatMap((p) => ['v1', 'v2', 'v3', 'v4'].map((k) => ({ e: p.e, v: p[k], sphere: k })));
-await svg(lineChart({ text: 'C12 task b: final velocities v(e)', subtitle: 'v4 the upper curve; all four 0.25 below e of about 0.175 (quasi-plastic)' },
-  velocities, { field: 'e', type: 'quantitative', title: 'restitution e', scale: { domain: [0.15, 1] } }, { field: 'v', type: 'quantitative', title: 'final velocity' }, 'sphere'), 'c12_fig3_velocities.svg');
+await svg(
+  lineChart(
+    {
+      text: 'C12 task b: final velocities v(e)',
+      subtitle: 'v4 the upper curve; all four 0.25 below e of about 0.175 (quasi-plastic)',
+    },
+    velocities,
+    { field: 'e', type: 'quantitative', title: 'restitution e', scale: { domain: [0.15, 1] } },
+    { field: 'v', type: 'quantitative', title: 'final velocity' },
+    'sphere',
+  ),
+  'c12_fig3_velocities.svg',
+);

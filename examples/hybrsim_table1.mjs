@@ -17,8 +17,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileModel, Simulator } from '../dist/index.js';
 
-const ETA = 0.4, MARGIN = 1e-12;
-const m1 = 1, m2 = 1;
+const ETA = 0.4,
+  MARGIN = 1e-12;
+const m1 = 1,
+  m2 = 1;
 
 /** The iteration of Table 1, every row until the applied change is below MARGIN. */
 export function conservationOfState(p1 = 1, p2 = 0) {
@@ -38,7 +40,8 @@ const fmt = (x) => Number(x.toPrecision(12)).toString().padEnd(16);
 const rows = conservationOfState();
 console.log(`HYBRSIM, Table 1 (eta = ${ETA}); the source shows iterations 0 to 3:`);
 console.log(`${'iteration'.padEnd(10)}${'p1'.padEnd(16)}${'p2+'.padEnd(16)}${'p2'.padEnd(16)}eta (p2+ - p2)`);
-for (const r of rows.slice(0, 4)) console.log(`${String(r.k).padEnd(10)}${fmt(r.p1)}${fmt(r.p2Plus)}${fmt(r.p2)}${fmt(r.dp2)}`);
+for (const r of rows.slice(0, 4))
+  console.log(`${String(r.k).padEnd(10)}${fmt(r.p1)}${fmt(r.p2Plus)}${fmt(r.p2)}${fmt(r.dp2)}`);
 const last = rows[rows.length - 1];
 console.log(`... until the change is below ${MARGIN}: ${rows.length} iterations, p1 = ${last.p1}, p2 = ${last.p2}`);
 
@@ -47,6 +50,10 @@ const sim = new Simulator(compileModel(readFileSync(file, 'utf8'), 'examples/two
 for (const options of [{}, { method: 'euler', step: 0.01 }]) {
   const r = sim.run(options);
   const hit = r.events[0];
-  console.log(`\ndeltastep${options.method ? ` --method euler --step ${options.step}` : ''}: ${r.events.length} event, ${hit.name} at t = ${hit.t}`);
-  console.log(`  p1 = m1 x1' = ${m1 * hit.pre["x1'"]} -> ${m1 * hit.post["x1'"]},  p2 = m2 x2' = ${m2 * hit.pre["x2'"]} -> ${m2 * hit.post["x2'"]}  (exact: 1/2 and 1/2)`);
+  console.log(
+    `\ndeltastep${options.method ? ` --method euler --step ${options.step}` : ''}: ${r.events.length} event, ${hit.name} at t = ${hit.t}`,
+  );
+  console.log(
+    `  p1 = m1 x1' = ${m1 * hit.pre["x1'"]} -> ${m1 * hit.post["x1'"]},  p2 = m2 x2' = ${m2 * hit.pre["x2'"]} -> ${m2 * hit.post["x2'"]}  (exact: 1/2 and 1/2)`,
+  );
 }

@@ -15,7 +15,8 @@ import { View, parse } from 'vega';
 import { compileModel, Simulator } from '../dist/index.js';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const runOf = (file, options) => new Simulator(compileModel(readFileSync(here(file), 'utf8'), `examples/${file.slice(2)}`)).run(options);
+const runOf = (file, options) =>
+  new Simulator(compileModel(readFileSync(here(file), 'utf8'), `examples/${file.slice(2)}`)).run(options);
 
 const runs = [
   { label: 'located (deltastep)', r: runOf('./iderk_553.delta', { outputStep: 0.01 }) },
@@ -33,7 +34,9 @@ for (const { label, r } of runs) {
       values.push({ t: row[0], value: row[c], variable: name, run: label, piece: `${label}/${piece}`, i });
     });
   }
-  console.log(`${label}: ${r.events.map((e) => `${e.name} ${e.t.toFixed(5)}`).join(', ')}; x(6) = ${r.final.x.toFixed(8)}, y(6) = ${r.final.y.toFixed(8)}`);
+  console.log(
+    `${label}: ${r.events.map((e) => `${e.name} ${e.t.toFixed(5)}`).join(', ')}; x(6) = ${r.final.x.toFixed(8)}, y(6) = ${r.final.y.toFixed(8)}`,
+  );
 }
 const labels = runs.map((x) => x.label);
 
@@ -53,10 +56,19 @@ const difference = [...gridX].filter(([k]) => exactX.has(k)).map(([k, x]) => ({ 
 const events = runs[0].r.events.map((e) => ({ t: e.t, name: e.name }));
 
 const panel = (variable) => ({
-  width: 620, height: 200,
+  width: 620,
+  height: 200,
   layer: [
-    { data: { values: events }, mark: { type: 'rule', stroke: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 't', type: 'quantitative' } } },
-    { data: { values: events }, mark: { type: 'text', angle: 270, align: 'right', baseline: 'bottom', dx: -2, y: 2, fontSize: 9, color: '#777' }, encoding: { x: { field: 't', type: 'quantitative' }, text: { field: 'name' } } },
+    {
+      data: { values: events },
+      mark: { type: 'rule', stroke: '#999', strokeDash: [4, 3] },
+      encoding: { x: { field: 't', type: 'quantitative' } },
+    },
+    {
+      data: { values: events },
+      mark: { type: 'text', angle: 270, align: 'right', baseline: 'bottom', dx: -2, y: 2, fontSize: 9, color: '#777' },
+      encoding: { x: { field: 't', type: 'quantitative' }, text: { field: 'name' } },
+    },
     {
       data: { values: values.filter((v) => v.variable === variable) },
       mark: { type: 'line', strokeWidth: 1.5 },
@@ -64,7 +76,18 @@ const panel = (variable) => ({
         x: { field: 't', type: 'quantitative', title: 't', scale: { domain: [0, 6], nice: false } },
         y: { field: 'value', type: 'quantitative', title: variable },
         color: { field: 'run', type: 'nominal', title: null, scale: { domain: labels }, legend: { labelLimit: 320 } },
-        strokeDash: { field: 'run', type: 'nominal', title: null, scale: { domain: labels, range: [[1, 0], [5, 3]] } },
+        strokeDash: {
+          field: 'run',
+          type: 'nominal',
+          title: null,
+          scale: {
+            domain: labels,
+            range: [
+              [1, 0],
+              [5, 3],
+            ],
+          },
+        },
         detail: { field: 'piece' },
         order: { field: 'i', type: 'quantitative' },
       },
@@ -74,17 +97,26 @@ const panel = (variable) => ({
 
 const spec = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  title: { text: 'IDERKSolve 5.5.3: a wall at x = 0.5 (y := -0.9 y) and a brake at x = 0 (y := 0.8 y)', subtitle: 'solid: located exactly (rules mark its events); dashed: the source\'s fixed-step jumps (wall jumpstep 0, brake jumpstep 1); bottom: their difference in x' },
+  title: {
+    text: 'IDERKSolve 5.5.3: a wall at x = 0.5 (y := -0.9 y) and a brake at x = 0 (y := 0.8 y)',
+    subtitle:
+      "solid: located exactly (rules mark its events); dashed: the source's fixed-step jumps (wall jumpstep 0, brake jumpstep 1); bottom: their difference in x",
+  },
   config: { font: 'Helvetica, Arial, sans-serif', background: 'white' },
-  vconcat: [panel('x'), panel('y'), {
-    width: 620, height: 120,
-    data: { values: difference },
-    mark: { type: 'line', strokeWidth: 1.2, color: '#555' },
-    encoding: {
-      x: { field: 't', type: 'quantitative', title: 't', scale: { domain: [0, 6], nice: false } },
-      y: { field: 'dx', type: 'quantitative', title: 'x: jumpstep - located' },
+  vconcat: [
+    panel('x'),
+    panel('y'),
+    {
+      width: 620,
+      height: 120,
+      data: { values: difference },
+      mark: { type: 'line', strokeWidth: 1.2, color: '#555' },
+      encoding: {
+        x: { field: 't', type: 'quantitative', title: 't', scale: { domain: [0, 6], nice: false } },
+        y: { field: 'dx', type: 'quantitative', title: 'x: jumpstep - located' },
+      },
     },
-  }],
+  ],
 };
 const view = new View(parse(compile(spec).spec), { renderer: 'none' });
 writeFileSync(here('./plots/iderk_553.svg'), await view.toSVG());

@@ -30,7 +30,9 @@ if (!result.converged) {
 }
 const { p1, H } = result.unknowns;
 const kink = result.solution.events.find((e) => e.name.startsWith('delta'));
-console.log(`Shooting converged in ${result.iterations.length - 1} Newton iterations (${result.residualEvaluations} shots).\n`);
+console.log(
+  `Shooting converged in ${result.iterations.length - 1} Newton iterations (${result.residualEvaluations} shots).\n`,
+);
 
 // 3. The exact solution. With k = w/H each segment is a catenary:
 //      [0, a]:  y' = sinh(k x + A1),       A1 = asinh(p1)
@@ -38,7 +40,12 @@ console.log(`Shooting converged in ${result.iterations.length - 1} Newton iterat
 //    and y, z follow in closed form (y from cosh, z from sinh). The two boundary conditions
 //    y(L) = 8 and z(L) = l are two equations in (p1, H): solved here by Newton's method on the
 //    closed form (no ODE solver), to the last digit.
-const w = 1, F = 5, a = 4, l = 12, L = 10, y0 = 8;
+const w = 1,
+  F = 5,
+  a = 4,
+  l = 12,
+  L = 10,
+  y0 = 8;
 function exact(p1, H) {
   const k = w / H;
   const A1 = Math.asinh(p1);
@@ -57,15 +64,21 @@ function solveExact(guess) {
     const r = exact(p, h).residual;
     // Jacobian by central differences: accurate to ~1e-10, enough for Newton to converge
     // quadratically to the root of the (exactly evaluated) residual.
-    const dp = 1e-6, dh = 1e-6 * h;
-    const rp1 = exact(p + dp, h).residual, rm1 = exact(p - dp, h).residual;
-    const rp2 = exact(p, h + dh).residual, rm2 = exact(p, h - dh).residual;
-    const j11 = (rp1[0] - rm1[0]) / (2 * dp), j21 = (rp1[1] - rm1[1]) / (2 * dp);
-    const j12 = (rp2[0] - rm2[0]) / (2 * dh), j22 = (rp2[1] - rm2[1]) / (2 * dh);
+    const dp = 1e-6,
+      dh = 1e-6 * h;
+    const rp1 = exact(p + dp, h).residual,
+      rm1 = exact(p - dp, h).residual;
+    const rp2 = exact(p, h + dh).residual,
+      rm2 = exact(p, h - dh).residual;
+    const j11 = (rp1[0] - rm1[0]) / (2 * dp),
+      j21 = (rp1[1] - rm1[1]) / (2 * dp);
+    const j12 = (rp2[0] - rm2[0]) / (2 * dh),
+      j22 = (rp2[1] - rm2[1]) / (2 * dh);
     const det = j11 * j22 - j12 * j21;
     const sp = (-r[0] * j22 + r[1] * j12) / det;
     const sh = (-j11 * r[1] + j21 * r[0]) / det;
-    p += sp; h += sh;
+    p += sp;
+    h += sh;
     if (Math.abs(sp) < 1e-15 * Math.max(1, Math.abs(p)) && Math.abs(sh) < 1e-15 * h) break;
   }
   return { p1: p, H: h, ...exact(p, h) };
@@ -74,7 +87,7 @@ const ex = solveExact([-1, 5]);
 
 // 4. Compare.
 const rows = [
-  ['p1 = y\'(0)', p1, ex.p1],
+  ["p1 = y'(0)", p1, ex.p1],
   ['H', H, ex.H],
   ['y(4)', kink.post.y, ex.ya],
   ["y'(4-) before the load", kink.pre["y'"], ex.slopeBefore],
@@ -85,7 +98,11 @@ const rows = [
 const fmt = (v) => v.toFixed(13).padStart(18);
 console.log(`${'quantity'.padEnd(24)}${'deltastep'.padStart(18)}${'exact'.padStart(18)}${'error'.padStart(10)}`);
 for (const [name, got, want] of rows) {
-  console.log(`${name.padEnd(24)}${fmt(got)}${fmt(want)}${Math.abs(got - want).toExponential(1).padStart(10)}`);
+  console.log(
+    `${name.padEnd(24)}${fmt(got)}${fmt(want)}${Math.abs(got - want)
+      .toExponential(1)
+      .padStart(10)}`,
+  );
 }
 const worst = Math.max(...rows.map(([, got, want]) => Math.abs(got - want)));
 console.log(`\nLargest difference ${worst.toExponential(1)} (tolerances rtol = 1e-10, atol = 1e-12).`);
@@ -94,9 +111,27 @@ console.log(`\nLargest difference ${worst.toExponential(1)} (tolerances rtol = 1
 //    not part of the library): a simulation with the unknowns just found, y only, steps of at
 //    most 0.1 so the curve is smooth. Its CSV output (stdout) is captured and not shown.
 const svg = resolve(process.cwd(), 'rope.svg');
-const plot = spawnSync(process.execPath, [cli, 'simulate', modelFile, '--set', `p1=${p1}`, '--set', `H=${H}`,
-  '--variables', 'y', '--step', '0.1', '--format', 'csv', '--plot', svg],
-{ encoding: 'utf8' });
+const plot = spawnSync(
+  process.execPath,
+  [
+    cli,
+    'simulate',
+    modelFile,
+    '--set',
+    `p1=${p1}`,
+    '--set',
+    `H=${H}`,
+    '--variables',
+    'y',
+    '--step',
+    '0.1',
+    '--format',
+    'csv',
+    '--plot',
+    svg,
+  ],
+  { encoding: 'utf8' },
+);
 if (plot.status !== 0) {
   console.error(`the plot was not written: ${plot.stderr.trim()}`);
   process.exit(plot.status ?? 3);

@@ -26,7 +26,14 @@ export type { FirstOrderSystem, EventSpec, SystemState, StepVariable, ActionSpec
 export type { CompiledModel, CompiledEvent } from './codegen/compile.js';
 export { transformReport, formatText, formatLatex, type TransformReport } from './report/print.js';
 export { Simulator, SimulationInputError } from './driver/index.js';
-export type { SimulateOptions, SimulationResult, EventRecord, RunStatus, LocateMode, RunStats } from './driver/index.js';
+export type {
+  SimulateOptions,
+  SimulationResult,
+  EventRecord,
+  RunStatus,
+  LocateMode,
+  RunStats,
+} from './driver/index.js';
 export { createStepper, METHODS } from './integrators/steppers.js';
 export type { Stepper, MethodName, StepOutcome } from './integrators/stepper.js';
 export { ShootInputError } from './shooting/newton.js';

@@ -54,7 +54,11 @@ describe('architecture: the folders of src/ are the pipeline', () => {
   });
 
   it('every relative import resolves to a file', () => {
-    const missing = files.flatMap((f) => importsOf(f).filter((t) => !files.includes(t)).map((t) => `${relative(SRC, f)} -> ${relative(SRC, t)}`));
+    const missing = files.flatMap((f) =>
+      importsOf(f)
+        .filter((t) => !files.includes(t))
+        .map((t) => `${relative(SRC, f)} -> ${relative(SRC, t)}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -73,7 +77,8 @@ describe('architecture: the folders of src/ are the pipeline', () => {
     const edges = new Map<string, Set<string>>();
     for (const f of files) {
       for (const t of importsOf(f)) {
-        const a = layerOf(f), b = layerOf(t);
+        const a = layerOf(f),
+          b = layerOf(t);
         if (a !== b) (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b);
       }
     }

@@ -15,7 +15,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileModel, formatLatex, formatText, simulate, SimulationInputError, transformReport, type SimulateOptions, type SimulationResult } from '../src/index.js';
+import {
+  compileModel,
+  formatLatex,
+  formatText,
+  simulate,
+  SimulationInputError,
+  transformReport,
+  type SimulateOptions,
+  type SimulationResult,
+} from '../src/index.js';
 import { parseAssignments } from '../src/cli/options.js';
 import { ModelError } from '../src/expression/errors.js';
 import { ROW_ARRAY_BODY, exactHits, rowArrayModel, rowModel, velocities } from '../bench/w5/row-model.mjs';
@@ -43,7 +52,8 @@ function expectSameRun(array: SimulationResult, written: SimulationResult): void
     expect(array.rows[r], `row ${r}`).toEqual(written.rows[r]);
   }
   expect(array.events.map((e) => [e.t, flat(e.name)])).toEqual(written.events.map((e) => [e.t, e.name]));
-  const renamed = (rec: Record<string, number>) => Object.fromEntries(Object.entries(rec).map(([k, v]) => [flat(k), v]));
+  const renamed = (rec: Record<string, number>) =>
+    Object.fromEntries(Object.entries(rec).map(([k, v]) => [flat(k), v]));
   for (let k = 0; k < array.events.length; k++) {
     expect(renamed(array.events[k].pre), `pre of event ${k}`).toEqual(written.events[k].pre);
     expect(renamed(array.events[k].post), `post of event ${k}`).toEqual(written.events[k].post);
@@ -70,9 +80,15 @@ output x, E, hits
 
 function rowWritten(v: readonly number[], tEnd: number): string {
   const n = v.length;
-  const L: string[] = ['model Row', `independent t from 0 to ${tEnd}`, `parameter N = ${n}, m = 1, e = 1, L = N + 1`,
-    `parameter ${v.map((x, i) => `v0${i + 1} = ${x}`).join(', ')}`, 'discrete hits = 0',
-    'event wl when x1 falls do hits := hits + 1 end', `event wr when x${n} - L rises do hits := hits + 1 end`];
+  const L: string[] = [
+    'model Row',
+    `independent t from 0 to ${tEnd}`,
+    `parameter N = ${n}, m = 1, e = 1, L = N + 1`,
+    `parameter ${v.map((x, i) => `v0${i + 1} = ${x}`).join(', ')}`,
+    'discrete hits = 0',
+    'event wl when x1 falls do hits := hits + 1 end',
+    `event wr when x${n} - L rises do hits := hits + 1 end`,
+  ];
   for (let i = 1; i < n; i++) {
     L.push(`event c${i} when x${i + 1} - x${i} falls do hits := hits + 1 end`);
     L.push(`J${i} = (1 + e)*m/2*(x${i}' - x${i + 1}')`);
@@ -114,9 +130,13 @@ output x, count
 }
 
 function chainWritten(n: number): string {
-  const L = ['model Chain', 'independent t from 0 to 8', `parameter N = ${n}, k = 4, m = 1, c = 0.1, P = 0.8`,
+  const L = [
+    'model Chain',
+    'independent t from 0 to 8',
+    `parameter N = ${n}, k = 4, m = 1, c = 0.1, P = 0.8`,
     `parameter ${Array.from({ length: n }, (_, k) => `a${k + 1} = 0.05*${k + 1} - 0.1`).join(', ')}`,
-    `discrete ${Array.from({ length: n }, (_, k) => `count${k + 1} = 0`).join(', ')}`];
+    `discrete ${Array.from({ length: n }, (_, k) => `count${k + 1} = 0`).join(', ')}`,
+  ];
   for (let i = 1; i <= n; i++) L.push(`event up${i} when x${i} - 0.05 rises do count${i} := count${i} + 1 end`);
   L.push(`m*x1'' = k*(x2 - 2*x1) - c*x1' + P*delta(t - 1)`);
   for (let i = 2; i < n; i++) L.push(`m*x${i}'' = k*(x${i + 1} - 2*x${i} + x${i - 1}) - c*x${i}'`);
@@ -155,9 +175,15 @@ output c, total, spread, alarms
 
 function compartmentsWritten(n: number): string {
   const range = Array.from({ length: n }, (_, k) => k + 1);
-  const L = ['model Compartments', 'independent t from 0 to 12', `parameter N = ${n}, D = 2`,
-    `parameter ${range.map((i) => `k${i} = 0.5 + 0.1*${i}`).join(', ')}`, 'discrete alarms = 0', 'event dose every 3 from 0.5',
-    `c1' = -k1*c1 + D*delta(t - dose)`];
+  const L = [
+    'model Compartments',
+    'independent t from 0 to 12',
+    `parameter N = ${n}, D = 2`,
+    `parameter ${range.map((i) => `k${i} = 0.5 + 0.1*${i}`).join(', ')}`,
+    'discrete alarms = 0',
+    'event dose every 3 from 0.5',
+    `c1' = -k1*c1 + D*delta(t - dose)`,
+  ];
   for (let i = 2; i <= n; i++) L.push(`c${i}' = k${i - 1}*c${i - 1} - k${i}*c${i}`);
   for (const i of range) L.push(`c${i}(0) = 0`);
   L.push(`total = ${range.map((i) => `c${i}`).join(' + ')}`);
@@ -200,9 +226,14 @@ describe('an array model is the written-out model: same events, same order, same
     const a = simulate(chainArray(n), TIGHT);
     const w = simulate(chainWritten(n), TIGHT);
     expectSameRun(a, w);
-    expect(a.columns).toEqual(['t', ...Array.from({ length: n }, (_, k) => `x[${k + 1}]`), ...Array.from({ length: n }, (_, k) => `count[${k + 1}]`)]);
+    expect(a.columns).toEqual([
+      't',
+      ...Array.from({ length: n }, (_, k) => `x[${k + 1}]`),
+      ...Array.from({ length: n }, (_, k) => `count[${k + 1}]`),
+    ]);
     // every up[i] firing counted once in count[i]
-    for (let i = 1; i <= n; i++) expect(a.final[`count[${i}]`]).toBe(a.events.filter((e) => e.name === `up[${i}]`).length);
+    for (let i = 1; i <= n; i++)
+      expect(a.final[`count[${i}]`]).toBe(a.events.filter((e) => e.name === `up[${i}]`).length);
     expect(a.events.length).toBeGreaterThan(0);
   });
 
@@ -244,8 +275,14 @@ total = sum(i in 1:N, x[i])
 output x, total
 `;
   const exact = (i: number, t: number) => {
-    const k = i / 3, b = 1 + (i * i) / 10, t2 = 1.5 + i / 4;
-    return 2 * i * Math.exp(-k * t) + (t > 1 ? b * Math.exp(-k * (t - 1)) : 0) + (t > t2 ? (b / 2) * Math.exp(-k * (t - t2)) : 0);
+    const k = i / 3,
+      b = 1 + (i * i) / 10,
+      t2 = 1.5 + i / 4;
+    return (
+      2 * i * Math.exp(-k * t) +
+      (t > 1 ? b * Math.exp(-k * (t - 1)) : 0) +
+      (t > t2 ? (b / 2) * Math.exp(-k * (t - t2)) : 0)
+    );
   };
 
   it('every element at every output row and at the end, against exp', () => {
@@ -266,7 +303,8 @@ output x, total
       expect(Math.abs(row[col('total')] - total)).toBeLessThanOrEqual(1e-9 * total);
     }
     expect(checked).toBeGreaterThan(10 * n);
-    for (let i = 1; i <= n; i++) expect(Math.abs(r.final[`x[${i}]`] - exact(i, 4))).toBeLessThanOrEqual(1e-9 * exact(i, 4));
+    for (let i = 1; i <= n; i++)
+      expect(Math.abs(r.final[`x[${i}]`] - exact(i, 4))).toBeLessThanOrEqual(1e-9 * exact(i, 4));
     // each kick is one event at its exact time; the jump of x[i] at T2[i] is b[i]/2
     const second = r.events.filter((e) => e.t !== 1);
     expect(second.map((e) => e.t)).toEqual(Array.from({ length: n }, (_, k) => 1.5 + (k + 1) / 4));
@@ -277,13 +315,16 @@ output x, total
   });
 
   it('prod over an empty range is 1, sum over one is 0; a reduction inside a loop', () => {
-    const r = simulate(`independent t from 0 to 1
+    const r = simulate(
+      `independent t from 0 to 1
 parameter N = 3
 for i in 1:N
   y[i]' = -y[i]*sum(j in 1:i, 1)/prod(j in i+1:i, 2) + sum(j in 2:1, 5)
   y[i](0) = 1
 end
-`, { rtol: 1e-12, atol: 1e-14 });
+`,
+      { rtol: 1e-12, atol: 1e-14 },
+    );
     // y[i]' = -i y[i]: y[i](1) = e^{-i}
     for (let i = 1; i <= 3; i++) expect(Math.abs(r.final[`y[${i}]`] - Math.exp(-i))).toBeLessThan(1e-10);
   });
@@ -299,28 +340,41 @@ describe('mistakes: a ModelError at the text, naming the element and the loop va
     return err;
   }
 
-  it('an index out of range names the element, its array\'s elements and the loop value', () => {
-    const err = errorAt(`parameter N = 3
+  it("an index out of range names the element, its array's elements and the loop value", () => {
+    const err = errorAt(
+      `parameter N = 3
 for i in 1:N
   x[i]' = -x[i+1]
   x[i](0) = 1
 end
-`, 3, 12);
-    expect(err.message).toContain('x[i+1] (here x[4]) is not an element of x: its elements are x[1] to x[3] (where i = 3)');
+`,
+      3,
+      12,
+    );
+    expect(err.message).toContain(
+      'x[i+1] (here x[4]) is not an element of x: its elements are x[1] to x[3] (where i = 3)',
+    );
   });
 
   it('x[0] with x over 1:N', () => {
-    const err = errorAt(`parameter N = 3
+    const err = errorAt(
+      `parameter N = 3
 for i in 1:N
   x[i]' = -x[i-1]
   x[i](0) = 1
 end
-`, 3, 12);
-    expect(err.message).toContain('x[i-1] (here x[0]) is not an element of x: its elements are x[1] to x[3] (where i = 1)');
+`,
+      3,
+      12,
+    );
+    expect(err.message).toContain(
+      'x[i-1] (here x[0]) is not an element of x: its elements are x[1] to x[3] (where i = 1)',
+    );
   });
 
   it('an element defined twice names both places and the loop values', () => {
-    const err = errorAt(`parameter N = 3
+    const err = errorAt(
+      `parameter N = 3
 for i in 1:N
   J[i] = i
 end
@@ -329,12 +383,16 @@ for i in 1:N
   x[i]' = -J[i]
   x[i](0) = 1
 end
-`, 5, 1);
+`,
+      5,
+      1,
+    );
     expect(err.what).toBe('J[2] is defined twice: first at 3:3 (where i = 2)');
   });
 
   it('an element defined twice by overlapping loops', () => {
-    const err = errorAt(`parameter N = 4
+    const err = errorAt(
+      `parameter N = 4
 for i in 1:N-1
   event c[i] when x[i] - 1 rises
 end
@@ -345,29 +403,41 @@ for i in 1:N
   x[i]' = 1
   x[i](0) = 0
 end
-`, 6, 9);
+`,
+      6,
+      9,
+    );
     expect(err.message).toContain('c[3] is defined twice: first at 3:9 (where i = 3)');
     expect(err.message).toContain('(where i = 3)\n');
   });
 
   it('an element never defined: a state without its equation, an array without elements', () => {
-    const noEquation = errorAt(`parameter N = 3
+    const noEquation = errorAt(
+      `parameter N = 3
 for i in 1:N-1
   x[i]' = -x[i]
 end
 for i in 1:N
   x[i](0) = 1
 end
-`, 6, 3);
+`,
+      6,
+      3,
+    );
     expect(noEquation.message).toContain("condition for 'x[3]', which is not a state (where i = 3)");
-    const nowhere = errorAt(`parameter N = 3
+    const nowhere = errorAt(
+      `parameter N = 3
 for i in 1:N
   x[i]' = -x[i] + y[i]
   x[i](0) = 1
 end
-`, 3, 19);
+`,
+      3,
+      19,
+    );
     expect(nowhere.message).toContain("y[i] (here y[1]): 'y' has no elements defined anywhere (where i = 1)");
-    const missingEvent = errorAt(`parameter N = 3
+    const missingEvent = errorAt(
+      `parameter N = 3
 for i in 1:N-1
   event c[i] when x[i] - 1 rises
 end
@@ -375,29 +445,52 @@ for i in 1:N
   x[i]'' = -delta(t - c[i])
   x[i](0) = 0; x[i]'(0) = 1
 end
-`, 6, 23);
-    expect(missingEvent.message).toContain('c[i] (here c[3]) is not an element of c: its elements are c[1] to c[2] (where i = 3)');
+`,
+      6,
+      23,
+    );
+    expect(missingEvent.message).toContain(
+      'c[i] (here c[3]) is not an element of c: its elements are c[1] to c[2] (where i = 3)',
+    );
   });
 
   it('a non-integer index: a fraction, a division, a parameter that is not whole', () => {
-    expect(errorAt(`parameter N = 3
+    expect(
+      errorAt(
+        `parameter N = 3
 for i in 1:N
   x[i]' = -x[1.5]
   x[i](0) = 1
 end
-`, 3, 14).message).toContain('an index of x must be an integer, not 1.5 (where i = 1)');
-    expect(errorAt(`parameter N = 4
+`,
+        3,
+        14,
+      ).message,
+    ).toContain('an index of x must be an integer, not 1.5 (where i = 1)');
+    expect(
+      errorAt(
+        `parameter N = 4
 for i in 1:N
   x[i]' = -x[i/2]
   x[i](0) = 1
 end
-`, 3, 14).message).toContain("'/' in an index of x: an index is integer arithmetic (+ - *) (where i = 1)");
-    expect(errorAt(`parameter N = 4, h = 0.5
+`,
+        3,
+        14,
+      ).message,
+    ).toContain("'/' in an index of x: an index is integer arithmetic (+ - *) (where i = 1)");
+    expect(
+      errorAt(
+        `parameter N = 4, h = 0.5
 for i in 1:N
   x[i]' = -x[i + h]
   x[i](0) = 1
 end
-`, 3, 18).message).toContain('h = 0.5 (line 1) is used in an index of x, so it must be an integer (where i = 1)');
+`,
+        3,
+        18,
+      ).message,
+    ).toContain('h = 0.5 (line 1) is used in an index of x, so it must be an integer (where i = 1)');
   });
 
   it('a structural parameter that is not an integer, in the model or set from outside', () => {
@@ -410,9 +503,15 @@ end
     expect(errorAt(src, 2, 12).what).toBe('N = 2.5 (line 1) is used in the end of a range, so it must be an integer');
     const whole = src.replace('2.5', '2');
     let err: unknown;
-    try { compileModel(whole, 'arr.delta', { set: { N: 3.5 } }); } catch (e) { err = e; }
+    try {
+      compileModel(whole, 'arr.delta', { set: { N: 3.5 } });
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ModelError);
-    expect((err as ModelError).message).toMatch(/^arr\.delta:2:12: N = 3\.5 \(from --set\) is used in the end of a range, so it must be an integer/);
+    expect((err as ModelError).message).toMatch(
+      /^arr\.delta:2:12: N = 3\.5 \(from --set\) is used in the end of a range, so it must be an integer/,
+    );
   });
 
   it('a literal list of the wrong length, also once N is set from outside', () => {
@@ -426,9 +525,16 @@ end
     expect(errorAt(src.replace('[1, 2, 3]', '[1, 2]'), 2, 12).what).toBe('k[1:N] has 3 elements but 2 values');
     expect(errorAt(src.replace('[1, 2, 3]', '[1, 2, 3, 4]'), 2, 30).what).toBe('k[1:N] has 3 elements but 4 values');
     // --set N=2 (library: set) writes the model out with N = 2; the list of 3 no longer fits
-    for (const [file, run] of [['arr.delta', () => compileModel(src, 'arr.delta', { set: { N: 2 } })], ['<model>', () => simulate(src, { set: { N: 2 } })]] as const) {
+    for (const [file, run] of [
+      ['arr.delta', () => compileModel(src, 'arr.delta', { set: { N: 2 } })],
+      ['<model>', () => simulate(src, { set: { N: 2 } })],
+    ] as const) {
       let err: unknown;
-      try { run(); } catch (e) { err = e; }
+      try {
+        run();
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(ModelError);
       const e = err as ModelError;
       // at the first value too many
@@ -438,30 +544,46 @@ end
   });
 
   it('a comprehension over another range', () => {
-    const err = errorAt(`parameter N = 3
+    const err = errorAt(
+      `parameter N = 3
 parameter k[1:N] = [i for i in 1:N+1]
 for i in 1:N
   x[i]' = -k[i]*x[i]
   x[i](0) = 1
 end
-`, 2, 27);
+`,
+      2,
+      27,
+    );
     expect(err.what).toBe('k[1:N] has 3 elements but the comprehension over i in 1:4 gives 4 values');
   });
 
   it('an array used without an index, a loop variable used twice', () => {
-    expect(errorAt(`parameter N = 3
+    expect(
+      errorAt(
+        `parameter N = 3
 for i in 1:N
   x[i]' = -x[i]
   x[i](0) = 1
 end
 y = x
-`, 6, 5).what).toBe("'x' is an array: name one element, as in x[1]");
-    expect(errorAt(`for i in 1:2
+`,
+        6,
+        5,
+      ).what,
+    ).toBe("'x' is an array: name one element, as in x[1]");
+    expect(
+      errorAt(
+        `for i in 1:2
   for i in 1:2
     x[i]' = 1
   end
 end
-`, 2, 7).what).toBe("'i' is already the variable of an enclosing loop");
+`,
+        2,
+        7,
+      ).what,
+    ).toBe("'i' is already the variable of an enclosing loop");
   });
 });
 
@@ -478,7 +600,12 @@ ${ROW_BODY}output x, hits
 
   it.each([2, 3, 6, 8])('set N = %i: the same run as the written-out row of N', (n) => {
     const a = simulate(pooled, { ...TIGHT, set: { N: n } });
-    const w = simulate(rowWritten(v.slice(0, n), 12).replace(/\nE = .*\n/, '\n').replace(/, E, hits/, ', hits'), TIGHT);
+    const w = simulate(
+      rowWritten(v.slice(0, n), 12)
+        .replace(/\nE = .*\n/, '\n')
+        .replace(/, E, hits/, ', hits'),
+      TIGHT,
+    );
     expect(a.columns.length).toBe(n + 2);
     expectSameRun(a, w);
     expect(compileModel(pooled, 'row.delta', { set: { N: n } }).stateNames.length).toBe(2 * n);
@@ -488,9 +615,15 @@ ${ROW_BODY}output x, hits
     const counts = [2, 4, 8].map((n) => simulate(pooled, { ...TIGHT, set: { N: n } }).final.hits);
     expect(new Set(counts).size).toBe(3);
     let err: unknown;
-    try { compileModel(pooled, 'row.delta', { set: { N: 9 } }); } catch (e) { err = e; }
+    try {
+      compileModel(pooled, 'row.delta', { set: { N: 9 } });
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ModelError);
-    expect((err as ModelError).message).toMatch(/^row\.delta:5:22: V\[i\] \(here V\[9\]\) is not an element of V: its elements are V\[1\] to V\[8\] \(where i = 9\)/);
+    expect((err as ModelError).message).toMatch(
+      /^row\.delta:5:22: V\[i\] \(here V\[9\]\) is not an element of V: its elements are V\[1\] to V\[8\] \(where i = 9\)/,
+    );
   });
 
   it('a parameter that a structural one depends on is structural too', () => {
@@ -537,22 +670,41 @@ describe('single elements in set and init (library)', () => {
     [{ set: { 'w[1]': 1 } }, "'w[1]' is not a parameter or unknown of Row; they are: N, m, e, L, v0[1] to v0[4]"],
     [{ init: { 'x[5]': 1 } }, "'x[5]' in --init is not an element of x: its elements are x[1] to x[4]"],
     [{ init: { "x[0]'": 1 } }, "'x[0]'' in --init is not an element of x: its elements are x[1] to x[4]"],
-    [{ init: { x: 1 } }, "'x' in --init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])"],
-    [{ init: { 'hits[1]': 1 } }, "'hits[1]' in --init is not a state of Row; the states are: x[1] to x[4], x[1]' to x[4]'"],
+    [
+      { init: { x: 1 } },
+      "'x' in --init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])",
+    ],
+    [
+      { init: { 'hits[1]': 1 } },
+      "'hits[1]' in --init is not a state of Row; the states are: x[1] to x[4], x[1]' to x[4]'",
+    ],
   ] as [SimulateOptions, string][])('%j: %s', (options, message) => {
     const m = compileModel(src);
     let err: unknown;
-    try { simulate(m, options); } catch (e) { err = e; }
+    try {
+      simulate(m, options);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(SimulationInputError);
     expect((err as Error).message).toBe(message);
   });
 
-  it('the command-line parser reads elements: v0[3]=0.2, x[2]\'=1, a[2, 1]=3 and commas inside brackets', () => {
+  it("the command-line parser reads elements: v0[3]=0.2, x[2]'=1, a[2, 1]=3 and commas inside brackets", () => {
     expect([...parseAssignments('--set', 'v0[3]=0.2')]).toEqual([['v0[3]', 0.2]]);
-    expect([...parseAssignments('--init', "x[1]=0.5, x[ 2 ]'=1,a[2, 1]=3,y=4")]).toEqual([['x[1]', 0.5], ["x[2]'", 1], ['a[2,1]', 3], ['y', 4]]);
-    expect(() => parseAssignments('--set', 'v0[i]=1')).toThrow("--set 'v0[i]=1': the index of v0 must be a whole number, as in v0[1]");
+    expect([...parseAssignments('--init', "x[1]=0.5, x[ 2 ]'=1,a[2, 1]=3,y=4")]).toEqual([
+      ['x[1]', 0.5],
+      ["x[2]'", 1],
+      ['a[2,1]', 3],
+      ['y', 4],
+    ]);
+    expect(() => parseAssignments('--set', 'v0[i]=1')).toThrow(
+      "--set 'v0[i]=1': the index of v0 must be a whole number, as in v0[1]",
+    );
     expect(() => parseAssignments('--set', 'v0[1.5]=1')).toThrow('the index of v0 must be a whole number');
-    expect(() => parseAssignments('--set', 'v0[3=1')).toThrow("--set 'v0[3=1': write NAME=VALUE, or NAME[INDEX]=VALUE for an element of an array");
+    expect(() => parseAssignments('--set', 'v0[3=1')).toThrow(
+      "--set 'v0[3=1': write NAME=VALUE, or NAME[INDEX]=VALUE for an element of an array",
+    );
   });
 });
 
@@ -566,13 +718,19 @@ describe('the command line: elements in --set and --init', () => {
     row = join(dir, 'row.delta');
     writeFileSync(row, rowArray(v, 10));
   }, 180_000);
-  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   const json = (args: string[]) => {
     const r = runCli(['simulate', row, '--rtol', '1e-10', '--atol', '1e-12', '--format', 'json', ...args]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    return JSON.parse(r.stdout) as { final: Record<string, number>; events: { t: number; name: string }[]; columns: string[] };
+    return JSON.parse(r.stdout) as {
+      final: Record<string, number>;
+      events: { t: number; name: string }[];
+      columns: string[];
+    };
   };
 
   it('--set v0[3]=-0.2 and --init "x[1]=0.5,x[2]\'=0.4" give the library\'s run with those values', () => {
@@ -609,9 +767,15 @@ describe('the command line: elements in --set and --init', () => {
   it.each([
     [['--set', 'v0[9]=1'], "deltastep: 'v0[9]' is not an element of v0: its elements are v0[1] to v0[4]\n"],
     [['--set', 'e[1]=1'], "deltastep: 'e[1]': e is not an array; write e=VALUE\n"],
-    [['--set', 'v0=1'], "deltastep: 'v0': v0 is an array; name one element, as in v0[1]=VALUE (its elements are v0[1] to v0[4])\n"],
+    [
+      ['--set', 'v0=1'],
+      "deltastep: 'v0': v0 is an array; name one element, as in v0[1]=VALUE (its elements are v0[1] to v0[4])\n",
+    ],
     [['--init', 'x[0]=1'], "deltastep: 'x[0]' in --init is not an element of x: its elements are x[1] to x[4]\n"],
-    [['--init', 'x=1'], "deltastep: 'x' in --init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])\n"],
+    [
+      ['--init', 'x=1'],
+      "deltastep: 'x' in --init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])\n",
+    ],
     [['--set', 'v0[i]=1'], "deltastep: --set 'v0[i]=1': the index of v0 must be a whole number, as in v0[1]\n"],
   ])('exit 2 for %j', (args, stderr) => {
     const r = runCli(['simulate', row, ...args]);
@@ -664,7 +828,11 @@ describe('the Arrays section of docs/language.md: its examples run and give the 
 
   it('the mistake is the message the Row model with for i in 2:N gives', () => {
     let err: unknown;
-    try { compileModel(row.replace('for i in 2:N-1', 'for i in 2:N'), 'row.delta'); } catch (e) { err = e; }
+    try {
+      compileModel(row.replace('for i in 2:N-1', 'for i in 2:N'), 'row.delta');
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ModelError);
     expect((err as ModelError).message + '\n').toBe(mistake);
   });
@@ -674,7 +842,7 @@ describe('the Arrays section of docs/language.md: its examples run and give the 
     const s = 1.5 * 7;
     let factorial = 1;
     for (let i = 1; i <= 4; i++) {
-      const exact = 10 * s ** (i - 1) / factorial * Math.exp(-s);
+      const exact = ((10 * s ** (i - 1)) / factorial) * Math.exp(-s);
       expect(Math.abs(r.final[`c[${i}]`] - exact)).toBeLessThan(1e-9 * exact);
       factorial *= i;
     }
@@ -693,7 +861,11 @@ describe('W5 with arrays: bench/w5/row.delta', () => {
     expect(text).toBe(rowArrayModel());
   });
 
-  it.each([[2, 20], [16, 20], [40, 10]])('N = %i to T = %i: the exact impact count, and the written-out run bit for bit', (n, t) => {
+  it.each([
+    [2, 20],
+    [16, 20],
+    [40, 10],
+  ])('N = %i to T = %i: the exact impact count, and the written-out run bit for bit', (n, t) => {
     const a = simulate(compileModel(text, 'row.delta', { set: { N: n } }), { to: t });
     const w = simulate(rowModel(n, t), {});
     expect(a.final.hits).toBe(exactHits(n, t));
@@ -706,14 +878,25 @@ describe('transform prints an array model once, as loops over its template', () 
   const arith = (e: string) => {
     if (!/^-?\d+(?:[+\-*]\d+)*$/.test(e)) return null;
     // products first, then sums, left to right
-    const terms = e.replace(/(?<=\d)-/g, '+-').split('+').map((t) => t.split('*').reduce((a, b) => a * Number(b), 1));
+    const terms = e
+      .replace(/(?<=\d)-/g, '+-')
+      .split('+')
+      .map((t) => t.split('*').reduce((a, b) => a * Number(b), 1));
     return String(terms.reduce((a, b) => a + b, 0));
   };
   /** One copy of a template line with the loop variable at a value. */
-  const instance = (line: string, v: string, value: number) => line
-    .replace(new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`, 'g'), String(value))
-    .replace(/\[([^\]]+)\]/g, (m, inside: string) => `[${inside.split(',').map((x) => arith(x) ?? x).join(',')}]`)
-    .replace(/\((-?\d+(?:[+\-*]\d+)*)\)/g, (m, e: string) => arith(e) ?? m);
+  const instance = (line: string, v: string, value: number) =>
+    line
+      .replace(new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`, 'g'), String(value))
+      .replace(
+        /\[([^\]]+)\]/g,
+        (m, inside: string) =>
+          `[${inside
+            .split(',')
+            .map((x) => arith(x) ?? x)
+            .join(',')}]`,
+      )
+      .replace(/\((-?\d+(?:[+\-*]\d+)*)\)/g, (m, e: string) => arith(e) ?? m);
 
   /** A range end as printed (`4`, `N-1`) with the model's parameter values. */
   const end = (e: string, values: Record<string, number>) => {
@@ -726,39 +909,53 @@ describe('transform prints an array model once, as loops over its template', () 
   function unfold(text: string, values: Record<string, number> = {}): string[] {
     const lines = text.split('\n');
     const out: string[] = [];
-    const sums = (line: string) => line.replace(/sum\((\w) in (\d+):(\d+), ((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g, (m, v: string, a: string, b: string, term: string) =>
-      Array.from({ length: Number(b) - Number(a) + 1 }, (_, k) => instance(term, v, Number(a) + k)).join(' + '));
+    const sums = (line: string) =>
+      line.replace(
+        /sum\((\w) in (\d+):(\d+), ((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g,
+        (m, v: string, a: string, b: string, term: string) =>
+          Array.from({ length: Number(b) - Number(a) + 1 }, (_, k) => instance(term, v, Number(a) + k)).join(' + '),
+      );
     for (let k = 0; k < lines.length; k++) {
       const line = sums(lines[k]);
       const list = /^(\s*)(\w+)\[(\d+):(\d+)\] = \[([^\]]*)\](.*)$/.exec(line);
       if (list) {
-        list[5].split(', ').forEach((value, j) => out.push(`${list[1]}${list[2]}[${Number(list[3]) + j}] = ${value}${list[6]}`));
+        list[5]
+          .split(', ')
+          .forEach((value, j) => out.push(`${list[1]}${list[2]}[${Number(list[3]) + j}] = ${value}${list[6]}`));
         continue;
       }
       const head = /^(\s*)(- )?for (\w) in ([^\s:]+):([^\s:]+):(?: (.*))?$/.exec(line);
-      if (!head) { out.push(line); continue; }
+      if (!head) {
+        out.push(line);
+        continue;
+      }
       const [, indent, bullet, v, a, b, same] = head;
       let body: string[];
       if (same !== undefined) body = [`${indent}${bullet ?? ''}${same}`];
       else {
         body = [];
-        while (k + 1 < lines.length && lines[k + 1].startsWith(`${indent}  `) && lines[k + 1].trim() !== '') body.push(sums(lines[++k]).slice(2));
+        while (k + 1 < lines.length && lines[k + 1].startsWith(`${indent}  `) && lines[k + 1].trim() !== '')
+          body.push(sums(lines[++k]).slice(2));
       }
-      for (let value = end(a, values); value <= end(b, values); value++) for (const l of body) out.push(instance(l, v, value));
+      for (let value = end(a, values); value <= end(b, values); value++)
+        for (const l of body) out.push(instance(l, v, value));
     }
     return out;
   }
   /** Lines compared: spaces normalised, the `from:` lines (the source text, which differs between the two files) left out. */
-  const comparable = (lines: string[]) => lines.filter((l) => !/^\s*from: /.test(l)).map((l) => l.replace(/\s+/g, ' ').trimEnd());
-  const text = (src: string, options?: { set?: Record<string, number> }) => formatText(transformReport(compileModel(src, 'm.delta', options)));
-  const parameterValues = (src: string) => Object.fromEntries(transformReport(compileModel(src)).parameters.map((q) => [q.name, q.value]));
+  const comparable = (lines: string[]) =>
+    lines.filter((l) => !/^\s*from: /.test(l)).map((l) => l.replace(/\s+/g, ' ').trimEnd());
+  const text = (src: string, options?: { set?: Record<string, number> }) =>
+    formatText(transformReport(compileModel(src, 'm.delta', options)));
+  const parameterValues = (src: string) =>
+    Object.fromEntries(transformReport(compileModel(src)).parameters.map((q) => [q.name, q.value]));
 
   it.each([
     ['a row of 4 spheres', rowArray([0.3, -0.1, 0.7, 0.2], 10), rowWritten([0.3, -0.1, 0.7, 0.2], 10)],
     ['a row of 12 spheres', rowArray(velocities(12), 10), rowWritten(velocities(12), 10)],
     ['a chain of 6 masses', chainArray(6), chainWritten(6)],
     ['10 compartments', compartmentsArray(10), compartmentsWritten(10)],
-  ])('%s: the folded text, written out again, is the written-out model\'s text', (_, array, written) => {
+  ])("%s: the folded text, written out again, is the written-out model's text", (_, array, written) => {
     const folded = text(array);
     const unfolded = comparable(unfold(folded, parameterValues(array))).map(flat);
     expect(unfolded).toEqual(comparable(text(written).split('\n')));
@@ -773,7 +970,7 @@ describe('transform prints an array model once, as loops over its template', () 
     expect(small.split('\n').length).toBeLessThan(70);
     // a loop of the model keeps its range as written; the equations come from three statements (x[1], x[2..N-1], x[N]): numbers
     expect(large).toContain('  for i in 1:N-1: J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))\n');
-    expect(large).toContain('equations\n  for i in 1:600:\n    x[i]\' = u[i] + S[i]\n    u[i]\' = 0\n');
+    expect(large).toContain("equations\n  for i in 1:600:\n    x[i]' = u[i] + S[i]\n    u[i]' = 0\n");
     expect(large).toContain('  v0[1:600] = [0.310308, -0.390371, ');
     expect(large).not.toMatch(/J\[5\] =/);
     // the contacts after the first are one template (the first has its own delta term)
@@ -785,32 +982,56 @@ describe('transform prints an array model once, as loops over its template', () 
     expect(text(src)).toContain('  E = sum(i in 1:6, m*(u[i] + S[i])^2/2)\n');
     const m = compileModel(src);
     const latex = formatLatex(m.system, transformReport(m));
-    expect(latex).toContain('  \\text{for } i = 1, \\dots, 6: \\\\\n    \\mathit{x[i]}\' &= \\mathit{u[i]} + \\mathit{S[i]} \\\\\n    \\mathit{u[i]}\' &= 0 \\\\\n');
-    expect(latex).toContain('E &= \\sum_{i=1}^{6} \\left(\\frac{m \\, \\left(\\mathit{u[i]} + \\mathit{S[i]}\\right)^{2}}{2}\\right)');
-    expect(latex).toMatch(/\\item\[\] for \$i = 1, \\dots, N-1\$:\n {4}\\item \\texttt\{c\[i\]\} when \$\\mathit\{x\[i\+1\]\} - \\mathit\{x\[i\]\}\$ falls/);
-    const big = compileModel(src.replace('parameter N = 6', 'parameter N = 6').replace(/\[0\.3, [^\]]*\]/, '0.1'), 'm.delta', { set: { N: 200 } });
+    expect(latex).toContain(
+      "  \\text{for } i = 1, \\dots, 6: \\\\\n    \\mathit{x[i]}' &= \\mathit{u[i]} + \\mathit{S[i]} \\\\\n    \\mathit{u[i]}' &= 0 \\\\\n",
+    );
+    expect(latex).toContain(
+      'E &= \\sum_{i=1}^{6} \\left(\\frac{m \\, \\left(\\mathit{u[i]} + \\mathit{S[i]}\\right)^{2}}{2}\\right)',
+    );
+    expect(latex).toMatch(
+      /\\item\[\] for \$i = 1, \\dots, N-1\$:\n {4}\\item \\texttt\{c\[i\]\} when \$\\mathit\{x\[i\+1\]\} - \\mathit\{x\[i\]\}\$ falls/,
+    );
+    const big = compileModel(
+      src.replace('parameter N = 6', 'parameter N = 6').replace(/\[0\.3, [^\]]*\]/, '0.1'),
+      'm.delta',
+      { set: { N: 200 } },
+    );
     expect(formatLatex(big.system, transformReport(big)).split('\n').length).toBe(latex.split('\n').length);
   });
 
   it('JSON keeps the ranges: a template of each section, which written out again is the section', () => {
     const src = readFileSync(join(ROOT, 'bench', 'w5', 'row.delta'), 'utf8');
     const report = (n: number) => transformReport(compileModel(src, 'row.delta', { set: { N: n } }));
-    const small = report(8), large = report(300);
+    const small = report(8),
+      large = report(300);
     type Item = NonNullable<typeof small.template>['equations'][number];
-    const expand = (items: Item[]) => items.flatMap((item) => typeof item === 'string' ? [item]
-      : Array.from({ length: item.to - item.from + 1 }, (_, k) => item.body.map((l) => instance(l, item.for, item.from + k))).flat());
+    const expand = (items: Item[]) =>
+      items.flatMap((item) =>
+        typeof item === 'string'
+          ? [item]
+          : Array.from({ length: item.to - item.from + 1 }, (_, k) =>
+              item.body.map((l) => instance(l, item.for, item.from + k)),
+            ).flat(),
+      );
     for (const r of [small, large]) {
       const t = r.template!;
       expect(expand(t.equations)).toEqual(r.equations);
       expect(expand(t.algebraic).map((l) => unfold(l)[0])).toEqual(r.algebraic.map((a) => `${a.name} = ${a.expr}`));
-      expect(expand(t.states)).toEqual(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`));
+      expect(expand(t.states)).toEqual(
+        r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`),
+      );
       expect(expand(t.events).length).toBe(r.events.length);
     }
     // the same template for 8 and 300 spheres, up to the numbers in it
-    const shape = (r: typeof small) => JSON.stringify({ ...r.template, parameters: r.template!.parameters.length }).replace(/\d+/g, '#');
+    const shape = (r: typeof small) =>
+      JSON.stringify({ ...r.template, parameters: r.template!.parameters.length }).replace(/\d+/g, '#');
     expect(shape(large)).toBe(shape(small));
-    expect(large.template!.equations).toEqual([{ for: 'i', from: 1, to: 300, range: '1:300', body: ["x[i]' = u[i] + S[i]", "u[i]' = 0"] }]);
-    expect(large.template!.algebraic).toEqual([{ for: 'i', from: 1, to: 299, range: '1:N-1', body: ['J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))'] }]);
+    expect(large.template!.equations).toEqual([
+      { for: 'i', from: 1, to: 300, range: '1:300', body: ["x[i]' = u[i] + S[i]", "u[i]' = 0"] },
+    ]);
+    expect(large.template!.algebraic).toEqual([
+      { for: 'i', from: 1, to: 299, range: '1:N-1', body: ['J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))'] },
+    ]);
     // a model without arrays has none
     expect(transformReport(compileModel(rowWritten([0.3, -0.1], 5))).template).toBeUndefined();
   });
@@ -825,7 +1046,9 @@ for i in 1:N
 end
 `;
     const shown = text(grid);
-    expect(shown).toContain("equations\n  for i in 1:N:\n    y[i,1]' = -(i + 1)*y[i,1]\n    y[i,2]' = -(i + 2)*y[i,2]\n");
+    expect(shown).toContain(
+      "equations\n  for i in 1:N:\n    y[i,1]' = -(i + 1)*y[i,1]\n    y[i,2]' = -(i + 2)*y[i,2]\n",
+    );
     const r = transformReport(compileModel(grid));
     const lines = unfold(shown, { N: 3, M: 2 });
     expect(lines.filter((l) => /^ {2}y\[\d,\d\]' = /.test(l)).map((l) => l.trim())).toEqual(r.equations);

@@ -15,9 +15,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
 const C12 = fileURLToPath(new URL('./fixtures/reference/models/c12.delta', import.meta.url));
 const TIGHT = ['--rtol', '1e-10', '--atol', '1e-12'];
-const EXACT_MEAN = 0.4232812592766656, EXACT_SD = 0.04228115105621;
+const EXACT_MEAN = 0.4232812592766656,
+  EXACT_SD = 0.04228115105621;
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the built command line from a temporary directory (the worker must load from any cwd). */
 function cli(...args: string[]): Promise<Run> {
@@ -39,14 +44,17 @@ let dir = '';
 
 beforeAll(() => {
   // Build once if there is no bundle (a fresh clone); `npm run build` is the usual way.
-  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'sweep-worker.js'))) execSync('npx tsup', { cwd: ROOT, stdio: 'ignore', timeout: 180_000 });
+  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'sweep-worker.js')))
+    execSync('npx tsup', { cwd: ROOT, stdio: 'ignore', timeout: 180_000 });
   dir = mkdtempSync(join(tmpdir(), 'deltastep-batch-'));
 }, 200_000);
 
-afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('sweep', () => {
-  it('C12 task b: n(e) = 3, 6, 25 at e = 1, 0.5, 0.18; x4\'(0.5) = 27/64', async () => {
+  it("C12 task b: n(e) = 3, 6, 25 at e = 1, 0.5, 0.18; x4'(0.5) = 27/64", async () => {
     // e = 1 - 0.02 k: k = 25 is 0.5, k = 41 is 0.18
     const out = await json('sweep', C12, '--vary', 'e=1:0.18:42', '--report', "n, x4'", ...TIGHT);
     expect(out.parameter).toBe('e');
@@ -67,7 +75,11 @@ describe('sweep', () => {
 
   it('gives identical JSON with 1, 2 and 3 workers', async () => {
     const args = ['sweep', C12, '--vary', 'e=1:0.18:300', '--report', "n, x4'", ...TIGHT, '--format', 'json'];
-    const [a, b, c] = await Promise.all([cli(...args, '--workers', '1'), cli(...args, '--workers', '2'), cli(...args, '--workers', '3')]);
+    const [a, b, c] = await Promise.all([
+      cli(...args, '--workers', '1'),
+      cli(...args, '--workers', '2'),
+      cli(...args, '--workers', '3'),
+    ]);
     expect(a.code).toBe(0);
     expect(b.stdout).toBe(a.stdout);
     expect(c.stdout).toBe(a.stdout);
@@ -86,7 +98,21 @@ describe('sweep', () => {
 
   it('writes a plot of each reported value against the parameter', async () => {
     const svg = join(dir, 'n.svg');
-    const r = await cli('sweep', C12, '--vary', 'e=1:0.18:20', '--report', 'n', ...TIGHT, '--format', 'csv', '--out', join(dir, 'n.csv'), '--plot', svg);
+    const r = await cli(
+      'sweep',
+      C12,
+      '--vary',
+      'e=1:0.18:20',
+      '--report',
+      'n',
+      ...TIGHT,
+      '--format',
+      'csv',
+      '--out',
+      join(dir, 'n.csv'),
+      '--plot',
+      svg,
+    );
     expect(r.code).toBe(0);
     const text = readFileSync(svg, 'utf8');
     expect(text).toContain('<svg');
@@ -97,15 +123,22 @@ describe('sweep', () => {
     expect(spansDecades([[3, 6, 25, 1263]])).toBe(true);
     expect(spansDecades([[3, 6, 25]])).toBe(false);
     expect(spansDecades([[0, 1, 1000]])).toBe(false);
-    expect(spansDecades([[0.25, 1], [1, 500]])).toBe(true);
+    expect(
+      spansDecades([
+        [0.25, 1],
+        [1, 500],
+      ]),
+    ).toBe(true);
   });
 
   it('keeps the rows of failed runs, exits 3 and names how many failed and the first', async () => {
     const model = join(dir, 'fail.delta');
-    writeFileSync(model, 'model Fails\nindependent t from 0 to 1\nparameter a = 2\ny\' = sqrt(a - t)\ny(0) = 0\n');
+    writeFileSync(model, "model Fails\nindependent t from 0 to 1\nparameter a = 2\ny' = sqrt(a - t)\ny(0) = 0\n");
     const r = await cli('sweep', model, '--vary', 'a=0.5:2:4', '--report', 'y', '--format', 'json');
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^deltastep: 1 of 4 runs failed; the first, run 0 \(a = 0\.5\): the right-hand side .*NaN/);
+    expect(r.stderr).toMatch(
+      /^deltastep: 1 of 4 runs failed; the first, run 0 \(a = 0\.5\): the right-hand side .*NaN/,
+    );
     const out = JSON.parse(r.stdout) as { rows: number[][]; status: string[]; failures: { index: number }[] };
     expect(out.rows).toHaveLength(4);
     expect(out.status).toEqual(['failed', 'ok', 'ok', 'ok']);
@@ -113,7 +146,10 @@ describe('sweep', () => {
     // Failures spread over the whole range, through worker threads: the same rows, statuses
     // and messages (which come back from the workers) as in one thread.
     const spread = join(dir, 'spread.delta');
-    writeFileSync(spread, 'model Spread\nindependent t from 0 to 1\nparameter a = 2\ny\' = sqrt(sin(1000*a) + 0.5 - t)\ny(0) = 0\n');
+    writeFileSync(
+      spread,
+      "model Spread\nindependent t from 0 to 1\nparameter a = 2\ny' = sqrt(sin(1000*a) + 0.5 - t)\ny(0) = 0\n",
+    );
     const args = ['sweep', spread, '--vary', 'a=0.5:2:400', '--report', 'y', '--format', 'json'];
     const [one, two] = await Promise.all([cli(...args, '--workers', '1'), cli(...args, '--workers', '2')]);
     expect(one.code).toBe(3);
@@ -129,7 +165,19 @@ describe('sweep', () => {
 describe('arrays in batches: elements varied and reported, N set from outside', () => {
   const ROW = join(ROOT, 'bench', 'w5', 'row.delta');
   it('sweeps an element of an array parameter and reports elements, with the model written out for --set N', async () => {
-    const args = ['sweep', ROW, '--set', 'N=8', '--vary', 'pool[ 3 ]=0.1:0.5:3', '--report', 'hits, x[1], x[8] - x[1]', '--to', '5', '--quiet'];
+    const args = [
+      'sweep',
+      ROW,
+      '--set',
+      'N=8',
+      '--vary',
+      'pool[ 3 ]=0.1:0.5:3',
+      '--report',
+      'hits, x[1], x[8] - x[1]',
+      '--to',
+      '5',
+      '--quiet',
+    ];
     const one = await json(...args, '--workers', '1');
     const two = await json(...args, '--workers', '2');
     expect(two).toEqual(one);
@@ -145,7 +193,9 @@ describe('arrays in batches: elements varied and reported, N set from outside', 
   it('refuses to vary a structural parameter, and names elements that do not exist', async () => {
     const n = await cli('sweep', ROW, '--vary', 'N=2:8:4', '--quiet');
     expect(n.code).toBe(2);
-    expect(n.stderr).toBe("deltastep: 'N' sets the shape of RowArray (a range or an index uses it): each value would be another model, so it cannot be varied in one batch; run the batch once per value with --set N=...\n");
+    expect(n.stderr).toBe(
+      "deltastep: 'N' sets the shape of RowArray (a range or an index uses it): each value would be another model, so it cannot be varied in one batch; run the batch once per value with --set N=...\n",
+    );
     const x = await cli('sweep', ROW, '--set', 'N=8', '--vary', 'e=0.5:1:2', '--report', 'x[2]', '--quiet');
     expect(x.code).toBe(2);
     expect(x.stderr).toBe("deltastep: --report 'x[2]': 'x[2]' is not an element of x: its elements are x[1], x[8]\n");
@@ -159,12 +209,14 @@ describe('montecarlo', () => {
     const out = await json(...MC, '--samples', '1000', '--seed', '1');
     expect(out.samples).toBe(1000);
     expect(out.seed).toBe(1);
-    const s = (out.report as Record<string, { mean: number; sd: number; ci95: number[]; min: number; max: number }>)["x4'"];
+    const s = (out.report as Record<string, { mean: number; sd: number; ci95: number[]; min: number; max: number }>)[
+      "x4'"
+    ];
     // standard errors: of the mean sd/sqrt(n) = 0.0013; of the sd about sd/sqrt(2n) = 0.00095.
     // Seed 1's e sample itself has an sd 2.9 standard errors above 0.05 (the generator's sd
     // z-scores over 400 seeds are N(0,1)), hence 4 standard errors for the sd.
-    expect(Math.abs(s.mean - EXACT_MEAN)).toBeLessThan(3 * EXACT_SD / Math.sqrt(1000));
-    expect(Math.abs(s.sd - EXACT_SD)).toBeLessThan(4 * EXACT_SD / Math.sqrt(2000));
+    expect(Math.abs(s.mean - EXACT_MEAN)).toBeLessThan((3 * EXACT_SD) / Math.sqrt(1000));
+    expect(Math.abs(s.sd - EXACT_SD)).toBeLessThan((4 * EXACT_SD) / Math.sqrt(2000));
     expect(s.ci95[0]).toBeLessThan(s.mean);
     expect(s.ci95[1]).toBeGreaterThan(s.mean);
     expect(s.min).toBeLessThan(s.mean);
@@ -184,7 +236,8 @@ describe('montecarlo', () => {
   });
 
   it('--out writes every sample (CSV or JSON by extension); the summary stays on stdout', async () => {
-    const csv = join(dir, 'samples.csv'), jsonFile = join(dir, 'samples.json');
+    const csv = join(dir, 'samples.csv'),
+      jsonFile = join(dir, 'samples.json');
     const r = await cli(...MC, '--samples', '50', '--format', 'json', '--out', csv);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout) as { samples: number; report: object };
@@ -193,7 +246,11 @@ describe('montecarlo', () => {
     expect(lines[0]).toBe("sample,e,x4',status");
     expect(lines).toHaveLength(51);
     await cli(...MC, '--samples', '50', '--format', 'json', '--out', jsonFile);
-    const file = JSON.parse(readFileSync(jsonFile, 'utf8')) as { columns: string[]; rows: (number | string)[][]; report: object };
+    const file = JSON.parse(readFileSync(jsonFile, 'utf8')) as {
+      columns: string[];
+      rows: (number | string)[][];
+      report: object;
+    };
     expect(file.columns).toEqual(['sample', 'e', "x4'", 'status']);
     expect(file.rows).toHaveLength(50);
     expect(file.report).toEqual(summary.report);
@@ -231,13 +288,38 @@ describe('--shard and merge', () => {
     expect(merged.code).toBe(0);
     expect(merged.stdout).toBe(whole.stdout);
     const csv = await cli('merge', ...files, '--format', 'csv');
-    const wholeCsv = await cli('sweep', C12, '--vary', 'e=1:0.18:100', '--report', "n, x4'", ...TIGHT, '--format', 'csv');
+    const wholeCsv = await cli(
+      'sweep',
+      C12,
+      '--vary',
+      'e=1:0.18:100',
+      '--report',
+      "n, x4'",
+      ...TIGHT,
+      '--format',
+      'csv',
+    );
     expect(csv.stdout).toBe(wholeCsv.stdout);
   });
 
   it('montecarlo: shards merge into the unsharded statistics and samples', async () => {
-    const args = ['montecarlo', C12, '--sample', 'e~normal(0.5,0.05)', '--samples', '150', '--seed', '3', '--report', "n, x4'", ...TIGHT, '--format', 'json'];
-    const wholeSamples = join(dir, 'mc-whole.json'), mergedSamples = join(dir, 'mc-merged.json');
+    const args = [
+      'montecarlo',
+      C12,
+      '--sample',
+      'e~normal(0.5,0.05)',
+      '--samples',
+      '150',
+      '--seed',
+      '3',
+      '--report',
+      "n, x4'",
+      ...TIGHT,
+      '--format',
+      'json',
+    ];
+    const wholeSamples = join(dir, 'mc-whole.json'),
+      mergedSamples = join(dir, 'mc-merged.json');
     const whole = await cli(...args, '--out', wholeSamples);
     const files = [1, 2, 3].map((k) => join(dir, `mc-${k}.json`));
     await Promise.all(files.map((f, i) => cli(...args, '--shard', `${i + 1}/3`, '--out', f)));
@@ -259,7 +341,22 @@ describe('--shard and merge', () => {
     await Promise.all([
       cli(...args, '--shard', '1/2', '--out', a),
       cli(...args, '--shard', '2/2', '--out', b),
-      cli('sweep', C12, '--vary', 'e=1:0.18:20', '--report', 'n', '--rtol', '1e-8', '--format', 'json', '--shard', '2/2', '--out', other),
+      cli(
+        'sweep',
+        C12,
+        '--vary',
+        'e=1:0.18:20',
+        '--report',
+        'n',
+        '--rtol',
+        '1e-8',
+        '--format',
+        'json',
+        '--shard',
+        '2/2',
+        '--out',
+        other,
+      ),
     ]);
     const missing = await cli('merge', a);
     expect(missing.code).toBe(2);
@@ -283,8 +380,14 @@ describe.concurrent('bad input: exit 2 with a message that names the flag', () =
     [['sweep', C12, '--vary', 'e=1:0.18'], /--vary 'e=1:0\.18': write NAME=FROM:TO:COUNT/],
     [['sweep', C12, '--vary', 'q=0:1:3'], /'q' is not a parameter or unknown of Spheres; they are: e/],
     [['sweep', C12, '--vary', 'e=0:1:3', '--report', 'x9'], /--report 'x9': 'x9' is not a final value of Spheres/],
-    [['montecarlo', C12, '--sample', 'e~gamma(1,2)', '--report', 'n'], /--sample 'e~gamma\(1,2\)': write NAME~normal\(MEAN,SD\) or NAME~uniform\(A,B\)/],
-    [['montecarlo', C12, '--sample', 'e~normal(0.5,0.05)', '--samples', '0', '--report', 'n'], /--samples must be a whole number of at least 1, got 0/],
+    [
+      ['montecarlo', C12, '--sample', 'e~gamma(1,2)', '--report', 'n'],
+      /--sample 'e~gamma\(1,2\)': write NAME~normal\(MEAN,SD\) or NAME~uniform\(A,B\)/,
+    ],
+    [
+      ['montecarlo', C12, '--sample', 'e~normal(0.5,0.05)', '--samples', '0', '--report', 'n'],
+      /--samples must be a whole number of at least 1, got 0/,
+    ],
     [['montecarlo', C12, '--sample', 'e~normal(0.5,0.05)'], /montecarlo needs --report/],
     [['sweep', C12, '--vary', 'e=0:1:3', '--shard', '4/3'], /--shard 4\/3: K must be from 1 to N/],
     [['sweep', C12, '--vary', 'e=0:1:3', '--shard', '1/4'], /--shard 1\/4: 4 slices of only 3 run\(s\)/],

@@ -8,8 +8,22 @@ import { describe, expect, it } from 'vitest';
 import { compileModel } from '../src/codegen/stages.js';
 import { Simulator } from '../src/driver/index.js';
 import {
-  BatchInputError, checkReport, chunkCount, drawSamples, parseReport, parseSample, parseVary, runChunk, runNextChunk,
-  sampleValues, SeededRandom, sharedBatch, sharedResult, sliceRange, statistics, sweepValues,
+  BatchInputError,
+  checkReport,
+  chunkCount,
+  drawSamples,
+  parseReport,
+  parseSample,
+  parseVary,
+  runChunk,
+  runNextChunk,
+  sampleValues,
+  SeededRandom,
+  sharedBatch,
+  sharedResult,
+  sliceRange,
+  statistics,
+  sweepValues,
 } from '../src/batch/index.js';
 
 const C12_FILE = new URL('./fixtures/reference/models/c12.delta', import.meta.url);
@@ -29,7 +43,9 @@ describe('SeededRandom', () => {
   it('gives the same first values for a seed on every run (regression pin)', () => {
     // uniform() is integer arithmetic only (Math.imul, shifts): exact on every machine.
     const r = new SeededRandom(1);
-    expect([r.uniform(), r.uniform(), r.uniform()]).toEqual([0.5743167412573879, 0.3318001221880126, 0.2226644676450782]);
+    expect([r.uniform(), r.uniform(), r.uniform()]).toEqual([
+      0.5743167412573879, 0.3318001221880126, 0.2226644676450782,
+    ]);
     expect(new SeededRandom(0).uniform()).toBe(0.30100156589637106);
     const q = new SeededRandom(1);
     const pinned = [-0.5177699590557001, 0.9170947121954407, 1.21356142312453];
@@ -41,7 +57,8 @@ describe('SeededRandom', () => {
   });
 
   it('uniform has mean 1/2 and variance 1/12 over 1e5 draws', () => {
-    const r = new SeededRandom(12345), n = 100_000;
+    const r = new SeededRandom(12345),
+      n = 100_000;
     const xs = Array.from({ length: n }, () => r.uniform());
     const s = statistics(xs);
     expect(s.min).toBeGreaterThanOrEqual(0);
@@ -52,7 +69,8 @@ describe('SeededRandom', () => {
   });
 
   it('normal has mean 0 and variance 1 over 1e5 draws', () => {
-    const r = new SeededRandom(777), n = 100_000;
+    const r = new SeededRandom(777),
+      n = 100_000;
     const s = statistics(Array.from({ length: n }, () => r.normal()));
     // standard errors: mean 1/sqrt(n); variance sqrt(2/n)
     expect(Math.abs(s.mean)).toBeLessThan(4 / Math.sqrt(n));
@@ -65,8 +83,16 @@ describe('samples by index', () => {
 
   it('a slice of the samples is the same slice of all of them, wherever it starts', () => {
     const all = sampleValues(9, 0, 101, specs);
-    for (const [first, count] of [[0, 1], [1, 1], [3, 50], [37, 64], [100, 1]]) {
-      expect(Array.from(sampleValues(9, first, count, specs))).toEqual(Array.from(all.subarray(first * 2, (first + count) * 2)));
+    for (const [first, count] of [
+      [0, 1],
+      [1, 1],
+      [3, 50],
+      [37, 64],
+      [100, 1],
+    ]) {
+      expect(Array.from(sampleValues(9, first, count, specs))).toEqual(
+        Array.from(all.subarray(first * 2, (first + count) * 2)),
+      );
     }
     // and one parameter alone: the odd Box-Muller spare must not shift the slices either
     const one = sampleValues(9, 0, 11, specs.slice(0, 1));
@@ -74,13 +100,23 @@ describe('samples by index', () => {
   });
 
   it('drawSamples agrees with sampleValues', () => {
-    const maps = drawSamples(3, 4, specs), flat = sampleValues(3, 0, 4, specs);
-    maps.forEach((m, i) => { expect(m.get('e')).toBe(flat[2 * i]); expect(m.get('k')).toBe(flat[2 * i + 1]); });
+    const maps = drawSamples(3, 4, specs),
+      flat = sampleValues(3, 0, 4, specs);
+    maps.forEach((m, i) => {
+      expect(m.get('e')).toBe(flat[2 * i]);
+      expect(m.get('k')).toBe(flat[2 * i + 1]);
+    });
     for (const m of maps) expect(m.get('k')! >= 1 && m.get('k')! < 3).toBe(true);
   });
 
   it('sliceRange cuts contiguous, ordered, near-equal slices that cover every index once', () => {
-    for (const [total, n] of [[10, 3], [2000, 7], [5, 5], [1, 1], [1000, 1]]) {
+    for (const [total, n] of [
+      [10, 3],
+      [2000, 7],
+      [5, 5],
+      [1, 1],
+      [1000, 1],
+    ]) {
       let next = 0;
       const sizes: number[] = [];
       for (let k = 1; k <= n; k++) {
@@ -101,7 +137,7 @@ describe('statistics', () => {
     expect(s.n).toBe(8);
     expect(s.mean).toBe(5);
     expect(s.sd).toBeCloseTo(Math.sqrt(32 / 7), 14);
-    expect(s.ci95[1] - s.mean).toBeCloseTo(1.959963984540054 * Math.sqrt(32 / 7) / Math.sqrt(8), 14);
+    expect(s.ci95[1] - s.mean).toBeCloseTo((1.959963984540054 * Math.sqrt(32 / 7)) / Math.sqrt(8), 14);
     expect([s.min, s.max]).toEqual([2, 9]);
   });
 
@@ -117,7 +153,9 @@ describe('input checks', () => {
     expect(() => parseVary('e=1:0.18:2.5')).toThrow(/COUNT must be a whole number/);
     expect(() => parseVary('e=a:0.18:3')).toThrow(/FROM and TO must be numbers/);
     const v = parseVary('e=1:0.18:5');
-    expect(sweepValues(v.from, v.to, v.count)).toEqual([1, 0.795, 0.59, 0.385, 0.18].map((x, k) => (k === 4 ? 0.18 : 1 + ((0.18 - 1) * k) / 4)));
+    expect(sweepValues(v.from, v.to, v.count)).toEqual(
+      [1, 0.795, 0.59, 0.385, 0.18].map((x, k) => (k === 4 ? 0.18 : 1 + ((0.18 - 1) * k) / 4)),
+    );
     // a slice of the values is the same numbers as the whole, cut
     expect(sweepValues(1, 0.18, 5, 1, 3)).toEqual(sweepValues(1, 0.18, 5).slice(1, 3));
     expect(sweepValues(1, 0.18, 5)[4]).toBe(0.18);
@@ -130,14 +168,16 @@ describe('input checks', () => {
   });
 
   it('--report must name final values, parameters or built-in functions', () => {
-    expect(() => checkReport(parseReport('x9'), c12)).toThrow(/'x9' is not a final value of Spheres \(did you mean x1\?\); the final values and parameters are: t, x1, x1', .*, n, e$/);
+    expect(() => checkReport(parseReport('x9'), c12)).toThrow(
+      /'x9' is not a final value of Spheres \(did you mean x1\?\); the final values and parameters are: t, x1, x1', .*, n, e$/,
+    );
     expect(() => checkReport(parseReport("x4' + y''"), c12)).toThrow(/'y''' is not a final value/);
     expect(() => checkReport(parseReport('abs(n) + e + pi'), c12)).not.toThrow();
   });
 });
 
 describe('C12 (ARGESIM collision processes) through the chunk runner', () => {
-  it('n(e) at e = 1, 0.5, 0.18 is 3, 6, 25; x4\' at e = 0.5 is 27/64', () => {
+  it("n(e) at e = 1, 0.5, 0.18 is 3, 6, 25; x4' at e = 0.5 is 27/64", () => {
     const [a, b, c] = c12Runs([1, 0.5, 0.18], "n, x4'");
     expect([a[0], b[0], c[0]]).toEqual([3, 6, 25]);
     expect(a[1]).toBeCloseTo(1, 10);
@@ -162,7 +202,8 @@ describe('C12 (ARGESIM collision processes) through the chunk runner', () => {
     const b = sharedBatch(es, 37, 2, 5);
     const messages = new Map<number, string>();
     const sim = new Simulator(c12);
-    let runs = 0, claims = 0;
+    let runs = 0,
+      claims = 0;
     for (let done; (done = runNextChunk(sim, report, TIGHT, ['e'], b, messages, () => claims++)) > 0;) runs += done;
     expect(runs).toBe(37);
     expect(claims).toBe(chunkCount(b));

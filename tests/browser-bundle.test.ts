@@ -12,14 +12,46 @@ describe('a browser-ready core', () => {
   it('bundles for the browser and runs a model in a context without Node.js', async () => {
     const result = await build({
       entryPoints: [new URL('../src/index.ts', import.meta.url).pathname],
-      bundle: true, platform: 'browser', format: 'iife', globalName: 'deltastep', write: false, logLevel: 'silent',
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'deltastep',
+      write: false,
+      logLevel: 'silent',
     });
     expect(result.errors).toEqual([]);
     const code = result.outputFiles[0].text;
     expect(code).not.toMatch(/require\(["']node:/);
     // about 1.1 MB unminified, 0.29 MB gzipped (nerdamer's exact roots are most of it)
     expect(gzipSync(code).length).toBeLessThan(600_000);
-    const sandbox: Record<string, unknown> = { console, Math, Float64Array, Int32Array, Uint8Array, Int8Array, Map, Set, WeakMap, JSON, Number, Object, Array, String, Error, RangeError, TypeError, Symbol, Infinity, NaN, isFinite, parseFloat, Function, Reflect, TextDecoder, TextEncoder };
+    const sandbox: Record<string, unknown> = {
+      console,
+      Math,
+      Float64Array,
+      Int32Array,
+      Uint8Array,
+      Int8Array,
+      Map,
+      Set,
+      WeakMap,
+      JSON,
+      Number,
+      Object,
+      Array,
+      String,
+      Error,
+      RangeError,
+      TypeError,
+      Symbol,
+      Infinity,
+      NaN,
+      isFinite,
+      parseFloat,
+      Function,
+      Reflect,
+      TextDecoder,
+      TextEncoder,
+    };
     runInNewContext(code, sandbox);
     const lib = sandbox.deltastep as typeof import('../src/index.js');
     const run = lib.simulate("y'' = -y + 2*delta(t - 1)\ny(0) = 0; y'(0) = 0", { to: 2, rtol: 1e-10, atol: 1e-12 });

@@ -13,7 +13,12 @@ import { ErrorReporter } from '../src/expression/errors.js';
 import { differentiate, num, toText } from '../src/expression/expr.js';
 import { parseModel } from '../src/language/parser.js';
 import {
-  binomial, classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear,
+  binomial,
+  classifyArgument,
+  leibnizCoefficients,
+  linearTimeArgument,
+  scalingFactor,
+  splitLinear,
 } from '../src/transform/delta-rules.js';
 import { nerdamerRoots as exactRootCandidates } from '../src/transform/exact-roots.js';
 import { evalText, expectWithin, modelErrorOf } from './helpers.js';
@@ -82,18 +87,25 @@ describe('rule "linearity" (splitLinear): regular part plus weighted delta terms
   ])('refuses %s', (text, what) => {
     const source = `r = ${text}`;
     expect(() => splitLinear(expr(text), reporter(source))).toThrow(ModelError);
-    try { splitLinear(expr(text), reporter(source)); } catch (err) { expect((err as ModelError).what).toBe(what); }
+    try {
+      splitLinear(expr(text), reporter(source));
+    } catch (err) {
+      expect((err as ModelError).what).toBe(what);
+    }
   });
 });
 
 describe('rules 1-3 (classifyArgument): time, event and state arguments', () => {
-  const model = analyseModel(`independent t from 0 to 3
+  const model = analyseModel(
+    `independent t from 0 to 3
 parameter a = 1
 discrete n = 0
 event hit when x - 1 rises
 v = x'
 x'' = delta(t - a) + delta(t - hit) + delta(x - 0.5) + delta(v) + delta(2*t^2 - 1) + delta(n - t)
-x(0) = 0; x'(0) = 1`, 'm.delta');
+x(0) = 0; x'(0) = 1`,
+    'm.delta',
+  );
   const terms = splitLinear(model.states[0].solved, model.reporter).terms;
   const classes = terms.map((t) => [toText(t.argument), classifyArgument(t, 't', model.kinds, model.reporter)]);
 
@@ -112,7 +124,9 @@ x(0) = 0; x'(0) = 1`, 'm.delta');
     const m = analyseModel("event hit when x - 1 rises\nx'' = delta(hit - t)\nx(0) = 0; x'(0) = 1", 'm.delta');
     const [term] = splitLinear(m.states[0].solved, m.reporter).terms;
     expect(classifyArgument(term, 't', m.kinds, m.reporter)).toEqual({ kind: 'event', event: 'hit' });
-    expect(modelErrorOf("event hit when x - 1 rises\nx'' = delta(2*(t - hit))\nx(0) = 0; x'(0) = 1").what).toBe('an event name can only be used as delta(t - hit)');
+    expect(modelErrorOf("event hit when x - 1 rises\nx'' = delta(2*(t - hit))\nx(0) = 0; x'(0) = 1").what).toBe(
+      'an event name can only be used as delta(t - hit)',
+    );
   });
 });
 
@@ -170,7 +184,10 @@ describe('the scaling rule (linearTimeArgument, scalingFactor): delta(a t + b) =
   });
 
   it("delta'(-3t + 6) = delta'(t - 2)/(3 * -3): y jumps by -1/9, y' does not jump", () => {
-    const run = simulate("independent t from 0 to 3\ny'' = -y + delta'(-3*t + 6)\ny(0) = 0; y'(0) = 0", { rtol: 1e-12, atol: 1e-14 });
+    const run = simulate("independent t from 0 to 3\ny'' = -y + delta'(-3*t + 6)\ny(0) = 0; y'(0) = 0", {
+      rtol: 1e-12,
+      atol: 1e-14,
+    });
     expect(run.events).toHaveLength(1);
     expect(run.events[0].t).toBe(2);
     expect(Object.keys(run.events[0].jumps)).toEqual(['y']);
@@ -182,7 +199,7 @@ describe('the scaling rule (linearTimeArgument, scalingFactor): delta(a t + b) =
 });
 
 describe('rule 4, Leibniz: g delta^(k)(t - t1) = sum_j (-1)^j C(k,j) g^(j)(t1) delta^(k-j)(t - t1)', () => {
-  it('binomial coefficients are the rows of Pascal\'s triangle', () => {
+  it("binomial coefficients are the rows of Pascal's triangle", () => {
     let row = [1];
     for (let k = 0; k <= 12; k++) {
       expect(Array.from({ length: k + 1 }, (_, j) => binomial(k, j))).toEqual(row);
@@ -202,7 +219,7 @@ describe('rule 4, Leibniz: g delta^(k)(t - t1) = sum_j (-1)^j C(k,j) g^(j)(t1) d
     expect(c.map((x) => value(x, { t: 1 }))).toEqual([1, -4, 2]);
   });
 
-  it('a general weight, numerically: sin(t) delta\'\'\'(t - t1) at t1 = 0.7', () => {
+  it("a general weight, numerically: sin(t) delta'''(t - t1) at t1 = 0.7", () => {
     const t1 = 0.7;
     const c = leibnizCoefficients(expr('sin(t)'), 3, d).map((x) => value(x, { t: t1 }));
     const derivatives = [Math.sin(t1), Math.cos(t1), -Math.sin(t1), -Math.cos(t1)];
@@ -213,7 +230,10 @@ describe('rule 4, Leibniz: g delta^(k)(t - t1) = sum_j (-1)^j C(k,j) g^(j)(t1) d
   it("y'' = t delta'(t - 1): y jumps by 1 and y' by -1, so y = (1 - (t - 1)) s(t - 1)", () => {
     const model = compileModel("independent t from 0 to 3\ny'' = t*delta'(t - 1)\ny(0) = 0; y'(0) = 0");
     const r = transformReport(model);
-    expect(r.stepVariables).toEqual([{ name: 'S1', variable: 'y', state: 'u1' }, { name: 'S2', variable: "y'", state: 'u2' }]);
+    expect(r.stepVariables).toEqual([
+      { name: 'S1', variable: 'y', state: 'u1' },
+      { name: 'S2', variable: "y'", state: 'u2' },
+    ]);
     expect(r.events[0].times).toEqual([1]);
     expect(r.events[0].actions.map((a) => a.split(' := ')[0])).toEqual(['S1', 'S2']);
     const increments = r.events[0].actions.map((a) => evalText(a.split(' := ')[1], { t: 1, S1: 0, S2: 0 }));
@@ -225,13 +245,16 @@ describe('rule 4, Leibniz: g delta^(k)(t - t1) = sum_j (-1)^j C(k,j) g^(j)(t1) d
   });
 
   it("y''' = t^2 delta''(t - 1): jumps 1, -4, 2 in y, y', y''", () => {
-    const run = simulate("independent t from 0 to 3\ny''' = t^2*delta''(t - 1)\ny(0) = 0; y'(0) = 0; y''(0) = 0", { rtol: 1e-12, atol: 1e-14 });
+    const run = simulate("independent t from 0 to 3\ny''' = t^2*delta''(t - 1)\ny(0) = 0; y'(0) = 0; y''(0) = 0", {
+      rtol: 1e-12,
+      atol: 1e-14,
+    });
     expect(run.events[0].jumps).toEqual({ y: 1, "y'": -4, "y''": 2 });
     // y = (1 - 4 (t - 1) + (t - 1)^2) s(t - 1)
     expectWithin(run.final.y, -3, 1e-12, 'y(3)');
   });
 
-  it('a constant weight adds no jump to the higher levels (no step variable for y\')', () => {
+  it("a constant weight adds no jump to the higher levels (no step variable for y')", () => {
     const r = transformReport(compileModel("independent t from 0 to 3\ny'' = 3*delta'(t - 1)\ny(0) = 0; y'(0) = 0"));
     expect(r.stepVariables).toEqual([{ name: 'S1', variable: 'y', state: 'u1' }]);
     expect(r.events[0].actions).toEqual(['S1 := S1 + 3']);
@@ -252,7 +275,7 @@ describe('rule 1, roots of time arguments: exact where the algebra can, numeric 
     expectWithin(run.events[0].post.y, 1 / Math.PI, 1e-16, 'y(0+)');
   });
 
-  it('the algebra\'s candidates for sin(pi t) are not the roots, yet the schedule is exact', () => {
+  it("the algebra's candidates for sin(pi t) are not the roots, yet the schedule is exact", () => {
     const candidates = exactRootCandidates(expr('sin(pi*t)'), 't').map((c) => value(c));
     const inRange = candidates.filter((c) => c >= 0 && c <= 5.5).sort((a, b) => a - b);
     // nerdamer-prime returns a scatter of integers; whatever it returns, our schedule is right.
@@ -302,7 +325,11 @@ describe('rule 1, roots of time arguments: exact where the algebra can, numeric 
     const { ev, p } = deltaEvent('t^3 - t', -2, 2);
     expect(scheduleTimes(ev, p, -2, 2)).toEqual([-1, 0, 1]);
     const run = simulate("independent t from -2 to 2\ny' = delta(t^3 - t)\ny(-2) = 0");
-    expect(run.events.map((e) => [e.t, e.jumps.y])).toEqual([[-1, 0.5], [0, 1], [1, 0.5]]);
+    expect(run.events.map((e) => [e.t, e.jumps.y])).toEqual([
+      [-1, 0.5],
+      [0, 1],
+      [1, 0.5],
+    ]);
     expect(run.final.y).toBe(2);
   });
 
@@ -316,7 +343,9 @@ describe('rule 1, roots of time arguments: exact where the algebra can, numeric 
     const roots = scheduleTimes(ev, p, 0, 100);
     expect(roots).toHaveLength(101);
     // bracketed to the last bit of the computed sin(pi*t): within a few ulps of k
-    roots.forEach((t, k) => expect(Math.abs(t - k), `root ${k}: ${t}`).toBeLessThanOrEqual(4 * Number.EPSILON * Math.max(1, k)));
+    roots.forEach((t, k) =>
+      expect(Math.abs(t - k), `root ${k}: ${t}`).toBeLessThanOrEqual(4 * Number.EPSILON * Math.max(1, k)),
+    );
     expect(roots[0]).toBe(0);
     expect(roots[100]).toBe(100);
   });
@@ -340,7 +369,11 @@ describe('rule 1, roots of time arguments: exact where the algebra can, numeric 
   ])('double roots are refused: delta(%s)', (u, at) => {
     const { ev, p } = deltaEvent(u, 0, 3);
     let caught: unknown = null;
-    try { scheduleTimes(ev, p, 0, 3); } catch (err) { caught = err; }
+    try {
+      scheduleTimes(ev, p, 0, 3);
+    } catch (err) {
+      caught = err;
+    }
     expect(caught).toBeInstanceOf(ScheduleError);
     expect(Math.abs((caught as ScheduleError).t - at)).toBeLessThan(1e-6);
     const err = modelErrorOf(`independent t from 0 to 3\ny' = delta(${u})\ny(0) = 0`);
@@ -351,7 +384,9 @@ describe('rule 1, roots of time arguments: exact where the algebra can, numeric 
 
   it('the transform says which roots were found numerically', () => {
     const r = transformReport(compileModel("independent t from 0 to 3\ny' = delta(t^2 - 2)\ny(0) = 0"));
-    expect(r.warnings).toEqual(['roots of t^2 - 2 (line 2): exact candidates from the algebra, checked and completed numerically over the whole range']);
+    expect(r.warnings).toEqual([
+      'roots of t^2 - 2 (line 2): exact candidates from the algebra, checked and completed numerically over the whole range',
+    ]);
   });
 });
 
@@ -359,9 +394,16 @@ describe('rule 2: delta(t - E) acts at every occurrence of event E, whatever its
   it.each([
     ['at', 'event E at 0.5, 1.5, 2.5, 7.5', [0.5, 1.5, 2.5]],
     ['every', 'event E every 2 from 0.25', [0.25, 2.25, 4.25, 6.25]],
-    ['state', "event E when x - 0.5 rises\nx' = c; c' = -x; x(0) = 0; c(0) = 1", [Math.PI / 6, 2 * Math.PI + Math.PI / 6]],
+    [
+      'state',
+      "event E when x - 0.5 rises\nx' = c; c' = -x; x(0) = 0; c(0) = 1",
+      [Math.PI / 6, 2 * Math.PI + Math.PI / 6],
+    ],
   ])('%s event', (_kind, statement, times) => {
-    const run = simulate(`independent t from 0 to 7\n${statement}\ny' = 2*delta(t - E)\ny(0) = 0`, { rtol: 1e-12, atol: 1e-14 });
+    const run = simulate(`independent t from 0 to 7\n${statement}\ny' = 2*delta(t - E)\ny(0) = 0`, {
+      rtol: 1e-12,
+      atol: 1e-14,
+    });
     expect(run.events).toHaveLength(times.length);
     run.events.forEach((e, i) => {
       expectWithin(e.t, times[i], 1e-12, `occurrence ${i}`);
@@ -374,19 +416,30 @@ describe('rule 2: delta(t - E) acts at every occurrence of event E, whatever its
 
 describe('rule 3: state arguments, weight 1/|du/dt| just before the crossing (chain rule)', () => {
   it("z' = delta(h - 0.5) with h falling under gravity 2: one crossing, weight 1/|h'|", () => {
-    const model = compileModel("independent t from 0 to 2\nh'' = -2\nz' = delta(h - 0.5)\nh(0) = 1; h'(0) = 0; z(0) = 0");
+    const model = compileModel(
+      "independent t from 0 to 2\nh'' = -2\nz' = delta(h - 0.5)\nh(0) = 1; h'(0) = 0; z(0) = 0",
+    );
     const r = transformReport(model);
     expect(r.events).toHaveLength(1);
-    expect(r.events[0]).toMatchObject({ name: 'delta(h - 0.5)', kind: 'state', direction: 'crosses', condition: 'h - 0.5', times: [] });
+    expect(r.events[0]).toMatchObject({
+      name: 'delta(h - 0.5)',
+      kind: 'state',
+      direction: 'crosses',
+      condition: 'h - 0.5',
+      times: [],
+    });
     const run = simulate(model, { rtol: 1e-12, atol: 1e-14 });
     const tc = Math.sqrt(0.5);
     expect(run.events).toHaveLength(1);
     expectWithin(run.events[0].t, tc, 1e-12, 'crossing');
-    expectWithin(run.events[0].jumps.z, 1 / (2 * tc), 1e-11, 'weight 1/|h\'|');
+    expectWithin(run.events[0].jumps.z, 1 / (2 * tc), 1e-11, "weight 1/|h'|");
   });
 
   it('crossings in both directions count: x = sin t crosses 0.5 up at pi/6 and down at 5pi/6', () => {
-    const run = simulate("independent t from 0 to 3\nx' = c\nc' = -x\nz' = delta(x - 0.5)\nx(0) = 0; c(0) = 1; z(0) = 0", { rtol: 1e-12, atol: 1e-14 });
+    const run = simulate(
+      "independent t from 0 to 3\nx' = c\nc' = -x\nz' = delta(x - 0.5)\nx(0) = 0; c(0) = 1; z(0) = 0",
+      { rtol: 1e-12, atol: 1e-14 },
+    );
     expect(run.events.map((e) => e.t)).toHaveLength(2);
     expectWithin(run.events[0].t, Math.PI / 6, 1e-11, 'up');
     expectWithin(run.events[1].t, (5 * Math.PI) / 6, 1e-11, 'down');
@@ -411,15 +464,18 @@ describe('rule 5: weights at left limits; deltaRule for weights that depend on w
     expectWithin(run.events[0].post.y, 3 * Math.E, 1e-10, 'y(1+)');
   });
 
-  it('several deltas at one instant read the same pre-event values (Newton\'s law in two_masses)', () => {
+  it("several deltas at one instant read the same pre-event values (Newton's law in two_masses)", () => {
     // x1' and x2' both jump at hit; J uses the velocities before the impact: 1/5 and 4/5.
-    const run = simulate(`independent t from 0 to 2
+    const run = simulate(
+      `independent t from 0 to 2
 parameter e = 0.6
 event hit when x1 - x2 rises
 J = (1 + e)/2*(x1' - x2')
 x1'' = -J*delta(t - hit)
 x2'' = J*delta(t - hit)
-x1(0) = 0; x1'(0) = 1; x2(0) = 1; x2'(0) = 0`, { rtol: 1e-12, atol: 1e-14 });
+x1(0) = 0; x1'(0) = 1; x2(0) = 1; x2'(0) = 0`,
+      { rtol: 1e-12, atol: 1e-14 },
+    );
     expect(run.events).toHaveLength(1);
     expectWithin(run.final["x1'"], 0.2, 1e-15, "x1'");
     expectWithin(run.final["x2'"], 0.8, 1e-15, "x2'");
@@ -439,7 +495,10 @@ describe('rule 6: deltas at the ends of the range', () => {
   // first two rows are before and after"; CLI.md: two rows per event.
   it('at the start: the first two rows are before and after it', () => {
     const run = simulate("independent t from 0 to 1\ny' = 2*delta(t)\ny(0) = 1");
-    expect(run.rows.slice(0, 2)).toEqual([[0, 1], [0, 3]]);
+    expect(run.rows.slice(0, 2)).toEqual([
+      [0, 1],
+      [0, 3],
+    ]);
     expect(run.rows.filter((r) => r[0] === 0)).toHaveLength(2);
   });
 
@@ -447,7 +506,10 @@ describe('rule 6: deltas at the ends of the range', () => {
     const run = simulate("independent t from 0 to 1\ny' = 2*delta(t - 1)\ny(0) = 1");
     expect(run.events.map((e) => [e.t, e.pre.y, e.post.y])).toEqual([[1, 1, 3]]);
     expect(run.final).toEqual({ t: 1, y: 3 });
-    expect(run.rows.slice(-2)).toEqual([[1, 1], [1, 3]]);
+    expect(run.rows.slice(-2)).toEqual([
+      [1, 1],
+      [1, 3],
+    ]);
   });
 
   it('outside the range: no event', () => {
@@ -459,7 +521,9 @@ describe('rule 6: deltas at the ends of the range', () => {
 
 describe('analysis hands the rules a solved equation: a named variable with a delta is substituted', () => {
   it("q = F*delta(x - a); y'' = q/H", () => {
-    const model = compileModel("independent x from 0 to 10\nparameter F = 2, a = 4, H = 4\nq = F*delta(x - a)\ny'' = q/H\ny(0) = 0; y'(0) = 0");
+    const model = compileModel(
+      "independent x from 0 to 10\nparameter F = 2, a = 4, H = 4\nq = F*delta(x - a)\ny'' = q/H\ny(0) = 0; y'(0) = 0",
+    );
     const r = transformReport(model);
     expect(r.algebraic).toEqual([]);
     expect(r.events.map((e) => [e.times, e.actions])).toEqual([[[4], ['S1 := S1 + F/H']]]);

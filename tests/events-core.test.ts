@@ -14,7 +14,10 @@ const example = (file: string) => readFileSync(new URL(file, EXAMPLES), 'utf8');
 
 describe('re-arming follows the action (EVENTS.md, 2)', () => {
   it('a reset that moves its own function away re-arms it: the sawtooth fires at 0.5, 1, 1.5, 2', () => {
-    const run = simulate("independent t from 0 to 2.2\nevent e when y - 0.5 rises do y := 0 end\ny' = 1\ny(0) = 0", TIGHT);
+    const run = simulate(
+      "independent t from 0 to 2.2\nevent e when y - 0.5 rises do y := 0 end\ny' = 1\ny(0) = 0",
+      TIGHT,
+    );
     expect(run.status).toBe('ok');
     expect(run.events.map((e) => e.t)).toHaveLength(4);
     // each instant is y's own crossing: the times add up one rounding per period
@@ -35,10 +38,17 @@ describe('re-arming follows the action (EVENTS.md, 2)', () => {
   });
 });
 
-describe('zero on the function\'s own scale (EVENTS.md, 1)', () => {
+describe("zero on the function's own scale (EVENTS.md, 1)", () => {
   // Exact counts by rational arithmetic (tests/fixtures/lead/c12_exact_counts.py); the
   // source reports n = 1263 at e = 0.1715763 (ACSL, double precision).
-  const cases: [number, number][] = [[0.1715763, 1263], [0.1716, 452], [0.1718, 157], [0.172, 115], [0.175, 40], [0.18, 25]];
+  const cases: [number, number][] = [
+    [0.1715763, 1263],
+    [0.1716, 452],
+    [0.1718, 157],
+    [0.172, 115],
+    [0.175, 40],
+    [0.18, 25],
+  ];
   const model = compileModel(example('c12_task_b.delta'), 'c12_task_b.delta');
   const sim = new Simulator(model);
   for (const [e, n] of cases) {
@@ -52,7 +62,8 @@ describe('zero on the function\'s own scale (EVENTS.md, 1)', () => {
   it('C12 task b: the final velocities are 0.25 below e = 0.175, and the exact ones at 0.18', () => {
     for (const e of [0.1715763, 0.172]) {
       const run = sim.run({ set: { e }, record: false, eventValues: false });
-      for (const v of ['v1', 'v2', 'v3', 'v4']) expect(Math.abs(run.final[v] - 0.25), `${v} at e = ${e}`).toBeLessThan(1e-12);
+      for (const v of ['v1', 'v2', 'v3', 'v4'])
+        expect(Math.abs(run.final[v] - 0.25), `${v} at e = ${e}`).toBeLessThan(1e-12);
     }
     // exact rationals, as doubles
     const run = sim.run({ set: { e: 0.18 }, record: false, eventValues: false });
@@ -62,10 +73,15 @@ describe('zero on the function\'s own scale (EVENTS.md, 1)', () => {
 
   it('C12 in absolute positions near the critical e: "precision ran out", never ok or zeno with a wrong count', () => {
     const abs = new Simulator(compileModel(example('c12_task_a.delta')));
-    for (const [e, n] of [[0.1715763, 1263], [0.172, 115]]) {
+    for (const [e, n] of [
+      [0.1715763, 1263],
+      [0.172, 115],
+    ]) {
       const run = abs.run({ set: { e }, record: false, eventValues: false });
       expect(run.status).toBe('failed');
-      expect(run.message).toMatch(/^precision ran out at t = [\d.]+: after c\d\d, the function of event c\d\d \(x\d - x\d\) is .*within its own rounding/);
+      expect(run.message).toMatch(
+        /^precision ran out at t = [\d.]+: after c\d\d, the function of event c\d\d \(x\d - x\d\) is .*within its own rounding/,
+      );
       expect(run.final.n).toBeLessThan(n);
     }
     // where the positions resolve every gap, the count is exact (6 at e = 0.5)
@@ -73,7 +89,8 @@ describe('zero on the function\'s own scale (EVENTS.md, 1)', () => {
   });
 
   it('a ball scaled by 1e-200 bounces at the same times as one of unit size (no absolute threshold anywhere)', () => {
-    const ball = (s: number) => `independent t from 0 to 20\nparameter g = ${9.81 * s}, e = 0.8\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = ${s}; h'(0) = 0`;
+    const ball = (s: number) =>
+      `independent t from 0 to 20\nparameter g = ${9.81 * s}, e = 0.8\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = ${s}; h'(0) = 0`;
     const unit = simulate(ball(1), { ...TIGHT, record: false, eventValues: false });
     const tiny = simulate(ball(1e-200), { rtol: 1e-10, atol: 1e-212, record: false, eventValues: false });
     expect(tiny.status).toBe('zeno');
@@ -83,7 +100,8 @@ describe('zero on the function\'s own scale (EVENTS.md, 1)', () => {
     expect(Math.abs(tiny.events.length - unit.events.length)).toBeLessThanOrEqual(2);
     expect(Math.abs(tiny.accumulationPoint! - unit.accumulationPoint!)).toBeLessThan(1e-12);
     // the scaled parameters differ in their last bits: times agree to rounding, not bits
-    for (let i = 0; i < Math.min(unit.events.length, tiny.events.length); i++) expect(Math.abs(tiny.events[i].t - unit.events[i].t)).toBeLessThan(1e-12);
+    for (let i = 0; i < Math.min(unit.events.length, tiny.events.length); i++)
+      expect(Math.abs(tiny.events[i].t - unit.events[i].t)).toBeLessThan(1e-12);
   });
 });
 
@@ -101,7 +119,9 @@ x1(0) = 0; x1'(0) = 1; x2(0) = 1; x2'(0) = 0`;
     expect(run.status).toBe('failed');
     expect(run.events).toHaveLength(1);
     expect(Math.abs(run.events[0].t - (Math.sqrt(3) - 1))).toBeLessThan(1e-14);
-    expect(run.message).toMatch(/^persisting contact at t = 0\.7320508075688\d*: after event hit, x1 - x2 stays at zero with zero rate while the motion pushes it across/);
+    expect(run.message).toMatch(
+      /^persisting contact at t = 0\.7320508075688\d*: after event hit, x1 - x2 stays at zero with zero rate while the motion pushes it across/,
+    );
     // never through: m1 is not ahead of m2 anywhere in the rows
     for (const r of run.rows) expect(r[1] - r[3]).toBeLessThanOrEqual(1e-15);
   });
@@ -114,7 +134,8 @@ x1(0) = 0; x1'(0) = 1; x2(0) = 1; x2'(0) = 0`;
   });
 
   it('Zeno only where the events converge inside the range: a ball whose accumulation point lies past the end runs to the end', () => {
-    const ball = "independent t from 0 to 4\nparameter g = 9.81, e = 0.8\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 1; h'(0) = 0";
+    const ball =
+      "independent t from 0 to 4\nparameter g = 9.81, e = 0.8\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 1; h'(0) = 0";
     const run = simulate(ball, TIGHT);
     // t_inf = t1 (1 + e)/(1 - e) = 4.0637 > 4
     expect(run.status).toBe('ok');
@@ -151,7 +172,9 @@ describe('runs that cannot go on end promptly and say why (status failed, rows k
     expect(run.stats.steps).toBeLessThanOrEqual(100);
     expect(run.stats.steps + run.stats.rejected).toBeGreaterThanOrEqual(100);
     expect(run.rows.length).toBeGreaterThan(50);
-    expect(() => simulate("y' = 1\ny(0) = 0", { to: 1, maxSteps: 0 })).toThrow('maxSteps must be a positive integer, got 0');
+    expect(() => simulate("y' = 1\ny(0) = 0", { to: 1, maxSteps: 0 })).toThrow(
+      'maxSteps must be a positive integer, got 0',
+    );
   });
 
   it('a model without states runs: its outputs over the range', () => {
@@ -163,13 +186,17 @@ describe('runs that cannot go on end promptly and say why (status failed, rows k
 });
 
 describe('streaming and output density (EVENTS.md, 5)', () => {
-  const ball = "independent t from 0 to 3\nparameter g = 9.81, e = 0.8\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 1; h'(0) = 0";
+  const ball =
+    "independent t from 0 to 3\nparameter g = 9.81, e = 0.8\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 1; h'(0) = 0";
 
   it('a sink receives every row and ledger entry as produced; the result keeps none', () => {
     const inMemory = simulate(ball, TIGHT);
     const rows: number[][] = [];
     const events: string[] = [];
-    const streamed = simulate(ball, { ...TIGHT, sink: { row: (r) => rows.push(Array.from(r)), event: (e) => events.push(`${e.name}@${e.t}`) } });
+    const streamed = simulate(ball, {
+      ...TIGHT,
+      sink: { row: (r) => rows.push(Array.from(r)), event: (e) => events.push(`${e.name}@${e.t}`) },
+    });
     expect(streamed.rows).toHaveLength(0);
     expect(streamed.events).toHaveLength(0);
     expect(rows).toEqual(inMemory.rows);
@@ -179,7 +206,9 @@ describe('streaming and output density (EVENTS.md, 5)', () => {
 
   it('outputStep: one row per step of the grid from the dense output, plus both rows of every event and the ends', () => {
     const run = simulate(ball, { ...TIGHT, outputStep: 0.25 });
-    const grid = run.rows.filter((r) => Math.abs(r[0] / 0.25 - Math.round(r[0] / 0.25)) < 1e-12 && r[0] !== 0 && r[0] !== 3);
+    const grid = run.rows.filter(
+      (r) => Math.abs(r[0] / 0.25 - Math.round(r[0] / 0.25)) < 1e-12 && r[0] !== 0 && r[0] !== 3,
+    );
     expect(grid.map((r) => r[0])).toEqual([0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75]);
     // free fall before the first bounce: h = 1 - g t^2/2 exactly on the grid
     for (const r of grid.filter((r) => r[0] < 0.45)) expect(r[1]).toBeCloseTo(1 - (9.81 * r[0] * r[0]) / 2, 12);
@@ -199,7 +228,7 @@ describe('streaming and output density (EVENTS.md, 5)', () => {
     expect(Math.abs(run.events[0].t - 1)).toBeLessThan(1e-15);
   });
 
-  it('eventsOnly: the two ends and each event\'s before and after rows', () => {
+  it("eventsOnly: the two ends and each event's before and after rows", () => {
     const run = simulate(ball, { ...TIGHT, eventsOnly: true });
     expect(run.rows.length).toBe(2 + 2 * run.events.length);
     expect(run.rows[0][0]).toBe(0);
@@ -211,7 +240,16 @@ describe('streaming and output density (EVENTS.md, 5)', () => {
     expect(run.status).toBe('failed');
     expect(run.message).toMatch(/^more than 50 rows kept in memory by t = /);
     let count = 0;
-    expect(simulate("independent t from 0 to 100\ny' = cos(t)\ny(0) = 0", { maxRows: 50, sink: { row: () => { count++; } } }).status).toBe('ok');
+    expect(
+      simulate("independent t from 0 to 100\ny' = cos(t)\ny(0) = 0", {
+        maxRows: 50,
+        sink: {
+          row: () => {
+            count++;
+          },
+        },
+      }).status,
+    ).toBe('ok');
     expect(count).toBeGreaterThan(50);
   });
 });
@@ -224,7 +262,10 @@ describe('many bodies (W5): cost per event O(N), exact counts', () => {
     // (in four partial sums: one expression may be at most 1000 operations deep)
     const part = (q: number) => Array.from({ length: 256 }, (_, i) => `x${256 * q + i + 1}'^2`).join(' + ');
     const sums = [0, 1, 2, 3].map((q) => `E${q} = ${part(q)}\n`).join('');
-    const text = rowModel(1024, 20).replace('output x1, x1024, hits', 'output x1, x1024, hits, E') + sums + 'E = (E0 + E1 + E2 + E3)/2\n';
+    const text =
+      rowModel(1024, 20).replace('output x1, x1024, hits', 'output x1, x1024, hits, E') +
+      sums +
+      'E = (E0 + E1 + E2 + E3)/2\n';
     const run = new Simulator(compileModel(text)).run({ record: false, eventValues: false });
     expect(run.status).toBe('ok');
     expect(run.final.hits).toBe(6582);
@@ -244,7 +285,9 @@ describe('option zeno = continue: contacts held as constraints (EVENTS.md, 2)', 
     expect(run.status).toBe('ok');
     expect(run.events).toHaveLength(1);
     // meet at sqrt(3) - 1 with speeds sqrt(3) and 0; then together at F/2 from sqrt(3)/2
-    const t1 = Math.sqrt(3) - 1, v = Math.sqrt(3) / 2, x = (t: number) => 1 + v * (t - t1) + (t - t1) ** 2 / 4;
+    const t1 = Math.sqrt(3) - 1,
+      v = Math.sqrt(3) / 2,
+      x = (t: number) => 1 + v * (t - t1) + (t - t1) ** 2 / 4;
     expect(Math.abs(run.final.x1 - x(3))).toBeLessThan(1e-9);
     expect(Math.abs(run.final.x2 - x(3))).toBeLessThan(1e-9);
     expect(x(3)).toBeCloseTo(4.25, 14);
@@ -269,7 +312,8 @@ describe('option zeno = continue: contacts held as constraints (EVENTS.md, 2)', 
   });
 
   it('a bouncing ball on [0, 20] rests on the floor after its accumulation point t_inf = 12.8506', () => {
-    const ball = "independent t from 0 to 20\nparameter g = 9.81, e = 0.8\noption zeno = continue\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 10; h'(0) = 0";
+    const ball =
+      "independent t from 0 to 20\nparameter g = 9.81, e = 0.8\noption zeno = continue\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 10; h'(0) = 0";
     const run = simulate(ball, { ...TIGHT, eventValues: false });
     expect(run.status).toBe('ok');
     // t_inf = t1 (1 + e)/(1 - e), t1 = sqrt(2 h0/g)
@@ -277,15 +321,20 @@ describe('option zeno = continue: contacts held as constraints (EVENTS.md, 2)', 
     expect(Math.abs(run.contacts![0].from - tInf)).toBeLessThan(1e-9);
     expect(Math.abs(run.final.h)).toBeLessThan(1e-12);
     expect(run.final["h'"]).toBe(0);
-    for (const r of run.rows.filter((row) => row[0] > tInf + 1e-6)) { expect(Math.abs(r[1])).toBeLessThan(1e-12); expect(r[2]).toBe(0); }
+    for (const r of run.rows.filter((row) => row[0] > tInf + 1e-6)) {
+      expect(Math.abs(r[1])).toBeLessThan(1e-12);
+      expect(r[2]).toBe(0);
+    }
   });
 
-  it('a ball on a table moving as A sin(w t) rides it while the table\'s downward acceleration is below g, and lifts off where it reaches g', () => {
+  it("a ball on a table moving as A sin(w t) rides it while the table's downward acceleration is below g, and lifts off where it reaches g", () => {
     const table = readFileSync(new URL('ball_on_table.delta', EXAMPLES), 'utf8');
     const run = simulate(table, { ...TIGHT, eventValues: false });
     expect(run.status).toBe('ok');
     expect(run.contacts!.length).toBeGreaterThanOrEqual(8);
-    const A = 0.05, w = 16, g = 9.81;
+    const A = 0.05,
+      w = 16,
+      g = 9.81;
     for (const c of run.contacts!) {
       if (c.to === null) continue;
       // lift-off where T'' = -A w^2 sin(w t) = -g

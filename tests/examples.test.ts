@@ -25,7 +25,10 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const compiled = new Map<string, ReturnType<typeof compileModel>>();
 function model(file: string) {
   let m = compiled.get(file);
-  if (!m) { m = compileModel(readModelFile(join(EXAMPLES, file)), `examples/${file}`); compiled.set(file, m); }
+  if (!m) {
+    m = compileModel(readModelFile(join(EXAMPLES, file)), `examples/${file}`);
+    compiled.set(file, m);
+  }
   return m;
 }
 /** Files exercised by this test; the last test checks that none in examples/ is left out. */
@@ -42,19 +45,27 @@ function cli(args: string[], cwd = ROOT) {
 
 let tmp: string;
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run 'npm run build' (npm install does it) before the tests`);
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: run 'npm run build' (npm install does it) before the tests`);
   tmp = mkdtempSync(join(tmpdir(), 'deltastep-examples-'));
 });
-afterAll(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
 
-const near = (got: number, want: number, tol: number) => expect(Math.abs(got - want), `${got} vs ${want}`).toBeLessThanOrEqual(tol);
+const near = (got: number, want: number, tol: number) =>
+  expect(Math.abs(got - want), `${got} vs ${want}`).toBeLessThanOrEqual(tol);
 
 describe('the heavy rope (Hohmann 4.1)', () => {
   // Exact two-catenary values: tests/fixtures/reference/README.md (rope R1, R3); examples/main.mjs
   // recomputes them from the closed form.
   const R1 = {
-    p1: -1.1106615486105161, H: 8.186919493913407, y4: 4.8681526025611163,
-    slopeBefore: -0.48628964944742738, slopeAfter: 0.12444067515357387, z4: 5.1116824727100272,
+    p1: -1.1106615486105161,
+    H: 8.186919493913407,
+    y4: 4.8681526025611163,
+    slopeBefore: -0.48628964944742738,
+    slopeAfter: 0.12444067515357387,
+    z4: 5.1116824727100272,
   };
 
   it('rope.delta: shooting finds p1 and H; the kink under the load is a jump F/H in the slope', () => {
@@ -113,12 +124,20 @@ describe('two masses (Hohmann 4.2, HYBRSIM)', () => {
     near(r.final.x2, 3, 1e-9);
   });
 
-  it('hybrsim_table1.mjs: HYBRSIM\'s Table 1 (eta = 0.4) to the digit, beside the exact jump deltastep makes in one event', () => {
+  it("hybrsim_table1.mjs: HYBRSIM's Table 1 (eta = 0.4) to the digit, beside the exact jump deltastep makes in one event", () => {
     const r = spawnSync(process.execPath, [join(EXAMPLES, 'hybrsim_table1.mjs')], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     // the source's four rows: p1, p2+, p2, eta (p2+ - p2)
-    const table = [[1, 1, 0, 0.4], [0.6, 0.6, 0.4, 0.08], [0.52, 0.52, 0.48, 0.016], [0.504, 0.504, 0.496, 0.0032]];
-    const rows = r.stdout.split('\n').filter((l) => /^[0-3] /.test(l)).map((l) => l.trim().split(/\s+/).slice(1).map(Number));
+    const table = [
+      [1, 1, 0, 0.4],
+      [0.6, 0.6, 0.4, 0.08],
+      [0.52, 0.52, 0.48, 0.016],
+      [0.504, 0.504, 0.496, 0.0032],
+    ];
+    const rows = r.stdout
+      .split('\n')
+      .filter((l) => /^[0-3] /.test(l))
+      .map((l) => l.trim().split(/\s+/).slice(1).map(Number));
     expect(rows).toHaveLength(4);
     rows.forEach((row, k) => row.forEach((v, j) => near(v, table[k][j], 1e-12)));
     // p1 - p2 shrinks by 1 - 2 eta = 0.2 per iteration: below 1e-12 after 18
@@ -151,9 +170,12 @@ describe('bouncing ball (Zeno)', () => {
   it('bouncing_ball.delta: bounce times in closed form, stop at the accumulation point', () => {
     const r = run('bouncing_ball.delta');
     expect(r.status).toBe('zeno');
-    const expected = [0.4515236409857309, 1.1739614665629004, 1.7519117270246359, 2.2142719353940244, 2.5841601020895351, 2.8800706354459437];
+    const expected = [
+      0.4515236409857309, 1.1739614665629004, 1.7519117270246359, 2.2142719353940244, 2.5841601020895351,
+      2.8800706354459437,
+    ];
     expected.forEach((t, i) => near(r.events[i].t, t, 1e-9));
-    near(r.accumulationPoint!, t1 * 1.8 / 0.2, 1e-6);
+    near(r.accumulationPoint!, (t1 * 1.8) / 0.2, 1e-6);
     expect(r.final.h).toBeGreaterThanOrEqual(-1e-9);
   });
 
@@ -186,17 +208,29 @@ describe('IDERKSolve (Karsai 5.5)', () => {
 
   /** The jumpstep semantics with the exact rotation between grid points (RK4 adds ~1e-7). */
   function gridSolution(mode: 'before' | 'after', h = 0.05, T = 6) {
-    let x = 0, y = 1;
+    let x = 0,
+      y = 1;
     const times: number[] = [];
-    const c = Math.cos(h), s = Math.sin(h);
+    const c = Math.cos(h),
+      s = Math.sin(h);
     for (let k = 0; k < Math.round(T / h); k++) {
-      let xn = x * c + y * s, yn = -x * s + y * c;
-      const g0 = x - 0.5, g1 = xn - 0.5;
+      let xn = x * c + y * s,
+        yn = -x * s + y * c;
+      const g0 = x - 0.5,
+        g1 = xn - 0.5;
       if ((g0 < 0 && g1 >= 0) || (g0 > 0 && g1 <= 0)) {
-        if (mode === 'before') { y = -0.9 * y; times.push(k * h); xn = x * c + y * s; yn = -x * s + y * c; }
-        else { yn = -0.9 * yn; times.push((k + 1) * h); }
+        if (mode === 'before') {
+          y = -0.9 * y;
+          times.push(k * h);
+          xn = x * c + y * s;
+          yn = -x * s + y * c;
+        } else {
+          yn = -0.9 * yn;
+          times.push((k + 1) * h);
+        }
       }
-      x = xn; y = yn;
+      x = xn;
+      y = yn;
     }
     return { times, x, y };
   }
@@ -236,19 +270,30 @@ describe('IDERKSolve (Karsai 5.5)', () => {
    * skipped until the motion has left it.
    */
   function twoSurfaces(T = 6) {
-    const surfaces = [{ name: 'wall', c: 0.5, jump: -0.9 }, { name: 'brake', c: 0, jump: 0.8 }];
-    let t = 0, x = 0.4, y = 1, last = -1;
+    const surfaces = [
+      { name: 'wall', c: 0.5, jump: -0.9 },
+      { name: 'brake', c: 0, jump: 0.8 },
+    ];
+    let t = 0,
+      x = 0.4,
+      y = 1,
+      last = -1;
     const events: { name: string; t: number }[] = [];
     for (;;) {
-      const R = Math.hypot(x, y), phi = Math.atan2(y, x);
-      let best = Infinity, which = -1;
+      const R = Math.hypot(x, y),
+        phi = Math.atan2(y, x);
+      let best = Infinity,
+        which = -1;
       surfaces.forEach((sf, i) => {
         if (Math.abs(sf.c) > R) return;
         const a = Math.acos(sf.c / R);
         for (const base of [phi + a, phi - a]) {
           for (let k = -1; k <= 2; k++) {
             const s = base + 2 * Math.PI * k;
-            if (s > (i === last ? 1e-9 : 0) && s < best) { best = s; which = i; }
+            if (s > (i === last ? 1e-9 : 0) && s < best) {
+              best = s;
+              which = i;
+            }
           }
         }
       });
@@ -256,8 +301,12 @@ describe('IDERKSolve (Karsai 5.5)', () => {
         const s = T - t;
         return { events, x: x * Math.cos(s) + y * Math.sin(s), y: -x * Math.sin(s) + y * Math.cos(s) };
       }
-      const xs = x * Math.cos(best) + y * Math.sin(best), ys = -x * Math.sin(best) + y * Math.cos(best);
-      t += best; x = xs; y = surfaces[which].jump * ys; last = which;
+      const xs = x * Math.cos(best) + y * Math.sin(best),
+        ys = -x * Math.sin(best) + y * Math.cos(best);
+      t += best;
+      x = xs;
+      y = surfaces[which].jump * ys;
+      last = which;
       events.push({ name: surfaces[which].name, t });
     }
   }
@@ -277,16 +326,30 @@ describe('IDERKSolve (Karsai 5.5)', () => {
     near(r.final.y, exact.y, 1e-10);
   });
 
-  it('iderk_553_jumpstep.delta: the source\'s way, wall at the grid point before (jumpstep 0), brake after (jumpstep 1)', () => {
+  it("iderk_553_jumpstep.delta: the source's way, wall at the grid point before (jumpstep 0), brake after (jumpstep 1)", () => {
     // IDERKSolve's loop on the grid h = 0.01 with the exact rotation for the step (RK4 differs by ~1e-10)
-    const h = 0.01, c = Math.cos(h), sn = Math.sin(h);
-    let x = 0.4, y = 1, k = 0;
+    const h = 0.01,
+      c = Math.cos(h),
+      sn = Math.sin(h);
+    let x = 0.4,
+      y = 1,
+      k = 0;
     const times: [string, number][] = [];
     while (k < 600) {
-      let xn = x * c + y * sn, yn = -x * sn + y * c;
-      if (Math.sign(x - 0.5) !== Math.sign(xn - 0.5)) { y = -0.9 * y; times.push(['wall', k * h]); continue; }
-      if (Math.sign(x) !== Math.sign(xn)) { yn = 0.8 * yn; times.push(['brake', (k + 1) * h]); }
-      x = xn; y = yn; k++;
+      const xn = x * c + y * sn;
+      let yn = -x * sn + y * c;
+      if (Math.sign(x - 0.5) !== Math.sign(xn - 0.5)) {
+        y = -0.9 * y;
+        times.push(['wall', k * h]);
+        continue;
+      }
+      if (Math.sign(x) !== Math.sign(xn)) {
+        yn = 0.8 * yn;
+        times.push(['brake', (k + 1) * h]);
+      }
+      x = xn;
+      y = yn;
+      k++;
     }
     expect(times.map(([, t]) => Math.round(t * 100))).toEqual([10, 63, 377, 466, 561]);
     const r = run('iderk_553_jumpstep.delta');
@@ -330,22 +393,52 @@ describe('IDERKSolve (Karsai 5.5)', () => {
 /** Exact rational event arithmetic for C12 (four spheres, unit gaps): the number of collisions. */
 function c12Exact(e: number, tEnd = 1e6): { n: number; v4: number } {
   type Q = [bigint, bigint];
-  const gcd = (a: bigint, b: bigint): bigint => { a = a < 0n ? -a : a; b = b < 0n ? -b : b; while (b) [a, b] = [b, a % b]; return a; };
-  const norm = ([p, q]: Q): Q => { if (q < 0n) { p = -p; q = -q; } const g = gcd(p, q) || 1n; return [p / g, q / g]; };
+  const gcd = (a: bigint, b: bigint): bigint => {
+    a = a < 0n ? -a : a;
+    b = b < 0n ? -b : b;
+    while (b) [a, b] = [b, a % b];
+    return a;
+  };
+  const norm = ([p, q]: Q): Q => {
+    if (q < 0n) {
+      p = -p;
+      q = -q;
+    }
+    const g = gcd(p, q) || 1n;
+    return [p / g, q / g];
+  };
   const add = (a: Q, b: Q) => norm([a[0] * b[1] + b[0] * a[1], a[1] * b[1]]);
   const sub = (a: Q, b: Q) => norm([a[0] * b[1] - b[0] * a[1], a[1] * b[1]]);
   const mul = (a: Q, b: Q) => norm([a[0] * b[0], a[1] * b[1]]);
   const div = (a: Q, b: Q) => norm([a[0] * b[1], a[1] * b[0]]);
-  const cmp = (a: Q, b: Q) => { const d = a[0] * b[1] - b[0] * a[1]; return d < 0n ? -1 : d > 0n ? 1 : 0; };
-  const fromDouble = (v: number): Q => { // exact: v = m 2^k
-    let k = 0n, m = v;
-    while (!Number.isInteger(m)) { m *= 2; k += 1n; }
+  const cmp = (a: Q, b: Q) => {
+    const d = a[0] * b[1] - b[0] * a[1];
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  };
+  const fromDouble = (v: number): Q => {
+    // exact: v = m 2^k
+    let k = 0n,
+      m = v;
+    while (!Number.isInteger(m)) {
+      m *= 2;
+      k += 1n;
+    }
     return norm([BigInt(m), 2n ** k]);
   };
   const E = fromDouble(e);
   const half = norm([1n, 2n]);
-  const x: Q[] = [[0n, 1n], [1n, 1n], [2n, 1n], [3n, 1n]];
-  const v: Q[] = [[1n, 1n], [0n, 1n], [0n, 1n], [0n, 1n]];
+  const x: Q[] = [
+    [0n, 1n],
+    [1n, 1n],
+    [2n, 1n],
+    [3n, 1n],
+  ];
+  const v: Q[] = [
+    [1n, 1n],
+    [0n, 1n],
+    [0n, 1n],
+    [0n, 1n],
+  ];
   let t: Q = [0n, 1n];
   const T = fromDouble(tEnd);
   let n = 0;
@@ -378,10 +471,16 @@ describe('ARGESIM C12, collisions in a row of spheres', () => {
     near(r.final["x4'"], 27 / 64, 1e-10);
   });
 
-  it('task a, e = 1: 3 collisions, 0, 0, 0, 1 (Newton\'s cradle)', () => {
+  it("task a, e = 1: 3 collisions, 0, 0, 0, 1 (Newton's cradle)", () => {
     const r = run('c12_task_a.delta', { set: { e: 1 } });
     expect(r.final.n).toBe(3);
-    for (const [k, want] of [["x1'", 0], ["x2'", 0], ["x3'", 0], ["x4'", 1]] as const) near(r.final[k], want, 1e-10);
+    for (const [k, want] of [
+      ["x1'", 0],
+      ["x2'", 0],
+      ["x3'", 0],
+      ["x4'", 1],
+    ] as const)
+      near(r.final[k], want, 1e-10);
   });
 
   it('task a, e = 0.18: 25 collisions, all velocities 0.250000', () => {
@@ -392,7 +491,19 @@ describe('ARGESIM C12, collisions in a row of spheres', () => {
 
   it('task b: the sweep of n against e (200 values) matches exact rational arithmetic, and plots', () => {
     const svg = join(tmp, 'c12_task_b.svg');
-    const r = cli(['sweep', 'examples/c12_task_a.delta', '--vary', 'e=1:0.18:200', '--report', "n, x4'", '--format', 'json', '--quiet', '--plot', svg]);
+    const r = cli([
+      'sweep',
+      'examples/c12_task_a.delta',
+      '--vary',
+      'e=1:0.18:200',
+      '--report',
+      "n, x4'",
+      '--format',
+      'json',
+      '--quiet',
+      '--plot',
+      svg,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { columns: string[]; rows: number[][] };
     expect(out.columns).toEqual(['e', 'n', "x4'"]);
@@ -418,20 +529,37 @@ describe('ARGESIM C12, collisions in a row of spheres', () => {
   it('task c: Monte Carlo with e ~ N(0.5, 0.05) agrees with the exact mean and sd', () => {
     const N = 2000;
     const samples = join(tmp, 'samples.csv');
-    const r = cli(['montecarlo', 'examples/c12_task_c.delta', '--sample', 'e~normal(0.5,0.05)', '--samples', String(N), '--seed', '1',
-      '--report', "x4'", '--format', 'json', '--quiet', '--out', samples]);
+    const r = cli([
+      'montecarlo',
+      'examples/c12_task_c.delta',
+      '--sample',
+      'e~normal(0.5,0.05)',
+      '--samples',
+      String(N),
+      '--seed',
+      '1',
+      '--report',
+      "x4'",
+      '--format',
+      'json',
+      '--quiet',
+      '--out',
+      samples,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.samples).toBe(N);
     const { mean, sd } = out.report["x4'"];
-    const exactMean = 0.4232812592766656, exactSd = 0.04228115105621;
+    const exactMean = 0.4232812592766656,
+      exactSd = 0.04228115105621;
     // within 4 standard errors (of the mean: sd/sqrt(N); of the sd: about sd/sqrt(2N))
-    near(mean, exactMean, 4 * exactSd / Math.sqrt(N));
-    near(sd, exactSd, 4 * exactSd / Math.sqrt(2 * N));
+    near(mean, exactMean, (4 * exactSd) / Math.sqrt(N));
+    near(sd, exactSd, (4 * exactSd) / Math.sqrt(2 * N));
     // every sample lands on the closed form v4 = ((1 + e)/2)^3 (all draws have e > 2 - sqrt(3))
     const lines = readFileSync(samples, 'utf8').trim().split('\n');
     const header = lines[0].split(',');
-    const ie = header.indexOf('e'), iv = header.indexOf("x4'");
+    const ie = header.indexOf('e'),
+      iv = header.indexOf("x4'");
     expect(ie).toBeGreaterThan(0);
     expect(iv).toBeGreaterThan(0);
     expect(lines).toHaveLength(N + 1);
@@ -439,26 +567,37 @@ describe('ARGESIM C12, collisions in a row of spheres', () => {
     for (const line of lines.slice(1)) {
       const cells = line.split(',');
       const e = Number(cells[ie]);
-      if (e >= 2 - Math.sqrt(3)) { near(Number(cells[iv]), ((1 + e) / 2) ** 3, 1e-10); checked++; }
+      if (e >= 2 - Math.sqrt(3)) {
+        near(Number(cells[iv]), ((1 + e) / 2) ** 3, 1e-10);
+        checked++;
+      }
     }
     expect(checked).toBe(N);
   });
 });
 
 describe("Shpakov's springy hoop", () => {
-  const g = 9.81, c1 = 60000, c2 = 45000;
+  const g = 9.81,
+    c1 = 60000,
+    c2 = 45000;
   const v0 = Math.sqrt(2 * g * 1.5);
   /** Impact and leaving speeds and the deepest point of each contact, from the rows at h = R. */
   function contacts(r: SimulationResult) {
-    const ih = r.columns.indexOf('h'), iv = r.columns.indexOf('Vy');
+    const ih = r.columns.indexOf('h'),
+      iv = r.columns.indexOf('Vy');
     const out: { vin: number; vout: number; hmin: number }[] = [];
     let current: { vin: number; vout: number; hmin: number } | null = null;
     for (const row of r.rows) {
-      const h = row[ih], vy = row[iv];
+      const h = row[ih],
+        vy = row[iv];
       if (Math.abs(h - 0.5) < 1e-9 && vy < 0 && !current) current = { vin: -vy, vout: NaN, hmin: h };
       else if (current) {
         current.hmin = Math.min(current.hmin, h);
-        if (Math.abs(h - 0.5) < 1e-9 && vy > 0) { current.vout = vy; out.push(current); current = null; }
+        if (Math.abs(h - 0.5) < 1e-9 && vy > 0) {
+          current.vout = vy;
+          out.push(current);
+          current = null;
+        }
       }
     }
     return out;
@@ -471,7 +610,7 @@ describe("Shpakov's springy hoop", () => {
     expect(cs).toHaveLength(3);
     near(cs[0].vin, v0, 1e-8);
     near(cs[0].vout, 4.6864765961911733, 1e-8);
-    near(cs[0].vout / cs[0].vin, 0.86387582652309180, 1e-9);
+    near(cs[0].vout / cs[0].vin, 0.8638758265230918, 1e-9);
     near(cs[1].vout / cs[1].vin, 0.86353372060595335, 1e-9);
     near(cs[2].vout / cs[2].vin, 0.86313538916548721, 1e-9);
     for (const c of cs) {
@@ -479,13 +618,13 @@ describe("Shpakov's springy hoop", () => {
       // energy lost = (1 - c2/c1) of the spring energy at the deepest point, exactly
       const dmax = 0.5 - c.hmin;
       const lost = (c.vin ** 2 - c.vout ** 2) / 2;
-      near(lost / ((1 - c2 / c1) * c1 * dmax ** 2 / 2), 1, 1e-8);
+      near(lost / (((1 - c2 / c1) * c1 * dmax ** 2) / 2), 1, 1e-8);
     }
     near(0.5 - cs[0].hmin, 0.02231133809427006, 1e-9);
     // the bounce ledger: touch and leave events carry the same speeds
     expect(r.events.map((e) => e.name)).toEqual(['touch', 'leave', 'touch', 'leave', 'touch', 'leave']);
     near(r.events[0].t, Math.sqrt(3 / g), 1e-10);
-    near(r.events[1].post.ratio, 0.86387582652309180, 1e-9);
+    near(r.events[1].post.ratio, 0.8638758265230918, 1e-9);
     near(r.final.ratio, 0.86313538916548721, 1e-9);
     near(r.final.vin, 4.0469305716416879, 1e-8);
   });
@@ -507,11 +646,11 @@ describe("Shpakov's springy hoop", () => {
     near(r.final.h, drop.final.h, 1e-8);
     near(r.final.Vy, drop.final.Vy, 1e-8);
     const cs = contacts(r);
-    near(cs[0].vout / cs[0].vin, 0.86387582652309180, 1e-9);
+    near(cs[0].vout / cs[0].vin, 0.8638758265230918, 1e-9);
   });
 });
 
-describe('hoop_rules.delta: the 20 rules of Shpakov\'s Figures 1 and 4, rule by rule (while)', () => {
+describe("hoop_rules.delta: the 20 rules of Shpakov's Figures 1 and 4, rule by rule (while)", () => {
   it('moves vertically exactly as hoop_drop.delta; friction and spin follow the held values of the rule table', () => {
     const r = run('hoop_rules.delta');
     const drop = run('hoop_drop.delta');
@@ -529,14 +668,14 @@ describe('hoop_rules.delta: the 20 rules of Shpakov\'s Figures 1 and 4, rule by 
     // -0.15 Fy_sum takes 0.15 (vin + vout) from Vx per contact and adds 0.15 (vin + vout)/R to omega.
     // In flight rule 13 holds Fx = -0.15 (m g) = +1.4715 N (Fy_sum = P there) and rule 19 stops.
     const speeds = drop.events.filter((e) => e.name === 'leave').map((e) => e.post.vin + e.post.vout);
-    const flight = (touch[1] - leave[0]) + (touch[2] - leave[1]) + (3 - leave[2]);
+    const flight = touch[1] - leave[0] + (touch[2] - leave[1]) + (3 - leave[2]);
     const impulses = speeds.reduce((a, b) => a + b, 0);
     near(r.final.Fx, 0.15 * 9.81, 1e-9);
     near(r.final.Vx, 2 - 0.15 * impulses + 0.15 * 9.81 * flight, 1e-7);
-    near(r.final.omega, 0.15 * impulses / 0.5, 1e-7);
+    near(r.final.omega, (0.15 * impulses) / 0.5, 1e-7);
     near(r.final.Vx + 0.5 * r.final.omega, 2 + 0.15 * 9.81 * flight, 1e-7);
     // rule 11 holds |slip| from the last contact: 2 plus what the held friction added in the two flights before it
-    near(r.final.Ving, 2 + 0.15 * 9.81 * ((touch[1] - leave[0]) + (touch[2] - leave[1])), 1e-7);
+    near(r.final.Ving, 2 + 0.15 * 9.81 * (touch[1] - leave[0] + (touch[2] - leave[1])), 1e-7);
   });
 });
 
@@ -555,7 +694,7 @@ describe('npm start (examples/main.mjs)', () => {
 });
 
 describe('ARGESIM C12 task b in relative coordinates (c12_task_b.delta)', () => {
-  it('the source\'s maximum n = 1263 at e = 0.1715763, with all four final velocities 0.25', () => {
+  it("the source's maximum n = 1263 at e = 0.1715763, with all four final velocities 0.25", () => {
     const r = run('c12_task_b.delta', { record: false, eventValues: false });
     expect(r.status).toBe('ok');
     expect(r.final.n).toBe(1263);
@@ -573,7 +712,7 @@ describe('contacts held with option zeno = continue (two_masses_push.delta, ball
     expect(Math.abs(parted.final.x1 - 3.5)).toBeLessThan(1e-9);
     expect(Math.abs(parted.final.x2 - 4)).toBeLessThan(1e-9);
   });
-  it('the ball on the moving table lifts off where the table\'s downward acceleration reaches g', () => {
+  it("the ball on the moving table lifts off where the table's downward acceleration reaches g", () => {
     const r = run('ball_on_table.delta', { eventValues: false });
     expect(r.status).toBe('ok');
     const released = r.contacts!.filter((c) => c.to !== null);
@@ -584,10 +723,15 @@ describe('contacts held with option zeno = continue (two_masses_push.delta, ball
 
 describe('examples/', () => {
   it('every .delta file in examples/ is exercised above', () => {
-    const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.delta')).sort();
+    const files = readdirSync(EXAMPLES)
+      .filter((f) => f.endsWith('.delta'))
+      .sort();
     expect(files.length).toBeGreaterThanOrEqual(14);
     // (or by a test file of their own, which names them)
-    const others = readdirSync(join(ROOT, 'tests')).filter((f) => f.endsWith('.test.ts') && f !== 'examples.test.ts').map((f) => readFileSync(join(ROOT, 'tests', f), 'utf8')).join('\n');
+    const others = readdirSync(join(ROOT, 'tests'))
+      .filter((f) => f.endsWith('.test.ts') && f !== 'examples.test.ts')
+      .map((f) => readFileSync(join(ROOT, 'tests', f), 'utf8'))
+      .join('\n');
     expect(files.filter((f) => !covered.has(f) && !others.includes(f))).toEqual([]);
   });
 });

@@ -23,10 +23,44 @@ const MODELS: readonly string[] = readdirSync(MODELS_DIR)
 
 /** Replacements that keep a model parseable more often than random characters do. */
 const TOKENS: readonly string[] = [
-  "y'", "y''", 'x', 't', 'e', 'pi', 'n', 'delta(t - 1)', "delta'(t - 1)", 'delta(x)', 'delta(t - bounce)',
-  'sin(pi*t)', '(t - 1)^2', '0', '1', '-1', '2.5', '+', '-', '*', '/', '^', '(', ')', ' = ', '\n',
-  'if t < 1 then 1 else 0', 'step(t - 2)', 'event q when x rises do x := 1 end', 'stop', 'h', "h'",
-  'constructor', '__proto__', 'unknown', 'discrete', 'situation s = t > 1', 'option deltaRule = marcus',
+  "y'",
+  "y''",
+  'x',
+  't',
+  'e',
+  'pi',
+  'n',
+  'delta(t - 1)',
+  "delta'(t - 1)",
+  'delta(x)',
+  'delta(t - bounce)',
+  'sin(pi*t)',
+  '(t - 1)^2',
+  '0',
+  '1',
+  '-1',
+  '2.5',
+  '+',
+  '-',
+  '*',
+  '/',
+  '^',
+  '(',
+  ')',
+  ' = ',
+  '\n',
+  'if t < 1 then 1 else 0',
+  'step(t - 2)',
+  'event q when x rises do x := 1 end',
+  'stop',
+  'h',
+  "h'",
+  'constructor',
+  '__proto__',
+  'unknown',
+  'discrete',
+  'situation s = t > 1',
+  'option deltaRule = marcus',
 ];
 
 function frontEnd(text: string): void {
@@ -46,9 +80,12 @@ describe('the front end on mutated models', () => {
         let text = model;
         for (const [at, token, kind] of edits) {
           const i = at % (text.length + 1);
-          text = kind === 0 ? text.slice(0, i) + token + text.slice(i)
-            : kind === 1 ? text.slice(0, i) + text.slice(i + token.length)
-              : text.slice(0, i) + token + text.slice(i + token.length);
+          text =
+            kind === 0
+              ? text.slice(0, i) + token + text.slice(i)
+              : kind === 1
+                ? text.slice(0, i) + text.slice(i + token.length)
+                : text.slice(0, i) + token + text.slice(i + token.length);
         }
         frontEnd(text);
       }),
@@ -59,7 +96,9 @@ describe('the front end on mutated models', () => {
   it('lines of different models spliced together give a model or a ModelError', () => {
     const lines = MODELS.flatMap((m) => m.split('\n'));
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...lines), { minLength: 1, maxLength: 12 }), (picked) => frontEnd(picked.join('\n'))),
+      fc.property(fc.array(fc.constantFrom(...lines), { minLength: 1, maxLength: 12 }), (picked) =>
+        frontEnd(picked.join('\n')),
+      ),
       { seed: SEED, numRuns: 400 },
     );
   });
@@ -67,7 +106,10 @@ describe('the front end on mutated models', () => {
 
 describe('what the fuzzer found', () => {
   it('a highest derivative that cancels is a model error, not a crash in the compiler', () => {
-    expect(() => compileModel("independent t from 0 to 5\ny'' = y'' - y + 2*delta(t - 1)\ny(0) = 0; y'(0) = 0", 'f.delta')).toThrow(
-      "f.delta:2:1: y'' cancels out of this equation, so it does not determine y''\n  y'' = y'' - y + 2*delta(t - 1)\n  ^\nWrite the equation so that y'' remains after collecting terms, e.g. y'' = f(...).");
+    expect(() =>
+      compileModel("independent t from 0 to 5\ny'' = y'' - y + 2*delta(t - 1)\ny(0) = 0; y'(0) = 0", 'f.delta'),
+    ).toThrow(
+      "f.delta:2:1: y'' cancels out of this equation, so it does not determine y''\n  y'' = y'' - y + 2*delta(t - 1)\n  ^\nWrite the equation so that y'' remains after collecting terms, e.g. y'' = f(...).",
+    );
   });
 });

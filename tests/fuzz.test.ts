@@ -46,14 +46,89 @@ x1(0) = 0; x1'(0) = 1; x2(0) = 1; x2'(0) = 0
 
 /** Everything a model can contain, as the lexer sees it, plus some near misses. */
 const VOCABULARY: readonly string[] = [
-  'model', 'independent', 'from', 'to', 'parameter', 'unknown', 'discrete', 'situation', 'output',
-  'option', 'event', 'when', 'rises', 'falls', 'crosses', 'at', 'every', 'do', 'end', 'stop',
-  'if', 'then', 'else', 'and', 'or', 'not',
-  'x', 'y', "y'", "y''", 't', 'e', 'pi', 'n', 'constructor', '__proto__',
-  'sin', 'atan2', 'min', 'delta', "delta'", "delta''", 'step', 'foo', "sin'",
-  '0', '1', '2.5', '.5', '1e-3', '2E+4', '1e', '1.2.3',
-  '+', '-', '*', '/', '^', '(', ')', ',', ';', '=', ':=', '<', '<=', '>', '>=', '==', '!=',
-  "'", '\n', '\r\n', '#c\n', '//c\n', ' ', '\t', '$', '{', '@', 'é', '\u0000', '\uFFFD',
+  'model',
+  'independent',
+  'from',
+  'to',
+  'parameter',
+  'unknown',
+  'discrete',
+  'situation',
+  'output',
+  'option',
+  'event',
+  'when',
+  'rises',
+  'falls',
+  'crosses',
+  'at',
+  'every',
+  'do',
+  'end',
+  'stop',
+  'if',
+  'then',
+  'else',
+  'and',
+  'or',
+  'not',
+  'x',
+  'y',
+  "y'",
+  "y''",
+  't',
+  'e',
+  'pi',
+  'n',
+  'constructor',
+  '__proto__',
+  'sin',
+  'atan2',
+  'min',
+  'delta',
+  "delta'",
+  "delta''",
+  'step',
+  'foo',
+  "sin'",
+  '0',
+  '1',
+  '2.5',
+  '.5',
+  '1e-3',
+  '2E+4',
+  '1e',
+  '1.2.3',
+  '+',
+  '-',
+  '*',
+  '/',
+  '^',
+  '(',
+  ')',
+  ',',
+  ';',
+  '=',
+  ':=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '==',
+  '!=',
+  "'",
+  '\n',
+  '\r\n',
+  '#c\n',
+  '//c\n',
+  ' ',
+  '\t',
+  '$',
+  '{',
+  '@',
+  'é',
+  '\u0000',
+  '\uFFFD',
 ];
 
 /** The characters of the language and its likely neighbours, for character-level strings. */
@@ -97,7 +172,13 @@ function checkSpans(node: unknown, length: number): void {
 }
 
 /** A mutation of a text: delete, insert, duplicate or swap a character or a token-sized piece. */
-type Mutation = { op: 'delete' | 'insert' | 'duplicate' | 'swap'; at: number; other: number; piece: string; width: number };
+type Mutation = {
+  op: 'delete' | 'insert' | 'duplicate' | 'swap';
+  at: number;
+  other: number;
+  piece: string;
+  width: number;
+};
 
 const mutation: fc.Arbitrary<Mutation> = fc.record({
   op: fc.constantFrom('delete', 'insert', 'duplicate', 'swap'),
@@ -113,9 +194,12 @@ function mutate(text: string, m: Mutation): string {
   const at = m.at % n;
   const end = Math.min(n, at + m.width);
   switch (m.op) {
-    case 'delete': return text.slice(0, at) + text.slice(end);
-    case 'insert': return text.slice(0, at) + m.piece + text.slice(at);
-    case 'duplicate': return text.slice(0, end) + text.slice(at, end) + text.slice(end);
+    case 'delete':
+      return text.slice(0, at) + text.slice(end);
+    case 'insert':
+      return text.slice(0, at) + m.piece + text.slice(at);
+    case 'duplicate':
+      return text.slice(0, end) + text.slice(at, end) + text.slice(end);
     case 'swap': {
       const b = m.other % n;
       const [i, j] = at < b ? [at, b] : [b, at];
@@ -137,36 +221,60 @@ describe('the parser never fails other than with a ModelError', () => {
 
   it('on random strings over the language characters', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...CHARACTERS), { maxLength: 160 }).map((cs) => cs.join('')), checkParse),
+      fc.property(
+        fc.array(fc.constantFrom(...CHARACTERS), { maxLength: 160 }).map((cs) => cs.join('')),
+        checkParse,
+      ),
       { seed: SEED, numRuns: 1500 },
     );
   });
 
   it('on random token sequences', () => {
-    const sequence = fc.tuple(
-      fc.array(fc.constantFrom(...VOCABULARY), { maxLength: 60 }),
-      fc.constantFrom(' ', ''),
-    ).map(([tokens, glue]) => tokens.join(glue));
+    const sequence = fc
+      .tuple(fc.array(fc.constantFrom(...VOCABULARY), { maxLength: 60 }), fc.constantFrom(' ', ''))
+      .map(([tokens, glue]) => tokens.join(glue));
     fc.assert(fc.property(sequence, checkParse), { seed: SEED, numRuns: 2000 });
   });
 
   it('on statement-shaped token sequences', () => {
     // Starting lines with real statement openers reaches deeper into each statement's parser.
-    const opener = fc.constantFrom('model M', 'independent t', 'parameter a =', 'event e when', 'event e at', 'event e every',
-      "y'' =", 'y(0) =', 'output', 'option method =', 'situation s =', 'discrete n =', 'event e when x rises do');
-    const line = fc.tuple(opener, fc.array(fc.constantFrom(...VOCABULARY), { maxLength: 12 }))
+    const opener = fc.constantFrom(
+      'model M',
+      'independent t',
+      'parameter a =',
+      'event e when',
+      'event e at',
+      'event e every',
+      "y'' =",
+      'y(0) =',
+      'output',
+      'option method =',
+      'situation s =',
+      'discrete n =',
+      'event e when x rises do',
+    );
+    const line = fc
+      .tuple(opener, fc.array(fc.constantFrom(...VOCABULARY), { maxLength: 12 }))
       .map(([o, rest]) => `${o} ${rest.join(' ')}`);
-    fc.assert(fc.property(fc.array(line, { maxLength: 6 }).map((ls) => ls.join('\n')), checkParse), { seed: SEED, numRuns: 1500 });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 6 }).map((ls) => ls.join('\n')),
+        checkParse,
+      ),
+      { seed: SEED, numRuns: 1500 },
+    );
   });
 
   it('on the valid models mutated character by character', () => {
-    const mutated = fc.tuple(fc.constantFrom(...VALID_MODELS), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+    const mutated = fc
+      .tuple(fc.constantFrom(...VALID_MODELS), fc.array(mutation, { minLength: 1, maxLength: 4 }))
       .map(([model, ms]) => ms.reduce(mutate, model));
     fc.assert(fc.property(mutated, checkParse), { seed: SEED, numRuns: 1500 });
   });
 
   it('on the valid models mutated token by token', () => {
-    const mutated = fc.tuple(fc.constantFrom(...VALID_MODELS), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+    const mutated = fc
+      .tuple(fc.constantFrom(...VALID_MODELS), fc.array(mutation, { minLength: 1, maxLength: 4 }))
       .map(([model, ms]) => {
         let tokens = tokensOf(model);
         for (const m of ms) {
@@ -189,7 +297,9 @@ describe('the parser never fails other than with a ModelError', () => {
   });
 
   it('on long inputs', () => {
-    const big = VALID_MODELS.join('\n').replace(/^model .*$/gm, '').repeat(50);
+    const big = VALID_MODELS.join('\n')
+      .replace(/^model .*$/gm, '')
+      .repeat(50);
     expect(parseModel(big, 'big.delta').statements.length).toBeGreaterThan(500);
     checkParse(`y = ${'('.repeat(100000)}`);
     checkParse(`y = ${'1 + '.repeat(20000)}1`);

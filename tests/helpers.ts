@@ -55,7 +55,10 @@ export function getPath(value: unknown, path: string): unknown {
   let v: unknown = value;
   for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
     const key = m[1] ?? m[2];
-    if (key === 'length' && Array.isArray(v)) { v = v.length; continue; }
+    if (key === 'length' && Array.isArray(v)) {
+      v = v.length;
+      continue;
+    }
     v = v === null || v === undefined ? undefined : (v as Record<string, unknown>)[key];
   }
   return v;
@@ -64,23 +67,46 @@ export function getPath(value: unknown, path: string): unknown {
 /** The command-line flags of a case as library options (only the flags the cases use). */
 export function optionsFromArgs(args: readonly string[]): SimulateOptions {
   const o: SimulateOptions & { set?: Record<string, number>; init?: Record<string, number> } = {};
-  const pairs = (text: string) => Object.fromEntries(text.split(',').map((p) => {
-    const [k, v] = p.split('=');
-    return [k.trim(), Number(v)];
-  }));
+  const pairs = (text: string) =>
+    Object.fromEntries(
+      text.split(',').map((p) => {
+        const [k, v] = p.split('=');
+        return [k.trim(), Number(v)];
+      }),
+    );
   for (let i = 0; i < args.length; i += 2) {
-    const flag = args[i], value = args[i + 1];
+    const flag = args[i],
+      value = args[i + 1];
     switch (flag) {
-      case '--from': o.from = Number(value); break;
-      case '--to': o.to = Number(value); break;
-      case '--rtol': o.rtol = Number(value); break;
-      case '--atol': o.atol = Number(value); break;
-      case '--step': o.step = Number(value); break;
-      case '--method': o.method = value as SimulateOptions['method']; break;
-      case '--locate': o.locate = value as SimulateOptions['locate']; break;
-      case '--set': o.set = { ...(o.set as Record<string, number> | undefined), ...pairs(value) }; break;
-      case '--init': o.init = pairs(value); break;
-      default: throw new Error(`optionsFromArgs: flag ${flag} is not mapped`);
+      case '--from':
+        o.from = Number(value);
+        break;
+      case '--to':
+        o.to = Number(value);
+        break;
+      case '--rtol':
+        o.rtol = Number(value);
+        break;
+      case '--atol':
+        o.atol = Number(value);
+        break;
+      case '--step':
+        o.step = Number(value);
+        break;
+      case '--method':
+        o.method = value as SimulateOptions['method'];
+        break;
+      case '--locate':
+        o.locate = value as SimulateOptions['locate'];
+        break;
+      case '--set':
+        o.set = { ...(o.set as Record<string, number> | undefined), ...pairs(value) };
+        break;
+      case '--init':
+        o.init = pairs(value);
+        break;
+      default:
+        throw new Error(`optionsFromArgs: flag ${flag} is not mapped`);
     }
   }
   return o;
@@ -94,7 +120,10 @@ export function expectWithin(actual: unknown, expected: number, tol: number, wha
   expect(typeof actual, `${what}: not a number`).toBe('number');
   const err = Math.abs((actual as number) - expected);
   const ratio = err / tol;
-  expect(ratio, `${what}: ${actual} vs ${expected}, error ${err.toExponential(2)} = ${ratio.toExponential(2)} tol`).toBeLessThanOrEqual(1);
+  expect(
+    ratio,
+    `${what}: ${actual} vs ${expected}, error ${err.toExponential(2)} = ${ratio.toExponential(2)} tol`,
+  ).toBeLessThanOrEqual(1);
   return ratio;
 }
 
@@ -129,7 +158,10 @@ export function modelErrorOf(source: string, file = 'm.delta'): ModelError {
     transformReport(compileModel(source, file));
   } catch (err) {
     if (err instanceof ModelError) return err;
-    throw new Error(`expected a ModelError, got ${err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err)}`);
+    throw new Error(
+      `expected a ModelError, got ${err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err)}`,
+      { cause: err },
+    );
   }
   throw new Error('expected a ModelError, but the model was accepted');
 }
@@ -180,9 +212,18 @@ export function ensureCliBuilt(): void {
   if (!existsSync(CLI)) execSync('npx tsup', { cwd: ROOT, stdio: 'pipe', timeout: 180_000 });
 }
 
-export interface CliRun { status: number | null; stdout: string; stderr: string }
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export function runCli(args: readonly string[], cwd = ROOT): CliRun {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

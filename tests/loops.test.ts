@@ -7,8 +7,11 @@ import { foldFunctions, foldStatements } from '../src/codegen/loops.js';
 
 /** The function (y, d, out) => void of a body, as the compiler would make it. */
 function run(lines: readonly string[], n: number, seed: number): Float64Array {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const f = new Function('y', 'd', 'out', `"use strict";\n${lines.join('')}`) as (y: Float64Array, d: Float64Array, out: Float64Array) => void;
+  const f = new Function('y', 'd', 'out', `"use strict";\n${lines.join('')}`) as (
+    y: Float64Array,
+    d: Float64Array,
+    out: Float64Array,
+  ) => void;
   const y = Float64Array.from({ length: n }, (_, k) => Math.sin(seed * (k + 1)) * 10);
   const d = Float64Array.from({ length: n }, (_, k) => Math.cos(seed + k));
   const out = new Float64Array(n).fill(NaN);
@@ -31,7 +34,7 @@ describe('foldStatements', () => {
     for (const seed of [1, 2, 3]) expect(run(folded, 24, seed)).toEqual(run(lines, 24, seed));
   });
 
-  it('folds blocks of statements (x[k]\' and u[k]\' of each element) and keeps decimals, exponents and names as text', () => {
+  it("folds blocks of statements (x[k]' and u[k]' of each element) and keeps decimals, exponents and names as text", () => {
     const lines: string[] = [];
     for (let k = 0; k < 50; k++) {
       lines.push(`  out[${2 * k}] = (y[${2 * k + 1}] + d[${k}]);\n`);
@@ -66,11 +69,13 @@ describe('foldFunctions', () => {
     for (let k = 0; k < 20; k++) bodies.push(`  const x0 = y[${2 * k + 2}];\n  return (x0 - y[${2 * k}]) * 1e-3;\n`);
     bodies.push('  return y[40] - 7;\n');
     const { definitions, list } = foldFunctions('watch', 'y', bodies);
-    expect(definitions).toContain('const watchFamily0 = (i) => function (y) {\n  const x0 = y[(2 + 2 * i)];\n  return (x0 - y[(2 * i)]) * 1e-3;\n};');
+    expect(definitions).toContain(
+      'const watchFamily0 = (i) => function (y) {\n  const x0 = y[(2 + 2 * i)];\n  return (x0 - y[(2 * i)]) * 1e-3;\n};',
+    );
     expect(list).toBe('[watch0, ...Array.from({ length: 20 }, (_, k) => watchFamily0(k)), watch21]');
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+
     const made = new Function(`"use strict";\n${definitions}return ${list};`)() as ((y: Float64Array) => number)[];
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+
     const plain = bodies.map((b) => new Function('y', `"use strict";\n${b}`) as (y: Float64Array) => number);
     expect(made).toHaveLength(plain.length);
     const y = Float64Array.from({ length: 41 }, (_, k) => Math.exp(Math.sin(k)));

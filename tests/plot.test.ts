@@ -10,7 +10,8 @@ import {
   renderXYPlot,
   writePlot,
   type TrajectoryPlotInput,
-  scaleGroups, timeWindow,
+  scaleGroups,
+  timeWindow,
 } from '../src/cli/plot.js';
 
 /** Points of every `d` attribute of the paths inside line-mark groups. */
@@ -78,7 +79,9 @@ describe('renderTrajectoryPlot', () => {
     }
     // the pieces of h' meet the event time from both sides at different values: the jump
     const ends = paths.map((p) => [p[0][0], p[p.length - 1][0]]);
-    expect(ends.filter(([, b]) => b === ends[0][1]).length + ends.filter(([a]) => a === ends[0][1]).length).toBeGreaterThanOrEqual(2);
+    expect(
+      ends.filter(([, b]) => b === ends[0][1]).length + ends.filter(([a]) => a === ends[0][1]).length,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('keeps row order even when the after-row would sort first', async () => {
@@ -106,15 +109,26 @@ describe('renderTrajectoryPlot', () => {
     // 150 bounces of a sawtooth: x falls from 1 to 0 and is reset to 1
     const rows: number[][] = [];
     const events: { t: number; name: string }[] = [];
-    for (let k = 0; k < 150; k++) { rows.push([k, 1], [k + 1, 0]); events.push({ t: k + 1, name: 'reset' }); }
-    const svg = await renderTrajectoryPlot({ title: 'Sawtooth', independent: 't', columns: ['t', 'x'], rows, series: ['x'], events });
+    for (let k = 0; k < 150; k++) {
+      rows.push([k, 1], [k + 1, 0]);
+      events.push({ t: k + 1, name: 'reset' });
+    }
+    const svg = await renderTrajectoryPlot({
+      title: 'Sawtooth',
+      independent: 't',
+      columns: ['t', 'x'],
+      rows,
+      series: ['x'],
+      events,
+    });
     const rules = [...svg.matchAll(/<g class="mark-rule role-mark[^>]*>(.*?)<\/g>/gs)][0][1];
     const lines = [...rules.matchAll(/<line[^>]*>/g)].map((m) => m[0]);
     expect(lines).toHaveLength(150);
     expect(lines.every((l) => !l.includes('stroke-dasharray'))).toBe(true);
     // each tick 7 px long, against a panel several hundred px high
     for (const l of lines) {
-      const y2 = Number(/y2="(-?[\d.]+)"/.exec(l)![1]), y1 = Number(/y1="(-?[\d.]+)"/.exec(l)?.[1] ?? '0');
+      const y2 = Number(/y2="(-?[\d.]+)"/.exec(l)![1]),
+        y1 = Number(/y1="(-?[\d.]+)"/.exec(l)?.[1] ?? '0');
       expect(Math.abs(y2 - y1)).toBeCloseTo(7, 6);
     }
     expect(svg).toContain('150 event instants, marked by the ticks along the bottom');
@@ -123,8 +137,19 @@ describe('renderTrajectoryPlot', () => {
   it('a rug of thousands of instants has at most a tick per pixel column, and still says how many there were', async () => {
     const rows: number[][] = [];
     const events: { t: number; name: string }[] = [];
-    for (let k = 0; k < 5000; k++) { const t = k / 100; rows.push([t, k], [t, k + 1]); events.push({ t, name: 'hit' }); }
-    const svg = await renderTrajectoryPlot({ title: 'Many', independent: 't', columns: ['t', 'n'], rows, series: ['n'], events });
+    for (let k = 0; k < 5000; k++) {
+      const t = k / 100;
+      rows.push([t, k], [t, k + 1]);
+      events.push({ t, name: 'hit' });
+    }
+    const svg = await renderTrajectoryPlot({
+      title: 'Many',
+      independent: 't',
+      columns: ['t', 'n'],
+      rows,
+      series: ['n'],
+      events,
+    });
     const rules = [...svg.matchAll(/<g class="mark-rule role-mark[^>]*>(.*?)<\/g>/gs)][0][1];
     const ticks = [...rules.matchAll(/<line[^>]*>/g)].length;
     expect(ticks).toBeGreaterThan(500);
@@ -189,7 +214,13 @@ describe('renderTrajectoryPlot', () => {
     const write = vi.spyOn(process.stderr, 'write');
     try {
       await renderTrajectoryPlot({ ...bounce, rows: [] });
-      await renderXYPlot({ title: 'q', xLabel: 'x', series: [{ name: 's', points: [[0, 0]] }], logX: true, logY: true });
+      await renderXYPlot({
+        title: 'q',
+        xLabel: 'x',
+        series: [{ name: 's', points: [[0, 0]] }],
+        logX: true,
+        logY: true,
+      });
       await renderHistogram({ title: 'q', xLabel: 'x', values: [] });
       for (const s of spies) expect(s).not.toHaveBeenCalled();
       expect(write).not.toHaveBeenCalled();
@@ -206,8 +237,23 @@ describe('renderXYPlot', () => {
       title: 'Collisions vs restitution',
       xLabel: 'e',
       series: [
-        { name: 'collisions', points: [[0, 1], [0.1, 3], [0.5, 8], [0.9, 40], [NaN, 3]] },
-        { name: "n'", points: [[0.1, 2], [0.5, 4]] },
+        {
+          name: 'collisions',
+          points: [
+            [0, 1],
+            [0.1, 3],
+            [0.5, 8],
+            [0.9, 40],
+            [NaN, 3],
+          ],
+        },
+        {
+          name: "n'",
+          points: [
+            [0.1, 2],
+            [0.5, 4],
+          ],
+        },
       ],
       logX: true,
       mark: 'line',
@@ -222,9 +268,26 @@ describe('renderXYPlot', () => {
 
   it('a log axis spans the data, not the decades around it', async () => {
     // 0.2..0.9 on a "nice" log axis would become 0.1..1 and leave both ends empty
-    const svg = await renderXYPlot({ title: 'log', xLabel: 'e', series: [{ name: 'n', points: [[0.2, 5], [0.5, 3], [0.9, 2]] }], logX: true, logY: true, mark: 'line' });
+    const svg = await renderXYPlot({
+      title: 'log',
+      xLabel: 'e',
+      series: [
+        {
+          name: 'n',
+          points: [
+            [0.2, 5],
+            [0.5, 3],
+            [0.9, 2],
+          ],
+        },
+      ],
+      logX: true,
+      logY: true,
+      mark: 'line',
+    });
     const [path] = linePaths(svg);
-    const xs = path.map((p) => p[0]), ys = path.map((p) => p[1]);
+    const xs = path.map((p) => p[0]),
+      ys = path.map((p) => p[1]);
     expect(Math.min(...xs)).toBeCloseTo(0, 6);
     expect(Math.min(...ys)).toBeCloseTo(0, 6);
     // the middle point sits where log scaling puts it: log(0.5/0.2)/log(0.9/0.2) of the width
@@ -234,7 +297,20 @@ describe('renderXYPlot', () => {
 
   it('names the y axis after a single series and supports every mark', async () => {
     for (const mark of ['line', 'point', 'linepoint'] as const) {
-      const svg = await renderXYPlot({ title: 'one', xLabel: 'k', series: [{ name: 'hits', points: [[1, 2], [2, 3]] }], mark });
+      const svg = await renderXYPlot({
+        title: 'one',
+        xLabel: 'k',
+        series: [
+          {
+            name: 'hits',
+            points: [
+              [1, 2],
+              [2, 3],
+            ],
+          },
+        ],
+        mark,
+      });
       expect(svg).toContain('>hits<');
     }
     const empty = await renderXYPlot({ title: 'empty xy', xLabel: 'k', series: [], logY: true });
@@ -250,7 +326,10 @@ describe('renderHistogram', () => {
       xLabel: 't_hit',
       values: [...values, NaN, Infinity],
       bins: 10,
-      markers: [{ label: 'mean', value: 5 }, { label: 'bad', value: NaN }],
+      markers: [
+        { label: 'mean', value: 5 },
+        { label: 'bad', value: NaN },
+      ],
     });
     for (const text of ['Impact times', '>t_hit<', '>frequency<', '>mean<']) expect(svg).toContain(text);
     expect(svg).not.toContain('>bad<');
@@ -314,12 +393,28 @@ describe('writePlot', () => {
 
 describe('plots people read', () => {
   it('the time axis stops after the last event when a long run goes on unchanged, and says so', () => {
-    const rows = [[0, 1], [1, 1], [1, 2], [17.8, 2], [17.8, 3], [1e6, 3]];
+    const rows = [
+      [0, 1],
+      [1, 1],
+      [1, 2],
+      [17.8, 2],
+      [17.8, 3],
+      [1e6, 3],
+    ];
     const w = timeWindow(rows, [{ t: 1 }, { t: 17.8 }]);
     expect(w.end).toBeCloseTo(17.8 + 0.25 * 17.8, 12);
     expect(w.note).toBe('time axis to 22.25: the last event is at 17.8, the run goes on to 1000000');
     // events over the whole range: the whole range
-    expect(timeWindow([[0, 1], [5, 1], [10, 2]], [{ t: 5 }])).toEqual({ end: 10, note: null });
+    expect(
+      timeWindow(
+        [
+          [0, 1],
+          [5, 1],
+          [10, 2],
+        ],
+        [{ t: 5 }],
+      ),
+    ).toEqual({ end: 10, note: null });
   });
 
   it('one panel per scale: a counter apart, quantities two decades apart apart', () => {
@@ -335,7 +430,17 @@ describe('plots people read', () => {
   });
 
   it('a series identical to another is drawn dashed, so that both show', async () => {
-    const svg = await renderTrajectoryPlot({ title: 'twins', independent: 't', columns: ['t', 'a', 'b'], rows: [[0, 1, 1], [1, 2, 2]], series: ['a', 'b'], events: [] });
+    const svg = await renderTrajectoryPlot({
+      title: 'twins',
+      independent: 't',
+      columns: ['t', 'a', 'b'],
+      rows: [
+        [0, 1, 1],
+        [1, 2, 2],
+      ],
+      series: ['a', 'b'],
+      events: [],
+    });
     expect(svg).toMatch(/stroke-dasharray="6,4"/);
   });
 });

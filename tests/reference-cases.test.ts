@@ -8,7 +8,14 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileModel, ModelError, shoot, simulate, transformReport } from '../src/index.js';
 import {
-  ensureCliBuilt, getPath, optionsFromArgs, REFERENCE_DIR, referenceCases, runCli, type CaseCheck, type ReferenceCase,
+  ensureCliBuilt,
+  getPath,
+  optionsFromArgs,
+  REFERENCE_DIR,
+  referenceCases,
+  runCli,
+  type CaseCheck,
+  type ReferenceCase,
 } from './helpers.js';
 
 const CASES = referenceCases();
@@ -29,26 +36,45 @@ function applyChecks(c: ReferenceCase, result: unknown, exitCode: number, stderr
 }
 
 function applyCheck(c: ReferenceCase, check: CaseCheck, result: unknown, exitCode: number, stderr: string): void {
-  if (check.exit !== undefined) { expect(exitCode, `${c.id}: exit code`).toBe(check.exit); return; }
-  if (check.stderr !== undefined) { expect(stderr, `${c.id}: stderr`).toMatch(new RegExp(check.stderr)); return; }
+  if (check.exit !== undefined) {
+    expect(exitCode, `${c.id}: exit code`).toBe(check.exit);
+    return;
+  }
+  if (check.stderr !== undefined) {
+    expect(stderr, `${c.id}: stderr`).toMatch(new RegExp(check.stderr));
+    return;
+  }
   const path = check.path!;
   const actual = getPath(result, path);
-  if ('equals' in check) { expect(actual, `${c.id}: ${path}`).toEqual(check.equals); return; }
-  if (check.atLeast !== undefined) { expect(actual as number, `${c.id}: ${path}`).toBeGreaterThanOrEqual(check.atLeast); return; }
+  if ('equals' in check) {
+    expect(actual, `${c.id}: ${path}`).toEqual(check.equals);
+    return;
+  }
+  if (check.atLeast !== undefined) {
+    expect(actual as number, `${c.id}: ${path}`).toBeGreaterThanOrEqual(check.atLeast);
+    return;
+  }
   expect(typeof actual, `${c.id}: ${path} is ${String(actual)}`).toBe('number');
   const err = Math.abs((actual as number) - check.value!);
-  expect(err / check.tol!, `${c.id}: ${path} = ${actual}, expected ${check.value} within ${check.tol} (error ${err.toExponential(2)})`).toBeLessThanOrEqual(1);
+  expect(
+    err / check.tol!,
+    `${c.id}: ${path} = ${actual}, expected ${check.value} within ${check.tol} (error ${err.toExponential(2)})`,
+  ).toBeLessThanOrEqual(1);
 }
 
 describe('the reference cases', () => {
   it('are all here: every command kind is exercised', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(28);
-    expect(new Set(CASES.map((c) => c.command))).toEqual(new Set(['simulate', 'transform', 'shoot', 'sweep', 'montecarlo']));
+    expect(new Set(CASES.map((c) => c.command))).toEqual(
+      new Set(['simulate', 'transform', 'shoot', 'sweep', 'montecarlo']),
+    );
   });
 });
 
 describe('simulate and shoot through the library', () => {
-  const cases = CASES.filter((c) => (c.command === 'simulate' || c.command === 'shoot') && !c.checks.some((k) => k.stderr !== undefined));
+  const cases = CASES.filter(
+    (c) => (c.command === 'simulate' || c.command === 'shoot') && !c.checks.some((k) => k.stderr !== undefined),
+  );
 
   it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
     const model = compileModel(modelText(c), c.model);
@@ -60,7 +86,11 @@ describe('simulate and shoot through the library', () => {
 
   it('covers every simulate case of the kinds the issue names (delta_*, ball_*, iderk_*, two_masses_*, c12_e*)', () => {
     const ids = cases.filter((c) => c.command === 'simulate').map((c) => c.id);
-    for (const prefix of ['delta_', 'ball_', 'iderk_', 'two_masses_', 'c12_e']) expect(ids.some((id) => id.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of ['delta_', 'ball_', 'iderk_', 'two_masses_', 'c12_e'])
+      expect(
+        ids.some((id) => id.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
   });
 });
 

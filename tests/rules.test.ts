@@ -8,11 +8,17 @@ import { ModelError, simulate, transformModel } from '../src/index.js';
 import { formatText, transformReport } from '../src/report/print.js';
 import { compileModel } from '../src/codegen/stages.js';
 
-const near = (got: number, want: number, tol: number) => expect(Math.abs(got - want), `${got} vs ${want}`).toBeLessThanOrEqual(tol);
+const near = (got: number, want: number, tol: number) =>
+  expect(Math.abs(got - want), `${got} vs ${want}`).toBeLessThanOrEqual(tol);
 const TIGHT = { rtol: 1e-12, atol: 1e-14 };
 
 function errorOf(text: string): ModelError {
-  try { compileModel(text, 'm.delta'); } catch (err) { expect(err).toBeInstanceOf(ModelError); return err as ModelError; }
+  try {
+    compileModel(text, 'm.delta');
+  } catch (err) {
+    expect(err).toBeInstanceOf(ModelError);
+    return err as ModelError;
+  }
   throw new Error('expected a ModelError');
 }
 
@@ -28,7 +34,7 @@ describe('a named variable defined by rules', () => {
     'w(0) = 0',
   ].join('\n');
 
-  it('is the active rule\'s value, and keeps the last one while no rule is active', () => {
+  it("is the active rule's value, and keeps the last one while no rule is active", () => {
     const r = simulate(model, { ...TIGHT, outputStep: 0.5 });
     expect(r.status).toBe('ok');
     const at = (t: number) => r.rows.filter((row) => row[0] === t).at(-1)![r.columns.indexOf('F')];
@@ -44,14 +50,14 @@ describe('a named variable defined by rules', () => {
   });
 
   it('is 0 before any rule has run, as the variables of a rule table start', () => {
-    const r = simulate('independent t from 0 to 2\nF = 5 while t > 1\ny\' = F\ny(0) = 0', TIGHT);
+    const r = simulate("independent t from 0 to 2\nF = 5 while t > 1\ny' = F\ny(0) = 0", TIGHT);
     near(r.final.y, 5, 1e-9);
     near(r.rows[0][r.columns.indexOf('F')], 0, 0);
   });
 
   it('holds the value of the rule at the instant it stops, read on the near side (a relation of the state)', () => {
     // x' = 1 from 0; G = 3x while x < 0.5 holds 1.5 from t = 0.5 on; H follows x again from x > 2
-    const r = simulate('independent t from 0 to 3\nG = 3*x while x < 0.5\nH = x while x > 2\nx\' = 1\nx(0) = 0', TIGHT);
+    const r = simulate("independent t from 0 to 3\nG = 3*x while x < 0.5\nH = x while x > 2\nx' = 1\nx(0) = 0", TIGHT);
     near(r.final.G, 1.5, 1e-12);
     near(r.final.H, 3, 1e-12);
     near(r.events[0].t, 0.5, 1e-14);
@@ -67,7 +73,10 @@ describe('a named variable defined by rules', () => {
 describe('rules in for blocks', () => {
   it('each element keeps its own rule and held value', () => {
     // F[i] = i t while t < i, then held at i^2: x[i](3) = i^3/2 + i^2 (3 - i)
-    const r = simulate('independent t from 0 to 3\nparameter N = 3\nfor i in 1:N\n  F[i] = i*t while t < i\n  x[i]\' = F[i]\n  x[i](0) = 0\nend', TIGHT);
+    const r = simulate(
+      "independent t from 0 to 3\nparameter N = 3\nfor i in 1:N\n  F[i] = i*t while t < i\n  x[i]' = F[i]\n  x[i](0) = 0\nend",
+      TIGHT,
+    );
     for (const i of [1, 2, 3]) {
       near(r.final[`x[${i}]`], i ** 3 / 2 + i * i * (3 - i), 1e-9);
       near(r.final[`F[${i}]`], i * Math.min(i, 3), 1e-12);
@@ -76,7 +85,7 @@ describe('rules in for blocks', () => {
 });
 
 describe('a differential equation with while: the integral stops', () => {
-  it('w\' = 1 while t < 2 stops at 2 and keeps it', () => {
+  it("w' = 1 while t < 2 stops at 2 and keeps it", () => {
     const r = simulate("independent t from 0 to 5\nw' = 1 while t < 2\nw(0) = 0", TIGHT);
     near(r.final.w, 2, 1e-12);
   });
@@ -87,7 +96,10 @@ describe('a differential equation with while: the integral stops', () => {
     const t1 = 3 / 9.81;
     near(r.final["x'"], -3, 1e-12);
     near(r.final.x, -0.5 * 9.81 * t1 ** 2 - 3 * (2 - t1), 1e-10);
-    expect(transformModel("independent t from 0 to 2\nm*x'' = -m*9.81 while x' > -3\nparameter m = 2\nx(0) = 0; x'(0) = 0").equations.length).toBe(2);
+    expect(
+      transformModel("independent t from 0 to 2\nm*x'' = -m*9.81 while x' > -3\nparameter m = 2\nx(0) = 0; x'(0) = 0")
+        .equations.length,
+    ).toBe(2);
   });
 
   it('with the derivative on both sides it still means: the highest derivative is zero', () => {
@@ -127,15 +139,18 @@ describe('conditions of relations as event triggers', () => {
 
   it('and/or/not of relations, and situations, flip where the combined condition does', () => {
     // in (0.5, 1) and (2, 2.5) both hold: x = t in (0.5, 2.5) and sin(pi t) > 0 in (0, 1) u (2, 3)
-    const r = simulate([
-      'independent t from 0 to 3',
-      'situation inside = x > 0.5 and x < 2.5',
-      'discrete n = 0',
-      'event on when inside and sin(pi*t) > 0 rises do n := n + 1 end',
-      'event off when not (inside and sin(pi*t) > 0) rises do n := n + 10 end',
-      "x' = 1",
-      'x(0) = 0',
-    ].join('\n'), TIGHT);
+    const r = simulate(
+      [
+        'independent t from 0 to 3',
+        'situation inside = x > 0.5 and x < 2.5',
+        'discrete n = 0',
+        'event on when inside and sin(pi*t) > 0 rises do n := n + 1 end',
+        'event off when not (inside and sin(pi*t) > 0) rises do n := n + 10 end',
+        "x' = 1",
+        'x(0) = 0',
+      ].join('\n'),
+      TIGHT,
+    );
     expect(r.events.map((e) => e.name)).toEqual(['on', 'off', 'on', 'off']);
     [0.5, 1, 2, 2.5].forEach((t, k) => near(r.events[k].t, t, 1e-12));
     expect(r.final.n).toBe(22);

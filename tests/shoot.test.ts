@@ -9,9 +9,21 @@ import { main } from '../src/cli/main.js';
  * follow in cosh and sinh. The two boundary conditions fix p1 and H, found here by a Newton
  * iteration on the closed form itself (no ODE solver), converged to rounding.
  */
-interface Rope { w: number; F: number; a: number; L: number; y0: number; yL: number; S: number }
+interface Rope {
+  w: number;
+  F: number;
+  a: number;
+  L: number;
+  y0: number;
+  yL: number;
+  S: number;
+}
 
-function closedForm(r: Rope, p1: number, H: number): { yL: number; zL: number; ya: number; za: number; slopeBefore: number; slopeAfter: number } {
+function closedForm(
+  r: Rope,
+  p1: number,
+  H: number,
+): { yL: number; zL: number; ya: number; za: number; slopeBefore: number; slopeAfter: number } {
   const k = r.w / H;
   const A1 = Math.asinh(p1);
   const ya = r.y0 + (Math.cosh(k * r.a + A1) - Math.cosh(A1)) / k;
@@ -23,22 +35,36 @@ function closedForm(r: Rope, p1: number, H: number): { yL: number; zL: number; y
   return {
     yL: ya + (Math.cosh(k * d + A2) - Math.cosh(A2)) / k,
     zL: za + (Math.sinh(k * d + A2) - Math.sinh(A2)) / k,
-    ya, za, slopeBefore, slopeAfter,
+    ya,
+    za,
+    slopeBefore,
+    slopeAfter,
   };
 }
 
 function exactRope(r: Rope, guess: [number, number]): { p1: number; H: number } {
   let [p1, H] = guess;
-  const R = (u: number, v: number) => { const c = closedForm(r, u, v); return [c.yL - r.yL, c.zL - r.S]; };
+  const R = (u: number, v: number) => {
+    const c = closedForm(r, u, v);
+    return [c.yL - r.yL, c.zL - r.S];
+  };
   for (let k = 0; k < 100; k++) {
     const r0 = R(p1, H);
-    const h1 = 1e-7 * Math.max(1, Math.abs(p1)), h2 = 1e-7 * Math.max(1, Math.abs(H));
-    const ra = R(p1 + h1, H), rb = R(p1 - h1, H), rc = R(p1, H + h2), rd = R(p1, H - h2);
-    const J = [[(ra[0] - rb[0]) / (2 * h1), (rc[0] - rd[0]) / (2 * h2)], [(ra[1] - rb[1]) / (2 * h1), (rc[1] - rd[1]) / (2 * h2)]];
+    const h1 = 1e-7 * Math.max(1, Math.abs(p1)),
+      h2 = 1e-7 * Math.max(1, Math.abs(H));
+    const ra = R(p1 + h1, H),
+      rb = R(p1 - h1, H),
+      rc = R(p1, H + h2),
+      rd = R(p1, H - h2);
+    const J = [
+      [(ra[0] - rb[0]) / (2 * h1), (rc[0] - rd[0]) / (2 * h2)],
+      [(ra[1] - rb[1]) / (2 * h1), (rc[1] - rd[1]) / (2 * h2)],
+    ];
     const det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
     const dp = (-r0[0] * J[1][1] + r0[1] * J[0][1]) / det;
     const dH = (-r0[1] * J[0][0] + r0[0] * J[1][0]) / det;
-    p1 += dp; H += dH;
+    p1 += dp;
+    H += dH;
     if (Math.abs(dp) + Math.abs(dH) < 1e-15 * (1 + Math.abs(H))) break;
   }
   return { p1, H };
@@ -99,7 +125,10 @@ describe('the rope: Newton shooting against the exact two-catenary solution', ()
   });
 
   it('central differences converge quadratically: log r(k+1) / log r(k) near 2 until the integration noise', () => {
-    const result = shoot(compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta'), { ...TIGHT, jacobian: 'central' });
+    const result = shoot(compileModel(ropeModel(ROPES[0].rope, [-1, 5]), 'rope.delta'), {
+      ...TIGHT,
+      jacobian: 'central',
+    });
     expect(result.iterations.slice(0, -1).every((it) => it.jacobian === 'central')).toBe(true);
     const norms = result.iterations.map((i) => i.residualNorm);
     // the asymptotic range: residuals well below 1 and well above the noise floor (~1e-9)
@@ -121,7 +150,8 @@ describe('the rope: Newton shooting against the exact two-catenary solution', ()
     expect(its[0].jacobian).toBe('forward');
     expect(its.filter((it) => it.jacobian === 'broyden').length).toBeGreaterThanOrEqual(3);
     const ratios: number[] = [];
-    for (let k = 0; k + 1 < its.length; k++) if (its[k].residualNorm < 0.05) ratios.push(its[k + 1].residualNorm / its[k].residualNorm);
+    for (let k = 0; k + 1 < its.length; k++)
+      if (its[k].residualNorm < 0.05) ratios.push(its[k + 1].residualNorm / its[k].residualNorm);
     expect(ratios.length).toBeGreaterThanOrEqual(4);
     // never a stall (a linearly convergent chord iteration keeps one ratio), and it tends to 0:
     // Broyden's ratios need not shrink at every step in two unknowns, but the last is tiny
@@ -133,7 +163,11 @@ describe('the rope: Newton shooting against the exact two-catenary solution', ()
   });
 
   it('Broyden needs fewer shots than central differences, with the same accuracy (and fewer than the peers on W4)', () => {
-    const W4 = { name: 'W4 of the benchmark', rope: { w: 1, F: 2, a: 4, L: 10, y0: 0, yL: 0, S: 12 }, guess: [-1, 5] as [number, number] };
+    const W4 = {
+      name: 'W4 of the benchmark',
+      rope: { w: 1, F: 2, a: 4, L: 10, y0: 0, yL: 0, S: 12 },
+      guess: [-1, 5] as [number, number],
+    };
     for (const { name, rope, guess } of [...ROPES, W4]) {
       const compiled = compileModel(ropeModel(rope, guess), 'rope.delta');
       const broyden = shoot(compiled, TIGHT);
@@ -196,7 +230,8 @@ describe('Broyden: a failing secant step refreshes the Jacobian instead of faili
   const CASES = [
     {
       name: 'two strongly nonlinear conditions',
-      model: "independent t from 0 to 1\nunknown v = 1, w = 1\nx' = v\ny' = w\nx(0) = 0; y(0) = 0\nx(1) = exp(w) - 2\ny(1) = v^3 - 7",
+      model:
+        "independent t from 0 to 1\nunknown v = 1, w = 1\nx' = v\ny' = w\nx(0) = 0; y(0) = 0\nx(1) = exp(w) - 2\ny(1) = v^3 - 7",
       exact: { v: exactV, w: exactV ** 3 - 7 },
     },
     {
@@ -227,31 +262,41 @@ describe('Broyden: a failing secant step refreshes the Jacobian instead of faili
   });
 
   it('an unknown jacobian option is an input error', () => {
-    expect(() => shoot(CASES[1].model, { jacobian: 'secant' as never })).toThrow(/jacobian 'secant': use 'broyden' or 'central'/);
+    expect(() => shoot(CASES[1].model, { jacobian: 'secant' as never })).toThrow(
+      /jacobian 'secant': use 'broyden' or 'central'/,
+    );
   });
 });
 
 describe('failure as information', () => {
   it('a singular Jacobian (an unknown the conditions do not depend on) says so and keeps the last iterate', () => {
-    const r = shoot(`independent t from 0 to 1
+    const r = shoot(
+      `independent t from 0 to 1
 unknown q = 1, v = 0
 y' = v
 y(0) = 0
 y(1) = 2
-y(0.5) = 1`, TIGHT);
+y(0.5) = 1`,
+      TIGHT,
+    );
     expect(r.converged).toBe(false);
     expect(r.status).toBe('singular');
-    expect(r.message).toMatch(/^the Jacobian is singular at iteration 0: the boundary conditions do not depend on \(some of\) the unknowns q, v here; try another guess$/);
+    expect(r.message).toMatch(
+      /^the Jacobian is singular at iteration 0: the boundary conditions do not depend on \(some of\) the unknowns q, v here; try another guess$/,
+    );
     expect(r.unknowns).toEqual({ q: 1, v: 0 });
     expect(r.solution?.status).toBe('ok');
   });
 
   it('a condition that no unknown can meet: no convergence, exit 3 from the CLI, residuals kept', async () => {
-    const r = shoot(`independent t from 0 to 1
+    const r = shoot(
+      `independent t from 0 to 1
 unknown v = 0
 y' = v^2
 y(0) = 0
-y(1) = -1`, TIGHT);
+y(1) = -1`,
+      TIGHT,
+    );
     expect(r.converged).toBe(false);
     expect(['failed', 'max_iter', 'singular']).toContain(r.status);
     expect(r.message).toMatch(/try/);
@@ -266,10 +311,19 @@ y(1) = -1`, TIGHT);
     writeFileSync(file, "independent t from 0 to 1\nunknown v = 0\ny' = v\ny(0) = 0\ny(1) = 2\ny(0.5) = 1\n");
     const chunks: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
-    (process.stderr as { write: unknown }).write = (s: string) => { chunks.push(String(s)); return true; };
+    (process.stderr as { write: unknown }).write = (s: string) => {
+      chunks.push(String(s));
+      return true;
+    };
     let code: number;
-    try { code = await main(['shoot', file]); } finally { (process.stderr as { write: unknown }).write = write; }
+    try {
+      code = await main(['shoot', file]);
+    } finally {
+      (process.stderr as { write: unknown }).write = write;
+    }
     expect(code).toBe(1);
-    expect(chunks.join('')).toBe(`${file}:6:1: 1 unknown(s) but 2 boundary condition(s)\n  y(0.5) = 1\n  ^\nShooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.\n`);
+    expect(chunks.join('')).toBe(
+      `${file}:6:1: 1 unknown(s) but 2 boundary condition(s)\n  y(0.5) = 1\n  ^\nShooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.\n`,
+    );
   });
 });

@@ -59,7 +59,7 @@ describe('the workloads of bench/stiff at rtol 1e-8 with the default method (aut
   });
 
   it("y' = -1e12*y on [0, 1] finishes with |y(1)| < 1e-9, under auto and rodas", () => {
-    const model = compileModel('model Fast\nindependent t from 0 to 1\ny\' = -1e12*y\ny(0) = 1', 'fast.delta');
+    const model = compileModel("model Fast\nindependent t from 0 to 1\ny' = -1e12*y\ny(0) = 1", 'fast.delta');
     for (const method of ['auto', 'rodas'] as MethodName[]) {
       const r = simulate(model, { method, eventsOnly: true });
       expect(r.status, method).toBe('ok');
@@ -77,16 +77,23 @@ describe('the exact Jacobian (transform/jacobian.ts)', () => {
     );
     const J = m.jacobian();
     const n = m.nStates;
-    const p = m.parameters(), d = new Float64Array(m.nDiscrete), sw = new Float64Array(m.nSwitch);
-    const y = new Float64Array([0.7, -0.4, 0.3]), t = 0.6;
+    const p = m.parameters(),
+      d = new Float64Array(m.nDiscrete),
+      sw = new Float64Array(m.nSwitch);
+    const y = new Float64Array([0.7, -0.4, 0.3]),
+      t = 0.6;
     const out = new Float64Array(n * n);
     J.jac(t, y, p, d, sw, out);
-    const f0 = new Float64Array(n), f1 = new Float64Array(n), f2 = new Float64Array(n);
+    const f0 = new Float64Array(n),
+      f1 = new Float64Array(n),
+      f2 = new Float64Array(n);
     m.rhs(t, y, p, d, sw, f0);
     for (let j = 0; j < n; j++) {
       const h = 1e-6;
-      const yp = Float64Array.from(y), ym = Float64Array.from(y);
-      yp[j] += h; ym[j] -= h;
+      const yp = Float64Array.from(y),
+        ym = Float64Array.from(y);
+      yp[j] += h;
+      ym[j] -= h;
       m.rhs(t, yp, p, d, sw, f1);
       m.rhs(t, ym, p, d, sw, f2);
       for (let i = 0; i < n; i++) expect(out[i * n + j]).toBeCloseTo((f1[i] - f2[i]) / (2 * h), 6);
@@ -122,7 +129,9 @@ end
   });
 
   it('a stiff chain of 400 (banded LU) follows its closed form u_i = e^{λt} sin(πi/(N+1))', () => {
-    const N = 400, k = 1000, T = 20;
+    const N = 400,
+      k = 1000,
+      T = 20;
     const r = simulate(chain(N, k, T), { rtol: 1e-8, eventsOnly: true });
     expect(r.status).toBe('ok');
     expect(r.stats.method).toBe('rodas');
@@ -136,25 +145,42 @@ end
 
 describe('rodas on a banded system through createStepper', () => {
   // the heat chain of N cells with k = 1: u_i = e^{λt} sin(πi/(N+1)), λ = 2 cos(π/(N+1)) − 2
-  const N = 200, k = 500;
+  const N = 200,
+    k = 500;
   const f: Rhs = (_t, u, d) => {
     for (let i = 0; i < N; i++) d[i] = k * ((i > 0 ? u[i - 1] : 0) - 2 * u[i] + (i < N - 1 ? u[i + 1] : 0));
   };
   const exactBand = (_t: number, _u: Float64Array, out: Float64Array) => {
-    for (let i = 0; i < N; i++) { out[i * 3] = i > 0 ? k : 0; out[i * 3 + 1] = -2 * k; out[i * 3 + 2] = i < N - 1 ? k : 0; }
+    for (let i = 0; i < N; i++) {
+      out[i * 3] = i > 0 ? k : 0;
+      out[i * 3 + 1] = -2 * k;
+      out[i * 3 + 2] = i < N - 1 ? k : 0;
+    }
     return true;
   };
   const run = (jac: JacobianFunctions) => {
     const s = createStepper('rodas', N, f, { rtol: 1e-8, atol: 1e-12, hMax: Infinity, jacobian: () => jac });
-    s.reset(0, Float64Array.from({ length: N }, (_, i) => Math.sin((Math.PI * (i + 1)) / (N + 1))));
+    s.reset(
+      0,
+      Float64Array.from({ length: N }, (_, i) => Math.sin((Math.PI * (i + 1)) / (N + 1))),
+    );
     while (s.t !== 1) expect(s.step(1)).toBe('accepted');
     const lambda = k * (2 * Math.cos(Math.PI / (N + 1)) - 2);
     let worst = 0;
-    for (let i = 0; i < N; i++) worst = Math.max(worst, rel(s.y[i], Math.exp(lambda) * Math.sin((Math.PI * (i + 1)) / (N + 1))));
+    for (let i = 0; i < N; i++)
+      worst = Math.max(worst, rel(s.y[i], Math.exp(lambda) * Math.sin((Math.PI * (i + 1)) / (N + 1))));
     return { worst, stats: s.stats };
   };
   it('with the Jacobian in band storage', () => {
-    const r = run({ dfdy: () => { throw new Error('the band form must be used'); }, dfdyBand: exactBand, dfdt: null, lower: 1, upper: 1 });
+    const r = run({
+      dfdy: () => {
+        throw new Error('the band form must be used');
+      },
+      dfdyBand: exactBand,
+      dfdt: null,
+      lower: 1,
+      upper: 1,
+    });
     expect(r.worst).toBeLessThan(1e-7);
   });
   it('with grouped finite differences when the band form declines: 3 evaluations per Jacobian, not N', () => {
@@ -179,11 +205,14 @@ describe('linear algebra (lu.ts)', () => {
     const x = Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1));
     const b = new Float64Array(n);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i] += A[i * n + j] * x[j];
-    const lu = Float64Array.from(A), piv = new Int32Array(n), xd = Float64Array.from(b);
+    const lu = Float64Array.from(A),
+      piv = new Int32Array(n),
+      xd = Float64Array.from(b);
     expect(luFactor(lu, n, piv)).toBe(true);
     luSolve(lu, n, piv, xd);
     const band = new BandedLu(n, 1, 1);
-    for (let i = 0; i < n; i++) for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j++) band.ab[band.at(i, j)] = A[i * n + j];
+    for (let i = 0; i < n; i++)
+      for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j++) band.ab[band.at(i, j)] = A[i * n + j];
     expect(band.factor()).toBe(true);
     const xb = Float64Array.from(b);
     band.solve(xb);
@@ -205,8 +234,13 @@ describe('linear algebra (lu.ts)', () => {
  * transformed ones: Γ = (diag(1/γ) − C)⁻¹, α = AΓ, b = mΓ, m the weights of y₁ in u.
  */
 describe('RODAS coefficients', () => {
-  const s = 6, g = RODAS.gamma;
-  const A = Array.from({ length: s }, (_, i) => Array.from({ length: s }, (_, j) => (i === 5 ? (j < 4 ? RODAS.a[4][j] : j === 4 ? 1 : 0) : j < i ? (RODAS.a[i]?.[j] ?? 0) : 0)));
+  const s = 6,
+    g = RODAS.gamma;
+  const A = Array.from({ length: s }, (_, i) =>
+    Array.from({ length: s }, (_, j) =>
+      i === 5 ? (j < 4 ? RODAS.a[4][j] : j === 4 ? 1 : 0) : j < i ? (RODAS.a[i]?.[j] ?? 0) : 0,
+    ),
+  );
   const C = Array.from({ length: s }, (_, i) => Array.from({ length: s }, (_, j) => (j < i ? RODAS.C[i][j] : 0)));
   // Γ⁻¹ = diag(1/γ) − C, lower triangular: invert by forward substitution
   const Ginv = C.map((row, i) => row.map((v, j) => (i === j ? 1 / g : -v)));
@@ -218,7 +252,8 @@ describe('RODAS coefficients', () => {
       G[i][j] = acc / Ginv[i][i];
     }
   }
-  const mul = (X: number[][], Y: number[][]) => X.map((row) => Y[0].map((_, j) => row.reduce((a, v, k) => a + v * Y[k][j], 0)));
+  const mul = (X: number[][], Y: number[][]) =>
+    X.map((row) => Y[0].map((_, j) => row.reduce((a, v, k) => a + v * Y[k][j], 0)));
   const alpha = mul(A, G);
   const mvec = [...RODAS.a[4].slice(0, 4), 1, 1];
   const b = G[0].map((_, j) => mvec.reduce((acc, mi, i) => acc + mi * G[i][j], 0));
@@ -236,7 +271,10 @@ describe('RODAS coefficients', () => {
     expect(sum((i) => b[i] * ai[i] ** 3)).toBeCloseTo(1 / 4, 11);
     expect(sum((i) => b[i] * ai[i] * sum((k) => strictly(alpha, i, k) * bp[k]))).toBeCloseTo(1 / 8 - g / 3, 11);
     expect(sum((i) => b[i] * sum((k) => strictly(beta, i, k) * ai[k] ** 2))).toBeCloseTo(1 / 12 - g / 3, 11);
-    expect(sum((i) => b[i] * sum((k) => strictly(beta, i, k) * sum((l) => strictly(beta, k, l) * bp[l])))).toBeCloseTo(1 / 24 - g / 2 + 1.5 * g * g - g ** 3, 11);
+    expect(sum((i) => b[i] * sum((k) => strictly(beta, i, k) * sum((l) => strictly(beta, k, l) * bp[l])))).toBeCloseTo(
+      1 / 24 - g / 2 + 1.5 * g * g - g ** 3,
+      11,
+    );
   });
 
   it('have nodes c_i = Σ_j α_ij', () => {
@@ -246,21 +284,32 @@ describe('RODAS coefficients', () => {
 
 /** a nonlinear, non-autonomous problem whose solution is y = sin t + e^{−2t}: f = y' − (y² − y(t)²) − 2(y − y(t)) along it */
 const smooth: { f: Rhs; jac: JacobianFunctions; exact: (t: number) => number } = {
-  f: (t, y, d) => { d[0] = -2 * (y[0] - Math.sin(t)) + Math.cos(t) - y[0] * y[0] + (Math.sin(t) + Math.exp(-2 * t)) ** 2; },
+  f: (t, y, d) => {
+    d[0] = -2 * (y[0] - Math.sin(t)) + Math.cos(t) - y[0] * y[0] + (Math.sin(t) + Math.exp(-2 * t)) ** 2;
+  },
   jac: {
-    dfdy: (_t, y, out) => { out[0] = -2 - 2 * y[0]; return true; },
+    dfdy: (_t, y, out) => {
+      out[0] = -2 - 2 * y[0];
+      return true;
+    },
     dfdt: (t, _y, out) => {
       const s = Math.sin(t) + Math.exp(-2 * t);
       out[0] = 2 * Math.cos(t) - Math.sin(t) + 2 * s * (Math.cos(t) - 2 * Math.exp(-2 * t));
     },
-    lower: 0, upper: 0,
+    lower: 0,
+    upper: 0,
   },
   exact: (t) => Math.sin(t) + Math.exp(-2 * t),
 };
 
 /** errors at t = 1 and at the midpoints of the steps, with steps of exactly h */
 function fixedStepErrors(h: number, withJacobian: boolean): { end: number; dense: number } {
-  const s = createStepper('rodas', 1, smooth.f, { rtol: 1e10, atol: 1e10, hMax: h, jacobian: withJacobian ? () => smooth.jac : undefined });
+  const s = createStepper('rodas', 1, smooth.f, {
+    rtol: 1e10,
+    atol: 1e10,
+    hMax: h,
+    jacobian: withJacobian ? () => smooth.jac : undefined,
+  });
   s.reset(0, [smooth.exact(0)], h);
   const out = new Float64Array(1);
   let dense = 0;
@@ -286,7 +335,8 @@ describe('rodas: measured order on a smooth non-autonomous problem with a closed
   });
 
   it('with finite differences instead of the exact Jacobian it still converges at order 4 at these steps', () => {
-    const e1 = fixedStepErrors(0.05, false).end, e2 = fixedStepErrors(0.025, false).end;
+    const e1 = fixedStepErrors(0.05, false).end,
+      e2 = fixedStepErrors(0.025, false).end;
     expect(Math.log2(e1 / e2)).toBeGreaterThan(3.5);
   });
 });
@@ -294,8 +344,11 @@ describe('rodas: measured order on a smooth non-autonomous problem with a closed
 describe('events, deltas and switching functions under the implicit method', () => {
   const ball = readFileSync(new URL('../examples/bouncing_ball.delta', import.meta.url), 'utf8');
   // t_n = t1 + (2 v1/g) e (1 − e^(n−1))/(1 − e), t1 = sqrt(2 h0/g)
-  const g = 9.81, e = 0.8, t1 = Math.sqrt(2 / g), v1 = g * t1;
-  const bounce = (n: number) => t1 + ((2 * v1) / g) * e * (1 - e ** (n - 1)) / (1 - e);
+  const g = 9.81,
+    e = 0.8,
+    t1 = Math.sqrt(2 / g),
+    v1 = g * t1;
+  const bounce = (n: number) => t1 + (((2 * v1) / g) * e * (1 - e ** (n - 1))) / (1 - e);
 
   it.each(['rodas', 'auto'] as MethodName[])('%s: the bouncing ball bounces at the closed-form times', (method) => {
     const r = simulate(ball, { method, to: 3.5, eventsOnly: true });
@@ -307,7 +360,10 @@ describe('events, deltas and switching functions under the implicit method', () 
 
   it('a switching function (if) in a stiff right-hand side: located, and the solution exact', () => {
     // y' = -1e6 (y - u(t)), u = 1 while t < 1 then 0: y follows u to O(1e-6) (exact: y = u + transient)
-    const m = compileModel("model Switch\nindependent t from 0 to 2\ny' = -1e6*(y - (if t < 1 then 1 else 0))\ny(0) = 1", 'sw.delta');
+    const m = compileModel(
+      "model Switch\nindependent t from 0 to 2\ny' = -1e6*(y - (if t < 1 then 1 else 0))\ny(0) = 1",
+      'sw.delta',
+    );
     const r = simulate(m, { method: 'rodas', rtol: 1e-8, probes: [1.5] });
     expect(r.status).toBe('ok');
     expect(Math.abs(r.final.y)).toBeLessThan(1e-9);
@@ -316,20 +372,36 @@ describe('events, deltas and switching functions under the implicit method', () 
   });
 
   it('an infinite derivative where f is finite (sqrt(y + 1) at y = -1) does not stall rodas: it fails where f does, naming it', () => {
-    const r = simulate("independent t from 0 to 1\ny' = -1\nz' = sqrt(y + 1)\ny(0) = -1; z(0) = 0", { method: 'rodas' });
+    const r = simulate("independent t from 0 to 1\ny' = -1\nz' = sqrt(y + 1)\ny(0) = -1; z(0) = 0", {
+      method: 'rodas',
+    });
     expect(r.status).toBe('failed');
     expect(r.message).toContain("the right-hand side of z' (sqrt(y + 1)) is NaN");
   });
 
   /** the reference cases (closed forms) again, with the implicit method where they leave the method open */
-  const cases = referenceCases().filter((c) => c.command === 'simulate' && !c.args.includes('--method') && !c.checks.some((k) => k.stderr !== undefined || k.exit !== undefined));
+  const cases = referenceCases().filter(
+    (c) =>
+      c.command === 'simulate' &&
+      !c.args.includes('--method') &&
+      !c.checks.some((k) => k.stderr !== undefined || k.exit !== undefined),
+  );
   const applyCheck = (id: string, check: CaseCheck, result: unknown) => {
     const path = check.path!;
     const actual = getPath(result, path);
     if (path.startsWith('stats.') || path === 'rows.length') return; // the step counts are the method's own
-    if ('equals' in check) { expect(actual, `${id}: ${path}`).toEqual(check.equals); return; }
-    if (check.atLeast !== undefined) { expect(actual as number, `${id}: ${path}`).toBeGreaterThanOrEqual(check.atLeast); return; }
-    expect(Math.abs((actual as number) - check.value!), `${id}: ${path} = ${String(actual)}, expected ${check.value}`).toBeLessThanOrEqual(check.tol!);
+    if ('equals' in check) {
+      expect(actual, `${id}: ${path}`).toEqual(check.equals);
+      return;
+    }
+    if (check.atLeast !== undefined) {
+      expect(actual as number, `${id}: ${path}`).toBeGreaterThanOrEqual(check.atLeast);
+      return;
+    }
+    expect(
+      Math.abs((actual as number) - check.value!),
+      `${id}: ${path} = ${String(actual)}, expected ${check.value}`,
+    ).toBeLessThanOrEqual(check.tol!);
   };
   it.each(cases.map((c) => [c.id, c] as const))('reference case %s with rodas', (_id, c) => {
     const model = compileModel(readFileSync(`${REFERENCE_DIR}${c.model}`, 'utf8'), c.model);

@@ -25,9 +25,17 @@ export function velocities(n) {
 
 export function rowModel(n, tEnd) {
   const v = velocities(n);
-  const lines = [`model Row${n}`, `independent t from 0 to ${tEnd}`, `parameter m = 1, e = 1, L = ${n + 1}`,
-    'option rtol = 1e-10', 'option atol = 1e-12', 'discrete hits = 0', `output x1, x${n}, hits`,
-    'event wl when x1 falls do hits := hits + 1 end', `event wr when x${n} - L rises do hits := hits + 1 end`];
+  const lines = [
+    `model Row${n}`,
+    `independent t from 0 to ${tEnd}`,
+    `parameter m = 1, e = 1, L = ${n + 1}`,
+    'option rtol = 1e-10',
+    'option atol = 1e-12',
+    'discrete hits = 0',
+    `output x1, x${n}, hits`,
+    'event wl when x1 falls do hits := hits + 1 end',
+    `event wr when x${n} - L rises do hits := hits + 1 end`,
+  ];
   for (let i = 1; i < n; i++) {
     lines.push(`event c${i} when x${i + 1} - x${i} falls do hits := hits + 1 end`);
     lines.push(`J${i} = (1 + e)*m/2*(x${i}' - x${i + 1}')`);
@@ -89,7 +97,8 @@ ${ROW_ARRAY_BODY}output x[1], x[N], hits
 
 /** Integers k with c(t) = k·period for some t in (0, T], c linear from c0 to c1 (all integers). */
 function countK(c0, c1, period) {
-  const lo = Math.min(c0, c1), hi = Math.max(c0, c1);
+  const lo = Math.min(c0, c1),
+    hi = Math.max(c0, c1);
   if (lo === hi) return 0;
   return c1 > c0 ? Math.floor(hi / period) - Math.floor(lo / period) : Math.ceil(hi / period) - Math.ceil(lo / period);
 }
@@ -104,7 +113,8 @@ export function exactHits(n, tEnd) {
   for (let i = 0; i < n; i++) total += countK(x[i], x[i] + v[i] * tEnd, L);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const d0 = x[i] - x[j], s0 = x[i] + x[j];
+      const d0 = x[i] - x[j],
+        s0 = x[i] + x[j];
       total += countK(d0, d0 + (v[i] - v[j]) * tEnd, 2 * L) + countK(s0, s0 + (v[i] + v[j]) * tEnd, 2 * L);
     }
   }

@@ -28,13 +28,22 @@ const CVODE_SOURCE = join(ROOT, '..', 'shared', 'peers', 'row', 'cvode_row.c');
 const ARRAY_MODEL = join(ROOT, 'bench', 'w5', 'row.delta');
 
 function parseArgs(argv) {
-  const o = { cases: [[64, 40], [256, 20], [1024, 20]] };
-  let n = null, t = 20;
+  const o = {
+    cases: [
+      [64, 40],
+      [256, 20],
+      [1024, 20],
+    ],
+  };
+  let n = null,
+    t = 20;
   for (let i = 2; i < argv.length; i++) {
     if (argv[i] === '--n') n = parseInt(argv[++i], 10);
     else if (argv[i] === '--t') t = parseInt(argv[++i], 10);
-    else if (argv[i] === '--help' || argv[i] === '-h') { console.log('usage: node bench/w5/run.mjs [--n N --t T]'); process.exit(0); }
-    else throw new Error(`unknown argument '${argv[i]}' (try --help)`);
+    else if (argv[i] === '--help' || argv[i] === '-h') {
+      console.log('usage: node bench/w5/run.mjs [--n N --t T]');
+      process.exit(0);
+    } else throw new Error(`unknown argument '${argv[i]}' (try --help)`);
   }
   if (n !== null) {
     if (!(n >= 2) || !(t >= 1)) throw new Error('--n must be at least 2 and --t a positive integer');
@@ -48,7 +57,9 @@ function buildCvode(dir) {
   if (!existsSync(CVODE_SOURCE) || !existsSync('/usr/include/cvode/cvode.h')) return null;
   const exe = join(dir, 'cvode_row');
   try {
-    execFileSync('gcc', ['-O2', '-o', exe, CVODE_SOURCE, '-lsundials_cvode', '-lsundials_nvecserial', '-lm'], { stdio: 'ignore' });
+    execFileSync('gcc', ['-O2', '-o', exe, CVODE_SOURCE, '-lsundials_cvode', '-lsundials_nvecserial', '-lm'], {
+      stdio: 'ignore',
+    });
     return exe;
   } catch {
     return null;
@@ -76,8 +87,13 @@ function runCli(model, out, extra = []) {
  * written in instead, and the table says so.
  */
 function runArrayCli(n, t, dir, out) {
-  const probeSet = spawnSync(process.execPath, [CLI, 'simulate', ARRAY_MODEL, '--set', `N=${n}`, '--to', '0', '--format', 'json', '--quiet'], { encoding: 'utf8' });
-  if (probeSet.status === 0) return { ...runCli(ARRAY_MODEL, out, ['--set', `N=${n}`, '--to', String(t)]), via: '--set N' };
+  const probeSet = spawnSync(
+    process.execPath,
+    [CLI, 'simulate', ARRAY_MODEL, '--set', `N=${n}`, '--to', '0', '--format', 'json', '--quiet'],
+    { encoding: 'utf8' },
+  );
+  if (probeSet.status === 0)
+    return { ...runCli(ARRAY_MODEL, out, ['--set', `N=${n}`, '--to', String(t)]), via: '--set N' };
   const copy = join(dir, `row-array${n}.delta`);
   writeFileSync(copy, readFileSync(ARRAY_MODEL, 'utf8').replace(/^parameter N = \d+,/m, `parameter N = ${n},`));
   return { ...runCli(copy, out, ['--to', String(t)]), via: 'N in file' };
@@ -90,12 +106,22 @@ async function inProcess(text, options = {}) {
   const t1 = performance.now();
   const run = new Simulator(model).run({ record: false, eventValues: false, ...options });
   const t2 = performance.now();
-  return { compileMs: t1 - t0, runMs: t2 - t1, steps: run.stats.steps, rhs: run.stats.rhsEvaluations, hits: run.final.hits };
+  return {
+    compileMs: t1 - t0,
+    runMs: t2 - t1,
+    steps: run.stats.steps,
+    rhs: run.stats.rhsEvaluations,
+    hits: run.final.hits,
+  };
 }
 
 /** The written-out and the array run agree: same impacts, the same final positions to the last bit. */
 function sameFinal(written, array, n) {
-  return written.hits === array.hits && written.final.x1 === array.final['x[1]'] && written.final[`x${n}`] === array.final[`x[${n}]`];
+  return (
+    written.hits === array.hits &&
+    written.final.x1 === array.final['x[1]'] &&
+    written.final[`x${n}`] === array.final[`x[${n}]`]
+  );
 }
 
 const options = parseArgs(process.argv);
@@ -114,26 +140,85 @@ try {
     const arrInp = await inProcess(readFileSync(ARRAY_MODEL, 'utf8'), { set: { N: n }, to: t });
     let cv = null;
     if (cvode) {
-      const [hits, seconds, steps] = execFileSync(cvode, [String(n), String(t)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+      const [hits, seconds, steps] = execFileSync(cvode, [String(n), String(t)], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/)
+        .map(Number);
       cv = { hits, seconds, steps };
     }
     rows.push({ n, t, exact, ds, inp, arr, arrInp, same: sameFinal(ds, arr, n), cv });
   }
   console.log('W5, a row of N elastic spheres (rtol 1e-10, atol 1e-12): impacts, seconds, deltastep/CVODE\n');
-  const header = ['N', 'T', 'exact', 'deltastep', 'CVODE', 'deltastep s (process)', 'compile ms', 'integrate ms', 'peak MB', 'CVODE s (integration)', 'CVODE steps', 'ratio'];
-  const table = rows.map(({ n, t, exact, ds, inp, cv }) => [n, t, exact, `${ds.hits}${ds.hits === exact ? '' : ' WRONG'}`, cv ? `${cv.hits}${cv.hits === exact ? '' : ' WRONG'}` : '-',
-    ds.seconds.toFixed(3), inp.compileMs.toFixed(0), inp.runMs.toFixed(0), ds.peakMB.toFixed(0), cv ? cv.seconds.toFixed(3) : '-', cv ? cv.steps : '-', cv ? (ds.seconds / cv.seconds).toFixed(2) : '-']);
+  const header = [
+    'N',
+    'T',
+    'exact',
+    'deltastep',
+    'CVODE',
+    'deltastep s (process)',
+    'compile ms',
+    'integrate ms',
+    'peak MB',
+    'CVODE s (integration)',
+    'CVODE steps',
+    'ratio',
+  ];
+  const table = rows.map(({ n, t, exact, ds, inp, cv }) => [
+    n,
+    t,
+    exact,
+    `${ds.hits}${ds.hits === exact ? '' : ' WRONG'}`,
+    cv ? `${cv.hits}${cv.hits === exact ? '' : ' WRONG'}` : '-',
+    ds.seconds.toFixed(3),
+    inp.compileMs.toFixed(0),
+    inp.runMs.toFixed(0),
+    ds.peakMB.toFixed(0),
+    cv ? cv.seconds.toFixed(3) : '-',
+    cv ? cv.steps : '-',
+    cv ? (ds.seconds / cv.seconds).toFixed(2) : '-',
+  ]);
   const print = (head, body) => {
     const widths = head.map((h, j) => Math.max(h.length, ...body.map((r) => String(r[j]).length)));
-    for (const r of [head, widths.map((w) => '-'.repeat(w)), ...body]) console.log(r.map((c, j) => String(c).padEnd(widths[j])).join('  '));
+    for (const r of [head, widths.map((w) => '-'.repeat(w)), ...body])
+      console.log(r.map((c, j) => String(c).padEnd(widths[j])).join('  '));
   };
   print(header, table);
-  console.log('\nThe same rows from the array model bench/w5/row.delta (N set from outside) beside the written-out model:\n');
-  const arrayHeader = ['N', 'T', 'exact', 'array', 'same as written out', 'array s (process)', 'written-out s (process)', 'array compile ms', 'written-out compile ms', 'array integrate ms', 'array peak MB', 'N from'];
-  print(arrayHeader, rows.map(({ n, t, exact, ds, inp, arr, arrInp, same }) => [n, t, exact, `${arr.hits}${arr.hits === exact && arrInp.hits === exact ? '' : ' WRONG'}`, same ? 'yes' : 'NO',
-    arr.seconds.toFixed(3), ds.seconds.toFixed(3), arrInp.compileMs.toFixed(0), inp.compileMs.toFixed(0), arrInp.runMs.toFixed(0), arr.peakMB.toFixed(0), arr.via]));
+  console.log(
+    '\nThe same rows from the array model bench/w5/row.delta (N set from outside) beside the written-out model:\n',
+  );
+  const arrayHeader = [
+    'N',
+    'T',
+    'exact',
+    'array',
+    'same as written out',
+    'array s (process)',
+    'written-out s (process)',
+    'array compile ms',
+    'written-out compile ms',
+    'array integrate ms',
+    'array peak MB',
+    'N from',
+  ];
+  print(
+    arrayHeader,
+    rows.map(({ n, t, exact, ds, inp, arr, arrInp, same }) => [
+      n,
+      t,
+      exact,
+      `${arr.hits}${arr.hits === exact && arrInp.hits === exact ? '' : ' WRONG'}`,
+      same ? 'yes' : 'NO',
+      arr.seconds.toFixed(3),
+      ds.seconds.toFixed(3),
+      arrInp.compileMs.toFixed(0),
+      inp.compileMs.toFixed(0),
+      arrInp.runMs.toFixed(0),
+      arr.peakMB.toFixed(0),
+      arr.via,
+    ]),
+  );
   if (!cvode) console.log('\n(CVODE not run: SUNDIALS or ../shared/peers/row/cvode_row.c not on this machine)');
-  console.log('\nratio: deltastep\'s whole process over CVODE\'s integration alone (target <= 1).');
+  console.log("\nratio: deltastep's whole process over CVODE's integration alone (target <= 1).");
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

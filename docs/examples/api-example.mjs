@@ -35,20 +35,34 @@ for (const e of [0.5, 0.8]) {
 }
 
 // 4. Streaming: rows go to a sink as they are produced (memory stays flat however long the run).
-let rows = 0, lastH = NaN;
-const streamed = simulate(ball, { rtol: 1e-10, atol: 1e-12, outputStep: 0.01, sink: { row: (r) => { rows++; lastH = r[1]; } } });
+let rows = 0,
+  lastH = NaN;
+const streamed = simulate(ball, {
+  rtol: 1e-10,
+  atol: 1e-12,
+  outputStep: 0.01,
+  sink: {
+    row: (r) => {
+      rows++;
+      lastH = r[1];
+    },
+  },
+});
 console.log(`streamed ${rows} rows, status ${streamed.status}, h(3) = ${lastH}`);
 check('streamed rows = result rows? (none kept)', streamed.rows.length, 0, 0);
 
 // 5. A boundary value problem: the heavy rope (supports at height 8, 10 apart, length 12)
 //    with a load F = 5 at x = 4, by shooting for y'(0) and the horizontal force H.
-const rope = shoot(`independent x from 0 to 10
+const rope = shoot(
+  `independent x from 0 to 10
 parameter w = 1, F = 5, a = 4, l = 12
 unknown p1 = -1, H = 5
 y'' = w/H*sqrt(1 + y'^2) + F/H*delta(x - a)
 z' = sqrt(1 + y'^2)
 y(0) = 8; y'(0) = p1; z(0) = 0
-y(10) = 8; z(10) = l`, { rtol: 1e-10, atol: 1e-12 });
+y(10) = 8; z(10) = l`,
+  { rtol: 1e-10, atol: 1e-12 },
+);
 // exact: two catenaries joined at the load (tests/fixtures/reference/README.md, rope R1)
 check('rope H', rope.unknowns.H, 8.186919493913407, 1e-8);
 check('rope p1', rope.unknowns.p1, -1.1106615486105161, 1e-8);

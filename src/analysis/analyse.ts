@@ -8,19 +8,57 @@
  * expression uses. Every problem is a {@link ModelError} at the offending text.
  */
 import type {
-  ConditionStatement, EquationStatement, EventStatement, Expr, ModelAst, OptionStatement, Span, VariableRef,
+  ConditionStatement,
+  EquationStatement,
+  EventStatement,
+  Expr,
+  ModelAst,
+  OptionStatement,
+  Span,
+  VariableRef,
 } from '../expression/ast.js';
 import { ErrorReporter, type ModelError } from '../expression/errors.js';
 import { MissingValue, evaluate } from '../expression/evaluate.js';
-import { constantValue, differentiate, div, mapExpr, neg, num, refKey, references, simplify, substitute, sub, walk } from '../expression/expr.js';
+import {
+  constantValue,
+  differentiate,
+  div,
+  mapExpr,
+  neg,
+  num,
+  refKey,
+  references,
+  simplify,
+  substitute,
+  sub,
+  walk,
+} from '../expression/expr.js';
 import { writeOutRules } from '../language/rules.js';
 
-export type NameKind = 'independent' | 'parameter' | 'unknown' | 'discrete' | 'situation' | 'event' | 'algebraic' | 'state' | 'constant';
+export type NameKind =
+  'independent' | 'parameter' | 'unknown' | 'discrete' | 'situation' | 'event' | 'algebraic' | 'state' | 'constant';
 
-export interface ParameterInfo { name: string; value: Expr; unknown: boolean; span: Span }
-export interface DiscreteInfo { name: string; value: Expr; span: Span }
-export interface SituationInfo { name: string; condition: Expr; span: Span }
-export interface AlgebraicInfo { name: string; expr: Expr; span: Span }
+export interface ParameterInfo {
+  name: string;
+  value: Expr;
+  unknown: boolean;
+  span: Span;
+}
+export interface DiscreteInfo {
+  name: string;
+  value: Expr;
+  span: Span;
+}
+export interface SituationInfo {
+  name: string;
+  condition: Expr;
+  span: Span;
+}
+export interface AlgebraicInfo {
+  name: string;
+  expr: Expr;
+  span: Span;
+}
 
 export interface StateInfo {
   name: string;
@@ -34,7 +72,11 @@ export interface StateInfo {
   initialSpans: Span[];
 }
 
-export interface OptionValue { name: string; value: number | string; span: Span }
+export interface OptionValue {
+  name: string;
+  value: number | string;
+  span: Span;
+}
 
 export interface AnalysedModel {
   file: string;
@@ -101,8 +143,11 @@ class Analyser {
     this.collectDeclarations();
     if (this.equations.length === 0) {
       const last = this.ast.statements.at(-1);
-      throw this.fail(last?.span ?? null, 'the model has no equations',
-        "Write at least one differential equation, e.g. y' = -y, with its initial condition y(0) = 1.");
+      throw this.fail(
+        last?.span ?? null,
+        'the model has no equations',
+        "Write at least one differential equation, e.g. y' = -y, with its initial condition y(0) = 1.",
+      );
     }
     const { algebraicStatements, differential } = this.classifyEquations();
     const orders = this.stateOrders(differential);
@@ -113,10 +158,21 @@ class Analyser {
     this.checkReferences(states, algebraics, orders, deltaAlgebraics);
     const boundaryConditions = this.attachConditions(states);
     return {
-      file: this.ast.file, source: this.ast.source, name: this.modelName,
-      independent: this.independent, parameters: this.parameters, discretes: this.discretes,
-      situations: this.situations, algebraics, states, events: this.events, boundaryConditions,
-      outputs: this.outputs, options: this.options, kinds: this.kinds, reporter: this.r,
+      file: this.ast.file,
+      source: this.ast.source,
+      name: this.modelName,
+      independent: this.independent,
+      parameters: this.parameters,
+      discretes: this.discretes,
+      situations: this.situations,
+      algebraics,
+      states,
+      events: this.events,
+      boundaryConditions,
+      outputs: this.outputs,
+      options: this.options,
+      kinds: this.kinds,
+      reporter: this.r,
     };
   }
 
@@ -124,11 +180,16 @@ class Analyser {
 
   private declare(n: string, kind: NameKind, span: Span): void {
     const earlier = this.declaredAt.get(n);
-    if (earlier || n === this.independent.name && kind !== 'independent') {
+    if (earlier || (n === this.independent.name && kind !== 'independent')) {
       const where = earlier ? ` (line ${earlier.line})` : ' (the independent variable)';
-      throw this.fail(span, `'${n}' is already declared${where}`, 'Give each parameter, variable, situation and event its own name.');
+      throw this.fail(
+        span,
+        `'${n}' is already declared${where}`,
+        'Give each parameter, variable, situation and event its own name.',
+      );
     }
-    if (n === 'pi') throw this.fail(span, "'pi' is the built-in constant and cannot be redeclared", 'Choose another name.');
+    if (n === 'pi')
+      throw this.fail(span, "'pi' is the built-in constant and cannot be redeclared", 'Choose another name.');
     this.kinds.set(n, kind);
     this.declaredAt.set(n, span);
   }
@@ -138,14 +199,22 @@ class Analyser {
     const parameterValues = new Map<string, number>();
     for (const s of this.ast.statements) {
       switch (s.kind) {
-        case 'model': this.modelName = s.name; break;
+        case 'model':
+          this.modelName = s.name;
+          break;
         case 'independent':
-          if (sawIndependent) throw this.fail(s.span, 'a second independent statement', 'A model has one independent variable; remove this line.');
+          if (sawIndependent)
+            throw this.fail(
+              s.span,
+              'a second independent statement',
+              'A model has one independent variable; remove this line.',
+            );
           sawIndependent = true;
           this.independent = { name: s.name, from: s.from, to: s.to, span: s.span };
           this.declare(s.name, 'independent', s.nameSpan);
           break;
-        case 'parameter': case 'unknown':
+        case 'parameter':
+        case 'unknown':
           for (const d of s.declarations) {
             this.checkConstant(d.value, 'a parameter value');
             this.declare(d.name, s.kind, d.nameSpan);
@@ -168,10 +237,18 @@ class Analyser {
           this.declare(s.name, 'event', s.nameSpan);
           this.events.push(s);
           break;
-        case 'option': this.readOption(s); break;
-        case 'output': this.outputs = [...(this.outputs ?? []), ...s.variables]; break;
-        case 'equation': this.equations.push(s); break;
-        case 'condition': this.conditions.push(s); break;
+        case 'option':
+          this.readOption(s);
+          break;
+        case 'output':
+          this.outputs = [...(this.outputs ?? []), ...s.variables];
+          break;
+        case 'equation':
+          this.equations.push(s);
+          break;
+        case 'condition':
+          this.conditions.push(s);
+          break;
       }
     }
     if (!sawIndependent) this.kinds.set('t', 'independent');
@@ -185,8 +262,11 @@ class Analyser {
   private checkFinite(name: string, value: Expr, values: Map<string, number>): void {
     const v = evaluate(value, (k) => values.get(k));
     if (!Number.isFinite(v)) {
-      throw this.fail(value.span, `the value of parameter '${name}' is ${v}`,
-        'Give a finite value: check for a division by zero, an overflow or the root or logarithm of a negative number.');
+      throw this.fail(
+        value.span,
+        `the value of parameter '${name}' is ${v}`,
+        'Give a finite value: check for a division by zero, an overflow or the root or logarithm of a negative number.',
+      );
     }
     values.set(name, v);
   }
@@ -194,13 +274,18 @@ class Analyser {
   /** Parameter values may use earlier parameters and pi only. */
   private checkConstant(e: Expr, what: string): void {
     walk(e, (node) => {
-      if (node.kind === 'derivative') throw this.fail(node.span, `${what} cannot use a derivative`, 'Use numbers and parameters declared earlier.');
-      if (node.kind === 'call' && node.name === 'delta') throw this.fail(node.span, `${what} cannot contain a delta`, 'Deltas belong in differential equations.');
+      if (node.kind === 'derivative')
+        throw this.fail(node.span, `${what} cannot use a derivative`, 'Use numbers and parameters declared earlier.');
+      if (node.kind === 'call' && node.name === 'delta')
+        throw this.fail(node.span, `${what} cannot contain a delta`, 'Deltas belong in differential equations.');
       if (node.kind === 'name' && node.name !== 'pi') {
         const kind = this.kinds.get(node.name);
         if (kind !== 'parameter' && kind !== 'unknown') {
-          throw this.fail(node.span, kind ? `${what} cannot use the ${kind} '${node.name}'` : `unknown name '${node.name}' in ${what}`,
-            'Use numbers and parameters declared earlier (on this line or above).');
+          throw this.fail(
+            node.span,
+            kind ? `${what} cannot use the ${kind} '${node.name}'` : `unknown name '${node.name}' in ${what}`,
+            'Use numbers and parameters declared earlier (on this line or above).',
+          );
         }
       }
     });
@@ -211,7 +296,11 @@ class Analyser {
     if (words) {
       const v = s.value.kind === 'name' ? s.value.name : null;
       if (v === null || !words.includes(v)) {
-        throw this.fail(s.value.span, `option ${s.name} must be one of ${words.join(', ')}`, `Write e.g. option ${s.name} = ${words[0]}.`);
+        throw this.fail(
+          s.value.span,
+          `option ${s.name} must be one of ${words.join(', ')}`,
+          `Write e.g. option ${s.name} = ${words[0]}.`,
+        );
       }
       this.options.set(s.name, { name: s.name, value: v, span: s.span });
       return;
@@ -221,11 +310,17 @@ class Analyser {
       throw this.fail(s.nameSpan, `unknown option '${s.name}'`, `The options are ${all}.`);
     }
     let v: number;
-    try { v = evaluate(s.value, () => undefined); } catch {
+    try {
+      v = evaluate(s.value, () => undefined);
+    } catch {
       throw this.fail(s.value.span, `option ${s.name} needs a number`, `Write e.g. option ${s.name} = 1e-8.`);
     }
     if (!(v > 0) || !Number.isFinite(v) || (OPTION_COUNTS.has(s.name) && !Number.isInteger(v))) {
-      throw this.fail(s.value.span, `option ${s.name} must be a positive ${OPTION_COUNTS.has(s.name) ? 'whole number' : 'number'}, got ${v}`, 'Give a positive value.');
+      throw this.fail(
+        s.value.span,
+        `option ${s.name} must be a positive ${OPTION_COUNTS.has(s.name) ? 'whole number' : 'number'}, got ${v}`,
+        'Give a positive value.',
+      );
     }
     this.options.set(s.name, { name: s.name, value: v, span: s.span });
   }
@@ -239,26 +334,40 @@ class Analyser {
   private classifyEquations(): { algebraicStatements: EquationStatement[]; differential: EquationStatement[] } {
     const differentiated = new Set<string>();
     for (const q of this.equations) {
-      for (const side of [q.lhs, q.rhs]) walk(side, (n) => { if (n.kind === 'derivative') differentiated.add(n.name); });
+      for (const side of [q.lhs, q.rhs])
+        walk(side, (n) => {
+          if (n.kind === 'derivative') differentiated.add(n.name);
+        });
     }
     const algebraicStatements: EquationStatement[] = [];
     const differential: EquationStatement[] = [];
     for (const q of this.equations) {
       const isNewName = q.lhs.kind === 'name' && !this.kinds.has(q.lhs.name) && !differentiated.has(q.lhs.name);
       if (isNewName && q.lhs.kind === 'name') {
-        if (q.lhs.name === 'pi') throw this.fail(q.lhs.span, "'pi' is the built-in constant and cannot be redefined", 'Choose another name.');
+        if (q.lhs.name === 'pi')
+          throw this.fail(q.lhs.span, "'pi' is the built-in constant and cannot be redefined", 'Choose another name.');
         this.declare(q.lhs.name, 'algebraic', q.lhs.span);
         algebraicStatements.push(q);
         continue;
       }
       let hasDerivative = false;
-      for (const side of [q.lhs, q.rhs]) walk(side, (n) => { if (n.kind === 'derivative') hasDerivative = true; });
+      for (const side of [q.lhs, q.rhs])
+        walk(side, (n) => {
+          if (n.kind === 'derivative') hasDerivative = true;
+        });
       if (!hasDerivative) {
         if (q.lhs.kind === 'name' && this.kinds.has(q.lhs.name)) {
-          throw this.fail(q.lhs.span, `'${q.lhs.name}' is a ${this.kinds.get(q.lhs.name)} and cannot be defined by an equation`,
-            'Use a new name for an algebraic variable, or set a state with an initial condition.');
+          throw this.fail(
+            q.lhs.span,
+            `'${q.lhs.name}' is a ${this.kinds.get(q.lhs.name)} and cannot be defined by an equation`,
+            'Use a new name for an algebraic variable, or set a state with an initial condition.',
+          );
         }
-        throw this.fail(q.span, 'this equation has no derivative and does not define a new name', "Write a differential equation (y' = ...) or a definition N = EXPR with a new name N.");
+        throw this.fail(
+          q.span,
+          'this equation has no derivative and does not define a new name',
+          "Write a differential equation (y' = ...) or a definition N = EXPR with a new name N.",
+        );
       }
       differential.push(q);
     }
@@ -273,7 +382,11 @@ class Analyser {
           if (n.kind !== 'derivative') return;
           const kind = this.kinds.get(n.name);
           if (kind !== undefined && kind !== 'state') {
-            throw this.fail(n.span, `'${n.name}' is a ${kind}; only states have derivatives`, `Use a new name for the state, or remove the prime from ${n.name}.`);
+            throw this.fail(
+              n.span,
+              `'${n.name}' is a ${kind}; only states have derivatives`,
+              `Use a new name for the state, or remove the prime from ${n.name}.`,
+            );
           }
           if (n.name === 'pi') throw this.fail(n.span, "'pi' is a constant and has no derivative", 'Remove the prime.');
           orders.set(n.name, Math.max(orders.get(n.name) ?? 0, n.order));
@@ -294,8 +407,11 @@ class Analyser {
       const q = defs.get(n)!;
       if (state.get(n) === 'visiting') {
         const cycle = [...path.slice(path.indexOf(n)), n];
-        throw this.fail(q.lhs.span, `algebraic variables depend on each other in a cycle: ${cycle.join(' -> ')}`,
-          'Break the cycle: one of these variables must be a state (with a derivative) or defined without the others.');
+        throw this.fail(
+          q.lhs.span,
+          `algebraic variables depend on each other in a cycle: ${cycle.join(' -> ')}`,
+          'Break the cycle: one of these variables must be a state (with a derivative) or defined without the others.',
+        );
       }
       state.set(n, 'visiting');
       for (const dep of references(q.rhs)) if (defs.has(dep)) visit(dep, [...path, n]);
@@ -303,7 +419,9 @@ class Analyser {
       // A definition with a delta (directly or through another) is substituted where used.
       const expanded = substitute(q.rhs, withDelta);
       let hasDelta = false;
-      walk(expanded, (x) => { if (x.kind === 'call' && x.name === 'delta') hasDelta = true; });
+      walk(expanded, (x) => {
+        if (x.kind === 'call' && x.name === 'delta') hasDelta = true;
+      });
       if (hasDelta) withDelta.set(n, expanded);
       else ordered.push({ name: n, expr: q.rhs, span: q.span });
     };
@@ -313,7 +431,11 @@ class Analyser {
 
   // -------------------------------------------------------------------------
 
-  private solveStates(differential: EquationStatement[], orders: Map<string, number>, deltaAlgebraics: Map<string, Expr>): StateInfo[] {
+  private solveStates(
+    differential: EquationStatement[],
+    orders: Map<string, number>,
+    deltaAlgebraics: Map<string, Expr>,
+  ): StateInfo[] {
     const owner = new Map<string, EquationStatement>();
     const states: StateInfo[] = [];
     for (const q of differential) {
@@ -322,32 +444,52 @@ class Analyser {
       const highest: string[] = [];
       for (const side of [lhs, rhs]) {
         walk(side, (n) => {
-          if (n.kind === 'derivative' && n.order === orders.get(n.name) && !highest.includes(n.name)) highest.push(n.name);
+          if (n.kind === 'derivative' && n.order === orders.get(n.name) && !highest.includes(n.name))
+            highest.push(n.name);
         });
       }
       const free = highest.filter((n) => !owner.has(n));
       if (highest.length === 0) {
-        throw this.fail(q.span, 'this equation contains no highest derivative of any state',
-          'Each state needs one equation for its highest derivative, e.g. y\'\' = ... when y\'\' is the highest derivative of y used anywhere.');
+        throw this.fail(
+          q.span,
+          'this equation contains no highest derivative of any state',
+          "Each state needs one equation for its highest derivative, e.g. y'' = ... when y'' is the highest derivative of y used anywhere.",
+        );
       }
       if (free.length === 0) {
         const n = highest[0];
-        throw this.fail(q.span, `a second equation for ${refKey(n, orders.get(n)!)}`,
-          `Each state has exactly one equation; the first for ${n} is on line ${owner.get(n)!.span.line}.`);
+        throw this.fail(
+          q.span,
+          `a second equation for ${refKey(n, orders.get(n)!)}`,
+          `Each state has exactly one equation; the first for ${n} is on line ${owner.get(n)!.span.line}.`,
+        );
       }
       if (highest.length > 1) {
         const list = highest.map((n) => refKey(n, orders.get(n)!)).join(' and ');
-        throw this.fail(q.span, `this equation contains the highest derivatives ${list}`,
-          'Write one equation per state, each solved-for derivative appearing in its own equation only.');
+        throw this.fail(
+          q.span,
+          `this equation contains the highest derivatives ${list}`,
+          'Write one equation per state, each solved-for derivative appearing in its own equation only.',
+        );
       }
       const n = free[0];
       owner.set(n, q);
-      states.push({ name: n, order: orders.get(n)!, equation: q, solved: this.solveFor(q, lhs, rhs, n, orders.get(n)!), initial: [], initialSpans: [] });
+      states.push({
+        name: n,
+        order: orders.get(n)!,
+        equation: q,
+        solved: this.solveFor(q, lhs, rhs, n, orders.get(n)!),
+        initial: [],
+        initialSpans: [],
+      });
     }
     for (const [n, order] of orders) {
       if (!owner.has(n)) {
         let at: Span | null = null;
-        for (const q of differential) walk(q.lhs, (x) => { if (at === null && x.kind === 'derivative' && x.name === n) at = x.span; });
+        for (const q of differential)
+          walk(q.lhs, (x) => {
+            if (at === null && x.kind === 'derivative' && x.name === n) at = x.span;
+          });
         throw this.fail(at, `no equation for ${refKey(n, order)}`, `Add an equation that gives ${refKey(n, order)}.`);
       }
     }
@@ -362,62 +504,118 @@ class Analyser {
   private solveFor(q: EquationStatement, lhs: Expr, rhs: Expr, n: string, order: number): Expr {
     const key = refKey(n, order);
     const hidden: Expr[] = [];
-    const hide = (e: Expr) => mapExpr(e, (x) => {
-      if (x.kind === 'call' && x.name === 'delta') {
-        // bottom-up: an inner delta is already a placeholder here
-        if ([...references(x.args[0])].some((k) => k.startsWith(PLACEHOLDER))) {
-          throw this.fail(hidden[Number([...references(x.args[0])].find((k) => k.startsWith(PLACEHOLDER))!.slice(PLACEHOLDER.length))].span,
-            'a delta inside the argument of a delta', 'A delta argument must be an ordinary function; deltas enter equations linearly.');
+    const hide = (e: Expr) =>
+      mapExpr(e, (x) => {
+        if (x.kind === 'call' && x.name === 'delta') {
+          // bottom-up: an inner delta is already a placeholder here
+          if ([...references(x.args[0])].some((k) => k.startsWith(PLACEHOLDER))) {
+            throw this.fail(
+              hidden[
+                Number([...references(x.args[0])].find((k) => k.startsWith(PLACEHOLDER))!.slice(PLACEHOLDER.length))
+              ].span,
+              'a delta inside the argument of a delta',
+              'A delta argument must be an ordinary function; deltas enter equations linearly.',
+            );
+          }
+          if (references(x).has(key))
+            throw this.fail(
+              x.span,
+              `the argument of this delta contains ${key}, the derivative its equation is solved for`,
+              'A delta argument may depend on the independent variable, parameters and lower derivatives.',
+            );
+          hidden.push(x);
+          return { kind: 'name', name: `${PLACEHOLDER}${hidden.length - 1}`, span: x.span };
         }
-        if (references(x).has(key)) throw this.fail(x.span, `the argument of this delta contains ${key}, the derivative its equation is solved for`, 'A delta argument may depend on the independent variable, parameters and lower derivatives.');
-        hidden.push(x);
-        return { kind: 'name', name: `${PLACEHOLDER}${hidden.length - 1}`, span: x.span };
-      }
-      return undefined;
-    });
+        return undefined;
+      });
     const E = sub(hide(lhs), hide(rhs), q.span);
     const a = differentiate(E, key);
     if (references(a).has(key)) {
-      throw this.fail(q.span, `the equation is not linear in ${key}`, `Write it so that ${key} appears linearly, e.g. ${key} = f(...).`);
+      throw this.fail(
+        q.span,
+        `the equation is not linear in ${key}`,
+        `Write it so that ${key} appears linearly, e.g. ${key} = f(...).`,
+      );
     }
     if (constantValue(simplify(a)) === 0) {
-      throw this.fail(q.span, `${key} cancels out of this equation, so it does not determine ${key}`,
-        `Write the equation so that ${key} remains after collecting terms, e.g. ${key} = f(...).`);
+      throw this.fail(
+        q.span,
+        `${key} cancels out of this equation, so it does not determine ${key}`,
+        `Write the equation so that ${key} remains after collecting terms, e.g. ${key} = f(...).`,
+      );
     }
     const b = simplify(substitute(E, new Map([[key, num(0)]])));
     let solved = simplify(div(neg(b, q.span), simplify(a), q.span));
     // A lone y^(n) on the left reads best unchanged: y'' = f stays f.
-    if (lhs.kind === 'derivative' && refKey(lhs.name, lhs.order) === key && !references(rhs).has(key)) solved = hide(rhs);
-    return mapExpr(solved, (x) => (x.kind === 'name' && x.name.startsWith(PLACEHOLDER) ? hidden[Number(x.name.slice(PLACEHOLDER.length))] : undefined));
+    if (lhs.kind === 'derivative' && refKey(lhs.name, lhs.order) === key && !references(rhs).has(key))
+      solved = hide(rhs);
+    return mapExpr(solved, (x) =>
+      x.kind === 'name' && x.name.startsWith(PLACEHOLDER)
+        ? hidden[Number(x.name.slice(PLACEHOLDER.length))]
+        : undefined,
+    );
   }
 
   // -------------------------------------------------------------------------
 
-  private checkReferences(states: StateInfo[], algebraics: AlgebraicInfo[], orders: Map<string, number>, deltaAlgebraics: Map<string, Expr>): void {
+  private checkReferences(
+    states: StateInfo[],
+    algebraics: AlgebraicInfo[],
+    orders: Map<string, number>,
+    deltaAlgebraics: Map<string, Expr>,
+  ): void {
     const check = (e: Expr, context: string, allowDelta: boolean, allowEvent = false) => {
       walk(e, (n) => {
         if (n.kind === 'name') {
           if (n.name === 'pi' || n.name.startsWith(PLACEHOLDER)) return;
           if (deltaAlgebraics.has(n.name) && !allowDelta) {
-            throw this.fail(n.span, `'${n.name}' is defined with a delta and can only be used in differential equations`, 'Use it in an equation, or define the regular part under another name.');
+            throw this.fail(
+              n.span,
+              `'${n.name}' is defined with a delta and can only be used in differential equations`,
+              'Use it in an equation, or define the regular part under another name.',
+            );
           }
           const kind = this.kinds.get(n.name);
           if (kind === undefined) {
-            throw this.fail(n.span, `unknown name '${n.name}' in ${context}`, `Declare it (parameter ${n.name} = VALUE), define it (${n.name} = EXPR), or check the spelling.`);
+            throw this.fail(
+              n.span,
+              `unknown name '${n.name}' in ${context}`,
+              `Declare it (parameter ${n.name} = VALUE), define it (${n.name} = EXPR), or check the spelling.`,
+            );
           }
           if (kind === 'event' && !allowEvent) {
-            throw this.fail(n.span, `'${n.name}' is an event; it can only appear as delta(t - ${n.name})`, 'Use the event inside a delta, or refer to a variable instead.');
+            throw this.fail(
+              n.span,
+              `'${n.name}' is an event; it can only appear as delta(t - ${n.name})`,
+              'Use the event inside a delta, or refer to a variable instead.',
+            );
           }
         } else if (n.kind === 'derivative') {
           const order = orders.get(n.name);
           if (order === undefined) {
             const kind = this.kinds.get(n.name);
-            throw this.fail(n.span, kind ? `'${n.name}' is a ${kind}; only states have derivatives` : `derivative of '${n.name}', which is not a state`,
-              kind ? `Remove the prime from ${n.name}.` : `A state is a variable with a differential equation (${n.name}' = ...); add one or check the spelling.`);
+            throw this.fail(
+              n.span,
+              kind
+                ? `'${n.name}' is a ${kind}; only states have derivatives`
+                : `derivative of '${n.name}', which is not a state`,
+              kind
+                ? `Remove the prime from ${n.name}.`
+                : `A state is a variable with a differential equation (${n.name}' = ...); add one or check the spelling.`,
+            );
           }
-          if (n.order > order) throw this.fail(n.span, `${refKey(n.name, n.order)} is beyond the highest derivative ${refKey(n.name, order)} of ${n.name}`, `Use derivatives up to ${refKey(n.name, order)}.`);
+          if (n.order > order)
+            throw this.fail(
+              n.span,
+              `${refKey(n.name, n.order)} is beyond the highest derivative ${refKey(n.name, order)} of ${n.name}`,
+              `Use derivatives up to ${refKey(n.name, order)}.`,
+            );
         } else if (n.kind === 'call' && n.name === 'delta' && !allowDelta) {
-          throw this.fail(n.span, `a delta cannot appear in ${context}`, 'Deltas belong in differential equations; use an event with an action for a reset.');
+          throw this.fail(
+            n.span,
+            `a delta cannot appear in ${context}`,
+            'Deltas belong in differential equations; use an event with an action for a reset.',
+          );
         }
       });
     };
@@ -428,7 +626,10 @@ class Analyser {
       const t = ev.trigger;
       if (t.kind === 'when') check(t.expr, `the condition of event ${ev.name}`, false);
       else if (t.kind === 'at') for (const x of t.times) this.checkConstant(x, `the time of event ${ev.name}`);
-      else { this.checkConstant(t.period, `the period of event ${ev.name}`); if (t.from) this.checkConstant(t.from, `the start of event ${ev.name}`); }
+      else {
+        this.checkConstant(t.period, `the period of event ${ev.name}`);
+        if (t.from) this.checkConstant(t.from, `the start of event ${ev.name}`);
+      }
       for (const act of ev.actions ?? []) {
         if (act.kind !== 'assign') continue;
         this.checkTarget(act.target, orders);
@@ -438,25 +639,46 @@ class Analyser {
     for (const v of this.outputs ?? []) {
       const kind = this.kinds.get(v.name);
       if (v.order > 0 ? (orders.get(v.name) ?? -1) < v.order : kind === undefined || kind === 'event') {
-        throw this.fail(v.span, `cannot output ${refKey(v.name, v.order)}: ${kind === 'event' ? 'it is an event' : 'no such variable'}`, 'Output states, their derivatives, algebraic and discrete variables, parameters.');
+        throw this.fail(
+          v.span,
+          `cannot output ${refKey(v.name, v.order)}: ${kind === 'event' ? 'it is an event' : 'no such variable'}`,
+          'Output states, their derivatives, algebraic and discrete variables, parameters.',
+        );
       }
     }
     for (const n of [this.independent.from, this.independent.to]) if (n) this.checkConstant(n, 'the range');
   }
 
   /** The solved equations: deltas allowed, and an event name only as `delta(t - E)`. */
-  private checkDeltaArguments(e: Expr, check: (e: Expr, context: string, allowDelta: boolean, allowEvent?: boolean) => void): void {
+  private checkDeltaArguments(
+    e: Expr,
+    check: (e: Expr, context: string, allowDelta: boolean, allowEvent?: boolean) => void,
+  ): void {
     const visit = (x: Expr): void => {
       if (x.kind === 'call' && x.name === 'delta') {
         check(x.args[0], 'a delta argument', false, true);
         return;
       }
-      if (x.kind === 'name' || x.kind === 'derivative' || x.kind === 'number') { check(x, 'an equation', true); return; }
+      if (x.kind === 'name' || x.kind === 'derivative' || x.kind === 'number') {
+        check(x, 'an equation', true);
+        return;
+      }
       switch (x.kind) {
-        case 'unary': visit(x.operand); break;
-        case 'binary': visit(x.left); visit(x.right); break;
-        case 'call': x.args.forEach(visit); break;
-        case 'if': visit(x.condition); visit(x.then); visit(x.otherwise); break;
+        case 'unary':
+          visit(x.operand);
+          break;
+        case 'binary':
+          visit(x.left);
+          visit(x.right);
+          break;
+        case 'call':
+          x.args.forEach(visit);
+          break;
+        case 'if':
+          visit(x.condition);
+          visit(x.then);
+          visit(x.otherwise);
+          break;
       }
     };
     visit(e);
@@ -467,14 +689,22 @@ class Analyser {
     if (kind === 'state') {
       const order = orders.get(target.name)!;
       if (target.order >= order) {
-        throw this.fail(target.span, `cannot reset ${refKey(target.name, target.order)}: it is the highest derivative of ${target.name}, given by its equation`,
-          `Reset a state level below it (${order === 1 ? target.name : `${target.name} ... ${refKey(target.name, order - 1)}`}).`);
+        throw this.fail(
+          target.span,
+          `cannot reset ${refKey(target.name, target.order)}: it is the highest derivative of ${target.name}, given by its equation`,
+          `Reset a state level below it (${order === 1 ? target.name : `${target.name} ... ${refKey(target.name, order - 1)}`}).`,
+        );
       }
       return;
     }
     if (kind === 'discrete' && target.order === 0) return;
-    throw this.fail(target.span, kind ? `cannot assign to the ${kind} '${target.name}'` : `cannot assign to '${refKey(target.name, target.order)}': no such state or discrete variable`,
-      'Actions assign to states (y := ..., y\' := ...) and discrete variables.');
+    throw this.fail(
+      target.span,
+      kind
+        ? `cannot assign to the ${kind} '${target.name}'`
+        : `cannot assign to '${refKey(target.name, target.order)}': no such state or discrete variable`,
+      "Actions assign to states (y := ..., y' := ...) and discrete variables.",
+    );
   }
 
   // -------------------------------------------------------------------------
@@ -492,13 +722,23 @@ class Analyser {
     if (values === null) {
       const known = new Map<string, number>();
       for (const p of this.parameters) {
-        try { known.set(p.name, evaluate(p.value, (k) => known.get(k))); } catch { /* reported elsewhere */ }
+        try {
+          known.set(
+            p.name,
+            evaluate(p.value, (k) => known.get(k)),
+          );
+        } catch {
+          /* reported elsewhere */
+        }
       }
       values = this.parameterValues = known;
     }
     const lookup = values;
-    try { return evaluate(e, (k) => lookup.get(k)); } catch (err) {
-      if (err instanceof MissingValue) throw this.fail(err.node.span, `'${err.key}' has no value here`, 'Use numbers and parameters.');
+    try {
+      return evaluate(e, (k) => lookup.get(k));
+    } catch (err) {
+      if (err instanceof MissingValue)
+        throw this.fail(err.node.span, `'${err.key}' has no value here`, 'Use numbers and parameters.');
       throw err;
     }
   }
@@ -512,18 +752,32 @@ class Analyser {
       const key = refKey(c.target.name, c.target.order);
       if (!s) {
         const kind = this.kinds.get(c.target.name);
-        throw this.fail(c.target.span, kind ? `'${c.target.name}' is a ${kind}, not a state: it takes no initial or boundary condition` : `condition for '${c.target.name}', which is not a state`,
-          kind === 'parameter' || kind === 'unknown' ? 'Give its value in the declaration.' : `A state is a variable with a differential equation (${c.target.name}' = ...).`);
+        throw this.fail(
+          c.target.span,
+          kind
+            ? `'${c.target.name}' is a ${kind}, not a state: it takes no initial or boundary condition`
+            : `condition for '${c.target.name}', which is not a state`,
+          kind === 'parameter' || kind === 'unknown'
+            ? 'Give its value in the declaration.'
+            : `A state is a variable with a differential equation (${c.target.name}' = ...).`,
+        );
       }
       if (c.target.order >= s.order) {
-        throw this.fail(c.target.span, `${key} is the highest derivative of ${s.name}: it is given by its equation, not by a condition`,
-          `Give conditions for ${Array.from({ length: s.order }, (_, i) => refKey(s.name, i)).join(', ')}.`);
+        throw this.fail(
+          c.target.span,
+          `${key} is the highest derivative of ${s.name}: it is given by its equation, not by a condition`,
+          `Give conditions for ${Array.from({ length: s.order }, (_, i) => refKey(s.name, i)).join(', ')}.`,
+        );
       }
       this.checkConditionValue(c);
       const at = this.constantValueOf(c.at);
       if (at === start) {
         if (s.initial[c.target.order]) {
-          throw this.fail(c.span, `a second initial condition for ${key}`, `The first is on line ${s.initialSpans[c.target.order].line}; remove one.`);
+          throw this.fail(
+            c.span,
+            `a second initial condition for ${key}`,
+            `The first is on line ${s.initialSpans[c.target.order].line}; remove one.`,
+          );
         }
         s.initial[c.target.order] = c.value;
         s.initialSpans[c.target.order] = c.span;
@@ -535,8 +789,11 @@ class Analyser {
       for (let i = 0; i < s.order; i++) {
         if (!s.initial[i]) {
           const key = refKey(s.name, i);
-          throw this.fail(s.equation.span, `missing initial condition ${key}(${start})`,
-            `Add a line ${key}(${start}) = VALUE (use an unknown if the value is to be found by shooting).`);
+          throw this.fail(
+            s.equation.span,
+            `missing initial condition ${key}(${start})`,
+            `Add a line ${key}(${start}) = VALUE (use an unknown if the value is to be found by shooting).`,
+          );
         }
       }
     }
@@ -548,13 +805,19 @@ class Analyser {
       if (n.kind === 'name' && n.name !== 'pi') {
         const kind = this.kinds.get(n.name);
         if (kind !== 'parameter' && kind !== 'unknown') {
-          throw this.fail(n.span, kind ? `a condition's value cannot use the ${kind} '${n.name}'` : `unknown name '${n.name}' in a condition`,
-            'Use numbers, parameters and unknowns.');
+          throw this.fail(
+            n.span,
+            kind ? `a condition's value cannot use the ${kind} '${n.name}'` : `unknown name '${n.name}' in a condition`,
+            'Use numbers, parameters and unknowns.',
+          );
         }
       } else if (n.kind === 'derivative' || (n.kind === 'call' && n.name === 'delta')) {
-        throw this.fail(n.span, "a condition's value must be a constant expression", 'Use numbers, parameters and unknowns.');
+        throw this.fail(
+          n.span,
+          "a condition's value must be a constant expression",
+          'Use numbers, parameters and unknowns.',
+        );
       }
     });
   }
 }
-

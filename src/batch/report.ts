@@ -11,21 +11,26 @@ import { missingNameMessage } from '../language/arrays.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulationResult } from '../driver/index.js';
 
-export interface ReportExpr { label: string; expr: Expr }
+export interface ReportExpr {
+  label: string;
+  expr: Expr;
+}
 
 /** Thrown for a --report, --vary or --sample text that cannot be used; `message` says why. */
 export class BatchInputError extends Error {}
 
 /** Splits "n, x4'" at top-level commas and parses each expression. */
 export function parseReport(text: string): ReportExpr[] {
-  return splitExpressionList(text).filter((p) => p.length > 0).map((label) => {
-    try {
-      return { label, expr: elementsByName(parseExpression(label, '--report'), label) };
-    } catch (err) {
-      if (err instanceof ModelError) throw new BatchInputError(`--report '${label}': ${err.what}`);
-      throw err;
-    }
-  });
+  return splitExpressionList(text)
+    .filter((p) => p.length > 0)
+    .map((label) => {
+      try {
+        return { label, expr: elementsByName(parseExpression(label, '--report'), label) };
+      } catch (err) {
+        if (err instanceof ModelError) throw new BatchInputError(`--report '${label}': ${err.what}`);
+        throw err;
+      }
+    });
 }
 
 /**
@@ -37,22 +42,32 @@ function elementsByName(e: Expr, label: string): Expr {
     if ((node.kind !== 'name' && node.kind !== 'derivative') || !node.indices) return undefined;
     const at = node.indices.map((i) => constantValue(i));
     if (!at.every((v): v is number => v !== null && Number.isInteger(v))) {
-      throw new BatchInputError(`--report '${label}': the index of ${node.name}[...] must be a whole number, as in ${node.name}[1]`);
+      throw new BatchInputError(
+        `--report '${label}': the index of ${node.name}[...] must be a whole number, as in ${node.name}[1]`,
+      );
     }
     const name = `${node.name}[${at.join(',')}]`;
-    return node.kind === 'name' ? { kind: 'name', name, span: node.span } : { kind: 'derivative', name, order: node.order, span: node.span };
+    return node.kind === 'name'
+      ? { kind: 'name', name, span: node.span }
+      : { kind: 'derivative', name, order: node.order, span: node.span };
   });
 }
 
 /** The value of each report expression on a run's final values (and the parameters). */
-export function reportValues(report: ReportExpr[], run: SimulationResult, parameters: ReadonlyMap<string, number>): number[] {
+export function reportValues(
+  report: ReportExpr[],
+  run: SimulationResult,
+  parameters: ReadonlyMap<string, number>,
+): number[] {
   const lookup = (k: string) => run.final[k] ?? parameters.get(k);
   return report.map((r) => {
     try {
       return evaluate(r.expr, lookup);
     } catch (err) {
       if (err instanceof MissingValue) {
-        throw new BatchInputError(`--report '${r.label}': '${err.key}' is not a final value of the run; they are ${Object.keys(run.final).join(', ')}`);
+        throw new BatchInputError(
+          `--report '${r.label}': '${err.key}' is not a final value of the run; they are ${Object.keys(run.final).join(', ')}`,
+        );
       }
       throw err;
     }
@@ -66,12 +81,17 @@ export function checkReport(report: readonly ReportExpr[], model: CompiledModel)
   const known = new Set([...finals, ...model.paramNames, 'pi']);
   for (const r of report) {
     walk(r.expr, (node) => {
-      const key = node.kind === 'name' ? node.name : node.kind === 'derivative' ? node.name + "'".repeat(node.order) : null;
+      const key =
+        node.kind === 'name' ? node.name : node.kind === 'derivative' ? node.name + "'".repeat(node.order) : null;
       if (key !== null && !known.has(key)) {
-        throw new BatchInputError(`--report '${r.label}': ${missingNameMessage(key, [...finals, ...model.paramNames], `a final value of ${model.system.model}`, 'the final values and parameters are')}`);
+        throw new BatchInputError(
+          `--report '${r.label}': ${missingNameMessage(key, [...finals, ...model.paramNames], `a final value of ${model.system.model}`, 'the final values and parameters are')}`,
+        );
       }
       if (node.kind === 'call' && (node.derivativeOrder > 0 || !Object.hasOwn(BUILTIN_IMPLEMENTATIONS, node.name))) {
-        throw new BatchInputError(`--report '${r.label}': '${node.name}' is not a built-in function; they are ${Object.keys(BUILTIN_IMPLEMENTATIONS).join(', ')}`);
+        throw new BatchInputError(
+          `--report '${r.label}': '${node.name}' is not a built-in function; they are ${Object.keys(BUILTIN_IMPLEMENTATIONS).join(', ')}`,
+        );
       }
     });
   }

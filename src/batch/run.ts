@@ -20,13 +20,24 @@ export interface ChunkResult {
  * object and one parameter map serve every run; a run that fails still reports what it
  * computed, with its status and message.
  */
-export function runChunk(simulator: Simulator, report: readonly ReportExpr[], options: SimulateOptions, names: readonly string[], parameters: Float64Array, onProgress?: (done: number) => void): ChunkResult {
+export function runChunk(
+  simulator: Simulator,
+  report: readonly ReportExpr[],
+  options: SimulateOptions,
+  names: readonly string[],
+  parameters: Float64Array,
+  onProgress?: (done: number) => void,
+): ChunkResult {
   const model = simulator.model;
   const count = names.length === 0 ? 0 : parameters.length / names.length;
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
   const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false };
   const nr = report.length;
-  const out: ChunkResult = { values: new Float64Array(count * nr), status: new Array<RunStatus>(count), message: new Array<string | null>(count) };
+  const out: ChunkResult = {
+    values: new Float64Array(count * nr),
+    status: new Array<RunStatus>(count),
+    message: new Array<string | null>(count),
+  };
   let final: Record<string, number> = Object.create(null) as Record<string, number>;
   // Parameters are looked up only when a report names one that is not a final value.
   let params: Float64Array | null = null;
@@ -86,8 +97,12 @@ export function sharedBatch(parameters: Float64Array, count: number, reports: nu
   const p = new Float64Array(shared(parameters.length * 8));
   p.set(parameters);
   return {
-    parameters: p, values: new Float64Array(shared(count * reports * 8)), status: new Uint8Array(shared(count)),
-    counters: new Int32Array(shared(8)), count, chunkSize,
+    parameters: p,
+    values: new Float64Array(shared(count * reports * 8)),
+    status: new Uint8Array(shared(count)),
+    counters: new Int32Array(shared(8)),
+    count,
+    chunkSize,
   };
 }
 
@@ -101,12 +116,22 @@ export function chunkCount(b: SharedBatch): number {
  * and travel back once, at the end. `onClaim` runs once a chunk is claimed, before any of it
  * counts as finished (a worker flags there that the main thread must wait for its messages).
  */
-export function runNextChunk(simulator: Simulator, report: readonly ReportExpr[], options: SimulateOptions, names: readonly string[], b: SharedBatch, messages: Map<number, string>, onClaim?: () => void): number {
+export function runNextChunk(
+  simulator: Simulator,
+  report: readonly ReportExpr[],
+  options: SimulateOptions,
+  names: readonly string[],
+  b: SharedBatch,
+  messages: Map<number, string>,
+  onClaim?: () => void,
+): number {
   const c = Atomics.add(b.counters, 0, 1);
   if (c >= chunkCount(b)) return 0;
   onClaim?.();
-  const first = c * b.chunkSize, end = Math.min(b.count, first + b.chunkSize);
-  const m = names.length, nr = report.length;
+  const first = c * b.chunkSize,
+    end = Math.min(b.count, first + b.chunkSize);
+  const m = names.length,
+    nr = report.length;
   const r = runChunk(simulator, report, options, names, b.parameters.subarray(first * m, end * m));
   b.values.set(r.values, first * nr);
   for (let k = 0; k < end - first; k++) {
@@ -127,13 +152,25 @@ export function sharedResult(b: SharedBatch, messages: ReadonlyMap<number, strin
   };
 }
 
-export interface BatchRow { index: number; parameters: Record<string, number>; values: number[]; status: string; message: string | null }
+export interface BatchRow {
+  index: number;
+  parameters: Record<string, number>;
+  values: number[];
+  status: string;
+  message: string | null;
+}
 
 /**
  * Runs the model once per parameter set (`sets[i]`), reporting `report` of each final state,
  * in this thread: the library's one-call form of {@link runChunk}.
  */
-export function runBatch(model: CompiledModel, sets: { index: number; values: Map<string, number> }[], report: ReportExpr[], options: SimulateOptions, onProgress?: (done: number) => void): BatchRow[] {
+export function runBatch(
+  model: CompiledModel,
+  sets: { index: number; values: Map<string, number> }[],
+  report: ReportExpr[],
+  options: SimulateOptions,
+  onProgress?: (done: number) => void,
+): BatchRow[] {
   checkReport(report, model);
   const simulator = new Simulator(model);
   return sets.map((s, i) => {

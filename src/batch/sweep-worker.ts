@@ -37,13 +37,16 @@ export interface ChunkTask {
  */
 export type ChunkReply = { ok: true; messages: [number, string][] } | { ok: false; message: string };
 
-interface Compiled { simulator: Simulator; reports: Map<string, ReportExpr[]> }
+interface Compiled {
+  simulator: Simulator;
+  reports: Map<string, ReportExpr[]>;
+}
 
 const cache = new Map<string, Compiled>();
 
 /** (`set`: the batch's --set, which may give a structural parameter, N, its value) */
 function compiled(file: string, source: string, set: SimulateOptions['set']): Compiled {
-  const key = `${file}\u0000${source}\u0000${JSON.stringify(set instanceof Map ? [...set] : set ?? null)}`;
+  const key = `${file}\u0000${source}\u0000${JSON.stringify(set instanceof Map ? [...set] : (set ?? null))}`;
   let c = cache.get(key);
   if (!c) {
     c = { simulator: new Simulator(compileModel(source, file, { set })), reports: new Map() };
@@ -57,15 +60,21 @@ export default function runTask(task: ChunkTask): ChunkReply {
   try {
     const c = compiled(task.file, task.source, task.options.set);
     let report = c.reports.get(task.report);
-    if (!report) { report = parseReport(task.report); c.reports.set(task.report, report); }
+    if (!report) {
+      report = parseReport(task.report);
+      c.reports.set(task.report, report);
+    }
     const messages = new Map<number, string>();
     const claim = () => Atomics.store(task.slots, task.slot, 2);
-    while (runNextChunk(c.simulator, report, task.options, task.names, task.batch, messages, claim) > 0) { /* next chunk */ }
+    while (runNextChunk(c.simulator, report, task.options, task.names, task.batch, messages, claim) > 0) {
+      /* next chunk */
+    }
     return { ok: true, messages: [...messages] };
   } catch (err) {
     // Stop the other threads: the batch cannot complete.
     Atomics.store(task.batch.counters, 0, 1 << 30);
-    if (err instanceof BatchInputError || err instanceof SimulationInputError) return { ok: false, message: err.message };
+    if (err instanceof BatchInputError || err instanceof SimulationInputError)
+      return { ok: false, message: err.message };
     throw err;
   }
 }

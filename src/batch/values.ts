@@ -7,7 +7,10 @@ import { BatchInputError } from './report.js';
 
 export function sweepValues(from: number, to: number, count: number, first = 0, end = count): number[] {
   if (count === 1) return [from];
-  return Array.from({ length: end - first }, (_, j) => { const k = first + j; return k === count - 1 ? to : from + ((to - from) * k) / (count - 1); });
+  return Array.from({ length: end - first }, (_, j) => {
+    const k = first + j;
+    return k === count - 1 ? to : from + ((to - from) * k) / (count - 1);
+  });
 }
 
 /** The most runs one process takes on (a slice of a larger batch: --shard K/N). */
@@ -25,9 +28,12 @@ export function parseVary(text: string): { name: string; from: number; to: numbe
   if (!m) throw new BatchInputError(`--vary '${text}': write NAME=FROM:TO:COUNT, e.g. e=1:0.18:200 or v0[3]=0:1:11`);
   m[1] = elementName(m[1]);
   const [from, to, count] = [Number(m[2]), Number(m[3]), Number(m[4])];
-  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
-  if (!Number.isInteger(count) || count < 1) throw new BatchInputError(`--vary '${text}': COUNT must be a whole number of at least 1`);
-  if (count > MAX_BATCH_RUNS) throw new BatchInputError(`--vary '${text}': ${count} runs are more than a batch can have (${MAX_BATCH_RUNS})`);
+  if (!Number.isFinite(from) || !Number.isFinite(to))
+    throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new BatchInputError(`--vary '${text}': COUNT must be a whole number of at least 1`);
+  if (count > MAX_BATCH_RUNS)
+    throw new BatchInputError(`--vary '${text}': ${count} runs are more than a batch can have (${MAX_BATCH_RUNS})`);
   return { name: m[1], from, to, count };
 }
 
@@ -43,7 +49,10 @@ export function parseVary(text: string): { name: string; from: number; to: numbe
 
 /** xoshiro128** (Blackman & Vigna), 32-bit state words, seeded by splitmix32 from one integer. */
 export class SeededRandom {
-  private s0: number; private s1: number; private s2: number; private s3: number;
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
   private spare: number | null = null;
 
   constructor(seed: number) {
@@ -55,28 +64,42 @@ export class SeededRandom {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
       return (z ^ (z >>> 16)) >>> 0;
     };
-    this.s0 = next(); this.s1 = next(); this.s2 = next(); this.s3 = next();
+    this.s0 = next();
+    this.s1 = next();
+    this.s2 = next();
+    this.s3 = next();
   }
 
   private nextUint32(): number {
     const result = Math.imul(rotl(Math.imul(this.s1, 5) >>> 0, 7), 9) >>> 0;
     const t = (this.s1 << 9) >>> 0;
-    this.s2 ^= this.s0; this.s3 ^= this.s1; this.s1 ^= this.s2; this.s0 ^= this.s3;
+    this.s2 ^= this.s0;
+    this.s3 ^= this.s1;
+    this.s1 ^= this.s2;
+    this.s0 ^= this.s3;
     this.s2 ^= t;
     this.s3 = rotl(this.s3, 11);
-    this.s0 >>>= 0; this.s1 >>>= 0; this.s2 >>>= 0; this.s3 >>>= 0;
+    this.s0 >>>= 0;
+    this.s1 >>>= 0;
+    this.s2 >>>= 0;
+    this.s3 >>>= 0;
     return result;
   }
 
   /** uniform in [0, 1), 53 random bits */
   uniform(): number {
-    const hi = this.nextUint32() >>> 5, lo = this.nextUint32() >>> 6;
+    const hi = this.nextUint32() >>> 5,
+      lo = this.nextUint32() >>> 6;
     return (hi * 67108864 + lo) / 9007199254740992;
   }
 
   /** standard normal, Box-Muller (pairs; the second value is kept for the next call) */
   normal(): number {
-    if (this.spare !== null) { const v = this.spare; this.spare = null; return v; }
+    if (this.spare !== null) {
+      const v = this.spare;
+      this.spare = null;
+      return v;
+    }
     let u = 0;
     while (u === 0) u = this.uniform();
     const v = this.uniform();
@@ -94,11 +117,15 @@ export type Distribution = { kind: 'normal'; mean: number; sd: number } | { kind
 
 /** `NAME~normal(MEAN,SD)` or `NAME~uniform(A,B)` */
 export function parseSample(text: string): { name: string; distribution: Distribution } {
-  const m = new RegExp(String.raw`^\s*${PARAMETER}\s*~\s*(normal|uniform)\s*\(\s*([^,()]+)\s*,\s*([^,()]+)\s*\)\s*$`).exec(text);
+  const m = new RegExp(
+    String.raw`^\s*${PARAMETER}\s*~\s*(normal|uniform)\s*\(\s*([^,()]+)\s*,\s*([^,()]+)\s*\)\s*$`,
+  ).exec(text);
   if (!m) throw new BatchInputError(`--sample '${text}': write NAME~normal(MEAN,SD) or NAME~uniform(A,B)`);
   m[1] = elementName(m[1]);
-  const a = Number(m[3]), b = Number(m[4]);
-  if (!Number.isFinite(a) || !Number.isFinite(b)) throw new BatchInputError(`--sample '${text}': the arguments must be numbers`);
+  const a = Number(m[3]),
+    b = Number(m[4]);
+  if (!Number.isFinite(a) || !Number.isFinite(b))
+    throw new BatchInputError(`--sample '${text}': the arguments must be numbers`);
   if (m[2] === 'normal') {
     if (!(b >= 0)) throw new BatchInputError(`--sample '${text}': the standard deviation must not be negative`);
     return { name: m[1], distribution: { kind: 'normal', mean: a, sd: b } };
@@ -114,7 +141,12 @@ export function parseSample(text: string): { name: string; distribution: Distrib
  * and dropped: far cheaper than a run), so that sample i has the same values whatever
  * slice, shard, worker or machine computes it.
  */
-export function sampleValues(seed: number, first: number, count: number, samples: readonly { name: string; distribution: Distribution }[]): Float64Array {
+export function sampleValues(
+  seed: number,
+  first: number,
+  count: number,
+  samples: readonly { name: string; distribution: Distribution }[],
+): Float64Array {
   const rng = new SeededRandom(seed);
   const m = samples.length;
   const out = new Float64Array(count * m);
@@ -129,7 +161,14 @@ export function sampleValues(seed: number, first: number, count: number, samples
 }
 
 /** The parameter values of samples 0..count-1, one map per sample (see {@link sampleValues}). */
-export function drawSamples(seed: number, count: number, samples: { name: string; distribution: Distribution }[]): Map<string, number>[] {
+export function drawSamples(
+  seed: number,
+  count: number,
+  samples: { name: string; distribution: Distribution }[],
+): Map<string, number>[] {
   const flat = sampleValues(seed, 0, count, samples);
-  return Array.from({ length: count }, (_, i) => new Map(samples.map((s, j) => [s.name, flat[i * samples.length + j]])));
+  return Array.from(
+    { length: count },
+    (_, i) => new Map(samples.map((s, j) => [s.name, flat[i * samples.length + j]])),
+  );
 }

@@ -10,21 +10,39 @@ const batch = () => import('./batch.js');
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerBatchCommands(program: Command, ctx: BatchContext): void {
-  const batchFlags = (cmd: Command) => cmd
-    .option('--report <EXPRS>', 'comma-separated expressions of final values (sweep: all of them by default)')
-    .option('--workers <N>', 'threads, this one included (default: up to the cores, once a batch runs long enough; 1: no workers)')
-    .option('--shard <K/N>', 'run only the K-th of N slices (auto: from the batch system\'s array index: SLURM, Kubernetes Indexed Job, AWS Batch); combine the JSON outputs with merge');
-  batchFlags(ctx.addSharedFlags(program.command('sweep <file>').description('one run per parameter value; a table of reported final values')))
+  const batchFlags = (cmd: Command) =>
+    cmd
+      .option('--report <EXPRS>', 'comma-separated expressions of final values (sweep: all of them by default)')
+      .option(
+        '--workers <N>',
+        'threads, this one included (default: up to the cores, once a batch runs long enough; 1: no workers)',
+      )
+      .option(
+        '--shard <K/N>',
+        "run only the K-th of N slices (auto: from the batch system's array index: SLURM, Kubernetes Indexed Job, AWS Batch); combine the JSON outputs with merge",
+      );
+  batchFlags(
+    ctx.addSharedFlags(
+      program.command('sweep <file>').description('one run per parameter value; a table of reported final values'),
+    ),
+  )
     .option('--vary <NAME=FROM:TO:COUNT>', 'the parameter and its values')
     .option('--log-x', 'plot: logarithmic parameter axis')
     .option('--log-y', 'plot: logarithmic value axis (default: when a value spans more than two decades)')
     .action(async (file: string, flags: SweepFlags) => ctx.setExit(await (await batch()).runSweep(ctx, file, flags)));
-  batchFlags(ctx.addSharedFlags(program.command('montecarlo <file>').description('statistics of final values over random parameters')))
+  batchFlags(
+    ctx.addSharedFlags(
+      program.command('montecarlo <file>').description('statistics of final values over random parameters'),
+    ),
+  )
     .option('--sample <NAME~DIST>', 'NAME~normal(MEAN,SD) or NAME~uniform(A,B) (repeatable)', collect)
     .option('--samples <N>', 'number of samples (default 1000)')
     .option('--seed <S>', 'seed of the generator (default 1)')
-    .action(async (file: string, flags: MonteCarloFlags) => ctx.setExit(await (await batch()).runMonteCarlo(ctx, file, flags)));
-  program.command('merge <files...>')
+    .action(async (file: string, flags: MonteCarloFlags) =>
+      ctx.setExit(await (await batch()).runMonteCarlo(ctx, file, flags)),
+    );
+  program
+    .command('merge <files...>')
     .description('combine the JSON outputs of sweep or montecarlo --shard K/N into the output of the whole batch')
     .option('--format <FORMAT>', 'json (default), csv or text')
     .option('--out <PATH>', 'write the output (montecarlo: the samples) to a file')

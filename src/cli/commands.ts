@@ -31,9 +31,16 @@ export async function loadModel(file: string, set?: SimulateOptions['set']): Pro
   const ast = parse(source, file, { set });
   const independent = ast.statements.find((s) => s.kind === 'independent')?.name ?? 't';
   const deltaArguments: Expr[] = [];
-  const visit = (e: Expr) => walk(e, (n) => { if (n.kind === 'call' && n.name === 'delta') deltaArguments.push(n.args[0]); });
+  const visit = (e: Expr) =>
+    walk(e, (n) => {
+      if (n.kind === 'call' && n.name === 'delta') deltaArguments.push(n.args[0]);
+    });
   // (deltas stand in equations only, named variables' definitions included)
-  for (const s of ast.statements) if (s.kind === 'equation') { visit(s.lhs); visit(s.rhs); }
+  for (const s of ast.statements)
+    if (s.kind === 'equation') {
+      visit(s.lhs);
+      visit(s.rhs);
+    }
   if (needsExactRoots(deltaArguments, independent, (e) => references(e))) await import('../transform/exact-roots.js');
   const model = compileModel(source, file, { set });
   // Double roots of delta arguments and similar schedule problems are model errors: find them now.
@@ -58,13 +65,22 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   const runs: SimulationResult[] = [];
   // a progress bar on a terminal for a run longer than a second
   const sys = model.system;
-  const from = base.from ?? (sys.range.from ? model.parametersExpr(sys.range.from, model.parameters(base.set as Map<string, number> | undefined)) : 0);
-  const to = base.to ?? (sys.range.to ? model.parametersExpr(sys.range.to, model.parameters(base.set as Map<string, number> | undefined)) : NaN);
+  const from =
+    base.from ??
+    (sys.range.from
+      ? model.parametersExpr(sys.range.from, model.parameters(base.set as Map<string, number> | undefined))
+      : 0);
+  const to =
+    base.to ??
+    (sys.range.to
+      ? model.parametersExpr(sys.range.to, model.parameters(base.set as Map<string, number> | undefined))
+      : NaN);
   const bar = Number.isFinite(to) ? await startRunProgress(from, to, `simulate ${sys.model}`, flags.quiet) : null;
   if (bar) base.progress = (t) => bar.update(t);
   if (format === 'text') {
     // the text shows the ledger and the final values, not rows
-    for (const init of inits) runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
+    for (const init of inits)
+      runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
     emit(runs.map(simulationText).join('\n'), flags.out);
   } else {
     // Rows stream to the output as they are produced: memory does not grow with the run.
@@ -75,7 +91,12 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
       if (format === 'json') {
         if (many) out.write('{"runs": [\n');
         inits.forEach((init, i) => {
-          const writer = new JsonRunWriter(out, many ? ' ' : '', { model: model.system.model, independent: model.system.independent, columns }, i === 0 ? plotRows : null);
+          const writer = new JsonRunWriter(
+            out,
+            many ? ' ' : '',
+            { model: model.system.model, independent: model.system.independent, columns },
+            i === 0 ? plotRows : null,
+          );
           const r = simulator.run({ ...base, init, sink: writer });
           r.events = writer.finish(r);
           runs.push(r);
@@ -100,8 +121,17 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   bar?.stop();
   delete base.progress;
   const gridAsked = base.outputStep !== undefined || base.eventsOnly === true;
-  if (flags.plot) await plotRuns(runs, flags.plot, flags.plotVariables, gridAsked ? undefined : (outputStep, to) => simulator.run({ ...base, init: inits[0], outputStep, to, record: true }));
-  for (const r of runs) if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
+  if (flags.plot)
+    await plotRuns(
+      runs,
+      flags.plot,
+      flags.plotVariables,
+      gridAsked
+        ? undefined
+        : (outputStep, to) => simulator.run({ ...base, init: inits[0], outputStep, to, record: true }),
+    );
+  for (const r of runs)
+    if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
   return Math.max(...runs.map(exitFor));
 }
 
@@ -111,21 +141,47 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
  * chords between solver steps; without it (the rows were asked for on a grid) the rows are
  * drawn as they are.
  */
-async function plotRuns(runs: SimulationResult[], path: string, variables: string | undefined, dense?: (outputStep: number, to: number) => SimulationResult): Promise<void> {
+async function plotRuns(
+  runs: SimulationResult[],
+  path: string,
+  variables: string | undefined,
+  dense?: (outputStep: number, to: number) => SimulationResult,
+): Promise<void> {
   const { renderTrajectoryHtml, renderTrajectoryPlot, timeWindow, writePlot } = await import('./plot.js');
   let r = runs[0];
   const plotted = plotSeries(variables, r.columns);
   const window = timeWindow(r.rows, r.events);
   if (dense && r.rows.length > 1) {
     const t0 = r.rows[0][0];
-    if (window.end > t0) { const again = dense((window.end - t0) / 800, window.end); if (again.rows.length > 1) r = { ...r, rows: again.rows, events: again.events }; }
+    if (window.end > t0) {
+      const again = dense((window.end - t0) / 800, window.end);
+      if (again.rows.length > 1) r = { ...r, rows: again.rows, events: again.events };
+    }
   }
   const { columns, rows } = withDerivedColumns(r.columns, r.rows, plotted);
   const tLast = r.rows.length > 0 ? r.rows[r.rows.length - 1][0] : NaN;
-  const notes = r.status === 'ok' ? [] : [`stopped at ${r.independent} = ${Number(tLast.toPrecision(8))} (${r.status}): ${firstClause(r.message)}`];
-  const input = { title: r.model, independent: r.independent, columns, rows, series: plotted.map((p) => p.label), events: r.events, window, notes };
-  const svg = path.toLowerCase().endsWith('.html') ? await renderTrajectoryHtml(input) : await renderTrajectoryPlot(input);
-  try { await writePlot(svg, path); } catch (err) { throw new CliError((err as Error).message); }
+  const notes =
+    r.status === 'ok'
+      ? []
+      : [`stopped at ${r.independent} = ${Number(tLast.toPrecision(8))} (${r.status}): ${firstClause(r.message)}`];
+  const input = {
+    title: r.model,
+    independent: r.independent,
+    columns,
+    rows,
+    series: plotted.map((p) => p.label),
+    events: r.events,
+    window,
+    notes,
+  };
+  const svg = path.toLowerCase().endsWith('.html')
+    ? await renderTrajectoryHtml(input)
+    : await renderTrajectoryPlot(input);
+  try {
+    await writePlot(svg, path);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
 }
 
 /** The message up to its first colon or line end, short enough for a subtitle. */
@@ -135,7 +191,11 @@ function firstClause(message: string | null): string {
 }
 
 /** A plotted series: a column as it is, or an expression of the columns (`0.5*m*v^2`). */
-interface PlotSeries { label: string; column: number; expr: Expr | null }
+interface PlotSeries {
+  label: string;
+  column: number;
+  expr: Expr | null;
+}
 
 /**
  * Reads `--variables`: entries separated by commas outside parentheses; each one a column or
@@ -153,11 +213,15 @@ function plotSeries(variables: string | undefined, allColumns: readonly string[]
       expr = parseExpression(text, '--variables');
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
-      throw new CliError(`--variables ${text}: ${err.what} at column ${err.column}\n  ${err.sourceLine}\n  ${' '.repeat(err.column - 1)}^\n${err.hint}`);
+      throw new CliError(
+        `--variables ${text}: ${err.what} at column ${err.column}\n  ${err.sourceLine}\n  ${' '.repeat(err.column - 1)}^\n${err.hint}`,
+      );
     }
     for (const key of references(expr)) {
       if (key === 'pi' || allColumns.includes(key)) continue;
-      throw new CliError(`--variables ${text}: '${key}' is not a column${didYouMean(key, names)}; the columns are ${names.join(', ')}`);
+      throw new CliError(
+        `--variables ${text}: '${key}' is not a column${didYouMean(key, names)}; the columns are ${names.join(', ')}`,
+      );
     }
     return { label: text, column: -1, expr };
   });
@@ -165,17 +229,25 @@ function plotSeries(variables: string | undefined, allColumns: readonly string[]
 
 function splitTopLevel(text: string): string[] {
   const out = splitExpressionList(text);
-  if (out.some((p) => p === '')) throw new CliError(`--variables ${text}: an empty entry; write names or expressions separated by commas`);
+  if (out.some((p) => p === ''))
+    throw new CliError(`--variables ${text}: an empty entry; write names or expressions separated by commas`);
   return out;
 }
 
 /** The rows with one more column per plotted expression, evaluated row by row after the run. */
-function withDerivedColumns(columns: string[], rows: number[][], plotted: readonly PlotSeries[]): { columns: string[]; rows: number[][] } {
+function withDerivedColumns(
+  columns: string[],
+  rows: number[][],
+  plotted: readonly PlotSeries[],
+): { columns: string[]; rows: number[][] } {
   const derived = plotted.filter((p) => p.expr !== null);
   if (derived.length === 0) return { columns, rows };
   const index = new Map(columns.map((c, k) => [c, k]));
   let row: number[] = [];
-  const lookup = (key: string) => { const k = index.get(key); return k === undefined ? undefined : row[k]; };
+  const lookup = (key: string) => {
+    const k = index.get(key);
+    return k === undefined ? undefined : row[k];
+  };
   const out = rows.map((r) => {
     row = r;
     return [...r, ...derived.map((p) => evaluate(p.expr!, lookup))];
@@ -185,10 +257,30 @@ function withDerivedColumns(columns: string[], rows: number[][], plotted: readon
 
 function shootText(r: ShootResult): string {
   const names = Object.keys(r.unknowns);
-  const lines = [`shoot: ${r.converged ? 'converged' : 'did not converge'} (${r.status}) after ${r.iterations.length - 1} Newton iteration(s), ${r.residualEvaluations} shots${r.message ? `\n${r.message}` : ''}`, ''];
-  lines.push(table(['k', ...names, 'max |residual|'], r.iterations.map((it) => [it.k, ...names.map((n) => it.unknowns[n]), it.residualNorm])));
-  lines.push('', table(['unknown', 'value'], names.map((n) => [n, r.unknowns[n]])));
-  lines.push('', table(['boundary condition', 'residual'], Object.entries(r.residuals).map(([k, v]) => [k, v])));
+  const lines = [
+    `shoot: ${r.converged ? 'converged' : 'did not converge'} (${r.status}) after ${r.iterations.length - 1} Newton iteration(s), ${r.residualEvaluations} shots${r.message ? `\n${r.message}` : ''}`,
+    '',
+  ];
+  lines.push(
+    table(
+      ['k', ...names, 'max |residual|'],
+      r.iterations.map((it) => [it.k, ...names.map((n) => it.unknowns[n]), it.residualNorm]),
+    ),
+  );
+  lines.push(
+    '',
+    table(
+      ['unknown', 'value'],
+      names.map((n) => [n, r.unknowns[n]]),
+    ),
+  );
+  lines.push(
+    '',
+    table(
+      ['boundary condition', 'residual'],
+      Object.entries(r.residuals).map(([k, v]) => [k, v]),
+    ),
+  );
   if (r.solution) lines.push('', simulationText(r.solution));
   return lines.join('\n') + '\n';
 }
@@ -196,7 +288,10 @@ function shootText(r: ShootResult): string {
 export async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
   const format = formatFlag(flags, ['text', 'json'], 'text');
   const jacobian = flags.jacobian ?? 'broyden';
-  if (jacobian !== 'broyden' && jacobian !== 'central') throw new CliError(`--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`);
+  if (jacobian !== 'broyden' && jacobian !== 'central')
+    throw new CliError(
+      `--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`,
+    );
   const options = simulateOptions(flags);
   const model = await loadModel(file, options.set);
   checkShootable(model);
@@ -205,7 +300,10 @@ export async function runShoot(file: string, flags: SharedFlags & { jacobian?: s
   const result = shoot(model, { ...options, jacobian });
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
   if (flags.plot && result.solution) await plotRuns([result.solution], flags.plot, undefined);
-  if (!result.converged) { process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`); return EXIT.numerics; }
+  if (!result.converged) {
+    process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`);
+    return EXIT.numerics;
+  }
   return result.solution && result.solution.status === 'failed' ? EXIT.numerics : EXIT.ok;
 }
 
@@ -215,21 +313,32 @@ function checkShootable(model: CompiledModel): void {
   const unknowns = sys.parameters.filter((q) => q.unknown);
   const bcs = sys.boundaryConditions;
   if (unknowns.length === bcs.length && unknowns.length > 0) return;
-  const span = bcs.length > unknowns.length ? bcs[unknowns.length].span : unknowns[bcs.length]?.span ?? null;
-  throw new ModelError(sys.file, sys.source, span,
-    unknowns.length === 0 ? 'the model has no unknowns to shoot for' : `${unknowns.length} unknown(s) but ${bcs.length} boundary condition(s)`,
-    unknowns.length === 0 ? "Declare what shooting should find with 'unknown NAME = GUESS'." : 'Shooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.');
+  const span = bcs.length > unknowns.length ? bcs[unknowns.length].span : (unknowns[bcs.length]?.span ?? null);
+  throw new ModelError(
+    sys.file,
+    sys.source,
+    span,
+    unknowns.length === 0
+      ? 'the model has no unknowns to shoot for'
+      : `${unknowns.length} unknown(s) but ${bcs.length} boundary condition(s)`,
+    unknowns.length === 0
+      ? "Declare what shooting should find with 'unknown NAME = GUESS'."
+      : 'Shooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.',
+  );
 }
 
 export async function runTransform(file: string, flags: { format?: string; out?: string }): Promise<number> {
   const format = formatFlag(flags, ['text', 'latex', 'json', 'js'], 'text');
   const model = await loadModel(file);
   const report = transformReport(model);
-  const text = format === 'json' ? toJson(report)
-    : format === 'latex' ? formatLatex(model.system, report)
-      : format === 'js' ? `// ${report.model}: generated by deltastep (slots: y = [${model.stateNames.join(', ')}], d = [${model.discreteNames.join(', ')}], p = [${model.paramNames.join(', ')}])\n${model.source}\n`
-        : formatText(report);
+  const text =
+    format === 'json'
+      ? toJson(report)
+      : format === 'latex'
+        ? formatLatex(model.system, report)
+        : format === 'js'
+          ? `// ${report.model}: generated by deltastep (slots: y = [${model.stateNames.join(', ')}], d = [${model.discreteNames.join(', ')}], p = [${model.paramNames.join(', ')}])\n${model.source}\n`
+          : formatText(report);
   emit(text, flags.out);
   return EXIT.ok;
 }
-

@@ -55,7 +55,9 @@ function cacheFile(): string | null {
 const MAX_CACHE_FILES = 16;
 
 function pruneCache(dir: string): void {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.v8')).map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.v8'))
+    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }));
   files.sort((a, b) => b.at - a.at);
   for (const { f } of files.slice(MAX_CACHE_FILES)) unlinkSync(join(dir, f));
 }
@@ -64,26 +66,43 @@ function load(): { commandLine: CommandLine; saveCache: () => void } {
   const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
   const cache = cacheFile();
   let cachedData: Buffer | undefined;
-  if (cache) try { cachedData = readFileSync(cache); } catch { /* first run: no cache yet */ }
+  if (cache)
+    try {
+      cachedData = readFileSync(cache);
+    } catch {
+      /* first run: no cache yet */
+    }
   const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
   const mod = new Module(bundle);
   mod.filename = bundle;
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(here);
-  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+  const wrapper = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: Module,
+    filename: string,
+    dirname: string,
+  ) => void;
   wrapper.call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, here);
   const saveCache = () => {
     if (!cache || (cachedData && !script.cachedDataRejected)) return;
     try {
       // one level at a time: a recursive mkdir spins forever on some file systems (/proc)
       for (const dir of [dirname(dirname(cache)), dirname(cache)]) {
-        try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
+        try {
+          mkdirSync(dir, { mode: 0o700 });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        }
       }
       // written whole and renamed, so that a process starting meanwhile reads all or nothing
       const partial = `${cache}.${process.pid}`;
       writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
       renameSync(partial, cache);
       pruneCache(dirname(cache));
-    } catch { /* a read-only home: no cache, as before */ }
+    } catch {
+      /* a read-only home: no cache, as before */
+    }
   };
   return { commandLine: mod.exports as CommandLine, saveCache };
 }
@@ -96,11 +115,20 @@ let loaded: ReturnType<typeof load>;
 try {
   loaded = load();
 } catch (err) {
-  process.stderr.write(`deltastep: cannot load the command line (${bundle}): ${err instanceof Error ? err.message : String(err)}; run npm run build\n`);
+  process.stderr.write(
+    `deltastep: cannot load the command line (${bundle}): ${err instanceof Error ? err.message : String(err)}; run npm run build\n`,
+  );
   process.exit(3);
 }
 const { commandLine, saveCache } = loaded;
-commandLine.main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
-  (err) => { process.exitCode = commandLine.reportError(err); },
-).finally(saveCache);
+commandLine
+  .main(process.argv.slice(2))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.exitCode = commandLine.reportError(err);
+    },
+  )
+  .finally(saveCache);

@@ -38,7 +38,10 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--format <FORMAT>', 'text (default) or json; simulate also csv')
     .option('--out <PATH>', 'write the output to a file')
     .option('--plot <PATH>', 'write a plot (.svg or .png)')
-    .option('--output-step <DT>', 'one row per DT of the independent variable (plus every event\'s rows), instead of one per step')
+    .option(
+      '--output-step <DT>',
+      "one row per DT of the independent variable (plus every event's rows), instead of one per step",
+    )
     .option('--events-only', 'rows only at the ends and before/after each event')
     .option('--max-steps <N>', 'limit on integration steps (default 10000000)')
     .option('--max-events <N>', 'limit on events (default 100000, or option maxEvents)')
@@ -53,29 +56,49 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
-  program.command('transform <file>')
+  program
+    .command('transform <file>')
     .description('print the transformed first-order system')
     .addOption(new Option('--format <FORMAT>', 'text, latex, json or js').default(undefined))
     .option('--out <PATH>', 'write to a file')
-    .action(async (file: string, flags: { format?: string; out?: string }) => setExit(await (await commands()).runTransform(file, flags)));
+    .action(async (file: string, flags: { format?: string; out?: string }) =>
+      setExit(await (await commands()).runTransform(file, flags)),
+    );
 
   addSharedFlags(program.command('simulate <file>').description('integrate the model; print or write the trajectory'))
     .option('--variables <LIST>', 'comma-separated columns to plot (default: all)')
-    .action(async (file: string, flags: SharedFlags & { variables?: string }) => setExit(await (await commands()).runSimulate(file, { ...flags, plotVariables: flags.variables })));
+    .action(async (file: string, flags: SharedFlags & { variables?: string }) =>
+      setExit(await (await commands()).runSimulate(file, { ...flags, plotVariables: flags.variables })),
+    );
 
-  addSharedFlags(program.command('shoot <file>').description('find the unknowns so that the boundary conditions hold, then simulate'))
+  addSharedFlags(
+    program
+      .command('shoot <file>')
+      .description('find the unknowns so that the boundary conditions hold, then simulate'),
+  )
     .option('--jacobian <KIND>', 'broyden (default: fewest shots) or central (central differences at every iteration)')
-    .action(async (file: string, flags: SharedFlags & { jacobian?: string }) => setExit(await (await commands()).runShoot(file, flags)));
+    .action(async (file: string, flags: SharedFlags & { jacobian?: string }) =>
+      setExit(await (await commands()).runShoot(file, flags)),
+    );
 
-  registerBatchCommands(program, { addSharedFlags, loadModel: async (file, set) => (await commands()).loadModel(file, set), setExit });
+  registerBatchCommands(program, {
+    addSharedFlags,
+    loadModel: async (file, set) => (await commands()).loadModel(file, set),
+    setExit,
+  });
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram((c) => { code = c; });
+  const program = buildProgram((c) => {
+    code = c;
+  });
   // no command: what there is to do, and the exit code of a wrong command line
-  if (argv.length === 0) { process.stderr.write(program.helpInformation()); return EXIT.usage; }
+  if (argv.length === 0) {
+    process.stderr.write(program.helpInformation());
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
@@ -87,22 +110,44 @@ export async function main(argv: string[]): Promise<number> {
 export function reportError(err: unknown): number {
   if (err instanceof CommanderError) {
     // help and version are "errors" to commander; they exit 0
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+      return EXIT.ok;
     return EXIT.usage;
   }
-  if (err instanceof ModelError) { process.stderr.write(`${err.message}\n`); return EXIT.model; }
-  if (err instanceof CliError || err instanceof SimulationInputError) { process.stderr.write(`deltastep: ${err.message}\n`); return EXIT.usage; }
-  if (err instanceof ShootInputError) { process.stderr.write(`deltastep: ${err.message}\n`); return EXIT.model; }
-  process.stderr.write(`deltastep: internal error: ${err instanceof Error ? err.message : String(err)}\nPlease report this with the model that caused it.\n`);
+  if (err instanceof ModelError) {
+    process.stderr.write(`${err.message}\n`);
+    return EXIT.model;
+  }
+  if (err instanceof CliError || err instanceof SimulationInputError) {
+    process.stderr.write(`deltastep: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof ShootInputError) {
+    process.stderr.write(`deltastep: ${err.message}\n`);
+    return EXIT.model;
+  }
+  process.stderr.write(
+    `deltastep: internal error: ${err instanceof Error ? err.message : String(err)}\nPlease report this with the model that caused it.\n`,
+  );
   return EXIT.numerics;
 }
 
 // Run only as the entry point, not when imported by tests.
 function invokedDirectly(): boolean {
   // npx and npm's bin links reach this file through a symlink named `deltastep`
-  try { return !!process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url)); } catch { return false; }
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
 }
 if (invokedDirectly()) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => { process.exitCode = reportError(err); });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.exitCode = reportError(err);
+    },
+  );
 }
-

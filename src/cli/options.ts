@@ -66,11 +66,15 @@ export function parseAssignments(flag: string, text: string): Map<string, number
   // commas inside an element's brackets (a[2,1]) do not separate pairs
   for (const part of text.split(/,(?![^[\]]*\])/)) {
     const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*('*)\s*=\s*(.+?)\s*$/.exec(part);
-    if (!m) throw new CliError(`${flag} '${text}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}, or NAME[INDEX]=VALUE for an element of an array`);
+    if (!m)
+      throw new CliError(
+        `${flag} '${text}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}, or NAME[INDEX]=VALUE for an element of an array`,
+      );
     let name = m[1];
     if (m[2] !== undefined) {
       const indices = m[2].split(',').map((k) => k.trim());
-      if (!indices.every((k) => /^-?\d+$/.test(k))) throw new CliError(`${flag} '${part.trim()}': the index of ${m[1]} must be a whole number, as in ${m[1]}[1]`);
+      if (!indices.every((k) => /^-?\d+$/.test(k)))
+        throw new CliError(`${flag} '${part.trim()}': the index of ${m[1]} must be a whole number, as in ${m[1]}[1]`);
       name += `[${indices.map(Number).join(',')}]`;
     }
     name += m[3];
@@ -89,26 +93,33 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
     o.set = set;
   }
   if (flags.method !== undefined) {
-    if (!(METHODS as readonly string[]).includes(flags.method)) throw new CliError(`--method ${flags.method}: the methods are ${METHODS.join(', ')}`);
+    if (!(METHODS as readonly string[]).includes(flags.method))
+      throw new CliError(`--method ${flags.method}: the methods are ${METHODS.join(', ')}`);
     o.method = flags.method as MethodName;
   }
   if (flags.rtol !== undefined) o.rtol = positive('--rtol', flags.rtol);
   if (flags.atol !== undefined) o.atol = positive('--atol', flags.atol);
   if (flags.step !== undefined) o.step = positive('--step', flags.step);
   if (flags.locate !== undefined) {
-    if (!['exact', 'before', 'after'].includes(flags.locate)) throw new CliError(`--locate ${flags.locate}: write exact, before or after`);
+    if (!['exact', 'before', 'after'].includes(flags.locate))
+      throw new CliError(`--locate ${flags.locate}: write exact, before or after`);
     o.locate = flags.locate as LocateMode;
   }
   if (flags.outputStep !== undefined) o.outputStep = positive('--output-step', flags.outputStep);
   if (flags.eventsOnly) o.eventsOnly = true;
-  if (flags.outputStep !== undefined && flags.eventsOnly) throw new CliError('--output-step and --events-only exclude each other: choose one');
+  if (flags.outputStep !== undefined && flags.eventsOnly)
+    throw new CliError('--output-step and --events-only exclude each other: choose one');
   if (flags.maxSteps !== undefined) o.maxSteps = wholeNumber('--max-steps', flags.maxSteps);
   if (flags.maxEvents !== undefined) o.maxEvents = wholeNumber('--max-events', flags.maxEvents);
   if (flags.zeno !== undefined) {
-    if (flags.zeno !== 'stop' && flags.zeno !== 'continue') throw new CliError(`--zeno ${flags.zeno}: write stop (end the run at an accumulation of events or a persisting contact) or continue (hold the contact as a constraint)`);
+    if (flags.zeno !== 'stop' && flags.zeno !== 'continue')
+      throw new CliError(
+        `--zeno ${flags.zeno}: write stop (end the run at an accumulation of events or a persisting contact) or continue (hold the contact as a constraint)`,
+      );
     o.zeno = flags.zeno;
   }
-  if (flags.out !== undefined && flags.out.trim() === '') throw new CliError('--out needs a file name; leave it out to write to the standard output');
+  if (flags.out !== undefined && flags.out.trim() === '')
+    throw new CliError('--out needs a file name; leave it out to write to the standard output');
   return o;
 }
 
@@ -127,6 +138,7 @@ export function formatFlag(flags: SharedFlags, allowed: readonly string[], fallb
 export function workersFlag(flags: SharedFlags, fallback: number): number {
   if (flags.workers === undefined) return fallback;
   const v = parseNumber('--workers', flags.workers);
-  if (!Number.isInteger(v) || v < 1) throw new CliError(`--workers must be a whole number of at least 1, got ${flags.workers}`);
+  if (!Number.isInteger(v) || v < 1)
+    throw new CliError(`--workers must be a whole number of at least 1, got ${flags.workers}`);
   return v;
 }

@@ -9,11 +9,16 @@ import type { EventRecord, SimulationResult, SimulationSink } from '../driver/in
 import { CliError } from './options.js';
 
 export function emit(text: string, out: string | undefined): void {
-  if (!out) { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); return; }
+  if (!out) {
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    return;
+  }
   try {
     writeFileSync(out, text.endsWith('\n') ? text : `${text}\n`);
   } catch (err) {
-    throw new CliError(`cannot write --out ${out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`);
+    throw new CliError(
+      `cannot write --out ${out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`,
+    );
   }
 }
 
@@ -39,7 +44,14 @@ export function toCsv(columns: readonly string[], rows: readonly (readonly unkno
 export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? formatValue(c) : c)))];
   const widths = header.map((_, j) => Math.max(...cells.map((r) => String(r[j] ?? '').length)));
-  return cells.map((r) => r.map((c, j) => String(c ?? '').padEnd(widths[j])).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((r) =>
+      r
+        .map((c, j) => String(c ?? '').padEnd(widths[j]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatValue(v: number): string {
@@ -52,18 +64,41 @@ export function formatValue(v: number): string {
 export function simulationText(r: SimulationResult): string {
   const lines: string[] = [];
   lines.push(`${r.model}: ${r.status}${r.message ? ` - ${r.message}` : ''}`);
-  if (r.accumulationPoint !== undefined) lines.push(`accumulation point: ${r.independent} = ${formatValue(r.accumulationPoint)}`);
-  const method = r.stats.switches ? `, method auto: ${r.stats.switches} switch(es) between dopri5 and rodas, ${r.stats.method} at the end` : '';
-  lines.push(`${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`);
+  if (r.accumulationPoint !== undefined)
+    lines.push(`accumulation point: ${r.independent} = ${formatValue(r.accumulationPoint)}`);
+  const method = r.stats.switches
+    ? `, method auto: ${r.stats.switches} switch(es) between dopri5 and rodas, ${r.stats.method} at the end`
+    : '';
+  lines.push(
+    `${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`,
+  );
   if (r.events.length) {
     lines.push('', 'events');
     const shown = r.events.length > 40 ? [...r.events.slice(0, 20), null, ...r.events.slice(-20)] : r.events;
-    lines.push(table([r.independent, 'event', 'jumps'], shown.map((e) => e === null
-      ? ['...', `(${r.events.length - 40} more)`, '']
-      : [e.t, e.name, Object.entries(e.jumps).map(([k, v]) => `${k} ${v >= 0 ? '+' : ''}${formatValue(v)}`).join(', ')])));
+    lines.push(
+      table(
+        [r.independent, 'event', 'jumps'],
+        shown.map((e) =>
+          e === null
+            ? ['...', `(${r.events.length - 40} more)`, '']
+            : [
+                e.t,
+                e.name,
+                Object.entries(e.jumps)
+                  .map(([k, v]) => `${k} ${v >= 0 ? '+' : ''}${formatValue(v)}`)
+                  .join(', '),
+              ],
+        ),
+      ),
+    );
   }
   lines.push('', 'final values');
-  lines.push(table(['variable', 'value'], Object.entries(r.final).map(([k, v]) => [k, v])));
+  lines.push(
+    table(
+      ['variable', 'value'],
+      Object.entries(r.final).map(([k, v]) => [k, v]),
+    ),
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -77,11 +112,17 @@ export class StreamOut {
   private buffer = '';
 
   constructor(path: string | undefined) {
-    if (path === undefined) { this.fd = 1; this.owned = false; return; }
+    if (path === undefined) {
+      this.fd = 1;
+      this.owned = false;
+      return;
+    }
     try {
       this.fd = openSync(path, 'w');
     } catch (err) {
-      throw new CliError(`cannot write --out ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`);
+      throw new CliError(
+        `cannot write --out ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`,
+      );
     }
     this.owned = true;
   }
@@ -143,8 +184,15 @@ export class JsonRunWriter implements SimulationSink {
   private readonly ledger: StreamOut;
   private ledgerCount = 0;
 
-  constructor(private readonly out: StreamOut, private readonly indent: string, head: { model: string; independent: string; columns: readonly string[] }, private readonly keep: number[][] | null) {
-    out.write(`{\n${indent} "model": ${JSON.stringify(head.model)},\n${indent} "independent": ${JSON.stringify(head.independent)},\n${indent} "columns": ${JSON.stringify(head.columns)},\n${indent} "rows": [`);
+  constructor(
+    private readonly out: StreamOut,
+    private readonly indent: string,
+    head: { model: string; independent: string; columns: readonly string[] },
+    private readonly keep: number[][] | null,
+  ) {
+    out.write(
+      `{\n${indent} "model": ${JSON.stringify(head.model)},\n${indent} "independent": ${JSON.stringify(head.independent)},\n${indent} "columns": ${JSON.stringify(head.columns)},\n${indent} "rows": [`,
+    );
     this.ledgerPath = join(mkdtempSync(join(tmpdir(), 'deltastep-ledger-')), 'events.json');
     this.ledger = new StreamOut(this.ledgerPath);
   }
@@ -170,7 +218,10 @@ export class JsonRunWriter implements SimulationSink {
     if (r.accumulationPoint !== undefined) head.accumulationPoint = r.accumulationPoint;
     const tail: Record<string, unknown> = { final: r.final, stats: r.stats };
     if (r.contacts) tail.contacts = r.contacts;
-    const lines = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${i} ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n');
+    const lines = (o: Record<string, unknown>) =>
+      Object.entries(o)
+        .map(([k, v]) => `${i} ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+        .join(',\n');
     this.out.write(`${this.firstRow ? '' : `\n${i} `}],\n${lines(head)},\n${i} "events": [`);
     this.ledger.close();
     // the ledger, copied in pieces
@@ -179,7 +230,8 @@ export class JsonRunWriter implements SimulationSink {
     const decoder = new TextDecoder('utf-8');
     try {
       // (streaming decode: a character may straddle two chunks)
-      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) this.out.write(decoder.decode(chunk.subarray(0, n), { stream: true }));
+      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;)
+        this.out.write(decoder.decode(chunk.subarray(0, n), { stream: true }));
       this.out.write(decoder.decode());
     } finally {
       closeSync(fd);
@@ -193,7 +245,11 @@ export class JsonRunWriter implements SimulationSink {
 /** CSV rows as they come (with a run number first when there are several runs). */
 export class CsvRunWriter implements SimulationSink {
   readonly events: EventRecord[] = [];
-  constructor(private readonly out: StreamOut, private readonly run: number | null, private readonly keep: number[][] | null) {}
+  constructor(
+    private readonly out: StreamOut,
+    private readonly run: number | null,
+    private readonly keep: number[][] | null,
+  ) {}
 
   row(row: ArrayLike<number>): void {
     let line = this.run === null ? '' : `${this.run},`;

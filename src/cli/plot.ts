@@ -20,11 +20,13 @@ import { importModule } from './import-module.js';
  * vega and vega-lite, loaded when a plot is drawn: they are ES modules with top-level await,
  * which the command line's CommonJS bundle must import() (see import-module.ts), not require().
  */
-type VegaLibraries = { vega: typeof import('vega'); compile: typeof import('vega-lite')['compile'] };
+type VegaLibraries = { vega: typeof import('vega'); compile: (typeof import('vega-lite'))['compile'] };
 let vegaLibraries: Promise<VegaLibraries> | null = null;
 function loadVega(): Promise<VegaLibraries> {
-  vegaLibraries ??= Promise.all([importModule<typeof import('vega')>('vega'), importModule<typeof import('vega-lite')>('vega-lite')])
-    .then(([vega, vl]) => ({ vega, compile: vl.compile }));
+  vegaLibraries ??= Promise.all([
+    importModule<typeof import('vega')>('vega'),
+    importModule<typeof import('vega-lite')>('vega-lite'),
+  ]).then(([vega, vl]) => ({ vega, compile: vl.compile }));
   return vegaLibraries;
 }
 
@@ -103,7 +105,13 @@ const baseConfig = {
 
 /** What every plot shares: the schema, the title, the size and the style. */
 function frame(title: string) {
-  return { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title, width: WIDTH, height: HEIGHT, config: baseConfig } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: WIDTH,
+    height: HEIGHT,
+    config: baseConfig,
+  } as const;
 }
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -129,12 +137,19 @@ async function toSvg(spec: TopLevelSpec): Promise<string> {
  * happens in the first tenth of a long run that then goes on unchanged, as C12's collisions
  * before t = 20 of a run to 1e6) the last event plus a margin, said in the subtitle.
  */
-export function timeWindow(rows: readonly number[][], events: readonly { t: number }[]): { end: number; note: string | null } {
-  const t0 = rows.length > 0 ? rows[0][0] : 0, tEnd = rows.length > 0 ? rows[rows.length - 1][0] : 0;
+export function timeWindow(
+  rows: readonly number[][],
+  events: readonly { t: number }[],
+): { end: number; note: string | null } {
+  const t0 = rows.length > 0 ? rows[0][0] : 0,
+    tEnd = rows.length > 0 ? rows[rows.length - 1][0] : 0;
   const last = events.reduce((m, e) => (finite(e.t) && e.t > m ? e.t : m), -Infinity);
   if (!finite(last) || !(tEnd > t0) || last - t0 > 0.1 * (tEnd - t0)) return { end: tEnd, note: null };
   const end = last + Math.max(0.25 * (last - t0), (tEnd - t0) * 1e-6);
-  return { end, note: `time axis to ${Number(end.toPrecision(4))}: the last event is at ${Number(last.toPrecision(6))}, the run goes on to ${Number(tEnd.toPrecision(6))}` };
+  return {
+    end,
+    note: `time axis to ${Number(end.toPrecision(4))}: the last event is at ${Number(last.toPrecision(6))}, the run goes on to ${Number(tEnd.toPrecision(6))}`,
+  };
 }
 
 /**
@@ -143,14 +158,22 @@ export function timeWindow(rows: readonly number[][], events: readonly { t: numb
  * largest magnitudes differ by more than two decades (a gap of 1e-3 beside a position of 10
  * would be a flat line).
  */
-export function scaleGroups(series: readonly { name: string; points: readonly { t: number; value: number }[] }[]): string[][] {
+export function scaleGroups(
+  series: readonly { name: string; points: readonly { t: number; value: number }[] }[],
+): string[][] {
   const counters: string[] = [];
   const scaled: { name: string; mag: number }[] = [];
   for (const s of series) {
     const p = s.points;
-    const stepsOnly = p.length > 2 && p.every((q) => Number.isInteger(q.value)) && p.some((q, i) => i > 0 && q.value !== p[i - 1].value)
-      && p.every((q, i) => i === 0 || q.t === p[i - 1].t || q.value === p[i - 1].value);
-    if (stepsOnly) { counters.push(s.name); continue; }
+    const stepsOnly =
+      p.length > 2 &&
+      p.every((q) => Number.isInteger(q.value)) &&
+      p.some((q, i) => i > 0 && q.value !== p[i - 1].value) &&
+      p.every((q, i) => i === 0 || q.t === p[i - 1].t || q.value === p[i - 1].value);
+    if (stepsOnly) {
+      counters.push(s.name);
+      continue;
+    }
     const mag = p.reduce((m, q) => Math.max(m, Math.abs(q.value)), 0);
     scaled.push({ name: s.name, mag: mag > 0 ? Math.log10(mag) : -Infinity });
   }
@@ -158,7 +181,10 @@ export function scaleGroups(series: readonly { name: string; points: readonly { 
   const groups: string[][] = [];
   let top = Infinity;
   for (const s of scaled) {
-    if (groups.length === 0 || !(top - s.mag <= 2)) { groups.push([]); top = s.mag; }
+    if (groups.length === 0 || !(top - s.mag <= 2)) {
+      groups.push([]);
+      top = s.mag;
+    }
     groups[groups.length - 1].push(s.name);
   }
   if (counters.length > 0) groups.push(counters);
@@ -169,7 +195,12 @@ export function scaleGroups(series: readonly { name: string; points: readonly { 
 function repeats(series: readonly { name: string; points: readonly { value: number }[] }[]): Set<string> {
   const out = new Set<string>();
   series.forEach((s, k) => {
-    if (series.slice(0, k).some((o) => o.points.length === s.points.length && o.points.every((q, i) => q.value === s.points[i].value))) out.add(s.name);
+    if (
+      series
+        .slice(0, k)
+        .some((o) => o.points.length === s.points.length && o.points.every((q, i) => q.value === s.points[i].value))
+    )
+      out.add(s.name);
   });
   return out;
 }
@@ -218,7 +249,8 @@ const RUG_ABOVE = 100;
 
 /** The instants, at most one in each of 2·WIDTH equal slices of [from, to] (the first of each). */
 function onePerPixel<T extends { t: number }>(instants: readonly T[], from: number, to: number): T[] {
-  const slices = 2 * WIDTH, width = (to - from) / slices;
+  const slices = 2 * WIDTH,
+    width = (to - from) / slices;
   if (!(width > 0)) return instants.slice(0, 1);
   const seen = new Set<number>();
   return instants.filter((e) => {
@@ -251,50 +283,116 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
     });
   });
   const eventNames = new Map<number, string>();
-  for (const e of input.events) if (finite(e.t) && e.t <= window.end) eventNames.set(e.t, (e as { name?: string }).name ?? '');
+  for (const e of input.events)
+    if (finite(e.t) && e.t <= window.end) eventNames.set(e.t, (e as { name?: string }).name ?? '');
   const eventTimes = [...eventNames].map(([t, name]) => ({ t, name }));
   // A rug needs one tick per pixel column at most: 6582 impacts drawn one by one made an
   // 8 MB picture of the same gray band.
-  const rug = eventTimes.length > RUG_ABOVE ? onePerPixel(eventTimes, values.length > 0 ? values[0].t : 0, window.end) : eventTimes;
+  const rug =
+    eventTimes.length > RUG_ABOVE
+      ? onePerPixel(eventTimes, values.length > 0 ? values[0].t : 0, window.end)
+      : eventTimes;
   const bySeries = drawn.map((d) => ({ name: d.name, points: values.filter((v) => v.series === d.name) }));
   const groups = scaleGroups(bySeries);
   const dashed = repeats(bySeries);
   const panelHeight = Math.max(140, Math.round(HEIGHT / Math.max(1, groups.length)));
-  const x = { field: 't', type: 'quantitative' as const, title: input.independent, scale: { zero: false, nice: false, domain: values.length > 0 ? [values[0].t, Math.min(window.end, values[values.length - 1].t)] : undefined } };
+  const x = {
+    field: 't',
+    type: 'quantitative' as const,
+    title: input.independent,
+    scale: {
+      zero: false,
+      nice: false,
+      domain: values.length > 0 ? [values[0].t, Math.min(window.end, values[values.length - 1].t)] : undefined,
+    },
+  };
   const panel = (names: string[]) => ({
-    width: WIDTH, height: panelHeight,
+    width: WIDTH,
+    height: panelHeight,
     layer: [
       // Full-height rules for a few events; beyond RUG_ABOVE they would merge into a gray
       // wall over the curves, so the instants become a rug of short ticks along the bottom.
-      eventTimes.length <= RUG_ABOVE ? {
-        data: { values: eventTimes },
-        mark: { type: 'rule' as const, stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
-        encoding: { x },
-      } : {
-        data: { values: rug },
-        mark: { type: 'rule' as const, stroke: '#555555', strokeWidth: 0.6, opacity: 0.5 },
-        encoding: { x, y: { value: panelHeight }, y2: { value: panelHeight - 7 } },
-      },
-      ...(eventTimes.length > 0 && eventTimes.length <= 12 ? [{
-        data: { values: eventTimes },
-        mark: { type: 'text' as const, angle: 270, align: 'right' as const, baseline: 'bottom' as const, dx: -2, fontSize: 9, color: '#777777', y: 2 },
-        encoding: { x, text: { field: 'name', type: 'nominal' as const } },
-      }] : []),
-      ...(interactive ? [{
-        data: { values: values.filter((v) => names.includes(v.series)) },
-        params: [{ name: `zoom${names.join('_').replace(/\W/g, '')}`, select: { type: 'interval' as const, encodings: ['x' as const] }, bind: 'scales' as const }],
-        mark: { type: 'point' as const, opacity: 0, size: 60, tooltip: true },
-        encoding: { x, y: { field: 'value', type: 'quantitative' as const }, tooltip: [{ field: 'series', type: 'nominal' as const, title: 'series' }, { field: 't', type: 'quantitative' as const, title: input.independent, format: '.6g' }, { field: 'value', type: 'quantitative' as const, title: 'value', format: '.6g' }] },
-      }] : []),
+      eventTimes.length <= RUG_ABOVE
+        ? {
+            data: { values: eventTimes },
+            mark: { type: 'rule' as const, stroke: '#9a9a9a', strokeWidth: 0.8, strokeDash: [4, 3], opacity: 0.7 },
+            encoding: { x },
+          }
+        : {
+            data: { values: rug },
+            mark: { type: 'rule' as const, stroke: '#555555', strokeWidth: 0.6, opacity: 0.5 },
+            encoding: { x, y: { value: panelHeight }, y2: { value: panelHeight - 7 } },
+          },
+      ...(eventTimes.length > 0 && eventTimes.length <= 12
+        ? [
+            {
+              data: { values: eventTimes },
+              mark: {
+                type: 'text' as const,
+                angle: 270,
+                align: 'right' as const,
+                baseline: 'bottom' as const,
+                dx: -2,
+                fontSize: 9,
+                color: '#777777',
+                y: 2,
+              },
+              encoding: { x, text: { field: 'name', type: 'nominal' as const } },
+            },
+          ]
+        : []),
+      ...(interactive
+        ? [
+            {
+              data: { values: values.filter((v) => names.includes(v.series)) },
+              params: [
+                {
+                  name: `zoom${names.join('_').replace(/\W/g, '')}`,
+                  select: { type: 'interval' as const, encodings: ['x' as const] },
+                  bind: 'scales' as const,
+                },
+              ],
+              mark: { type: 'point' as const, opacity: 0, size: 60, tooltip: true },
+              encoding: {
+                x,
+                y: { field: 'value', type: 'quantitative' as const },
+                tooltip: [
+                  { field: 'series', type: 'nominal' as const, title: 'series' },
+                  { field: 't', type: 'quantitative' as const, title: input.independent, format: '.6g' },
+                  { field: 'value', type: 'quantitative' as const, title: 'value', format: '.6g' },
+                ],
+              },
+            },
+          ]
+        : []),
       {
         data: { values: values.filter((v) => names.includes(v.series)) },
         mark: { type: 'line' as const, strokeWidth: 1.6, interpolate: 'linear' as const },
         encoding: {
           x,
-          y: { field: 'value', type: 'quantitative' as const, title: names.length === 1 ? names[0] : 'value', scale: { zero: false } },
-          color: { field: 'series', type: 'nominal' as const, title: null, scale: { domain: drawn.map((d) => d.name) } },
+          y: {
+            field: 'value',
+            type: 'quantitative' as const,
+            title: names.length === 1 ? names[0] : 'value',
+            scale: { zero: false },
+          },
+          color: {
+            field: 'series',
+            type: 'nominal' as const,
+            title: null,
+            scale: { domain: drawn.map((d) => d.name) },
+          },
           // a series identical to an earlier one is dashed, so that both stay visible
-          ...(names.some((n) => dashed.has(n)) ? { strokeDash: { field: 'series', type: 'nominal' as const, title: null, scale: { domain: names, range: names.map((n) => (dashed.has(n) ? [6, 4] : [1, 0])) } } } : {}),
+          ...(names.some((n) => dashed.has(n))
+            ? {
+                strokeDash: {
+                  field: 'series',
+                  type: 'nominal' as const,
+                  title: null,
+                  scale: { domain: names, range: names.map((n) => (dashed.has(n) ? [6, 4] : [1, 0])) },
+                },
+              }
+            : {}),
           detail: { field: 'segment', type: 'quantitative' as const },
           order: { field: 'i', type: 'quantitative' as const },
         },
@@ -304,7 +402,9 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
   const notes = [
     ...(input.notes ?? []),
     ...(window.note ? [window.note] : []),
-    ...(eventTimes.length > RUG_ABOVE ? [`${eventTimes.length} event instants, marked by the ticks along the bottom`] : []),
+    ...(eventTimes.length > RUG_ABOVE
+      ? [`${eventTimes.length} event instants, marked by the ticks along the bottom`]
+      : []),
   ];
   const title = notes.length > 0 ? { text: input.title, subtitle: notes } : input.title;
   const spec = {
@@ -421,7 +521,10 @@ export async function renderHistogram(input: HistogramInput): Promise<string> {
             field: 'label',
             type: 'nominal',
             title: null,
-            scale: { domain: [...new Set(markers.map((m) => m.label))], range: ['#e45756', '#f58518', '#54a24b', '#b279a2', '#9d755d'] },
+            scale: {
+              domain: [...new Set(markers.map((m) => m.label))],
+              range: ['#e45756', '#f58518', '#54a24b', '#b279a2', '#9d755d'],
+            },
           },
         },
       },
@@ -472,7 +575,7 @@ export async function writePlot(svg: string, path: string): Promise<void> {
     );
   }
   const dir = dirname(resolve(path));
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = (await stat(dir)).isDirectory();
   } catch {

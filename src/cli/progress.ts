@@ -15,13 +15,25 @@ export interface Progress {
   stop(): void;
 }
 
-const NONE: Progress = { update() { /* no bar */ }, stop() { /* no bar */ } };
+const NONE: Progress = {
+  update() {
+    /* no bar */
+  },
+  stop() {
+    /* no bar */
+  },
+};
 
 /**
  * The bar of one long simulation, driven by the independent variable: shown on a terminal
  * only once the run has taken a second (short runs never flash one).
  */
-export async function startRunProgress(from: number, to: number, label: string, quiet: boolean | undefined): Promise<{ update(t: number): void; stop(): void } | null> {
+export async function startRunProgress(
+  from: number,
+  to: number,
+  label: string,
+  quiet: boolean | undefined,
+): Promise<{ update(t: number): void; stop(): void } | null> {
   if (quiet || !process.stderr.isTTY || !(to !== from)) return null;
   const { default: cliProgress } = await importModule<{ default: typeof import('cli-progress') }>('cli-progress');
   const started = Date.now();
@@ -30,12 +42,23 @@ export async function startRunProgress(from: number, to: number, label: string, 
     update(t: number) {
       if (bar === null) {
         if (Date.now() - started < 1000) return;
-        bar = new cliProgress.SingleBar({ stream: process.stderr, format: `${label} [{bar}] {percentage}% | {duration_formatted}, ETA {eta_formatted}`, hideCursor: true, clearOnComplete: true, synchronousUpdate: true }, cliProgress.Presets.shades_classic);
+        bar = new cliProgress.SingleBar(
+          {
+            stream: process.stderr,
+            format: `${label} [{bar}] {percentage}% | {duration_formatted}, ETA {eta_formatted}`,
+            hideCursor: true,
+            clearOnComplete: true,
+            synchronousUpdate: true,
+          },
+          cliProgress.Presets.shades_classic,
+        );
         bar.start(1000, 0);
       }
       bar.update(Math.round((1000 * (t - from)) / (to - from)));
     },
-    stop() { bar?.stop(); },
+    stop() {
+      bar?.stop();
+    },
   };
 }
 
@@ -43,18 +66,28 @@ export async function startRunProgress(from: number, to: number, label: string, 
 export async function startProgress(total: number, label: string, quiet: boolean | undefined): Promise<Progress> {
   if (quiet || !process.stderr.isTTY || total <= PROGRESS_MIN_RUNS) return NONE;
   const { default: cliProgress } = await importModule<{ default: typeof import('cli-progress') }>('cli-progress');
-  const bar = new cliProgress.SingleBar({
-    stream: process.stderr,
-    format: `${label} [{bar}] {percentage}% | {value}/{total} runs | {duration_formatted}, ETA {eta_formatted}`,
-    hideCursor: true,
-    clearOnComplete: true,
-    // the in-process loop is synchronous: redraw from update(), timers would never fire
-    synchronousUpdate: true,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: `${label} [{bar}] {percentage}% | {value}/{total} runs | {duration_formatted}, ETA {eta_formatted}`,
+      hideCursor: true,
+      clearOnComplete: true,
+      // the in-process loop is synchronous: redraw from update(), timers would never fire
+      synchronousUpdate: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(total, 0);
   let stopped = false;
   return {
-    update(done: number) { if (!stopped) bar.update(done); },
-    stop() { if (!stopped) { stopped = true; bar.stop(); } },
+    update(done: number) {
+      if (!stopped) bar.update(done);
+    },
+    stop() {
+      if (!stopped) {
+        stopped = true;
+        bar.stop();
+      }
+    },
   };
 }

@@ -10,13 +10,20 @@
  */
 import { CliError } from './options.js';
 
-export interface AutoShard { k: number; n: number; source: string }
+export interface AutoShard {
+  k: number;
+  n: number;
+  source: string;
+}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 function whole(env: Env, name: string, min: number): number {
   const text = env[name];
-  if (text === undefined || !/^\d+$/.test(text.trim())) throw new CliError(`--shard auto: ${name} is ${text === undefined ? 'not set' : `'${text}'`}; it must be a whole number`);
+  if (text === undefined || !/^\d+$/.test(text.trim()))
+    throw new CliError(
+      `--shard auto: ${name} is ${text === undefined ? 'not set' : `'${text}'`}; it must be a whole number`,
+    );
   const v = Number(text.trim());
   if (v < min) throw new CliError(`--shard auto: ${name} is ${v}, it must be at least ${min}`);
   return v;
@@ -40,10 +47,13 @@ export function autoShard(env: Env): AutoShard {
     const n = whole(env, 'DELTASTEP_SHARD_COUNT', 1);
     return check(index + 1, n, `AWS Batch array index ${index} of ${n}`);
   }
-  throw new CliError('--shard auto: no batch system\'s array index found (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX); outside a job array give the slice as --shard K/N');
+  throw new CliError(
+    "--shard auto: no batch system's array index found (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX); outside a job array give the slice as --shard K/N",
+  );
 }
 
 function check(k: number, n: number, source: string): AutoShard {
-  if (k < 1 || k > n) throw new CliError(`--shard auto: ${source} is not a slice from 1 to ${n}; check the array's range and its count`);
+  if (k < 1 || k > n)
+    throw new CliError(`--shard auto: ${source} is not a slice from 1 to ${n}; check the array's range and its count`);
   return { k, n, source };
 }

@@ -18,7 +18,14 @@ import { compileJacobian, type CompiledJacobian } from './jacobian.js';
 import type { AssignAction, FirstOrderSystem, JumpAction, SwitchingFunction } from '../transform/system.js';
 import { switchKey } from '../transform/transform.js';
 
-export type HotFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, out: Float64Array) => void;
+export type HotFunction = (
+  t: number,
+  y: Float64Array,
+  p: Float64Array,
+  d: Float64Array,
+  sw: Float64Array,
+  out: Float64Array,
+) => void;
 export type ScalarFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number;
 
 /**
@@ -51,7 +58,16 @@ export interface CompiledEvent {
   watchIndex: number;
   direction: 'rises' | 'falls' | 'crosses' | null;
   /** writes the post-event values into yOut, dOut (which the caller pre-fills with y, d) */
-  apply: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, yOut: Float64Array, dOut: Float64Array, dir: number) => void;
+  apply: (
+    t: number,
+    y: Float64Array,
+    p: Float64Array,
+    d: Float64Array,
+    sw: Float64Array,
+    yOut: Float64Array,
+    dOut: Float64Array,
+    dir: number,
+  ) => void;
   /** Marcus rule: d slots that flow, and their rates */
   marcus: { targets: Int32Array; rate: HotFunction } | null;
   stops: boolean;
@@ -134,9 +150,23 @@ export interface CompiledModel {
 }
 
 const MATH: Readonly<Record<string, string>> = {
-  sin: 'Math.sin', cos: 'Math.cos', tan: 'Math.tan', asin: 'Math.asin', acos: 'Math.acos', atan: 'Math.atan',
-  atan2: 'Math.atan2', sinh: 'Math.sinh', cosh: 'Math.cosh', tanh: 'Math.tanh', exp: 'Math.exp', log: 'Math.log',
-  sqrt: 'Math.sqrt', abs: 'Math.abs', sign: 'Math.sign', min: 'Math.min', max: 'Math.max',
+  sin: 'Math.sin',
+  cos: 'Math.cos',
+  tan: 'Math.tan',
+  asin: 'Math.asin',
+  acos: 'Math.acos',
+  atan: 'Math.atan',
+  atan2: 'Math.atan2',
+  sinh: 'Math.sinh',
+  cosh: 'Math.cosh',
+  tanh: 'Math.tanh',
+  exp: 'Math.exp',
+  log: 'Math.log',
+  sqrt: 'Math.sqrt',
+  abs: 'Math.abs',
+  sign: 'Math.sign',
+  min: 'Math.min',
+  max: 'Math.max',
 };
 
 function literal(v: number): string {
@@ -170,13 +200,18 @@ class Emitter {
     const needed = new Set<string>();
     const visit = (e: Expr) => {
       for (const k of references(e)) {
-        if (this.named.has(k) && !needed.has(k)) { needed.add(k); visit(this.named.get(k)!.expr); }
+        if (this.named.has(k) && !needed.has(k)) {
+          needed.add(k);
+          visit(this.named.get(k)!.expr);
+        }
       }
     };
     exprs.forEach(visit);
     // in definition order (the named values are ordered by dependency), without scanning all
     // of them for every small function of a model with a thousand
-    return [...needed].map((k) => this.named.get(k)!).sort((a, b) => a.index - b.index)
+    return [...needed]
+      .map((k) => this.named.get(k)!)
+      .sort((a, b) => a.index - b.index)
       .map((v) => `  const v${v.index} = ${this.expr(v.expr, mode)};\n`)
       .join('');
   }
@@ -189,7 +224,8 @@ class Emitter {
   degree(e: Expr): number {
     const deg = (a: Expr) => this.degree(a);
     switch (e.kind) {
-      case 'number': return 0;
+      case 'number':
+        return 0;
       case 'name': {
         const named = this.named.get(e.name);
         if (named) return deg(named.expr);
@@ -197,19 +233,29 @@ class Emitter {
         if (s === undefined) return e.name === 'pi' ? 0 : Infinity;
         return s === 't' || s.startsWith('y[') ? 1 : 0;
       }
-      case 'derivative': return Infinity;
-      case 'unary': return e.op === '-' || e.op === '+' ? deg(e.operand) : deg(e.operand) === 0 ? 0 : Infinity;
+      case 'derivative':
+        return Infinity;
+      case 'unary':
+        return e.op === '-' || e.op === '+' ? deg(e.operand) : deg(e.operand) === 0 ? 0 : Infinity;
       case 'binary': {
-        const a = deg(e.left), b = deg(e.right);
+        const a = deg(e.left),
+          b = deg(e.right);
         switch (e.op) {
-          case '+': case '-': return Math.max(a, b);
-          case '*': return a + b <= 1 ? a + b : Infinity;
-          case '/': return b === 0 ? a : Infinity;
-          default: return a === 0 && b === 0 ? 0 : Infinity;
+          case '+':
+          case '-':
+            return Math.max(a, b);
+          case '*':
+            return a + b <= 1 ? a + b : Infinity;
+          case '/':
+            return b === 0 ? a : Infinity;
+          default:
+            return a === 0 && b === 0 ? 0 : Infinity;
         }
       }
-      case 'call': return e.args.every((a) => deg(a) === 0) ? 0 : Infinity;
-      case 'if': return deg(e.condition) === 0 && deg(e.then) === 0 && deg(e.otherwise) === 0 ? 0 : Infinity;
+      case 'call':
+        return e.args.every((a) => deg(a) === 0) ? 0 : Infinity;
+      case 'if':
+        return deg(e.condition) === 0 && deg(e.then) === 0 && deg(e.otherwise) === 0 ? 0 : Infinity;
     }
   }
 
@@ -223,30 +269,41 @@ class Emitter {
   magnitude(e: Expr, mode: Mode): string {
     const m = (a: Expr) => this.magnitude(a, mode);
     switch (e.kind) {
-      case 'number': return literal(Math.abs(e.value));
+      case 'number':
+        return literal(Math.abs(e.value));
       case 'name': {
         const named = this.named.get(e.name);
         if (named) return m(named.expr);
         return `Math.abs(${this.expr(e, mode)})`;
       }
-      case 'unary': return e.op === 'not' ? '0' : m(e.operand);
+      case 'unary':
+        return e.op === 'not' ? '0' : m(e.operand);
       case 'binary':
         switch (e.op) {
-          case '+': case '-': return `(${m(e.left)} + ${m(e.right)})`;
-          case '*': return `(${m(e.left)} * ${m(e.right)})`;
-          case '/': return `(${m(e.left)} / Math.abs(${this.expr(e.right, mode)}))`;
-          case '^': return `(Math.abs(${this.expr(e, mode)}) + ${m(e.left)})`;
-          default: return '0';
+          case '+':
+          case '-':
+            return `(${m(e.left)} + ${m(e.right)})`;
+          case '*':
+            return `(${m(e.left)} * ${m(e.right)})`;
+          case '/':
+            return `(${m(e.left)} / Math.abs(${this.expr(e.right, mode)}))`;
+          case '^':
+            return `(Math.abs(${this.expr(e, mode)}) + ${m(e.left)})`;
+          default:
+            return '0';
         }
-      case 'if': return `(${this.expr(e.condition, mode)} !== 0 ? ${m(e.then)} : ${m(e.otherwise)})`;
-      default: return `(Math.abs(${this.expr(e, mode)})${e.kind === 'call' ? e.args.map((a) => ` + ${m(a)}`).join('') : ''})`;
+      case 'if':
+        return `(${this.expr(e.condition, mode)} !== 0 ? ${m(e.then)} : ${m(e.otherwise)})`;
+      default:
+        return `(Math.abs(${this.expr(e, mode)})${e.kind === 'call' ? e.args.map((a) => ` + ${m(a)}`).join('') : ''})`;
     }
   }
 
   expr(e: Expr, mode: Mode): string {
     const x = (a: Expr) => this.expr(a, mode);
     switch (e.kind) {
-      case 'number': return literal(e.value);
+      case 'number':
+        return literal(e.value);
       case 'name': {
         const named = this.named.get(e.name);
         if (named) return `v${named.index}`;
@@ -255,20 +312,31 @@ class Emitter {
         if (e.name === 'pi') return literal(Math.PI);
         throw new Error(`internal: no slot for a name in the compiled system`);
       }
-      case 'derivative': throw new Error('internal: derivative left in a system expression');
+      case 'derivative':
+        throw new Error('internal: derivative left in a system expression');
       case 'unary':
         if (e.op === '-') return `(-${x(e.operand)})`;
         if (e.op === '+') return x(e.operand);
         return `(${x(e.operand)} === 0 ? 1 : 0)`;
       case 'binary': {
-        const a = x(e.left), b = x(e.right);
+        const a = x(e.left),
+          b = x(e.right);
         switch (e.op) {
-          case '+': case '-': case '*': case '/': return `(${a} ${e.op} ${b})`;
-          case '^': return this.power(e.left, e.right, mode);
-          case 'and': return `(${a} !== 0 && ${b} !== 0 ? 1 : 0)`;
-          case 'or': return `(${a} !== 0 || ${b} !== 0 ? 1 : 0)`;
-          case '==': return `(${a} === ${b} ? 1 : 0)`;
-          case '!=': return `(${a} !== ${b} ? 1 : 0)`;
+          case '+':
+          case '-':
+          case '*':
+          case '/':
+            return `(${a} ${e.op} ${b})`;
+          case '^':
+            return this.power(e.left, e.right, mode);
+          case 'and':
+            return `(${a} !== 0 && ${b} !== 0 ? 1 : 0)`;
+          case 'or':
+            return `(${a} !== 0 || ${b} !== 0 ? 1 : 0)`;
+          case '==':
+            return `(${a} === ${b} ? 1 : 0)`;
+          case '!=':
+            return `(${a} !== ${b} ? 1 : 0)`;
           default: {
             if (mode === 'locked') {
               const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[e.op];
@@ -279,7 +347,8 @@ class Emitter {
           }
         }
       }
-      case 'if': return `(${x(e.condition)} !== 0 ? ${x(e.then)} : ${x(e.otherwise)})`;
+      case 'if':
+        return `(${x(e.condition)} !== 0 ? ${x(e.then)} : ${x(e.otherwise)})`;
       case 'call': {
         if ((e.name === 'step' || e.name === 'sign') && mode === 'locked') {
           const k = this.switchIndex.get(switchKey({ primitive: e.name, g: e.args[0] }));
@@ -304,7 +373,13 @@ class Emitter {
       if (n === 1) return b;
       if (n === 4) return `sq(sq(${b}))`;
     }
-    if (exponent.kind === 'unary' && exponent.op === '-' && exponent.operand.kind === 'number' && exponent.operand.value === 1) return `(1 / ${b})`;
+    if (
+      exponent.kind === 'unary' &&
+      exponent.op === '-' &&
+      exponent.operand.kind === 'number' &&
+      exponent.operand.value === 1
+    )
+      return `(1 / ${b})`;
     return `Math.pow(${b}, ${this.expr(exponent, mode)})`;
   }
 }
@@ -337,44 +412,116 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     // (The emitter is pure: the lines come out the same before or after the prelude.)
     const lines = items.map((it) => it.line(em));
     const folded = foldStatements(lines);
-    if (folded.length <= OUT_CHUNK) return fn(`${name}(t, y, p, d, sw, out)`, items.flatMap((it) => it.deps), mode, () => folded.join(''));
+    if (folded.length <= OUT_CHUNK)
+      return fn(
+        `${name}(t, y, p, d, sw, out)`,
+        items.flatMap((it) => it.deps),
+        mode,
+        () => folded.join(''),
+      );
     const body = (start: number, end: number) => () => foldStatements(lines.slice(start, end)).join('');
     const pieces: string[] = [];
     const calls: string[] = [];
     for (let start = 0, c = 0; start < items.length; start += OUT_CHUNK, c++) {
       const slice = items.slice(start, start + OUT_CHUNK);
-      pieces.push(fn(`${name}Part${c}(t, y, p, d, sw, out)`, slice.flatMap((it) => it.deps), mode, body(start, start + OUT_CHUNK)));
+      pieces.push(
+        fn(
+          `${name}Part${c}(t, y, p, d, sw, out)`,
+          slice.flatMap((it) => it.deps),
+          mode,
+          body(start, start + OUT_CHUNK),
+        ),
+      );
       calls.push(`  ${name}Part${c}(t, y, p, d, sw, out);\n`);
     }
     return [...pieces, `function ${name}(t, y, p, d, sw, out) {\n${calls.join('')}}`].join('\n\n');
   };
 
   // Right-hand side: switching primitives locked, so no step sees a discontinuity.
-  parts.push(outFn('rhs', system.equations.map((q, i) => ({ deps: [q.rhs], line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n` })), 'locked'));
+  parts.push(
+    outFn(
+      'rhs',
+      system.equations.map((q, i) => ({
+        deps: [q.rhs],
+        line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n`,
+      })),
+      'locked',
+    ),
+  );
 
   // Watched functions: state events, then switching functions.
   const watchInfo: WatchEntry[] = [];
   const watchExprs: Expr[] = [];
   system.events.forEach((ev, i) => {
     if (ev.kind !== 'state' || !ev.condition) return;
-    const g: Expr = ev.booleanCondition ? { kind: 'if', condition: ev.condition, then: { kind: 'number', value: 1, span: ev.span }, otherwise: { kind: 'unary', op: '-', operand: { kind: 'number', value: 1, span: ev.span }, span: ev.span }, span: ev.span } : ev.condition;
+    const g: Expr = ev.booleanCondition
+      ? {
+          kind: 'if',
+          condition: ev.condition,
+          then: { kind: 'number', value: 1, span: ev.span },
+          otherwise: { kind: 'unary', op: '-', operand: { kind: 'number', value: 1, span: ev.span }, span: ev.span },
+          span: ev.span,
+        }
+      : ev.condition;
     watchInfo.push({ kind: 'event', event: i, affine: em.degree(g) <= 1 });
     watchExprs.push(g);
   });
-  system.switching.forEach((s, i) => { watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 }); watchExprs.push(s.g); });
-  parts.push(outFn('watch', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'direct')};\n` })), 'direct'));
+  system.switching.forEach((s, i) => {
+    watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 });
+    watchExprs.push(s.g);
+  });
+  parts.push(
+    outFn(
+      'watch',
+      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'direct')};\n` })),
+      'direct',
+    ),
+  );
   // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
-  const rateExprs: (Expr | null)[] = watchInfo.map((w) => (w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate));
-  parts.push(outFn('watchRate', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n` })), 'locked'));
+  const rateExprs: (Expr | null)[] = watchInfo.map((w) =>
+    w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate,
+  );
+  parts.push(
+    outFn(
+      'watchRate',
+      rateExprs.map((r, i) => ({
+        deps: r ? [r] : [],
+        line: (e) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n`,
+      })),
+      'locked',
+    ),
+  );
   // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
   const ULPS = literal(8 * Number.EPSILON);
-  parts.push(outFn('watchBound', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })), 'direct'));
+  parts.push(
+    outFn(
+      'watchBound',
+      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })),
+      'direct',
+    ),
+  );
   // the watched functions under the locked branches, for setting the switches at an instant
   // (a switching function that reads a relation at its own zero takes the branch chosen there;
   // without switching functions nothing is locked and it is watch itself)
-  parts.push(system.switching.length === 0 ? 'const watchLocked = watch;'
-    : outFn('watchLocked', watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })), 'locked'));
-  parts.push(outFn('rateBound', rateExprs.map((r, i) => ({ deps: r ? [r] : [], line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n` })), 'locked'));
+  parts.push(
+    system.switching.length === 0
+      ? 'const watchLocked = watch;'
+      : outFn(
+          'watchLocked',
+          watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })),
+          'locked',
+        ),
+  );
+  parts.push(
+    outFn(
+      'rateBound',
+      rateExprs.map((r, i) => ({
+        deps: r ? [r] : [],
+        line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`,
+      })),
+      'locked',
+    ),
+  );
   // Each watched function and its rate alone, for the root finder: refining one crossing
   // costs one function, not all N of a row of N spheres.
   /**
@@ -394,14 +541,27 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     const local = new Map<string, string>();
     return `${em.prelude(exprs, mode)}${line}`.replace(/\bv\d+\b/g, (v) => {
       let name = local.get(v);
-      if (!name) { name = `local${local.size}`; local.set(v, name); }
+      if (!name) {
+        name = `local${local.size}`;
+        local.set(v, name);
+      }
       return name;
     });
   };
-  family('watch', 't, y, p, d, sw', (e) => watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.expr(w, 'direct')};\n`)));
-  family('watchRate', 't, y, p, d, sw', (e) => rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)));
-  family('watchBound', 't, y, p, d, sw', (e) => watchExprs.map((w) => bodyOf([w], 'direct', `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)));
-  family('rateBound', 't, y, p, d, sw', (e) => rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`)));
+  family('watch', 't, y, p, d, sw', (e) =>
+    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.expr(w, 'direct')};\n`)),
+  );
+  family('watchRate', 't, y, p, d, sw', (e) =>
+    rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)),
+  );
+  family('watchBound', 't, y, p, d, sw', (e) =>
+    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)),
+  );
+  family('rateBound', 't, y, p, d, sw', (e) =>
+    rateExprs.map((r) =>
+      bodyOf(r ? [r] : [], 'locked', `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`),
+    ),
+  );
 
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
   const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
@@ -415,18 +575,29 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     // Locked: a relation of the right-hand side reads the branch of the step that ended at
     // the instant, its left limit, like every other value an action reads (at the instant
     // itself h < R may already read false: a rule's value held there would be the stale one).
-    applyBodies.push(bodyOf(values, 'locked', ((e: Emitter) => {
-      const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
-      writes.forEach((a, k) => {
-        const s = slotIndex(a.target);
-        const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
-        lines.push(a.kind === 'jump' ? `  ${target} += dir * x${k};\n` : `  ${target} = x${k};\n`);
-      });
-      return lines.join('');
-    })(em)));
+    applyBodies.push(
+      bodyOf(
+        values,
+        'locked',
+        ((e: Emitter) => {
+          const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
+          writes.forEach((a, k) => {
+            const s = slotIndex(a.target);
+            const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
+            lines.push(a.kind === 'jump' ? `  ${target} += dir * x${k};\n` : `  ${target} = x${k};\n`);
+          });
+          return lines.join('');
+        })(em),
+      ),
+    );
     const rates = marcus?.kind === 'marcus' ? marcus.jumps.map((j) => j.rate) : [];
     // (the rates of a Marcus flow; events without one share a function that does nothing)
-    if (marcus?.kind === 'marcus') parts.push(fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) => rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join('')));
+    if (marcus?.kind === 'marcus')
+      parts.push(
+        fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) =>
+          rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join(''),
+        ),
+      );
     const changes = new Set<string>();
     for (const a of ev.actions) {
       if (a.kind === 'assign' || a.kind === 'jump') changes.add(a.variable);
@@ -442,52 +613,93 @@ export function compile(system: FirstOrderSystem): CompiledModel {
 
   const outputExprs = system.outputs.map((o) => o.expr);
   // (locked, as the actions: the row before an instant shows the left limits)
-  parts.push(outFn('outputs', outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'locked')};\n` })), 'locked'));
+  parts.push(
+    outFn(
+      'outputs',
+      outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'locked')};\n` })),
+      'locked',
+    ),
+  );
 
   // Initial values use parameters only (the analysis checked that).
-  parts.push(fn('initial(p, y0, d0)', [], 'direct', (e) => {
-    const lines = system.states.map((s, i) => `  y0[${i}] = ${e.expr(s.initial, 'direct')};\n`);
-    system.stepVariables.forEach((_, i) => lines.push(`  d0[${i}] = 0;\n`));
-    system.discretes.forEach((dv, i) => lines.push(`  d0[${system.stepVariables.length + i}] = ${e.expr(dv.initial, 'direct')};\n`));
-    return `  const t = NaN;\n${foldStatements(lines).join('')}`;
-  }));
+  parts.push(
+    fn('initial(p, y0, d0)', [], 'direct', (e) => {
+      const lines = system.states.map((s, i) => `  y0[${i}] = ${e.expr(s.initial, 'direct')};\n`);
+      system.stepVariables.forEach((_, i) => lines.push(`  d0[${i}] = 0;\n`));
+      system.discretes.forEach((dv, i) =>
+        lines.push(`  d0[${system.stepVariables.length + i}] = ${e.expr(dv.initial, 'direct')};\n`),
+      );
+      return `  const t = NaN;\n${foldStatements(lines).join('')}`;
+    }),
+  );
 
   // Scalar functions: schedules and boundary conditions.
   const scalars: Expr[] = [];
-  const scalar = (e: Expr): number => { scalars.push(e); return scalars.length - 1; };
+  const scalar = (e: Expr): number => {
+    scalars.push(e);
+    return scalars.length - 1;
+  };
   const scheduleIndex = system.events.map((ev) => {
     const s = ev.schedule;
     if (!s) return null;
     if (s.kind === 'roots') {
       return {
-        kind: s.kind, u: scalar(s.argument), dudt: scalar(differentiate(s.argument, system.independent)),
-        exactRoot: s.exactRoot ? scalar(s.exactRoot) : null, candidates: s.candidates.map(scalar),
+        kind: s.kind,
+        u: scalar(s.argument),
+        dudt: scalar(differentiate(s.argument, system.independent)),
+        exactRoot: s.exactRoot ? scalar(s.exactRoot) : null,
+        candidates: s.candidates.map(scalar),
       };
     }
     if (s.kind === 'at') return { kind: s.kind, times: s.times.map(scalar) };
     return { kind: s.kind, period: scalar(s.period), from: s.from ? scalar(s.from) : null };
   });
   const bcIndex = system.boundaryConditions.map((bc) => ({
-    value: scalar(bc.value), at: scalar(bc.at), state: scalar(system.representation.get(bc.variable)!),
+    value: scalar(bc.value),
+    at: scalar(bc.at),
+    state: scalar(system.representation.get(bc.variable)!),
   }));
-  scalars.forEach((s, i) => parts.push(fn(`scalar${i}(t, y, p, d, sw)`, [s], 'direct', (e) => `  return ${e.expr(s, 'direct')};\n`)));
+  scalars.forEach((s, i) =>
+    parts.push(fn(`scalar${i}(t, y, p, d, sw)`, [s], 'direct', (e) => `  return ${e.expr(s, 'direct')};\n`)),
+  );
 
-  const list = (prefix: string, count: number) => `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
-  parts.push(`return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${families.get('watch')}, rateOne: ${families.get('watchRate')}, boundOne: ${families.get('watchBound')}, rateBoundOne: ${families.get('rateBound')}, outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${list('scalar', scalars.length)} };`);
+  const list = (prefix: string, count: number) =>
+    `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
+  parts.push(
+    `return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${families.get('watch')}, rateOne: ${families.get('watchRate')}, boundOne: ${families.get('watchBound')}, rateBoundOne: ${families.get('rateBound')}, outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${list('scalar', scalars.length)} };`,
+  );
   const source = parts.join('\n\n');
 
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the whitelist above only
   const made = new Function(source)() as {
-    rhs: HotFunction; watch: HotFunction; watchLocked: HotFunction; watchRate: HotFunction; watchBound: HotFunction; rateBound: HotFunction;
-    watchOne: ScalarFunction[]; rateOne: ScalarFunction[]; boundOne: ScalarFunction[]; rateBoundOne: ScalarFunction[]; outputs: HotFunction; initial: CompiledModel['initial'];
-    apply: CompiledEvent['apply'][]; rate: (HotFunction | null)[]; scalar: ScalarFunction[];
+    rhs: HotFunction;
+    watch: HotFunction;
+    watchLocked: HotFunction;
+    watchRate: HotFunction;
+    watchBound: HotFunction;
+    rateBound: HotFunction;
+    watchOne: ScalarFunction[];
+    rateOne: ScalarFunction[];
+    boundOne: ScalarFunction[];
+    rateBoundOne: ScalarFunction[];
+    outputs: HotFunction;
+    initial: CompiledModel['initial'];
+    apply: CompiledEvent['apply'][];
+    rate: (HotFunction | null)[];
+    scalar: ScalarFunction[];
   };
 
   // Which watched functions read which names, through the named values they use.
   const namedExpr = new Map(system.namedValues.map((v) => [v.name, v.expr]));
   const readsOf = (e: Expr): Set<string> => {
     const out = new Set<string>();
-    const visit = (x: Expr) => { for (const k of references(x)) if (!out.has(k)) { out.add(k); const nx = namedExpr.get(k); if (nx) visit(nx); } };
+    const visit = (x: Expr) => {
+      for (const k of references(x))
+        if (!out.has(k)) {
+          out.add(k);
+          const nx = namedExpr.get(k);
+          if (nx) visit(nx);
+        }
+    };
     visit(e);
     return out;
   };
@@ -501,7 +713,11 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     return slots;
   });
   const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
-  const watchStates = watchReads.map((reads, k) => Int32Array.from(new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : [])))).sort());
+  const watchStates = watchReads.map((reads, k) =>
+    Int32Array.from(
+      new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : []))),
+    ).sort(),
+  );
   // Constraints of held functions, compiled only when a run needs one (zeno = continue).
   const constraints = new Map<number, ConstraintFunctions | null>();
   const buildConstraint = (k: number): ConstraintFunctions | null => {
@@ -509,16 +725,23 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     if (!rate) return null;
     // the named values inlined, so that the derivatives see every state they hide
     let r = rate;
-    for (let guard = 0; guard <= system.namedValues.length && [...references(r)].some((n) => namedExpr.has(n)); guard++) r = substitute(r, namedExpr);
+    for (let guard = 0; guard <= system.namedValues.length && [...references(r)].some((n) => namedExpr.has(n)); guard++)
+      r = substitute(r, namedExpr);
     const reads = references(r);
     const idx = Int32Array.from(stateNames.flatMap((sn, i) => (reads.has(sn) ? [i] : [])));
     const grads = [...idx].map((i) => simplify(differentiate(r, stateNames[i])));
     const dt = simplify(differentiate(r, system.independent));
-    const src = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;',
-      fn('grad(t, y, p, d, sw, out)', grads, 'locked', (e) => grads.map((g, j) => `  out[${j}] = ${e.expr(g, 'locked')};\n`).join('')),
+    const src = [
+      '"use strict";',
+      'const sq = (x) => x * x;',
+      'const cube = (x) => x * x * x;',
+      fn('grad(t, y, p, d, sw, out)', grads, 'locked', (e) =>
+        grads.map((g, j) => `  out[${j}] = ${e.expr(g, 'locked')};\n`).join(''),
+      ),
       fn('dt(t, y, p, d, sw)', [dt], 'locked', (e) => `  return ${e.expr(dt, 'locked')};\n`),
-      'return { grad, dt };'].join('\n\n');
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the whitelist above only
+      'return { grad, dt };',
+    ].join('\n\n');
+
     const made = new Function(src)() as Pick<ConstraintFunctions, 'grad' | 'dt'>;
     return { idx, grad: made.grad, dt: made.dt };
   };
@@ -530,18 +753,30 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const eventReads = system.events.map((ev, i) => {
     const reads = new Set<string>();
     const w = watchOfEvent.get(i);
-    if (w !== undefined) { for (const k of watchReads[w]) reads.add(k); for (const k of rateReads[w]) reads.add(k); }
+    if (w !== undefined) {
+      for (const k of watchReads[w]) reads.add(k);
+      for (const k of rateReads[w]) reads.add(k);
+    }
     for (const a of ev.actions) {
       if (a.kind === 'assign') for (const k of readsOf(a.value)) reads.add(k);
       if (a.kind === 'jump') for (const k of readsOf(a.increment)) reads.add(k);
-      if (a.kind === 'marcus') a.jumps.forEach((j) => { for (const k of readsOf(j.rate)) reads.add(k); });
+      if (a.kind === 'marcus')
+        a.jumps.forEach((j) => {
+          for (const k of readsOf(j.rate)) reads.add(k);
+        });
     }
     return new Set([...reads].filter((k) => dynamic.has(k)));
   });
   // (through an index from name to the functions that read it: events x functions was
   // 2 million set look-ups at N = 1024)
   const readers = new Map<string, number[]>();
-  watchReads.forEach((reads, k) => { for (const name of reads) { const list = readers.get(name); if (list) list.push(k); else readers.set(name, [k]); } });
+  watchReads.forEach((reads, k) => {
+    for (const name of reads) {
+      const list = readers.get(name);
+      if (list) list.push(k);
+      else readers.set(name, [k]);
+    }
+  });
   const moves = writtenSlots.map((slots) => {
     const ks = new Set<number>();
     for (const sl of slots) for (const k of readers.get(sl) ?? []) ks.add(k);
@@ -553,30 +788,70 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     let schedule: CompiledSchedule | null = null;
     if (si) {
       const f = (k: number) => made.scalar[k];
-      schedule = si.kind === 'roots'
-        ? { kind: 'roots', u: f(si.u!), dudt: f(si.dudt!), exactRoot: si.exactRoot === null ? null : f(si.exactRoot!), candidates: si.candidates!.map(f) }
-        : si.kind === 'at' ? { kind: 'at', times: si.times!.map(f) }
-          : { kind: 'every', period: f(si.period!), from: si.from === null ? null : f(si.from!) };
+      schedule =
+        si.kind === 'roots'
+          ? {
+              kind: 'roots',
+              u: f(si.u!),
+              dudt: f(si.dudt!),
+              exactRoot: si.exactRoot === null ? null : f(si.exactRoot!),
+              candidates: si.candidates!.map(f),
+            }
+          : si.kind === 'at'
+            ? { kind: 'at', times: si.times!.map(f) }
+            : { kind: 'every', period: f(si.period!), from: si.from === null ? null : f(si.from!) };
     }
     const meta = eventMeta[i];
     return {
-      index: i, name: ev.name, kind: ev.kind, source: ev.source,
+      index: i,
+      name: ev.name,
+      kind: ev.kind,
+      source: ev.source,
       watchIndex: watchOfEvent.get(i) ?? -1,
-      direction: ev.direction, apply: made.apply[i],
+      direction: ev.direction,
+      apply: made.apply[i],
       marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i]! } : null,
-      stops: meta.stops, schedule, locate: ev.locate ?? null, changes: meta.changes, moves: moves[i], reads: eventReads[i], writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
+      stops: meta.stops,
+      schedule,
+      locate: ev.locate ?? null,
+      changes: meta.changes,
+      moves: moves[i],
+      reads: eventReads[i],
+      writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
     };
   });
 
   return {
-    system, stateNames, discreteNames, paramNames,
-    nStates: stateNames.length, nDiscrete: discreteNames.length, nSwitch: system.switching.length,
-    rhs: made.rhs, watch: made.watch, watchLocked: made.watchLocked, watchRate: made.watchRate, watchBound: made.watchBound, rateBound: made.rateBound,
-    watchOne: made.watchOne, rateOne: made.rateOne, boundOne: made.boundOne, rateBoundOne: made.rateBoundOne, watchStates, watchInfo, events, switching: system.switching,
-    outputNames: system.outputs.map((o) => o.name), outputs: made.outputs, initial: made.initial,
+    system,
+    stateNames,
+    discreteNames,
+    paramNames,
+    nStates: stateNames.length,
+    nDiscrete: discreteNames.length,
+    nSwitch: system.switching.length,
+    rhs: made.rhs,
+    watch: made.watch,
+    watchLocked: made.watchLocked,
+    watchRate: made.watchRate,
+    watchBound: made.watchBound,
+    rateBound: made.rateBound,
+    watchOne: made.watchOne,
+    rateOne: made.rateOne,
+    boundOne: made.boundOne,
+    rateBoundOne: made.rateBoundOne,
+    watchStates,
+    watchInfo,
+    events,
+    switching: system.switching,
+    outputNames: system.outputs.map((o) => o.name),
+    outputs: made.outputs,
+    initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({
-      label: bc.label, variable: bc.variable,
-      value: made.scalar[bcIndex[i].value], at: made.scalar[bcIndex[i].at], state: made.scalar[bcIndex[i].state],
+      label: bc.label,
+      variable: bc.variable,
+      value: made.scalar[bcIndex[i].value],
+      at: made.scalar[bcIndex[i].at],
+      state: made.scalar[bcIndex[i].state],
     })),
     constraintOf: (k) => {
       if (!constraints.has(k)) constraints.set(k, buildConstraint(k));
@@ -589,7 +864,9 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     },
     jacobian: () => (jacobian ??= compileJacobian(system, stateNames, em)),
     // a getter, so that compiling a model does not differentiate it: only printing does
-    get source() { return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}`; },
+    get source() {
+      return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}`;
+    },
   };
 }
 
@@ -604,4 +881,3 @@ export function parameterValues(system: FirstOrderSystem, overrides?: ReadonlyMa
   });
   return out;
 }
-

@@ -14,7 +14,12 @@ import type { CompiledEvent } from './compile.js';
 export class ScheduleError extends Error {
   /** what the user can do about it, for the ModelError that reports it at the event */
   readonly hint: string;
-  constructor(message: string, readonly eventIndex: number, readonly t: number, hint?: string) {
+  constructor(
+    message: string,
+    readonly eventIndex: number,
+    readonly t: number,
+    hint?: string,
+  ) {
     super(message);
     this.hint = hint ?? 'Use an argument with simple roots, e.g. delta(t - 1) instead of delta((t - 1)^2).';
   }
@@ -31,16 +36,33 @@ const MAX_ROOT_SAMPLES = 20_000_000;
 export function scheduleTimes(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): number[] {
   const s = ev.schedule;
   if (!s) return [];
-  const at = (f: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number, t: number) => f(t, EMPTY, p, EMPTY, EMPTY);
+  const at = (
+    f: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number,
+    t: number,
+  ) => f(t, EMPTY, p, EMPTY, EMPTY);
   const inRange = (t: number) => t >= lo && t <= hi;
-  if (s.kind === 'at') return s.times!.map((f) => at(f, NaN)).filter(inRange).sort((a, b) => a - b);
+  if (s.kind === 'at')
+    return s
+      .times!.map((f) => at(f, NaN))
+      .filter(inRange)
+      .sort((a, b) => a - b);
   if (s.kind === 'every') {
     const period = at(s.period!, NaN);
     const from = s.from ? at(s.from, NaN) : lo;
-    if (!(period > 0) || !Number.isFinite(period)) throw new ScheduleError(`the period of event ${ev.name} is ${period}; it must be a positive number`, ev.index, NaN,
-      'Give a positive period, as in every 0.5; check the parameters it uses (--set may have made it zero).');
-    if ((hi - Math.max(from, lo)) / period > MAX_SCHEDULED) throw new ScheduleError(`event ${ev.name} would occur more than ${MAX_SCHEDULED} times on the range`, ev.index, NaN,
-      'Lengthen the period or shorten the range (--to); that many instants would not fit in memory.');
+    if (!(period > 0) || !Number.isFinite(period))
+      throw new ScheduleError(
+        `the period of event ${ev.name} is ${period}; it must be a positive number`,
+        ev.index,
+        NaN,
+        'Give a positive period, as in every 0.5; check the parameters it uses (--set may have made it zero).',
+      );
+    if ((hi - Math.max(from, lo)) / period > MAX_SCHEDULED)
+      throw new ScheduleError(
+        `event ${ev.name} would occur more than ${MAX_SCHEDULED} times on the range`,
+        ev.index,
+        NaN,
+        'Lengthen the period or shorten the range (--to); that many instants would not fit in memory.',
+      );
     const out: number[] = [];
     // from + k*period, not a running sum: no drift over many periods
     for (let k = Math.max(0, Math.ceil((lo - from) / period)); ; k++) {
@@ -59,8 +81,13 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   const du = (t: number) => s.dudt!(t, EMPTY, p, EMPTY, EMPTY);
   if (s.exactRoot) {
     const r = s.exactRoot(NaN, EMPTY, p, EMPTY, EMPTY);
-    if (!Number.isFinite(r)) throw new ScheduleError(`the argument of ${ev.name} has no root: its slope is zero`, ev.index, NaN,
-      'The argument of a delta must pass through zero, as delta(t - t1) does; check the parameters in it.');
+    if (!Number.isFinite(r))
+      throw new ScheduleError(
+        `the argument of ${ev.name} has no root: its slope is zero`,
+        ev.index,
+        NaN,
+        'The argument of a delta must pass through zero, as delta(t - t1) does; check the parameters in it.',
+      );
     return r >= lo && r <= hi ? [r] : [];
   }
   if (!(hi > lo)) {
@@ -70,18 +97,27 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   // Scale of u over the range: what "zero to rounding" means for it.
   let scale = 0;
   const base = SCAN_SAMPLES;
-  const bt = new Float64Array(base + 1), bu = new Float64Array(base + 1), bd = new Float64Array(base + 1);
+  const bt = new Float64Array(base + 1),
+    bu = new Float64Array(base + 1),
+    bd = new Float64Array(base + 1);
   for (let i = 0; i <= base; i++) {
     const t = i === base ? hi : lo + ((hi - lo) * i) / base;
-    bt[i] = t; bu[i] = u(t); bd[i] = du(t);
+    bt[i] = t;
+    bu[i] = u(t);
+    bd[i] = du(t);
     if (Number.isFinite(bu[i])) scale = Math.max(scale, Math.abs(bu[i]));
   }
   // Where the derivative says u can change by more than a quarter of its scale between two
   // samples, sample more densely, so that no two roots share an interval: sin(1e5 t) on
   // [0, 1] has 31831 roots, 8 per interval of the base grid. Past the limit the run stops
   // with an error rather than miss roots (sin(1/(t + 1e-9)) has 3e8 of them near 0).
-  const tooFast = () => new ScheduleError(`the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed)`, ev.index, NaN,
-    'Shorten the range, or write the impulses as a periodic event (event e every PERIOD do ... end).');
+  const tooFast = () =>
+    new ScheduleError(
+      `the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed)`,
+      ev.index,
+      NaN,
+      'Shorten the range, or write the impulses as a periodic event (event e every PERIOD do ... end).',
+    );
   const refined: number[] = [];
   for (let i = 0; i < base; i++) {
     const dt = bt[i + 1] - bt[i];
@@ -92,20 +128,30 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   }
   refined.push(hi);
   const n = refined.length - 1;
-  const ts = Float64Array.from(refined), us = new Float64Array(n + 1), ds = new Float64Array(n + 1);
+  const ts = Float64Array.from(refined),
+    us = new Float64Array(n + 1),
+    ds = new Float64Array(n + 1);
   for (let i = 0; i <= n; i++) {
-    us[i] = u(ts[i]); ds[i] = du(ts[i]);
+    us[i] = u(ts[i]);
+    ds[i] = du(ts[i]);
     // Undefined there (sin(1/t) at 0): no sign to compare, and roots may pile up beside it.
     if (Number.isNaN(us[i])) {
-      throw new ScheduleError(`the argument of ${ev.name} is not a number at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(ts[i])}, so its roots cannot all be found`, ev.index, ts[i],
-        'Keep the argument defined over the whole range: change the range or the argument.');
+      throw new ScheduleError(
+        `the argument of ${ev.name} is not a number at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(ts[i])}, so its roots cannot all be found`,
+        ev.index,
+        ts[i],
+        'Keep the argument defined over the whole range: change the range or the argument.',
+      );
     }
   }
   const zeroTol = 64 * Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
   const found: number[] = [];
-  const doubleRoot = (t: number) => new ScheduleError(
-    `the argument of ${ev.name} has a multiple root at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
-    ev.index, t);
+  const doubleRoot = (t: number) =>
+    new ScheduleError(
+      `the argument of ${ev.name} has a multiple root at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
+      ev.index,
+      t,
+    );
   for (let i = 0; i <= n; i++) {
     // At the ends, u is zero to rounding if it is within what an error of a few ulps in t
     // makes of it (sin(2000 pi) is -6.4e-13, not 0).
@@ -116,7 +162,8 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
       found.push(ts[i]);
     }
     if (i === n) break;
-    const a = us[i], b = us[i + 1];
+    const a = us[i],
+      b = us[i + 1];
     if (a !== 0 && b !== 0 && Math.sign(a) !== Math.sign(b)) {
       const r = bisectRoot(u, ts[i], ts[i + 1], a);
       if (Math.abs(du(r)) * (hi - lo) <= zeroTol * base) throw doubleRoot(r);
@@ -130,12 +177,15 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
   // Exact candidates from the algebra replace the bracketed values they agree with, and add roots at the range ends.
   for (const c of s.candidates ?? []) {
     const r = c(NaN, EMPTY, p, EMPTY, EMPTY);
-    if (!Number.isFinite(r) || r < lo - 1e-12 * Math.max(1, Math.abs(lo)) || r > hi + 1e-12 * Math.max(1, Math.abs(hi))) continue;
+    if (!Number.isFinite(r) || r < lo - 1e-12 * Math.max(1, Math.abs(lo)) || r > hi + 1e-12 * Math.max(1, Math.abs(hi)))
+      continue;
     if (Math.abs(u(r)) > zeroTol) continue;
     if (Math.abs(du(r)) * (hi - lo) <= zeroTol * base) throw doubleRoot(r);
     const near = found.findIndex((f) => Math.abs(f - r) <= 1e-9 * Math.max(1, Math.abs(r)));
     const clipped = Math.min(hi, Math.max(lo, r));
-    if (near >= 0) { if (Math.abs(u(clipped)) <= Math.abs(u(found[near]))) found[near] = clipped; } else found.push(clipped);
+    if (near >= 0) {
+      if (Math.abs(u(clipped)) <= Math.abs(u(found[near]))) found[near] = clipped;
+    } else found.push(clipped);
   }
   found.sort((a, b) => a - b);
   return found.filter((t, i) => i === 0 || t !== found[i - 1]);
@@ -148,7 +198,10 @@ function bisectRoot(f: (t: number) => number, a: number, b: number, fa: number):
     if (m <= a || m >= b) break;
     const fm = f(m);
     if (fm === 0) return m;
-    if (Math.sign(fm) === Math.sign(fa)) { a = m; fa = fm; } else b = m;
+    if (Math.sign(fm) === Math.sign(fa)) {
+      a = m;
+      fa = fm;
+    } else b = m;
   }
   return Math.abs(f(a)) <= Math.abs(f(b)) ? a : b;
 }

@@ -22,7 +22,14 @@ export interface JacobianEmitter {
   expr(e: Expr, mode: 'locked'): string;
 }
 
-export type JacobianHotFunction = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array, out: Float64Array) => void;
+export type JacobianHotFunction = (
+  t: number,
+  y: Float64Array,
+  p: Float64Array,
+  d: Float64Array,
+  sw: Float64Array,
+  out: Float64Array,
+) => void;
 
 /** The structure of ∂rhs/∂y: its nonzero entries and its band. */
 export interface JacobianPattern {
@@ -67,7 +74,10 @@ function isZero(e: Expr): boolean {
  * The symbolic entries: for each equation i, the nonzero ∂rhs_i/∂y_j (by column) and
  * ∂rhs_i/∂t. Set-up only.
  */
-export function jacobianEntries(system: FirstOrderSystem, stateNames: string[]): { entries: { row: number; col: number; expr: Expr }[]; dt: Expr[] } {
+export function jacobianEntries(
+  system: FirstOrderSystem,
+  stateNames: string[],
+): { entries: { row: number; col: number; expr: Expr }[]; dt: Expr[] } {
   const stateIndex = new Map(stateNames.map((s, i) => [s, i]));
   const indep = system.independent;
   const named = new Map(system.namedValues.map((v) => [v.name, v.expr]));
@@ -112,11 +122,20 @@ export function jacobianEntries(system: FirstOrderSystem, stateNames: string[]):
   system.equations.forEach((q, i) => {
     const row = stateIndex.get(q.state) ?? i;
     const g = gradient(q.rhs);
-    const cols = [...g.keys()].filter((k) => k !== indep).map((k) => stateIndex.get(k)!).sort((a, b) => a - b);
+    const cols = [...g.keys()]
+      .filter((k) => k !== indep)
+      .map((k) => stateIndex.get(k)!)
+      .sort((a, b) => a - b);
     for (const col of cols) entries.push({ row, col, expr: g.get(stateNames[col])! });
     dt[row] = g.get(indep) ?? { kind: 'number', value: 0, span: q.rhs.span };
   });
-  for (let i = 0; i < stateNames.length; i++) if (!dt[i]) dt[i] = { kind: 'number', value: 0, span: system.equations[0]?.rhs.span ?? { start: 0, end: 0, line: 1, column: 1 } };
+  for (let i = 0; i < stateNames.length; i++)
+    if (!dt[i])
+      dt[i] = {
+        kind: 'number',
+        value: 0,
+        span: system.equations[0]?.rhs.span ?? { start: 0, end: 0, line: 1, column: 1 },
+      };
   entries.sort((a, b) => a.row - b.row || a.col - b.col);
   return { entries, dt };
 }
@@ -131,8 +150,15 @@ export function compileJacobian(system: FirstOrderSystem, stateNames: string[], 
   const { entries, dt } = jacobianEntries(system, stateNames);
   const parts: string[] = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;'];
   const outFn = (name: string, items: { expr: Expr; slot: number }[]): void => {
-    const body = (slice: typeof items) => `${em.prelude(slice.map((it) => it.expr), 'locked')}${slice.map((it) => `  out[${it.slot}] = ${em.expr(it.expr, 'locked')};\n`).join('')}`;
-    if (items.length <= CHUNK) { parts.push(`function ${name}(t, y, p, d, sw, out) {\n${body(items)}}`); return; }
+    const body = (slice: typeof items) =>
+      `${em.prelude(
+        slice.map((it) => it.expr),
+        'locked',
+      )}${slice.map((it) => `  out[${it.slot}] = ${em.expr(it.expr, 'locked')};\n`).join('')}`;
+    if (items.length <= CHUNK) {
+      parts.push(`function ${name}(t, y, p, d, sw, out) {\n${body(items)}}`);
+      return;
+    }
     const calls: string[] = [];
     for (let start = 0, c = 0; start < items.length; start += CHUNK, c++) {
       parts.push(`function ${name}Part${c}(t, y, p, d, sw, out) {\n${body(items.slice(start, start + CHUNK))}}`);
@@ -140,30 +166,47 @@ export function compileJacobian(system: FirstOrderSystem, stateNames: string[], 
     }
     parts.push(`function ${name}(t, y, p, d, sw, out) {\n${calls.join('')}}`);
   };
-  let lower = 0, upper = 0;
+  let lower = 0,
+    upper = 0;
   for (const e of entries) {
     if (e.row - e.col > lower) lower = e.row - e.col;
     if (e.col - e.row > upper) upper = e.col - e.row;
   }
   const banded = bandPays(n, lower, upper);
   parts.push(`// Jacobian d rhs[i] / d y[j] at out[i*${n} + j]: ${entries.length} nonzero entries of ${n * n}`);
-  outFn('jac', entries.map((e) => ({ expr: e.expr, slot: e.row * n + e.col })));
+  outFn(
+    'jac',
+    entries.map((e) => ({ expr: e.expr, slot: e.row * n + e.col })),
+  );
   if (banded) {
     const w = lower + upper + 1;
-    parts.push(`// the same in band storage: d rhs[i] / d y[j] at out[i*${w} + (j - i + ${lower})] (bandwidths ${lower}, ${upper})`);
-    outFn('jacBand', entries.map((e) => ({ expr: e.expr, slot: e.row * w + (e.col - e.row + lower) })));
+    parts.push(
+      `// the same in band storage: d rhs[i] / d y[j] at out[i*${w} + (j - i + ${lower})] (bandwidths ${lower}, ${upper})`,
+    );
+    outFn(
+      'jacBand',
+      entries.map((e) => ({ expr: e.expr, slot: e.row * w + (e.col - e.row + lower) })),
+    );
   }
   parts.push('// d rhs[i] / dt (explicit dependence on the independent variable)');
-  outFn('dfdt', dt.map((e, i) => ({ expr: e, slot: i })));
+  outFn(
+    'dfdt',
+    dt.map((e, i) => ({ expr: e, slot: i })),
+  );
   parts.push(`return { jac, jacBand: ${banded ? 'jacBand' : 'null'}, dfdt };`);
   const source = parts.join('\n\n');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the compiler's emitter only
-  const made = new Function(source)() as { jac: JacobianHotFunction; jacBand: JacobianHotFunction | null; dfdt: JacobianHotFunction };
+
+  const made = new Function(source)() as {
+    jac: JacobianHotFunction;
+    jacBand: JacobianHotFunction | null;
+    dfdt: JacobianHotFunction;
+  };
   return {
     n,
     rows: Int32Array.from(entries, (e) => e.row),
     cols: Int32Array.from(entries, (e) => e.col),
-    lower, upper,
+    lower,
+    upper,
     timeDependent: dt.some((e) => !isZero(e)),
     jac: made.jac,
     jacBand: made.jacBand,

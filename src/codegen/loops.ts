@@ -28,20 +28,33 @@ const MIN_COPIES = 4;
 /** Longest block (in statements) that may repeat (x[k]' and u[k]' of one element: 2). */
 const MAX_BLOCK = 4;
 
-interface Statement { text: string; skeleton: string; numbers: number[]; foldable: boolean }
+interface Statement {
+  text: string;
+  skeleton: string;
+  numbers: number[];
+  foldable: boolean;
+}
 
 function analyse(text: string, foldable = FOLDABLE.test(text)): Statement {
   const numbers: number[] = [];
-  const skeleton = text.replace(INTEGER, (m) => { numbers.push(Number(m)); return '#'; });
+  const skeleton = text.replace(INTEGER, (m) => {
+    numbers.push(Number(m));
+    return '#';
+  });
   return { text, skeleton, numbers, foldable };
 }
 
 /** How many copies of the block at s of length p follow from the first two (numbers affine in the copy). */
-function copies(statements: readonly Statement[], s: number, p: number): { count: number; slope: number[]; offset: number[] } | null {
+function copies(
+  statements: readonly Statement[],
+  s: number,
+  p: number,
+): { count: number; slope: number[]; offset: number[] } | null {
   if (s + 2 * p > statements.length) return null;
   const numbersOf = (k: number) => statements.slice(s + k * p, s + (k + 1) * p).flatMap((q) => q.numbers);
   for (let j = 0; j < p; j++) {
-    const a = statements[s + j], b = statements[s + p + j];
+    const a = statements[s + j],
+      b = statements[s + p + j];
     if (!a.foldable || a.skeleton !== b.skeleton) return null;
   }
   const offset = numbersOf(0);
@@ -59,15 +72,23 @@ function copies(statements: readonly Statement[], s: number, p: number): { count
 }
 
 /** The template of a block: number j written as offset + slope·i (as it is where the slope is 0). */
-function template(block: readonly Statement[], slope: readonly number[], offset: readonly number[], loopVariable: string): string[] {
+function template(
+  block: readonly Statement[],
+  slope: readonly number[],
+  offset: readonly number[],
+  loopVariable: string,
+): string[] {
   let j = 0;
-  return block.map((q) => q.text.replace(INTEGER, () => {
-    const a = offset[j], b = slope[j];
-    j++;
-    if (b === 0) return String(a);
-    const term = b === 1 ? loopVariable : b === -1 ? `-${loopVariable}` : `${b} * ${loopVariable}`;
-    return a === 0 ? `(${term})` : `(${a} + ${term})`;
-  }));
+  return block.map((q) =>
+    q.text.replace(INTEGER, () => {
+      const a = offset[j],
+        b = slope[j];
+      j++;
+      if (b === 0) return String(a);
+      const term = b === 1 ? loopVariable : b === -1 ? `-${loopVariable}` : `${b} * ${loopVariable}`;
+      return a === 0 ? `(${term})` : `(${a} + ${term})`;
+    }),
+  );
 }
 
 /**
@@ -83,7 +104,11 @@ export function foldStatements(lines: readonly string[], loopVariable = 'i', ind
       const c = copies(statements, s, p);
       if (c && c.count >= MIN_COPIES && (!best || c.count * p > best.count * best.p)) best = { p, ...c };
     }
-    if (!best) { out.push(statements[s].text); s++; continue; }
+    if (!best) {
+      out.push(statements[s].text);
+      s++;
+      continue;
+    }
     const body = template(statements.slice(s, s + best.p), best.slope, best.offset, loopVariable);
     out.push(`${indent}for (let ${loopVariable} = 0; ${loopVariable} < ${best.count}; ${loopVariable}++) {\n`);
     for (const line of body) out.push(`${indent}${line}`);
@@ -100,7 +125,12 @@ export function foldStatements(lines: readonly string[], loopVariable = 'i', ind
  * makes those functions from it. Returns the definitions and the expression of the list (in
  * index order). `params` is the functions' parameter list, `name` their prefix.
  */
-export function foldFunctions(name: string, params: string, bodies: readonly string[], loopVariable = 'i'): { definitions: string; list: string } {
+export function foldFunctions(
+  name: string,
+  params: string,
+  bodies: readonly string[],
+  loopVariable = 'i',
+): { definitions: string; list: string } {
   // (a whole body may be folded, declarations included: a function body is its own scope)
   const parsed = bodies.map((b) => analyse(b, true));
   const definitions: string[] = [];

@@ -42,7 +42,9 @@ export class HeldContact {
 
   /** dR/dy · v for the states R reads, with the gradient at (t, y) */
   private dot(t: number, y: Float64Array, v: Float64Array): number {
-    const ws = this.ws, idx = this.fns.idx, grad = this.grad;
+    const ws = this.ws,
+      idx = this.fns.idx,
+      grad = this.grad;
     this.fns.grad(t, y, ws.p, ws.d, ws.sw, grad);
     let s = 0;
     for (let j = 0; j < idx.length; j++) s += grad[j] * v[idx[j]];
@@ -51,14 +53,20 @@ export class HeldContact {
 
   /** Adds the contact force to dydt = f(t, y) (called inside every right-hand side evaluation). */
   apply(t: number, y: Float64Array, dydt: Float64Array): void {
-    const ws = this.ws, idx = this.fns.idx, grad = this.grad, B = this.B;
+    const ws = this.ws,
+      idx = this.fns.idx,
+      grad = this.grad,
+      B = this.B;
     const acceleration = this.dot(t, y, dydt) + this.fns.dt(t, y, ws.p, ws.d, ws.sw);
     let gB = 0;
     for (let j = 0; j < idx.length; j++) gB += grad[j] * B[idx[j]];
     const lambda = gB !== 0 ? -acceleration / gB : 0;
     this.lambda = lambda;
     this.gB = gB;
-    for (let j = 0; j < this.bIdx.length; j++) { const i = this.bIdx[j]; dydt[i] += lambda * B[i]; }
+    for (let j = 0; j < this.bIdx.length; j++) {
+      const i = this.bIdx[j];
+      dydt[i] += lambda * B[i];
+    }
   }
 
   /** Whether the force at the last evaluation still pushes (holds the contact). */
@@ -68,12 +76,16 @@ export class HeldContact {
 
   /** Sets g's rate at (t, y) to zero along B (the plastic limit of the impacts that led here). */
   project(t: number, y: Float64Array): void {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     const rate = m.rateOne[this.k](t, y, ws.p, ws.d, ws.sw);
     const gB = this.dot(t, y, this.B);
     if (!(gB !== 0) || !(rate === rate)) return;
     const mu = -rate / gB;
-    for (let j = 0; j < this.bIdx.length; j++) { const i = this.bIdx[j]; y[i] += mu * this.B[i]; }
+    for (let j = 0; j < this.bIdx.length; j++) {
+      const i = this.bIdx[j];
+      y[i] += mu * this.B[i];
+    }
   }
 }
 
@@ -82,7 +94,12 @@ export class HeldContact {
  * (post - pre) / (R post - R pre), with the jumps of step variables carried onto the states
  * they are added to. Null when the action did not change the rate.
  */
-export function impulseDirection(ws: Workspace, stepToState: Int32Array, ratePre: number, ratePost: number): Float64Array | null {
+export function impulseDirection(
+  ws: Workspace,
+  stepToState: Int32Array,
+  ratePre: number,
+  ratePost: number,
+): Float64Array | null {
   const dR = ratePost - ratePre;
   if (!(Math.abs(dR) > 0) || !Number.isFinite(dR)) return null;
   const n = ws.model.nStates;

@@ -28,7 +28,8 @@ import type { Workspace } from './workspace.js';
 function meet(a: Int32Array, b: Int32Array): boolean {
   for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) return true;
-    if (a[i] < b[j]) i++; else j++;
+    if (a[i] < b[j]) i++;
+    else j++;
   }
   return false;
 }
@@ -44,9 +45,15 @@ const MAX_REFINE = 6;
 class WatchScan implements ScanFunction {
   resolution = 0;
   constructor(private readonly crossings: Crossings) {}
-  value(s: number): number { return this.crossings.scanValue(s); }
-  slope(): number { return this.crossings.scanSlope(); }
-  noise(): number { return this.crossings.scanNoise(); }
+  value(s: number): number {
+    return this.crossings.scanValue(s);
+  }
+  slope(): number {
+    return this.crossings.scanSlope();
+  }
+  noise(): number {
+    return this.crossings.scanNoise();
+  }
 }
 
 export class Crossings {
@@ -133,23 +140,34 @@ export class Crossings {
   private markId = 0;
 
   constructor(private readonly ws: Workspace) {
-    const m = ws.model, nw = ws.nWatch;
-    this.candidateLeft = new Float64Array(nw); this.candidateRight = new Float64Array(nw);
+    const m = ws.model,
+      nw = ws.nWatch;
+    this.candidateLeft = new Float64Array(nw);
+    this.candidateRight = new Float64Array(nw);
     this.located = new Int32Array(nw);
-    this.held = new Uint8Array(nw); this.holdScale = new Float64Array(nw); this.holdRate = new Float64Array(nw);
+    this.held = new Uint8Array(nw);
+    this.holdScale = new Float64Array(nw);
+    this.holdRate = new Float64Array(nw);
     this.holdSide = new Int8Array(nw);
-    this.sitting = new Uint8Array(nw); this.sittingFrom = new Int8Array(nw);
+    this.sitting = new Uint8Array(nw);
+    this.sittingFrom = new Int8Array(nw);
     this.consumedUntil = new Float64Array(nw);
     this.candidates = new Int32Array(nw);
-    this.sampleLeft = new Float64Array(nw); this.sampleRight = new Float64Array(nw);
-    this.sampleG = new Float64Array(2 * nw); this.sampleR = new Float64Array(2 * nw);
+    this.sampleLeft = new Float64Array(nw);
+    this.sampleRight = new Float64Array(nw);
+    this.sampleG = new Float64Array(2 * nw);
+    this.sampleR = new Float64Array(2 * nw);
     this.fromZero = new Uint8Array(nw);
     this.earliest = new Float64Array(nw);
     this.marked = new Int32Array(nw);
-    this.direction = m.watchInfo.map((w) => (w.kind === 'event' ? m.events[w.event].direction ?? 'crosses' : 'crosses'));
+    this.direction = m.watchInfo.map((w) =>
+      w.kind === 'event' ? (m.events[w.event].direction ?? 'crosses') : 'crosses',
+    );
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
     this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
-    this.isBoolean = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0));
+    this.isBoolean = Uint8Array.from(m.watchInfo, (w) =>
+      w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0,
+    );
   }
 
   reset(): void {
@@ -163,7 +181,9 @@ export class Crossings {
 
   /** watched function scanK on the dense output; its rate lands in scanRateValue */
   private gAt(s: number): number {
-    const ws = this.ws, m = ws.model, k = this.scanK;
+    const ws = this.ws,
+      m = ws.model,
+      k = this.scanK;
     this.stepper!.interpolateSome(s, m.watchStates[k], ws.yTmp);
     const t = ws.origin.abs(s);
     this.scanRateValue = m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
@@ -196,14 +216,21 @@ export class Crossings {
    * Returns the index of the earliest, or -1.
    */
   find(stepper: Stepper): number {
-    const ws = this.ws, m = ws.model, dir = ws.dir, nw = ws.nWatch;
-    const a = stepper.tPrev, b = stepper.t, ah = Math.abs(b - a);
+    const ws = this.ws,
+      dir = ws.dir,
+      nw = ws.nWatch;
+    const a = stepper.tPrev,
+      b = stepper.t,
+      ah = Math.abs(b - a);
     const { gPrev, rPrev, gNew, rNew } = ws;
-    const held = this.held, affine = this.affine, candidates = this.candidates;
+    const held = this.held,
+      affine = this.affine,
+      candidates = this.candidates;
     let nc = 0;
     this.locatedCount = 0;
     for (let k = 0; k < nw; k++) {
-      const g0 = gPrev[k], g1 = gNew[k];
+      const g0 = gPrev[k],
+        g1 = gNew[k];
       if (g0 !== g0 || g1 !== g1) continue;
       if (held[k]) {
         // Still within its zero (its rounding and the location's residue) at the step's end,
@@ -245,9 +272,14 @@ export class Crossings {
       this.checkUnresolved = false;
       // (only the functions of events that do not commute with one fired can be ambiguous:
       // marked first, so that 130 candidates after every impact cost a look-up each)
-      const mark = ++this.markId, marked = this.marked;
+      const mark = ++this.markId,
+        marked = this.marked;
       for (const f of this.firedAtInstant) for (const k of this.conflictingWatch(f)) marked[k] = mark;
-      for (let c = 0; c < nc; c++) if (marked[candidates[c]] === mark && this.startsUnresolved(candidates[c], stepper)) { this.unresolved = candidates[c]; return -1; }
+      for (let c = 0; c < nc; c++)
+        if (marked[candidates[c]] === mark && this.startsUnresolved(candidates[c], stepper)) {
+          this.unresolved = candidates[c];
+          return -1;
+        }
     }
     if (nc === 0) return -1;
     // Candidates in the order of the earliest time each could cross (a row of 1024 spheres:
@@ -278,7 +310,10 @@ export class Crossings {
       const k = candidates[c];
       if (bound === bound) {
         const tk = a + earliest[k] * (b - a);
-        if (dir * (tk - bound) > 4 * Number.EPSILON * Math.max(1, Math.abs(ws.origin.abs(bound))) + 1e-9 * ah) { this.fromZero[k] = 0; continue; }
+        if (dir * (tk - bound) > 4 * Number.EPSILON * Math.max(1, Math.abs(ws.origin.abs(bound))) + 1e-9 * ah) {
+          this.fromZero[k] = 0;
+          continue;
+        }
       }
       if (this.sampleOne(k, a, b)) {
         candidates[found++] = k;
@@ -303,7 +338,8 @@ export class Crossings {
         if (dir * (this.sampleLeft[k] - tb) > 4 * Number.EPSILON * Math.max(1, Math.abs(ws.origin.abs(tb)))) break;
       }
       candidates[next] = -1;
-      if (this.locateFound(k, a, b) && (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0)) best = k;
+      if (this.locateFound(k, a, b) && (best < 0 || dir * (this.candidateRight[k] - this.candidateRight[best]) < 0))
+        best = k;
     }
     for (let c = 0; c < found; c++) if (candidates[c] >= 0) this.fromZero[candidates[c]] = 0;
     return best;
@@ -315,16 +351,25 @@ export class Crossings {
    * fromZero cleared) when it has none.
    */
   private sampleOne(k: number, a: number, b: number): boolean {
-    const ws = this.ws, m = ws.model, dir = ws.dir, stepper = this.stepper!;
-    const tm = this.tm, tmAbs = this.tmAbs;
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir,
+      stepper = this.stepper!;
+    const tm = this.tm,
+      tmAbs = this.tmAbs;
     stepper.interpolateSome(tm, m.watchStates[k], ws.yTmp);
     const gm = m.watchOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
     const rm = m.rateOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
     // A function leaving the zero it fired at starts from zero exactly (its rounding there
     // says nothing about its side)
     const fromZero = this.fromZero[k] === 1;
-    const g0 = fromZero ? 0 : ws.gPrev[k], g1 = ws.gNew[k], r0 = ws.rPrev[k];
-    if (gm !== gm) { this.fromZero[k] = 0; return false; }
+    const g0 = fromZero ? 0 : ws.gPrev[k],
+      g1 = ws.gNew[k],
+      r0 = ws.rPrev[k];
+    if (gm !== gm) {
+      this.fromZero[k] = 0;
+      return false;
+    }
     // A function at zero (at the start, or leaving the zero it fired at) is judged by where
     // it goes next: the sign of its rate in the direction of integration.
     let s0 = fromZero ? this.holdSide[k] : 0;
@@ -332,7 +377,10 @@ export class Crossings {
     // (a truth value has no rate: NaN says nothing about the side)
     if (s0 !== s0) s0 = 0;
     if (s0 === 0 && fromZero) s0 = Math.sign(gm) || Math.sign(g1);
-    if (s0 === 0) { this.fromZero[k] = 0; return false; }
+    if (s0 === 0) {
+      this.fromZero[k] = 0;
+      return false;
+    }
     this.scanK = k;
     this.sN = 0;
     this.pushSample(a, g0, r0);
@@ -348,17 +396,37 @@ export class Crossings {
     // Leaving the zero it fired at, it is back across before it ever showed the side it
     // left for: a flight lower than g's own rounding (a ball riding a moving table). That
     // is a contact the arithmetic cannot resolve as bounces.
-    if (located && this.fromZero[k] === 1 && this.candidateRight[k] - a <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)) && this.contact < 0) this.contact = k;
+    if (
+      located &&
+      this.fromZero[k] === 1 &&
+      this.candidateRight[k] - a <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)) &&
+      this.contact < 0
+    )
+      this.contact = k;
     this.fromZero[k] = 0;
     return located;
   }
 
   private pushSample(t: number, g: number, r: number): void {
-    this.sT[this.sN] = t; this.sG[this.sN] = g; this.sR[this.sN] = r; this.sN++;
+    this.sT[this.sN] = t;
+    this.sG[this.sN] = g;
+    this.sR[this.sN] = r;
+    this.sN++;
   }
 
   /** Appends the samples of (ta, tb] for function scanK, halving where the Hermite model fails. */
-  private refine(ta: number, ga: number, ra: number, tm: number, gm: number, rm: number, tb: number, gb: number, rb: number, depth: number): void {
+  private refine(
+    ta: number,
+    ga: number,
+    ra: number,
+    tm: number,
+    gm: number,
+    rm: number,
+    tb: number,
+    gb: number,
+    rb: number,
+    depth: number,
+  ): void {
     const h = tb - ta;
     const predicted = 0.5 * (ga + gb) + (h * (ra - rb)) / 8;
     const scale = Math.max(Math.abs(ga), Math.abs(gb), Math.abs(gm));
@@ -368,10 +436,13 @@ export class Crossings {
       this.pushSample(tb, gb, rb);
       return;
     }
-    const t1 = ta + 0.5 * (tm - ta), t2 = tm + 0.5 * (tb - tm);
-    const g1 = this.gAt(t1), r1 = this.scanRateValue;
+    const t1 = ta + 0.5 * (tm - ta),
+      t2 = tm + 0.5 * (tb - tm);
+    const g1 = this.gAt(t1),
+      r1 = this.scanRateValue;
     this.refine(ta, ga, ra, t1, g1, r1, tm, gm, rm, depth + 1);
-    const g2 = this.gAt(t2), r2 = this.scanRateValue;
+    const g2 = this.gAt(t2),
+      r2 = this.scanRateValue;
     this.refine(tm, gm, rm, t2, g2, r2, tb, gb, rb, depth + 1);
   }
 
@@ -379,11 +450,15 @@ export class Crossings {
   private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number): boolean {
     let s = s0;
     for (let i = 0; i + 1 < this.sN; i++) {
-      const ta = this.sT[i], tb = this.sT[i + 1];
-      const ga = this.sG[i], gb = this.sG[i + 1];
-      const ra = this.sR[i], rb = this.sR[i + 1];
+      const ta = this.sT[i],
+        tb = this.sT[i + 1];
+      const ga = this.sG[i],
+        gb = this.sG[i + 1];
+      const ra = this.sR[i],
+        rb = this.sR[i + 1];
       if (gb === 0 || Math.sign(gb) !== s) {
-        if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
+        if (matches(direction, s))
+          return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
         s = gb !== 0 ? Math.sign(gb) : -s;
         continue;
       }
@@ -393,7 +468,8 @@ export class Crossings {
       locateCrossing(this.scan, ta, ra, tb, rb, this.bracket);
       this.scanRate = false;
       const te = this.bracket.right;
-      const ge = this.gAt(te), re = this.scanRateValue;
+      const ge = this.gAt(te),
+        re = this.scanRateValue;
       if (ge !== 0 && Math.sign(ge) === s) continue;
       if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
       if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
@@ -404,16 +480,28 @@ export class Crossings {
   /** Keeps the samples that bracket function scanK's crossing, for locate(). */
   private bracketCrossing(left: number, gl: number, right: number, gr: number, rl: number, rr: number): boolean {
     const k = this.scanK;
-    this.sampleLeft[k] = left; this.sampleRight[k] = right;
-    this.sampleG[2 * k] = gl; this.sampleG[2 * k + 1] = gr;
-    this.sampleR[2 * k] = rl; this.sampleR[2 * k + 1] = rr;
+    this.sampleLeft[k] = left;
+    this.sampleRight[k] = right;
+    this.sampleG[2 * k] = gl;
+    this.sampleG[2 * k + 1] = gr;
+    this.sampleR[2 * k] = rl;
+    this.sampleR[2 * k + 1] = rr;
     return true;
   }
 
   /** Locates function k's bracketed crossing; false when an event placed before it used it up. */
   private locate(k: number): boolean {
     this.scanK = k;
-    locateCrossing(this.scan, this.sampleLeft[k], this.sampleG[2 * k], this.sampleRight[k], this.sampleG[2 * k + 1], this.bracket, this.sampleR[2 * k], this.sampleR[2 * k + 1]);
+    locateCrossing(
+      this.scan,
+      this.sampleLeft[k],
+      this.sampleG[2 * k],
+      this.sampleRight[k],
+      this.sampleG[2 * k + 1],
+      this.bracket,
+      this.sampleR[2 * k],
+      this.sampleR[2 * k + 1],
+    );
     // a crossing an event placed before it has used up (locate before) does not count again
     const until = this.consumedUntil[k];
     if (until === until && this.ws.dir * (this.ws.origin.abs(this.bracket.right) - until) <= 0) return false;
@@ -476,9 +564,11 @@ export class Crossings {
    * spheres near x = 3, where the positions cannot tell which impact comes first.
    */
   private startsUnresolved(k: number, stepper: Stepper): boolean {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     if (!this.isEvent[k] || this.held[k] || this.fromZero[k]) return false;
-    const g = ws.gPrev[k], rate = ws.dir * ws.rPrev[k];
+    const g = ws.gPrev[k],
+      rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;
     const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
     if (Math.sign(rate) !== -side || !matches(this.direction[k], side)) return false;
@@ -499,7 +589,11 @@ export class Crossings {
     const id = (set: ReadonlySet<string>): Int32Array => {
       const out = new Int32Array(set.size);
       let j = 0;
-      for (const name of set) { let i = ids.get(name); if (i === undefined) ids.set(name, i = ids.size); out[j++] = i; }
+      for (const name of set) {
+        let i = ids.get(name);
+        if (i === undefined) ids.set(name, (i = ids.size));
+        out[j++] = i;
+      }
       return out.sort();
     };
     const events = this.ws.model.events;
@@ -514,15 +608,26 @@ export class Crossings {
     this.numberNames();
     if (this.readers === null) {
       // name number -> the events that read it, and those that write it
-      const readers = new Map<number, number[]>(), writers = new Map<number, number[]>();
-      const add = (map: Map<number, number[]>, name: number, e: number) => { const l = map.get(name); if (l) l.push(e); else map.set(name, [e]); };
-      this.eventReads!.forEach((names, e) => { for (const n of names) add(readers, n, e); });
-      this.eventWrites!.forEach((names, e) => { for (const n of names) add(writers, n, e); });
-      this.readers = readers; this.writers = writers;
+      const readers = new Map<number, number[]>(),
+        writers = new Map<number, number[]>();
+      const add = (map: Map<number, number[]>, name: number, e: number) => {
+        const l = map.get(name);
+        if (l) l.push(e);
+        else map.set(name, [e]);
+      };
+      this.eventReads!.forEach((names, e) => {
+        for (const n of names) add(readers, n, e);
+      });
+      this.eventWrites!.forEach((names, e) => {
+        for (const n of names) add(writers, n, e);
+      });
+      this.readers = readers;
+      this.writers = writers;
     }
     // (a plain array, deduplicated by search: the lists are a few long, and a Set per event
     // cost more than the rest)
-    const events = this.ws.model.events, ks: number[] = [];
+    const events = this.ws.model.events,
+      ks: number[] = [];
     const collect = (names: Int32Array, index: Map<number, number[]>) => {
       for (let a = 0; a < names.length; a++) {
         const those = index.get(names[a]);
@@ -543,7 +648,8 @@ export class Crossings {
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */
   private conflictsWithFired(e: number): boolean {
     this.numberNames();
-    const reads = this.eventReads!, writes = this.eventWrites!;
+    const reads = this.eventReads!,
+      writes = this.eventWrites!;
     for (const f of this.firedAtInstant) if (meet(writes[f], reads[e]) || meet(writes[e], reads[f])) return true;
     return false;
   }

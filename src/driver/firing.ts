@@ -34,16 +34,24 @@ export class Firing {
   rows = true;
   withValues = true;
 
-  constructor(private readonly ws: Workspace, private readonly recorder: Recorder, private readonly switching: Switching) {}
+  constructor(
+    private readonly ws: Workspace,
+    private readonly recorder: Recorder,
+    private readonly switching: Switching,
+  ) {}
 
   /**
    * Applies the events `fired` (in file order) at t to (ws.y, ws.d), with the ledger and the
    * before/after rows. `dtZero`: the location's bracket in time (see Switching.lock).
    */
   fire(t: number, fired: readonly number[], dtZero: number): FireOutcome {
-    const ws = this.ws, m = ws.model, rec = this.recorder;
+    const ws = this.ws,
+      m = ws.model,
+      rec = this.recorder;
     const { p, sw } = ws;
-    let count = 0, stopped = false, stopper = '';
+    let count = 0,
+      stopped = false,
+      stopper = '';
     const all: number[] = [];
     let round: readonly number[] = fired;
     const withValues = this.withValues;
@@ -51,7 +59,8 @@ export class Firing {
     if (needOutputs) m.outputs(t, ws.y, p, ws.d, sw, ws.outPre);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
-      if (iteration >= MAX_EVENT_ITERATIONS) return { count, stopped, stopper, iterationFailed: true, fired: all, sliding: -1 };
+      if (iteration >= MAX_EVENT_ITERATIONS)
+        return { count, stopped, stopper, iterationFailed: true, fired: all, sliding: -1 };
       all.push(...round);
       const preValues = withValues ? rec.values(t, ws.outPre) : NO_VALUES;
       ws.yOut.set(ws.y);
@@ -67,9 +76,11 @@ export class Firing {
       for (const e of round) {
         const moves = m.events[e].moves;
         for (let i = 0; i < moves.length; i++) {
-          const k = moves[i], w = m.watchInfo[k];
+          const k = moves[i],
+            w = m.watchInfo[k];
           if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event)) continue;
-          const before = m.watchOne[k](t, ws.y, p, ws.d, sw), after = m.watchOne[k](t, ws.yOut, p, ws.dOut, sw);
+          const before = m.watchOne[k](t, ws.y, p, ws.d, sw),
+            after = m.watchOne[k](t, ws.yOut, p, ws.dOut, sw);
           if (before === 0 || Math.sign(after) === Math.sign(before)) continue;
           if (matches(m.events[w.event].direction ?? 'crosses', Math.sign(before))) (next ??= []).push(w.event);
         }
@@ -89,7 +100,10 @@ export class Firing {
         }
         rec.ledger({ t, name: ev.name, kind: ev.kind, source: ev.source, pre: preValues, post: postValues, jumps });
         count++;
-        if (ev.stops) { stopped = true; stopper = ev.name; }
+        if (ev.stops) {
+          stopped = true;
+          stopper = ev.name;
+        }
       }
       round = next ? next.sort((a, b) => a - b) : NONE;
       if (needOutputs) ws.outPre.set(ws.outPost);
@@ -101,9 +115,12 @@ export class Firing {
 
   /** The output values after event k's actions alone, from the pre-event state (yPre, dPre). */
   private ownEffect(t: number, k: number): ValueRecord {
-    const ws = this.ws, m = ws.model;
-    const yk = ws.yTmp, dk = ws.dOwn;
-    yk.set(ws.yPre); dk.set(ws.dPre);
+    const ws = this.ws,
+      m = ws.model;
+    const yk = ws.yTmp,
+      dk = ws.dOwn;
+    yk.set(ws.yPre);
+    dk.set(ws.dPre);
     m.events[k].apply(t, ws.yPre, ws.p, ws.dPre, ws.sw, yk, dk, ws.dir);
     const out = new Float64Array(m.outputNames.length);
     m.outputs(t, yk, ws.p, dk, ws.sw, out);
@@ -117,15 +134,25 @@ export class Firing {
     const { targets, rate } = ev.marcus!;
     const n = targets.length;
     const dm = ws.d.slice();
-    const k1 = new Float64Array(n), k2 = new Float64Array(n), k3 = new Float64Array(n), k4 = new Float64Array(n), s0 = new Float64Array(n);
-    const steps = 256, h = ws.dir / steps;
+    const k1 = new Float64Array(n),
+      k2 = new Float64Array(n),
+      k3 = new Float64Array(n),
+      k4 = new Float64Array(n),
+      s0 = new Float64Array(n);
+    const steps = 256,
+      h = ws.dir / steps;
     const evalAt = (out: Float64Array) => rate(t, ws.y, ws.p, dm, ws.sw, out);
-    const setAt = (base: Float64Array, kk: Float64Array, c: number) => { for (let i = 0; i < n; i++) dm[targets[i]] = base[i] + c * kk[i]; };
+    const setAt = (base: Float64Array, kk: Float64Array, c: number) => {
+      for (let i = 0; i < n; i++) dm[targets[i]] = base[i] + c * kk[i];
+    };
     for (let s = 0; s < steps; s++) {
       for (let i = 0; i < n; i++) s0[i] = dm[targets[i]];
-      evalAt(k1); setAt(s0, k1, h / 2);
-      evalAt(k2); setAt(s0, k2, h / 2);
-      evalAt(k3); setAt(s0, k3, h);
+      evalAt(k1);
+      setAt(s0, k1, h / 2);
+      evalAt(k2);
+      setAt(s0, k2, h / 2);
+      evalAt(k3);
+      setAt(s0, k3, h);
       evalAt(k4);
       for (let i = 0; i < n; i++) dm[targets[i]] = s0[i] + (h / 6) * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
     }

@@ -8,5 +8,12 @@
 export { Simulator, simulateCompiled } from './simulator.js';
 export { SimulationInputError } from './types.js';
 export type {
-  LocateMode, RunStatus, SimulateOptions, SimulationSink, ValueRecord, EventRecord, RunStats, SimulationResult,
+  LocateMode,
+  RunStatus,
+  SimulateOptions,
+  SimulationSink,
+  ValueRecord,
+  EventRecord,
+  RunStats,
+  SimulationResult,
 } from './types.js';

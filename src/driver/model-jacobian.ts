@@ -22,11 +22,14 @@ export function modelJacobian(model: CompiledModel, n: number): JacobianFunction
       jac.jac(ctx.tHi + (ctx.tLo + t), y, ctx.p, ctx.d, ctx.sw, out);
       return true;
     },
-    dfdyBand: jac.jacBand === null ? null : (t, y, out) => {
-      if (ctx.contact !== null) return false;
-      jac.jacBand!(ctx.tHi + (ctx.tLo + t), y, ctx.p, ctx.d, ctx.sw, out);
-      return true;
-    },
+    dfdyBand:
+      jac.jacBand === null
+        ? null
+        : (t, y, out) => {
+            if (ctx.contact !== null) return false;
+            jac.jacBand!(ctx.tHi + (ctx.tLo + t), y, ctx.p, ctx.d, ctx.sw, out);
+            return true;
+          },
     dfdt: jac.timeDependent ? (t, y, out) => dfdt(ctx.tHi + (ctx.tLo + t), y, ctx.p, ctx.d, ctx.sw, out) : null,
     lower: jac.lower,
     upper: jac.upper,

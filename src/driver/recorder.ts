@@ -42,7 +42,18 @@ export class Recorder {
     this.plainRecords = ![m.system.independent, ...m.outputNames].includes('__proto__');
   }
 
-  begin(result: SimulationResult, o: { keep: boolean; sink?: SimulationSink; eventsOnly: boolean; outputStep: number; maxRows: number; t0: number; tEnd: number }): void {
+  begin(
+    result: SimulationResult,
+    o: {
+      keep: boolean;
+      sink?: SimulationSink;
+      eventsOnly: boolean;
+      outputStep: number;
+      maxRows: number;
+      t0: number;
+      tEnd: number;
+    },
+  ): void {
     this.sink = o.sink ?? null;
     this.rows = result.rows;
     this.events = result.events;
@@ -75,7 +86,10 @@ export class Recorder {
       this.sink.row(b);
       return;
     }
-    if (++this.count > this.maxRows) { this.overflow = true; return; }
+    if (++this.count > this.maxRows) {
+      this.overflow = true;
+      return;
+    }
     const r = new Array<number>(out.length + 1);
     r[0] = t;
     for (let i = 0; i < out.length; i++) r[i + 1] = out[i];
@@ -97,7 +111,9 @@ export class Recorder {
    */
   gridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number, tau1: number): void {
     if (!this.keep || this.eventsOnly || this.outputStep === 0) return;
-    const ws = this.ws, dir = ws.dir, h = this.outputStep;
+    const ws = this.ws,
+      dir = ws.dir,
+      h = this.outputStep;
     for (;;) {
       const tg = this.gridStart + dir * this.gridNext * h;
       if (dir * (tg - tAbs) > 0 || dir * (tg - this.tEnd) >= 0) return;
@@ -134,7 +150,10 @@ export class Recorder {
    * before) stands where the last step row already is, with the same values: that row is it.
    */
   beforeRow(t: number, out: Float64Array): void {
-    if (this.keep && this.lastWasStep && this.lastT === t) { this.lastWasStep = false; return; }
+    if (this.keep && this.lastWasStep && this.lastT === t) {
+      this.lastWasStep = false;
+      return;
+    }
     this.fixedRow(t, out);
   }
 

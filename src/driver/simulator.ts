@@ -32,10 +32,20 @@ import { Diagnosis } from './diagnosis.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
-import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationResult, type ValueRecord } from './types.js';
+import {
+  DEFAULTS,
+  SimulationInputError,
+  type LocateMode,
+  type SimulateOptions,
+  type SimulationResult,
+  type ValueRecord,
+} from './types.js';
 import { Workspace, sharedRhs } from './workspace.js';
 
-interface QueuedEvent { t: number; event: number }
+interface QueuedEvent {
+  t: number;
+  event: number;
+}
 
 /** consecutive steps that predict far more steps than are left, between checks of why */
 const COLLAPSE_STEPS = 1000;
@@ -135,13 +145,20 @@ export class Simulator {
     if (this.stepper && this.stepperKey === key) return this.stepper;
     // the Jacobian is compiled only if an implicit stepper is made (auto: when the run first looks stiff)
     const jacobian = () => modelJacobian(this.model, this.ws.y.length);
-    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, { rtol, atol, hMax, hFixed, jacobian });
+    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, {
+      rtol,
+      atol,
+      hMax,
+      hFixed,
+      jacobian,
+    });
     this.stepperKey = key;
     return this.stepper;
   }
 
   run(options: SimulateOptions = {}): SimulationResult {
-    const m = this.model, ws = this.ws;
+    const m = this.model,
+      ws = this.ws;
     const sys = m.system;
     const opt = <T>(name: string) => sys.options.get(name)?.value as T | undefined;
     const method = options.method ?? opt<MethodName>('method') ?? DEFAULTS.method;
@@ -153,41 +170,58 @@ export class Simulator {
     const maxSteps = positiveInteger('maxSteps', options.maxSteps ?? opt<number>('maxSteps')) ?? DEFAULTS.maxSteps;
     const maxRows = positiveInteger('maxRows', options.maxRows) ?? DEFAULTS.maxRows;
     const outputStep = options.outputStep ?? 0;
-    if (!(outputStep >= 0 && Number.isFinite(outputStep))) throw new SimulationInputError(`outputStep must be a positive number, got ${outputStep}`);
+    if (!(outputStep >= 0 && Number.isFinite(outputStep)))
+      throw new SimulationInputError(`outputStep must be a positive number, got ${outputStep}`);
 
     const set = asMap(options.set);
     for (const k of set.keys()) {
-      if (!m.paramNames.includes(k)) throw new SimulationInputError(missingNameMessage(k, m.paramNames, `a parameter or unknown of ${sys.model}`, 'they are'));
+      if (!m.paramNames.includes(k))
+        throw new SimulationInputError(
+          missingNameMessage(k, m.paramNames, `a parameter or unknown of ${sys.model}`, 'they are'),
+        );
     }
     // A structural parameter (N of `for i in 1:N`) shapes the model: it is set when the model is written out (compileModel(source, file, { set })), not here.
     if (sys.structural) {
       const own = m.parameters();
       for (const [k, v] of set) {
         const at = sys.structural.includes(k) ? m.paramNames.indexOf(k) : -1;
-        if (at >= 0 && v !== own[at]) throw new SimulationInputError(`'${k}' sets the shape of ${sys.model} (a range or an index uses it): this compiled model is written out for ${k} = ${own[at]}; compile the model with ${k} = ${v} (compileModel(source, file, { set: { ${k}: ${v} } }))`);
+        if (at >= 0 && v !== own[at])
+          throw new SimulationInputError(
+            `'${k}' sets the shape of ${sys.model} (a range or an index uses it): this compiled model is written out for ${k} = ${own[at]}; compile the model with ${k} = ${v} (compileModel(source, file, { set: { ${k}: ${v} } }))`,
+          );
       }
     }
     const p = m.parameters(set);
     ws.p = p;
     const { y, d, sw } = ws;
     const ctx = sharedRhs(m).ctx;
-    ctx.p = p; ctx.d = d; ctx.sw = sw;
+    ctx.p = p;
+    ctx.d = d;
+    ctx.sw = sw;
     y.fill(0);
     m.initial(p, y, d);
     for (const [key, value] of asMap(options.init)) {
       const state = sys.states.find((s) => s.variable === key);
       if (!state) {
         const discrete = m.discreteNames.indexOf(key);
-        if (discrete >= sys.stepVariables.length) { d[discrete] = value; continue; }
+        if (discrete >= sys.stepVariables.length) {
+          d[discrete] = value;
+          continue;
+        }
         const states = sys.states.map((s) => s.variable);
-        throw new SimulationInputError(missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'));
+        throw new SimulationInputError(
+          missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'),
+        );
       }
       y[m.stateNames.indexOf(state.name)] = value;
     }
 
     const t0 = options.from ?? (sys.range.from ? m.parametersExpr(sys.range.from, p) : 0);
     const tEnd = options.to ?? (sys.range.to ? m.parametersExpr(sys.range.to, p) : NaN);
-    if (!Number.isFinite(tEnd)) throw new SimulationInputError(`no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`);
+    if (!Number.isFinite(tEnd))
+      throw new SimulationInputError(
+        `no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`,
+      );
     if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
@@ -207,11 +241,26 @@ export class Simulator {
 
     const columns = [sys.independent, ...m.outputNames];
     const result: SimulationResult = {
-      model: sys.model, independent: sys.independent, status: 'ok', message: null, columns, rows: [], events: [], final: {},
+      model: sys.model,
+      independent: sys.independent,
+      status: 'ok',
+      message: null,
+      columns,
+      rows: [],
+      events: [],
+      final: {},
       stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
     };
     const keep = options.record ?? true;
-    this.recorder.begin(result, { keep, sink: options.sink, eventsOnly: options.eventsOnly ?? false, outputStep, maxRows, t0, tEnd });
+    this.recorder.begin(result, {
+      keep,
+      sink: options.sink,
+      eventsOnly: options.eventsOnly ?? false,
+      outputStep,
+      maxRows,
+      t0,
+      tEnd,
+    });
     this.firing.rows = keep;
     this.firing.withValues = options.eventValues ?? true;
     // probes outside the range are never reached (shoot then reports the run as too short)
@@ -220,10 +269,13 @@ export class Simulator {
     if (options.probes) result.probes = probeOut;
 
     // The stop queue: scheduled times in the order of integration, then probes.
-    const lo = Math.min(t0, tEnd), hi = Math.max(t0, tEnd);
+    const lo = Math.min(t0, tEnd),
+      hi = Math.max(t0, tEnd);
     const queue: QueuedEvent[] = [];
     try {
-      m.events.forEach((ev) => { for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index }); });
+      m.events.forEach((ev) => {
+        for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index });
+      });
     } catch (err) {
       if (err instanceof ScheduleError) return this.fail(result, err.message, t0, y, d);
       throw err;
@@ -232,19 +284,39 @@ export class Simulator {
     probes.sort((a, b) => dir * (a - b));
 
     const rs: RunState = {
-      stepper, result, locate, maxEvents, maxSteps,
-      queue, qi: 0, probes, pi: 0, probeOut, eventCount: 0, t0, tEnd, t: t0, ended: t0 === tEnd, shortSteps: 0, rejectedBefore: 0, progress: options.progress,
+      stepper,
+      result,
+      locate,
+      maxEvents,
+      maxSteps,
+      queue,
+      qi: 0,
+      probes,
+      pi: 0,
+      probeOut,
+      eventCount: 0,
+      t0,
+      tEnd,
+      t: t0,
+      ended: t0 === tEnd,
+      shortSteps: 0,
+      rejectedBefore: 0,
+      progress: options.progress,
     };
     const slidingAtStart = this.switching.lock(t0, y, d);
     const due = this.takeDue(rs, t0);
     // (Events at the start may move the state off the sliding surface: fire() checks again.)
-    if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd) return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
+    if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd)
+      return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
     ws.origin.set(t0);
     this.restartAtOrigin(stepper);
     let finished = false;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
     if (due.length > 0) finished = this.processInstant(rs, t0, [...due], 0);
-    else { this.recorder.endRow(t0, y, d); this.refreshWatch(t0, y, d); }
+    else {
+      this.recorder.endRow(t0, y, d);
+      this.refreshWatch(t0, y, d);
+    }
     this.takeProbes(rs, t0);
     while (!finished && !rs.ended) finished = this.advance(rs);
 
@@ -260,7 +332,12 @@ export class Simulator {
 
   private finishStats(rs: RunState): void {
     const st = rs.stepper.stats as typeof rs.stepper.stats & { method?: string; switches?: number };
-    rs.result.stats = { steps: st.steps, rejected: st.rejected, rhsEvaluations: st.rhsEvaluations, events: rs.eventCount };
+    rs.result.stats = {
+      steps: st.steps,
+      rejected: st.rejected,
+      rhsEvaluations: st.rhsEvaluations,
+      events: rs.eventCount,
+    };
     if (st.method !== undefined) rs.result.stats.method = st.method;
     if (st.switches !== undefined) rs.result.stats.switches = st.switches;
   }
@@ -275,7 +352,11 @@ export class Simulator {
    * set-up in `run` so that this loop, small, gets optimised early in a cold process.
    */
   private advance(rs: RunState): boolean {
-    const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin;
+    const ws = this.ws,
+      m = this.model,
+      stepper = rs.stepper,
+      dir = ws.dir,
+      origin = ws.origin;
     const nextQueued = rs.qi < rs.queue.length ? rs.queue[rs.qi].t : rs.tEnd;
     const nextProbe = rs.pi < rs.probes.length ? rs.probes[rs.pi] : rs.tEnd;
     const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, rs.tEnd) : Math.max(nextQueued, nextProbe, rs.tEnd);
@@ -283,11 +364,15 @@ export class Simulator {
     const stopLocal = origin.local(tStop);
     if (stopLocal !== 0 && dir * stopLocal > 0) {
       const st = stepper.stats;
-      if (st.steps + st.rejected >= rs.maxSteps) return this.failSteps(rs, `more than ${rs.maxSteps} steps by ${m.system.independent} = ${rs.t}`);
+      if (st.steps + st.rejected >= rs.maxSteps)
+        return this.failSteps(rs, `more than ${rs.maxSteps} steps by ${m.system.independent} = ${rs.t}`);
       const outcome = stepper.step(stopLocal);
       if (outcome !== 'accepted') {
         const at = origin.abs(stepper.t);
-        const what = outcome === 'nonFinite' ? this.diagnosis.describeNonFinite(stepper, stepper.t, stopLocal) : `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+        const what =
+          outcome === 'nonFinite'
+            ? this.diagnosis.describeNonFinite(stepper, stepper.t, stopLocal)
+            : `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
         this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, ws.d);
         this.finishStats(rs);
         return true;
@@ -355,20 +440,32 @@ export class Simulator {
       if (rejected > COLLAPSE_STEPS) {
         const cause = this.diagnosis.quickCause(stepper);
         if (cause) {
-          this.fail(rs.result, `${rejected} of ${rejected + COLLAPSE_STEPS} attempted steps rejected before ${this.model.system.independent} = ${tAbs}: ${cause}`, rs.t, this.ws.y, this.ws.d);
+          this.fail(
+            rs.result,
+            `${rejected} of ${rejected + COLLAPSE_STEPS} attempted steps rejected before ${this.model.system.independent} = ${tAbs}: ${cause}`,
+            rs.t,
+            this.ws.y,
+            this.ws.d,
+          );
           this.finishStats(rs);
           return true;
         }
       }
     }
     const left = rs.maxSteps - st.steps - st.rejected;
-    if (!(Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast))) { rs.shortSteps = 0; return false; }
+    if (!(Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast))) {
+      rs.shortSteps = 0;
+      return false;
+    }
     const n = ++rs.shortSteps;
     if (n % COLLAPSE_STEPS !== 0) return false;
     const what = `the step size has fallen to ${Math.abs(stepper.hLast)} at ${this.model.system.independent} = ${tAbs}`;
     // every thousand: a definite cause ends the run; a transient may pass; a hundred
     // thousand in a row end it whatever the cause
-    const cause = n >= 100 * COLLAPSE_STEPS ? this.diagnosis.stepsCause(stepper, rs.t0, rs.t, rs.tEnd) : this.diagnosis.quickCause(stepper);
+    const cause =
+      n >= 100 * COLLAPSE_STEPS
+        ? this.diagnosis.stepsCause(stepper, rs.t0, rs.t, rs.tEnd)
+        : this.diagnosis.quickCause(stepper);
     if (!cause) return false;
     this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
     this.finishStats(rs);
@@ -385,7 +482,12 @@ export class Simulator {
 
   /** The instant of the earliest crossing in the last step: its events, or a switch. */
   private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
-    const ws = this.ws, m = this.model, stepper = rs.stepper, dir = ws.dir, origin = ws.origin, cr = this.crossings;
+    const ws = this.ws,
+      m = this.model,
+      stepper = rs.stepper,
+      dir = ws.dir,
+      origin = ws.origin,
+      cr = this.crossings;
     // Group every crossing at the earliest instant; events in file order.
     const tc = cr.candidateRight[crossing];
     const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(origin.abs(tc)));
@@ -417,18 +519,23 @@ export class Simulator {
     else if (locate === 'before') at = stepper.tPrev;
     const t = locate === 'after' ? tNewAbs : origin.abs(at);
     // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
-    if (locate !== 'before' && dir * (t - rs.t) > 0) this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
+    if (locate !== 'before' && dir * (t - rs.t) > 0)
+      this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
     if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
     else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
     rs.t = t;
-    const dtZero = locate === 'exact' ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc)) : 0;
+    const dtZero =
+      locate === 'exact'
+        ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc))
+        : 0;
     if (firedEvents.length > 0) {
       // Placed at the start of its step, an event has used up its crossing in that step: the
       // step taken again from there would find it again (an action that leaves the function
       // alone), and again, until a false Zeno stop.
       if (locate === 'before') {
         const stepEnd = origin.abs(stepper.t);
-        for (const e of firedEvents) if (m.events[e].watchIndex >= 0) cr.consumedUntil[m.events[e].watchIndex] = stepEnd;
+        for (const e of firedEvents)
+          if (m.events[e].watchIndex >= 0) cr.consumedUntil[m.events[e].watchIndex] = stepEnd;
       }
       origin.moveTo(at);
       return this.processInstant(rs, t, firedEvents, dtZero, locate);
@@ -436,7 +543,11 @@ export class Simulator {
     if (switched) {
       this.recorder.stepRow(t, ws.y, ws.d);
       const sliding = this.switching.lock(t, ws.y, ws.d, dtZero);
-      if (sliding >= 0 && t !== rs.tEnd) { this.fail(rs.result, this.switching.slidingMessage(sliding, t), t, ws.y, ws.d); this.finishStats(rs); return true; }
+      if (sliding >= 0 && t !== rs.tEnd) {
+        this.fail(rs.result, this.switching.slidingMessage(sliding, t), t, ws.y, ws.d);
+        this.finishStats(rs);
+        return true;
+      }
       origin.moveTo(at);
       this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
       this.refreshWatch(t, ws.y, ws.d);
@@ -450,8 +561,18 @@ export class Simulator {
   }
 
   /** Fires `fired` at `at` (the time origin already there) and restarts; true when the run is over. */
-  private processInstant(rs: RunState, at: number, fired: number[], dtZero: number, locate: LocateMode = 'exact'): boolean {
-    const ws = this.ws, m = this.model, sys = m.system, stepper = rs.stepper, result = rs.result;
+  private processInstant(
+    rs: RunState,
+    at: number,
+    fired: number[],
+    dtZero: number,
+    locate: LocateMode = 'exact',
+  ): boolean {
+    const ws = this.ws,
+      m = this.model,
+      sys = m.system,
+      stepper = rs.stepper,
+      result = rs.result;
     const nw = ws.nWatch;
     for (const e of fired) {
       const w = m.events[e].watchIndex;
@@ -460,7 +581,11 @@ export class Simulator {
       this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       // A state event found again at the very instant it fired: no flight in between that
       // the arithmetic can see, so a contact, not a new impact.
-      if (locate === 'exact' && Math.abs(at - this.lastInstantAt) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at)) && this.lastFired.includes(e)) {
+      if (
+        locate === 'exact' &&
+        Math.abs(at - this.lastInstantAt) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at)) &&
+        this.lastFired.includes(e)
+      ) {
         if (this.zenoContinue && this.hold(rs, w, at)) return false;
         return this.failContact(rs, w, at);
       }
@@ -469,10 +594,18 @@ export class Simulator {
     this.lastInstantAt = at;
     rs.eventCount += outcome.count;
     rs.shortSteps = 0;
-    const over = (message: string): boolean => { this.fail(result, message, at, ws.y, ws.d); this.finishStats(rs); return true; };
+    const over = (message: string): boolean => {
+      this.fail(result, message, at, ws.y, ws.d);
+      this.finishStats(rs);
+      return true;
+    };
     // (a `stop` there, or the end of the range, leaves nothing to integrate)
-    if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd) return over(this.switching.slidingMessage(outcome.sliding, at));
-    if (outcome.iterationFailed) return over(`event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`);
+    if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd)
+      return over(this.switching.slidingMessage(outcome.sliding, at));
+    if (outcome.iterationFailed)
+      return over(
+        `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`,
+      );
     // Restart with the step size in use before the event as the proposal: the controller
     // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
     // At most twice the time since one of these events last fired: an event often comes
@@ -498,7 +631,11 @@ export class Simulator {
         else this.crossings.arm(w);
       }
       // the first step from here checks that no other event function starts it at its zero
-      if (locate === 'exact') { this.crossings.checkUnresolved = true; this.crossings.firedAtInstant = outcome.fired; this.lastFired = outcome.fired; }
+      if (locate === 'exact') {
+        this.crossings.checkUnresolved = true;
+        this.crossings.firedAtInstant = outcome.fired;
+        this.lastFired = outcome.fired;
+      }
       if (this.zenoContinue && locate === 'exact') this.noteDirections(outcome.fired);
       // An impact that sends its function on across (the rate changed, yet points to the side
       // it fired into) fired on an approach the arithmetic could not see: a contact.
@@ -517,7 +654,10 @@ export class Simulator {
     }
     // a contact held through the instant: does its force still push after the actions?
     if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
-    if (rs.eventCount > rs.maxEvents) return over(`more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`);
+    if (rs.eventCount > rs.maxEvents)
+      return over(
+        `more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`,
+      );
     for (const k of fired) {
       const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
       if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {
@@ -530,7 +670,11 @@ export class Simulator {
         return true;
       }
     }
-    if (outcome.stopped) { result.status = 'stopped'; result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`; return true; }
+    if (outcome.stopped) {
+      result.status = 'stopped';
+      result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`;
+      return true;
+    }
     return false;
   }
 
@@ -551,8 +695,11 @@ export class Simulator {
    * contact force. False when w has no impulse direction or no rate to hold.
    */
   private hold(rs: RunState, w: number, at: number): boolean {
-    const m = this.model, ws = this.ws, info = m.watchInfo[w];
-    const B = this.directions.get(w), fns = m.constraintOf(w);
+    const m = this.model,
+      ws = this.ws,
+      info = m.watchInfo[w];
+    const B = this.directions.get(w),
+      fns = m.constraintOf(w);
     if (!B || !fns || info.kind !== 'event') return false;
     const contact = new HeldContact(ws, w, info.event, B, fns, this.crossings.fromSide(w) || 1);
     contact.project(at, ws.y);
@@ -570,7 +717,8 @@ export class Simulator {
 
   /** A sitting function pushed across in the last step: the step is taken back and w held from its start. */
   private holdFromStepStart(rs: RunState, w: number): boolean {
-    const ws = this.ws, stepper = rs.stepper;
+    const ws = this.ws,
+      stepper = rs.stepper;
     if (!this.directions.has(w)) return false;
     const at = ws.origin.abs(stepper.tPrev);
     ws.y.set(stepper.yPrev);
@@ -581,13 +729,15 @@ export class Simulator {
 
   /** Ends the contact at `at` (ws.y there, the origin there): the function sits at zero, free. */
   private letGo(rs: RunState, at: number): void {
-    const contact = this.contact!, ws = this.ws;
+    const contact = this.contact!,
+      ws = this.ws;
     this.contact = null;
     sharedRhs(this.model).ctx.contact = null;
     const record = rs.result.contacts?.[rs.result.contacts.length - 1];
     if (record) record.to = at;
     // (the constraint held g to the integration's accuracy, not to its rounding)
-    const m = this.model, k = contact.k;
+    const m = this.model,
+      k = contact.k;
     ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw) + Math.abs(m.watchOne[k](at, ws.y, ws.p, ws.d, ws.sw));
     this.crossings.releaseContact(k, contact.side);
     this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
@@ -600,7 +750,9 @@ export class Simulator {
    * sign, located on the dense output, and the rest of the step is taken again from there.
    */
   private contactLetsGo(rs: RunState, crossing: number): boolean {
-    const ws = this.ws, stepper = rs.stepper, contact = this.contact!;
+    const ws = this.ws,
+      stepper = rs.stepper,
+      contact = this.contact!;
     const end = crossing >= 0 ? this.crossings.candidateLeft[crossing] : stepper.t;
     const pushAt = (s: number): number => {
       stepper.interpolate(s, ws.yTmp);
@@ -633,9 +785,16 @@ export class Simulator {
   }
 
   private failContact(rs: RunState, k: number, atInstant?: number): boolean {
-    const ws = this.ws, stepper = rs.stepper;
+    const ws = this.ws,
+      stepper = rs.stepper;
     const at = atInstant ?? ws.origin.abs(stepper.tPrev);
-    this.fail(rs.result, this.diagnosis.contactMessage(k, at), at, atInstant === undefined ? stepper.yPrev : ws.y, ws.d);
+    this.fail(
+      rs.result,
+      this.diagnosis.contactMessage(k, at),
+      at,
+      atInstant === undefined ? stepper.yPrev : ws.y,
+      ws.d,
+    );
     this.finishStats(rs);
     return true;
   }
@@ -644,21 +803,29 @@ export class Simulator {
   private takeDue(rs: RunState, at: number): number[] {
     const due = this.due;
     due.length = 0;
-    while (rs.qi < rs.queue.length && Math.abs(rs.queue[rs.qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))) due.push(rs.queue[rs.qi++].event);
+    while (
+      rs.qi < rs.queue.length &&
+      Math.abs(rs.queue[rs.qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))
+    )
+      due.push(rs.queue[rs.qi++].event);
     return due;
   }
 
   /** Keeps the state for the probes at t. */
   private takeProbes(rs: RunState, t: number): void {
     const ws = this.ws;
-    while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) { rs.probeOut.push({ t, y: ws.y.slice(0, this.model.nStates), d: ws.d.slice() }); rs.pi++; }
+    while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) {
+      rs.probeOut.push({ t, y: ws.y.slice(0, this.model.nStates), d: ws.d.slice() });
+      rs.pi++;
+    }
   }
 
   /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
   private restartAtOrigin(stepper: Stepper, hInit?: number): void {
     const origin = this.ws.origin;
     const ctx = sharedRhs(this.model).ctx;
-    ctx.tHi = origin.hi; ctx.tLo = origin.lo;
+    ctx.tHi = origin.hi;
+    ctx.tLo = origin.lo;
     // steps down to the resolution of the absolute time in two doubles, not of one double
     stepper.minStep = 16 * Number.EPSILON * Number.EPSILON * Math.abs(origin.hi);
     // Events are located to 1/4096 of an ulp of the absolute time: fine enough that their
@@ -671,14 +838,21 @@ export class Simulator {
 
   /** The watched functions and their rates at a restart point. */
   private refreshWatch(t: number, y: Float64Array, d: Float64Array): void {
-    const ws = this.ws, m = this.model;
+    const ws = this.ws,
+      m = this.model;
     if (ws.nWatch === 0) return;
     m.watch(t, y, ws.p, d, ws.sw, ws.gPrev);
     m.watchRate(t, y, ws.p, d, ws.sw, ws.rPrev);
   }
 
   /** Marks a failed run: keeps what was computed and adds the state where it failed. */
-  private fail(result: SimulationResult, message: string, t: number, y: Float64Array, d: Float64Array): SimulationResult {
+  private fail(
+    result: SimulationResult,
+    message: string,
+    t: number,
+    y: Float64Array,
+    d: Float64Array,
+  ): SimulationResult {
     const ws = this.ws;
     result.status = 'failed';
     result.message = message;
@@ -687,7 +861,6 @@ export class Simulator {
     result.final = this.recorder.values(t, ws.outPost);
     return result;
   }
-
 }
 
 /** One run of a compiled model. For repeated runs keep a {@link Simulator}. */

@@ -38,17 +38,22 @@ export class Switching {
    * its rate times that, or within its own rounding, is at zero.
    */
   lock(t: number, y: Float64Array, d: Float64Array, dtZero = 0): number {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     if (m.nSwitch === 0) return -1;
     // A switching function may read other switches (abs(Ving) > 0 with Ving = if h < R then
     // |Vt| else its held value): set them all, evaluate again with the new branches, until
     // none changes. One pass would lock it on the branches of the step before the instant.
-    let atZero = false;
+    let atZero: boolean;
     for (let pass = 0; ; pass++) {
       this.swBefore.set(ws.sw);
       atZero = this.lockPass(t, y, d, dtZero);
       let changed = false;
-      for (let j = 0; j < m.nSwitch; j++) if (ws.sw[j] !== this.swBefore[j]) { changed = true; break; }
+      for (let j = 0; j < m.nSwitch; j++)
+        if (ws.sw[j] !== this.swBefore[j]) {
+          changed = true;
+          break;
+        }
       if (!changed || pass >= m.nSwitch) break;
     }
     if (!atZero) return -1;
@@ -57,7 +62,8 @@ export class Switching {
 
   /** One pass of lock(): every switch set from the functions under the current branches; true when one sits at zero. */
   private lockPass(t: number, y: Float64Array, d: Float64Array, dtZero: number): boolean {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     m.watchLocked(t, y, ws.p, d, ws.sw, ws.gTmp);
     m.watchRate(t, y, ws.p, d, ws.sw, ws.gAfter);
     m.watchBound(t, y, ws.p, d, ws.sw, ws.gBound);
@@ -74,12 +80,24 @@ export class Switching {
       this.sideAt[k] = Math.abs(ws.gTmp[k]) <= zero ? Math.sign(g) : 0;
       if (this.sideAt[k] !== 0) atZero = true;
       switch (m.switching[w.index].primitive) {
-        case 'lt': ws.sw[w.index] = g < 0 || (g === 0 && ws.gTmp[k] < 0) ? 1 : 0; break;
-        case 'le': ws.sw[w.index] = g <= 0 ? 1 : 0; break;
-        case 'gt': ws.sw[w.index] = g > 0 ? 1 : 0; break;
-        case 'ge': ws.sw[w.index] = g >= 0 ? 1 : 0; break;
-        case 'step': ws.sw[w.index] = g >= 0 ? 1 : 0; break;
-        case 'sign': ws.sw[w.index] = Math.sign(g); break;
+        case 'lt':
+          ws.sw[w.index] = g < 0 || (g === 0 && ws.gTmp[k] < 0) ? 1 : 0;
+          break;
+        case 'le':
+          ws.sw[w.index] = g <= 0 ? 1 : 0;
+          break;
+        case 'gt':
+          ws.sw[w.index] = g > 0 ? 1 : 0;
+          break;
+        case 'ge':
+          ws.sw[w.index] = g >= 0 ? 1 : 0;
+          break;
+        case 'step':
+          ws.sw[w.index] = g >= 0 ? 1 : 0;
+          break;
+        case 'sign':
+          ws.sw[w.index] = Math.sign(g);
+          break;
       }
     }
     return atZero;
@@ -87,7 +105,8 @@ export class Switching {
 
   /** The switching function along which the motion slides at (t, y), or -1. */
   private slidingAlong(t: number, y: Float64Array, d: Float64Array): number {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     // Sliding: at a switching function's zero, the motion of either side drives it back
     // (x' = if x > 0 then -1 else 1 at x = 0). Crossing after crossing would follow, each a
     // rounding apart; integrating on with either branch is wrong. Only both sides together
@@ -99,8 +118,10 @@ export class Switching {
       const w = m.watchInfo[k];
       if (w.kind !== 'switch' || this.sideAt[k] === 0) continue;
       this.ratesOnBothSides(k, w.index, t, y, d);
-      const fromAbove = this.rateAbove, fromBelow = this.rateBelow;
-      const g = ws.gTmp[k], rate = g > 0 ? fromAbove : fromBelow;
+      const fromAbove = this.rateAbove,
+        fromBelow = this.rateBelow;
+      const g = ws.gTmp[k],
+        rate = g > 0 ? fromAbove : fromBelow;
       const reaches = g === 0 || Math.abs(g) <= 64 * Number.EPSILON * Math.max(1, Math.abs(t)) * Math.abs(rate);
       if (fromAbove < 0 && fromBelow > 0 && reaches) return k;
     }
@@ -118,7 +139,8 @@ export class Switching {
   private sideAtZero(k: number, j: number, t: number, y: Float64Array, d: Float64Array): number {
     const rateNow = this.ws.gAfter[k];
     this.ratesOnBothSides(k, j, t, y, d);
-    const up = this.rateAbove, down = this.rateBelow;
+    const up = this.rateAbove,
+      down = this.rateBelow;
     if (up >= 0 && down > 0) return 1;
     if (up < 0 && down <= 0) return -1;
     return rateNow === rateNow ? Math.sign(this.ws.dir * rateNow) : 0;
@@ -130,7 +152,8 @@ export class Switching {
    * rateAbove and rateBelow; the switches are left as they were.
    */
   private ratesOnBothSides(k: number, j: number, t: number, y: Float64Array, d: Float64Array): void {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     this.swSaved.set(ws.sw);
     this.setSide(j, 1);
     m.watchRate(t, y, ws.p, d, ws.sw, this.rMid);
@@ -143,7 +166,8 @@ export class Switching {
 
   /** Sets every switch on the same function as switch j to the branch of `side` of its zero. */
   private setSide(j: number, side: number): void {
-    const ws = this.ws, m = ws.model;
+    const ws = this.ws,
+      m = ws.model;
     for (const i of this.sameFunction[j]) {
       const primitive = m.switching[i].primitive;
       ws.sw[i] = primitive === 'sign' ? side : (primitive === 'lt' || primitive === 'le') === side < 0 ? 1 : 0;
@@ -152,7 +176,8 @@ export class Switching {
 
   /** The message for a sliding motion along watched (switching) function k at t. */
   slidingMessage(k: number, t: number): string {
-    const m = this.ws.model, w = m.watchInfo[k];
+    const m = this.ws.model,
+      w = m.watchInfo[k];
     let what = w.kind === 'switch' ? m.switching[w.index].source : 'a switching function';
     // in the user's names: uK + SK is the derivative that jumps (see transform)
     for (const sv of m.system.stepVariables) what = what.split(`${sv.state} + ${sv.name}`).join(sv.variable);

@@ -26,9 +26,10 @@ export class TimeOrigin {
 
   /** Moves the origin to the stepper's t = tau (exactly: a two-sum into hi + lo). */
   moveTo(tau: number): void {
-    const hi = this.hi, sum = hi + tau;
+    const hi = this.hi,
+      sum = hi + tau;
     const back = sum - hi;
-    const err = (hi - (sum - back)) + (tau - back);
+    const err = hi - (sum - back) + (tau - back);
     const lo = this.lo + err;
     this.hi = sum + lo;
     this.lo = lo - (this.hi - sum);

@@ -68,7 +68,11 @@ export interface SimulateOptions {
 }
 
 /** A contact held as a constraint (zeno = continue): which event, from when, until when (null: to the end). */
-export interface ContactRecord { event: string; from: number; to: number | null }
+export interface ContactRecord {
+  event: string;
+  from: number;
+  to: number | null;
+}
 
 export type ValueRecord = Record<string, number>;
 

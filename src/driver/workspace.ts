@@ -14,7 +14,11 @@ import { TimeOrigin } from './time-origin.js';
  * synchronous and never nested, so each run points the context at its own arrays first.
  */
 export interface RhsContext {
-  p: Float64Array; d: Float64Array; sw: Float64Array; tHi: number; tLo: number;
+  p: Float64Array;
+  d: Float64Array;
+  sw: Float64Array;
+  tHi: number;
+  tLo: number;
   /** a contact held as a constraint adds its force (contact.ts); null nearly always */
   contact: { apply(t: number, y: Float64Array, dydt: Float64Array): void } | null;
 }
@@ -22,7 +26,14 @@ const SHARED_RHS = new WeakMap<CompiledModel, { ctx: RhsContext; f: Rhs }>();
 export function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: Rhs } {
   let entry = SHARED_RHS.get(model);
   if (!entry) {
-    const ctx: RhsContext = { p: new Float64Array(0), d: new Float64Array(0), sw: new Float64Array(0), tHi: 0, tLo: 0, contact: null };
+    const ctx: RhsContext = {
+      p: new Float64Array(0),
+      d: new Float64Array(0),
+      sw: new Float64Array(0),
+      tHi: 0,
+      tLo: 0,
+      contact: null,
+    };
     const rhs = model.rhs;
     // the stepper's t counts from the run's time origin (see TimeOrigin)
     entry = {
@@ -73,16 +84,32 @@ export class Workspace {
 
   constructor(model: CompiledModel) {
     this.model = model;
-    const n = Math.max(1, model.nStates), nd = model.nDiscrete, nw = model.watchInfo.length, no = model.outputNames.length;
-    this.y = new Float64Array(n); this.yTmp = new Float64Array(n); this.yPre = new Float64Array(n); this.yOut = new Float64Array(n);
-    this.d = new Float64Array(nd); this.dPre = new Float64Array(nd); this.dOut = new Float64Array(nd); this.dOwn = new Float64Array(nd);
+    const n = Math.max(1, model.nStates),
+      nd = model.nDiscrete,
+      nw = model.watchInfo.length,
+      no = model.outputNames.length;
+    this.y = new Float64Array(n);
+    this.yTmp = new Float64Array(n);
+    this.yPre = new Float64Array(n);
+    this.yOut = new Float64Array(n);
+    this.d = new Float64Array(nd);
+    this.dPre = new Float64Array(nd);
+    this.dOut = new Float64Array(nd);
+    this.dOwn = new Float64Array(nd);
     this.sw = new Float64Array(model.nSwitch);
     this.p = model.parameters();
     this.nWatch = nw;
-    this.gPrev = new Float64Array(nw); this.rPrev = new Float64Array(nw); this.gNew = new Float64Array(nw); this.rNew = new Float64Array(nw);
-    this.gTmp = new Float64Array(nw); this.gAfter = new Float64Array(nw); this.rTmp = new Float64Array(nw);
-    this.gBound = new Float64Array(nw); this.rBound = new Float64Array(nw);
-    this.outPre = new Float64Array(no); this.outPost = new Float64Array(no);
+    this.gPrev = new Float64Array(nw);
+    this.rPrev = new Float64Array(nw);
+    this.gNew = new Float64Array(nw);
+    this.rNew = new Float64Array(nw);
+    this.gTmp = new Float64Array(nw);
+    this.gAfter = new Float64Array(nw);
+    this.rTmp = new Float64Array(nw);
+    this.gBound = new Float64Array(nw);
+    this.rBound = new Float64Array(nw);
+    this.outPre = new Float64Array(no);
+    this.outPost = new Float64Array(no);
   }
 
   /** the independent variable's name, for messages */

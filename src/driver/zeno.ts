@@ -21,9 +21,13 @@ export class ZenoWatch {
     this.lo = new Float64Array(events * ZenoWatch.WINDOW);
     this.seen = new Int32Array(events);
   }
-  reset(): void { this.seen.fill(0); }
+  reset(): void {
+    this.seen.fill(0);
+  }
   /** Forgets an event's occurrences (its accumulation was taken over by a held contact). */
-  forget(event: number): void { this.seen[event] = 0; }
+  forget(event: number): void {
+    this.seen[event] = 0;
+  }
 
   /** The time from the event's last recorded occurrence to hi + lo; 0 if it has none. */
   sinceLast(event: number, hi: number, lo: number): number {
@@ -35,7 +39,8 @@ export class ZenoWatch {
 
   /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
   note(event: number, hi: number, lo: number): number | null {
-    const W = ZenoWatch.WINDOW, base = event * W;
+    const W = ZenoWatch.WINDOW,
+      base = event * W;
     const count = this.seen[event]++;
     this.hi[base + (count % W)] = hi;
     this.lo[base + (count % W)] = lo;
@@ -45,7 +50,8 @@ export class ZenoWatch {
     const first = count + 1 - n;
     const gaps = this.gaps;
     for (let i = 1; i < n; i++) {
-      const a = base + ((first + i - 1) % W), b = base + ((first + i) % W);
+      const a = base + ((first + i - 1) % W),
+        b = base + ((first + i) % W);
       gaps[i - 1] = Math.abs(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a]));
     }
     const t = hi + lo;
@@ -54,7 +60,8 @@ export class ZenoWatch {
     // Events a few ulps of t apart: stop rather than crawl, whatever the pattern.
     if (last <= 64 * resolution && gaps[n - 3] <= 64 * resolution) return t;
     if (n < 7) return null;
-    let rMax = 0, rMin = Infinity;
+    let rMax = 0,
+      rMin = Infinity;
     for (let i = n - 5; i < n - 1; i++) {
       const ratio = gaps[i] / gaps[i - 1];
       if (!(ratio <= rMax)) rMax = ratio;
@@ -66,7 +73,8 @@ export class ZenoWatch {
     // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
     // would not show in a column of t, and costs as many events again as came before.
     if (remaining > 1024 * resolution) return null;
-    const a = base + ((count - 1) % W), b = base + (count % W);
+    const a = base + ((count - 1) % W),
+      b = base + (count % W);
     return hi + (lo + Math.sign(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a])) * remaining);
   }
 }

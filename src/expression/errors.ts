@@ -21,7 +21,13 @@ export class ModelError extends Error {
   readonly hint: string;
   readonly sourceLine: string;
 
-  constructor(file: string, source: string, span: Pick<Span, 'start' | 'line' | 'column' | 'context'> | null, what: string, hint: string) {
+  constructor(
+    file: string,
+    source: string,
+    span: Pick<Span, 'start' | 'line' | 'column' | 'context'> | null,
+    what: string,
+    hint: string,
+  ) {
     // (text written out from a for block names its loop values: `(where i = 3)`)
     const where = span?.context ? ` (where ${span.context})` : '';
     const line = span?.line ?? 1;
@@ -44,12 +50,16 @@ function lineOf(source: string, line: number): string {
   const lines = source.split(/\r\n|\r|\n/);
   const text = lines[line - 1] ?? '';
   // Tabs would misalign the caret; control characters would garble a terminal.
+  // eslint-disable-next-line no-control-regex -- control characters are what this replaces
   return text.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '?');
 }
 
 /** Binds a file name and its text so that stages can raise errors at a span in one call. */
 export class ErrorReporter {
-  constructor(readonly file: string, readonly source: string) {}
+  constructor(
+    readonly file: string,
+    readonly source: string,
+  ) {}
 
   /** Builds (does not throw) the error at `span`. */
   at(span: Pick<Span, 'start' | 'line' | 'column'> | null, what: string, hint: string): ModelError {

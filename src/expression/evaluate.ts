@@ -6,16 +6,35 @@
 import type { Expr } from './ast.js';
 
 /** Looked up by a user's name: no prototype, so `constructor` or `toString` is not found. */
-export const BUILTIN_IMPLEMENTATIONS: Readonly<Record<string, (...args: number[]) => number>> = Object.freeze(Object.assign(Object.create(null) as Record<string, (...args: number[]) => number>, {
-  sin: Math.sin, cos: Math.cos, tan: Math.tan, asin: Math.asin, acos: Math.acos, atan: Math.atan,
-  atan2: Math.atan2, sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, exp: Math.exp, log: Math.log,
-  sqrt: Math.sqrt, abs: Math.abs, sign: Math.sign, min: Math.min, max: Math.max,
-  step: (u: number) => (u >= 0 ? 1 : 0),
-}));
+export const BUILTIN_IMPLEMENTATIONS: Readonly<Record<string, (...args: number[]) => number>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, (...args: number[]) => number>, {
+    sin: Math.sin,
+    cos: Math.cos,
+    tan: Math.tan,
+    asin: Math.asin,
+    acos: Math.acos,
+    atan: Math.atan,
+    atan2: Math.atan2,
+    sinh: Math.sinh,
+    cosh: Math.cosh,
+    tanh: Math.tanh,
+    exp: Math.exp,
+    log: Math.log,
+    sqrt: Math.sqrt,
+    abs: Math.abs,
+    sign: Math.sign,
+    min: Math.min,
+    max: Math.max,
+    step: (u: number) => (u >= 0 ? 1 : 0),
+  }),
+);
 
 /** Thrown when an expression needs a value that `lookup` does not have; `key` names it. */
 export class MissingValue extends Error {
-  constructor(readonly key: string, readonly node: Expr) {
+  constructor(
+    readonly key: string,
+    readonly node: Expr,
+  ) {
     super(`no value for ${key}`);
   }
 }
@@ -27,7 +46,8 @@ export class MissingValue extends Error {
 export function evaluate(e: Expr, lookup: (key: string) => number | undefined): number {
   const ev = (x: Expr): number => evaluate(x, lookup);
   switch (e.kind) {
-    case 'number': return e.value;
+    case 'number':
+      return e.value;
     case 'name': {
       const v = lookup(e.name);
       if (v !== undefined) return v;
@@ -50,21 +70,33 @@ export function evaluate(e: Expr, lookup: (key: string) => number | undefined): 
       if (e.op === 'or') return a !== 0 || ev(e.right) !== 0 ? 1 : 0;
       const b = ev(e.right);
       switch (e.op) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        case '/': return a / b;
-        case '^': return a ** b;
-        case '<': return a < b ? 1 : 0;
-        case '<=': return a <= b ? 1 : 0;
-        case '>': return a > b ? 1 : 0;
-        case '>=': return a >= b ? 1 : 0;
-        case '==': return a === b ? 1 : 0;
-        case '!=': return a !== b ? 1 : 0;
+        case '+':
+          return a + b;
+        case '-':
+          return a - b;
+        case '*':
+          return a * b;
+        case '/':
+          return a / b;
+        case '^':
+          return a ** b;
+        case '<':
+          return a < b ? 1 : 0;
+        case '<=':
+          return a <= b ? 1 : 0;
+        case '>':
+          return a > b ? 1 : 0;
+        case '>=':
+          return a >= b ? 1 : 0;
+        case '==':
+          return a === b ? 1 : 0;
+        case '!=':
+          return a !== b ? 1 : 0;
       }
       break;
     }
-    case 'if': return ev(e.condition) !== 0 ? ev(e.then) : ev(e.otherwise);
+    case 'if':
+      return ev(e.condition) !== 0 ? ev(e.then) : ev(e.otherwise);
     case 'call': {
       if (e.name === 'delta') throw new MissingValue('delta', e);
       const fn = BUILTIN_IMPLEMENTATIONS[e.name];

@@ -23,7 +23,6 @@ export function name(n: string, span: Span = NO_SPAN): Expr {
   return { kind: 'name', name: n, span };
 }
 
-
 /** The numeric value of a constant expression (numbers and unary minus only), else null. */
 export function constantValue(e: Expr): number | null {
   if (e.kind === 'number') return e.value;
@@ -36,7 +35,8 @@ export function constantValue(e: Expr): number | null {
 }
 
 export function add(a: Expr, b: Expr, span: Span = a.span): Expr {
-  const va = constantValue(a), vb = constantValue(b);
+  const va = constantValue(a),
+    vb = constantValue(b);
   if (va === 0) return b;
   if (vb === 0) return a;
   if (va !== null && vb !== null) return num(va + vb, span);
@@ -46,7 +46,8 @@ export function add(a: Expr, b: Expr, span: Span = a.span): Expr {
 }
 
 export function sub(a: Expr, b: Expr, span: Span = a.span): Expr {
-  const va = constantValue(a), vb = constantValue(b);
+  const va = constantValue(a),
+    vb = constantValue(b);
   if (vb === 0) return a;
   if (va === 0) return neg(b, span);
   if (va !== null && vb !== null) return num(va - vb, span);
@@ -62,7 +63,8 @@ export function neg(a: Expr, span: Span = a.span): Expr {
 }
 
 export function mul(a: Expr, b: Expr, span: Span = a.span): Expr {
-  const va = constantValue(a), vb = constantValue(b);
+  const va = constantValue(a),
+    vb = constantValue(b);
   if (va === 0 || vb === 0) return num(0, span);
   if (va === 1) return b;
   if (vb === 1) return a;
@@ -76,7 +78,8 @@ export function mul(a: Expr, b: Expr, span: Span = a.span): Expr {
 }
 
 export function div(a: Expr, b: Expr, span: Span = a.span): Expr {
-  const va = constantValue(a), vb = constantValue(b);
+  const va = constantValue(a),
+    vb = constantValue(b);
   if (va === 0) return num(0, span);
   if (vb === 1) return a;
   if (vb === -1) return neg(a, span);
@@ -105,11 +108,23 @@ export function call(fn: string, args: Expr[], span: Span = args[0]?.span ?? NO_
 export function walk(e: Expr, visit: (node: Expr) => void): void {
   visit(e);
   switch (e.kind) {
-    case 'unary': walk(e.operand, visit); break;
-    case 'binary': walk(e.left, visit); walk(e.right, visit); break;
-    case 'call': for (const a of e.args) walk(a, visit); break;
-    case 'if': walk(e.condition, visit); walk(e.then, visit); walk(e.otherwise, visit); break;
-    default: break;
+    case 'unary':
+      walk(e.operand, visit);
+      break;
+    case 'binary':
+      walk(e.left, visit);
+      walk(e.right, visit);
+      break;
+    case 'call':
+      for (const a of e.args) walk(a, visit);
+      break;
+    case 'if':
+      walk(e.condition, visit);
+      walk(e.then, visit);
+      walk(e.otherwise, visit);
+      break;
+    default:
+      break;
   }
 }
 
@@ -127,17 +142,29 @@ export function references(e: Expr, into: Set<string> = new Set()): Set<string> 
   return into;
 }
 
-
-
 /** Rebuilds e bottom-up; `replace` may return a new node for any node (children already rebuilt) or undefined to keep it. */
 export function mapExpr(e: Expr, replace: (node: Expr) => Expr | undefined): Expr {
   let rebuilt: Expr;
   switch (e.kind) {
-    case 'unary': rebuilt = { ...e, operand: mapExpr(e.operand, replace) }; break;
-    case 'binary': rebuilt = { ...e, left: mapExpr(e.left, replace), right: mapExpr(e.right, replace) }; break;
-    case 'call': rebuilt = { ...e, args: e.args.map((a) => mapExpr(a, replace)) }; break;
-    case 'if': rebuilt = { ...e, condition: mapExpr(e.condition, replace), then: mapExpr(e.then, replace), otherwise: mapExpr(e.otherwise, replace) }; break;
-    default: rebuilt = e;
+    case 'unary':
+      rebuilt = { ...e, operand: mapExpr(e.operand, replace) };
+      break;
+    case 'binary':
+      rebuilt = { ...e, left: mapExpr(e.left, replace), right: mapExpr(e.right, replace) };
+      break;
+    case 'call':
+      rebuilt = { ...e, args: e.args.map((a) => mapExpr(a, replace)) };
+      break;
+    case 'if':
+      rebuilt = {
+        ...e,
+        condition: mapExpr(e.condition, replace),
+        then: mapExpr(e.then, replace),
+        otherwise: mapExpr(e.otherwise, replace),
+      };
+      break;
+    default:
+      rebuilt = e;
   }
   return replace(rebuilt) ?? rebuilt;
 }
@@ -155,16 +182,31 @@ export function substitute(e: Expr, by: ReadonlyMap<string, Expr>): Expr {
 // Printing
 
 const PRECEDENCE: Record<BinaryOp, number> = {
-  or: 1, and: 2, '<': 4, '<=': 4, '>': 4, '>=': 4, '==': 4, '!=': 4,
-  '+': 5, '-': 5, '*': 6, '/': 6, '^': 8,
+  or: 1,
+  and: 2,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  '==': 4,
+  '!=': 4,
+  '+': 5,
+  '-': 5,
+  '*': 6,
+  '/': 6,
+  '^': 8,
 };
 
 function precedenceOf(e: Expr): number {
   switch (e.kind) {
-    case 'binary': return PRECEDENCE[e.op];
-    case 'unary': return e.op === 'not' ? 3 : 7;
-    case 'if': return 0;
-    default: return 9;
+    case 'binary':
+      return PRECEDENCE[e.op];
+    case 'unary':
+      return e.op === 'not' ? 3 : 7;
+    case 'if':
+      return 0;
+    default:
+      return 9;
   }
 }
 
@@ -176,9 +218,12 @@ export function formatNumber(v: number): string {
 /** The expression in the model language's own syntax, with the fewest parentheses that keep its meaning. */
 export function toText(e: Expr): string {
   switch (e.kind) {
-    case 'number': return formatNumber(e.value);
-    case 'name': return e.name;
-    case 'derivative': return refKey(e.name, e.order);
+    case 'number':
+      return formatNumber(e.value);
+    case 'name':
+      return e.name;
+    case 'derivative':
+      return refKey(e.name, e.order);
     case 'unary': {
       const inner = wrap(e.operand, precedenceOf(e.operand) <= precedenceOf(e));
       return e.op === 'not' ? `not ${inner}` : `${e.op}${inner}`;
@@ -187,12 +232,19 @@ export function toText(e: Expr): string {
       const p = PRECEDENCE[e.op];
       // ^ is right-associative; - and / are not associative on the right.
       const leftNeeds = e.op === '^' ? precedenceOf(e.left) <= p : precedenceOf(e.left) < p;
-      const rightNeeds = e.op === '^' ? precedenceOf(e.right) < p : (precedenceOf(e.right) < p || (precedenceOf(e.right) === p && (e.op === '-' || e.op === '/' || e.op === '*')));
-      const op = e.op === 'and' || e.op === 'or' ? ` ${e.op} ` : e.op === '+' || e.op === '-' || p === 4 ? ` ${e.op} ` : e.op;
+      const rightNeeds =
+        e.op === '^'
+          ? precedenceOf(e.right) < p
+          : precedenceOf(e.right) < p ||
+            (precedenceOf(e.right) === p && (e.op === '-' || e.op === '/' || e.op === '*'));
+      const op =
+        e.op === 'and' || e.op === 'or' ? ` ${e.op} ` : e.op === '+' || e.op === '-' || p === 4 ? ` ${e.op} ` : e.op;
       return `${wrap(e.left, leftNeeds)}${op}${wrap(e.right, rightNeeds)}`;
     }
-    case 'call': return `${e.name}${"'".repeat(e.derivativeOrder)}(${e.args.map(toText).join(', ')})`;
-    case 'if': return `if ${toText(e.condition)} then ${toText(e.then)} else ${toText(e.otherwise)}`;
+    case 'call':
+      return `${e.name}${"'".repeat(e.derivativeOrder)}(${e.args.map(toText).join(', ')})`;
+    case 'if':
+      return `if ${toText(e.condition)} then ${toText(e.then)} else ${toText(e.otherwise)}`;
   }
 }
 
@@ -201,15 +253,58 @@ function wrap(e: Expr, needed: boolean): string {
 }
 
 const LATEX_FUNCTIONS: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
-  sin: '\\sin', cos: '\\cos', tan: '\\tan', asin: '\\arcsin', acos: '\\arccos', atan: '\\arctan',
-  sinh: '\\sinh', cosh: '\\cosh', tanh: '\\tanh', exp: '\\exp', log: '\\ln', min: '\\min', max: '\\max',
-  sign: '\\operatorname{sign}', atan2: '\\operatorname{atan2}', step: '\\sigma', delta: '\\delta',
+  sin: '\\sin',
+  cos: '\\cos',
+  tan: '\\tan',
+  asin: '\\arcsin',
+  acos: '\\arccos',
+  atan: '\\arctan',
+  sinh: '\\sinh',
+  cosh: '\\cosh',
+  tanh: '\\tanh',
+  exp: '\\exp',
+  log: '\\ln',
+  min: '\\min',
+  max: '\\max',
+  sign: '\\operatorname{sign}',
+  atan2: '\\operatorname{atan2}',
+  step: '\\sigma',
+  delta: '\\delta',
 });
 
 /** A LaTeX name: `x1` as `x_{1}`, Greek-letter names as their symbols, long names upright. */
 export function latexName(n: string, order = 0): string {
   const primes = order === 0 ? '' : order <= 3 ? "'".repeat(order) : `^{(${order})}`;
-  const greek = new Set(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'theta', 'lambda', 'mu', 'nu', 'xi', 'pi', 'rho', 'sigma', 'tau', 'phi', 'chi', 'psi', 'omega', 'Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Pi', 'Sigma', 'Phi', 'Psi', 'Omega']);
+  const greek = new Set([
+    'alpha',
+    'beta',
+    'gamma',
+    'delta',
+    'epsilon',
+    'theta',
+    'lambda',
+    'mu',
+    'nu',
+    'xi',
+    'pi',
+    'rho',
+    'sigma',
+    'tau',
+    'phi',
+    'chi',
+    'psi',
+    'omega',
+    'Gamma',
+    'Delta',
+    'Theta',
+    'Lambda',
+    'Xi',
+    'Pi',
+    'Sigma',
+    'Phi',
+    'Psi',
+    'Omega',
+  ]);
   const m = /^([A-Za-z]+)_?(\d+)$/.exec(n);
   const escape = (s: string) => s.replace(/_/g, '\\_');
   let base: string;
@@ -221,9 +316,12 @@ export function latexName(n: string, order = 0): string {
 
 export function toLatex(e: Expr): string {
   switch (e.kind) {
-    case 'number': return formatNumber(e.value);
-    case 'name': return latexName(e.name);
-    case 'derivative': return latexName(e.name, e.order);
+    case 'number':
+      return formatNumber(e.value);
+    case 'name':
+      return latexName(e.name);
+    case 'derivative':
+      return latexName(e.name, e.order);
     case 'unary':
       if (e.op === 'not') return `\\lnot ${latexWrap(e.operand, precedenceOf(e.operand) <= 3)}`;
       return `${e.op}${latexWrap(e.operand, precedenceOf(e.operand) <= precedenceOf(e))}`;
@@ -231,7 +329,15 @@ export function toLatex(e: Expr): string {
       const p = PRECEDENCE[e.op];
       if (e.op === '/') return `\\frac{${toLatex(e.left)}}{${toLatex(e.right)}}`;
       if (e.op === '^') return `${latexWrap(e.left, precedenceOf(e.left) <= p)}^{${toLatex(e.right)}}`;
-      const ops: Partial<Record<BinaryOp, string>> = { '*': ' \\, ', '<=': ' \\le ', '>=': ' \\ge ', '!=': ' \\ne ', and: ' \\land ', or: ' \\lor ', '==': ' = ' };
+      const ops: Partial<Record<BinaryOp, string>> = {
+        '*': ' \\, ',
+        '<=': ' \\le ',
+        '>=': ' \\ge ',
+        '!=': ' \\ne ',
+        and: ' \\land ',
+        or: ' \\lor ',
+        '==': ' = ',
+      };
       const op = ops[e.op] ?? ` ${e.op} `;
       const rightNeeds = precedenceOf(e.right) < p || (precedenceOf(e.right) === p && (e.op === '-' || e.op === '*'));
       return `${latexWrap(e.left, precedenceOf(e.left) < p)}${op}${latexWrap(e.right, rightNeeds)}`;
@@ -268,19 +374,26 @@ export function differentiate(e: Expr, x: string): Expr {
   const d = (a: Expr) => differentiate(a, x);
   const s = e.span;
   switch (e.kind) {
-    case 'number': return num(0, s);
-    case 'name': return num(e.name === x ? 1 : 0, s);
-    case 'derivative': return num(refKey(e.name, e.order) === x ? 1 : 0, s);
+    case 'number':
+      return num(0, s);
+    case 'name':
+      return num(e.name === x ? 1 : 0, s);
+    case 'derivative':
+      return num(refKey(e.name, e.order) === x ? 1 : 0, s);
     case 'unary':
       if (e.op === 'not') return num(0, s);
       return e.op === '-' ? neg(d(e.operand), s) : d(e.operand);
     case 'binary': {
       const { left: a, right: b } = e;
       switch (e.op) {
-        case '+': return add(d(a), d(b), s);
-        case '-': return sub(d(a), d(b), s);
-        case '*': return add(mul(d(a), b, s), mul(a, d(b), s), s);
-        case '/': return div(sub(mul(d(a), b, s), mul(a, d(b), s), s), pow(b, num(2), s), s);
+        case '+':
+          return add(d(a), d(b), s);
+        case '-':
+          return sub(d(a), d(b), s);
+        case '*':
+          return add(mul(d(a), b, s), mul(a, d(b), s), s);
+        case '/':
+          return div(sub(mul(d(a), b, s), mul(a, d(b), s), s), pow(b, num(2), s), s);
         case '^': {
           const vb = constantValue(b);
           if (vb !== null || !references(b).has(x)) {
@@ -291,11 +404,14 @@ export function differentiate(e: Expr, x: string): Expr {
           // a^b = exp(b log a)
           return mul(e, add(mul(d(b), call('log', [a], s), s), div(mul(b, d(a), s), a, s), s), s);
         }
-        default: return num(0, s); // relations and logic: piecewise constant
+        default:
+          return num(0, s); // relations and logic: piecewise constant
       }
     }
-    case 'if': return { ...e, then: d(e.then), otherwise: d(e.otherwise) };
-    case 'call': return differentiateCall(e, x);
+    case 'if':
+      return { ...e, then: d(e.then), otherwise: d(e.otherwise) };
+    case 'call':
+      return differentiateCall(e, x);
   }
 }
 
@@ -305,26 +421,42 @@ function differentiateCall(e: Extract<Expr, { kind: 'call' }>, x: string): Expr 
   const da = differentiate(a, x);
   const chain = (outer: Expr) => mul(outer, da, s);
   switch (e.name) {
-    case 'sin': return chain(call('cos', [a], s));
-    case 'cos': return neg(chain(call('sin', [a], s)), s);
-    case 'tan': return chain(div(num(1), pow(call('cos', [a], s), num(2)), s));
-    case 'asin': return chain(div(num(1), call('sqrt', [sub(num(1), pow(a, num(2)), s)], s), s));
-    case 'acos': return neg(chain(div(num(1), call('sqrt', [sub(num(1), pow(a, num(2)), s)], s), s)), s);
-    case 'atan': return chain(div(num(1), add(num(1), pow(a, num(2)), s), s));
-    case 'sinh': return chain(call('cosh', [a], s));
-    case 'cosh': return chain(call('sinh', [a], s));
-    case 'tanh': return chain(div(num(1), pow(call('cosh', [a], s), num(2)), s));
-    case 'exp': return chain(e);
-    case 'log': return div(da, a, s);
-    case 'sqrt': return div(da, mul(num(2), e, s), s);
-    case 'abs': return chain(call('sign', [a], s));
-    case 'sign': case 'step': return num(0, s);
+    case 'sin':
+      return chain(call('cos', [a], s));
+    case 'cos':
+      return neg(chain(call('sin', [a], s)), s);
+    case 'tan':
+      return chain(div(num(1), pow(call('cos', [a], s), num(2)), s));
+    case 'asin':
+      return chain(div(num(1), call('sqrt', [sub(num(1), pow(a, num(2)), s)], s), s));
+    case 'acos':
+      return neg(chain(div(num(1), call('sqrt', [sub(num(1), pow(a, num(2)), s)], s), s)), s);
+    case 'atan':
+      return chain(div(num(1), add(num(1), pow(a, num(2)), s), s));
+    case 'sinh':
+      return chain(call('cosh', [a], s));
+    case 'cosh':
+      return chain(call('sinh', [a], s));
+    case 'tanh':
+      return chain(div(num(1), pow(call('cosh', [a], s), num(2)), s));
+    case 'exp':
+      return chain(e);
+    case 'log':
+      return div(da, a, s);
+    case 'sqrt':
+      return div(da, mul(num(2), e, s), s);
+    case 'abs':
+      return chain(call('sign', [a], s));
+    case 'sign':
+    case 'step':
+      return num(0, s);
     case 'atan2': {
       // d atan2(a, b) = (b a' - a b') / (a^2 + b^2)
       const db = differentiate(b, x);
       return div(sub(mul(b, da, s), mul(a, db, s), s), add(pow(a, num(2)), pow(b, num(2)), s), s);
     }
-    case 'min': case 'max': {
+    case 'min':
+    case 'max': {
       const db = differentiate(b, x);
       const cond: Expr = { kind: 'binary', op: e.name === 'min' ? '<=' : '>=', left: a, right: b, span: s };
       return { kind: 'if', condition: cond, then: da, otherwise: db, span: s };
@@ -345,18 +477,28 @@ export function simplify(e: Expr): Expr {
       return e.op === '-' ? neg(a, e.span) : e.op === '+' ? a : { ...e, operand: a };
     }
     case 'binary': {
-      const a = simplify(e.left), b = simplify(e.right);
+      const a = simplify(e.left),
+        b = simplify(e.right);
       switch (e.op) {
-        case '+': return add(a, b, e.span);
-        case '-': return sub(a, b, e.span);
-        case '*': return mul(a, b, e.span);
-        case '/': return div(a, b, e.span);
-        case '^': return pow(a, b, e.span);
-        default: return { ...e, left: a, right: b };
+        case '+':
+          return add(a, b, e.span);
+        case '-':
+          return sub(a, b, e.span);
+        case '*':
+          return mul(a, b, e.span);
+        case '/':
+          return div(a, b, e.span);
+        case '^':
+          return pow(a, b, e.span);
+        default:
+          return { ...e, left: a, right: b };
       }
     }
-    case 'call': return { ...e, args: e.args.map(simplify) };
-    case 'if': return { ...e, condition: simplify(e.condition), then: simplify(e.then), otherwise: simplify(e.otherwise) };
-    default: return e;
+    case 'call':
+      return { ...e, args: e.args.map(simplify) };
+    case 'if':
+      return { ...e, condition: simplify(e.condition), then: simplify(e.then), otherwise: simplify(e.otherwise) };
+    default:
+      return e;
   }
 }

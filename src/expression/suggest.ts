@@ -5,7 +5,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length];
@@ -17,10 +18,16 @@ export function editDistance(a: string, b: string): number {
  * one-letter name is never "meant" as another.
  */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
-  let best = '', bestDistance = Infinity;
+  let best = '',
+    bestDistance = Infinity;
   for (const c of candidates) {
     const dist = editDistance(name, c);
-    if (dist < bestDistance) { best = c; bestDistance = dist; }
+    if (dist < bestDistance) {
+      best = c;
+      bestDistance = dist;
+    }
   }
-  return bestDistance > 0 && bestDistance < name.length && bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? ` (did you mean ${best}?)` : '';
+  return bestDistance > 0 && bestDistance < name.length && bestDistance <= Math.max(1, Math.floor(name.length / 3))
+    ? ` (did you mean ${best}?)`
+    : '';
 }

@@ -23,12 +23,20 @@ export function readModelFile(path: string): string {
   let bytes: Buffer;
   try {
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw new ModelError(path, '', null, 'this is a directory, not a model file', 'Give the path of a .delta model file.');
+    if (stat.isDirectory())
+      throw new ModelError(
+        path,
+        '',
+        null,
+        'this is a directory, not a model file',
+        'Give the path of a .delta model file.',
+      );
     if (stat.isFile() && stat.size > MAX_MODEL_BYTES) throw tooLarge(path);
     // at most one byte over the limit, whatever the file is (a device or a pipe may not end)
     const buffer = Buffer.alloc(MAX_MODEL_BYTES + 1);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;)
+      length += n;
     if (length > MAX_MODEL_BYTES) throw tooLarge(path);
     bytes = buffer.subarray(0, length);
   } catch (err) {
@@ -40,10 +48,16 @@ export function readModelFile(path: string): string {
   const bad = firstInvalidUtf8(bytes);
   if (bad >= 0) {
     const before = bytes.subarray(0, bad).toString('utf8');
-    const line = before.split('\n').length, column = before.length - before.lastIndexOf('\n');
+    const line = before.split('\n').length,
+      column = before.length - before.lastIndexOf('\n');
     // (the line shown is the text before the bad byte; the caret stands where it is)
-    throw new ModelError(path, before, { start: before.length, line, column },
-      `byte 0x${bytes[bad].toString(16).padStart(2, '0')} is not UTF-8 text`, 'A model is a text file saved as UTF-8; check that this is the right file, or save it again as UTF-8.');
+    throw new ModelError(
+      path,
+      before,
+      { start: before.length, line, column },
+      `byte 0x${bytes[bad].toString(16).padStart(2, '0')} is not UTF-8 text`,
+      'A model is a text file saved as UTF-8; check that this is the right file, or save it again as UTF-8.',
+    );
   }
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -51,12 +65,24 @@ export function readModelFile(path: string): string {
 }
 
 function tooLarge(path: string): ModelError {
-  return new ModelError(path, '', null, `the file is larger than ${MAX_MODEL_BYTES / (1024 * 1024)} MB, the largest model deltastep reads`, 'A model is a text file of equations; for many bodies write it with arrays or generate a smaller one.');
+  return new ModelError(
+    path,
+    '',
+    null,
+    `the file is larger than ${MAX_MODEL_BYTES / (1024 * 1024)} MB, the largest model deltastep reads`,
+    'A model is a text file of equations; for many bodies write it with arrays or generate a smaller one.',
+  );
 }
 
 function fileProblem(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'this is a directory, not a model file' : code === 'EACCES' ? 'permission denied' : `cannot read the file (${code ?? 'unknown error'})`;
+  return code === 'ENOENT'
+    ? 'no such file'
+    : code === 'EISDIR'
+      ? 'this is a directory, not a model file'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : `cannot read the file (${code ?? 'unknown error'})`;
 }
 
 /** The offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
@@ -67,7 +93,13 @@ function firstInvalidUtf8(b: Uint8Array): number {
     if (n < 0) return i;
     for (let k = 1; k <= n; k++) if (i + k >= b.length || (b[i + k] & 0xc0) !== 0x80) return i;
     // overlong forms and surrogates
-    if ((c === 0xe0 && b[i + 1] < 0xa0) || (c === 0xed && b[i + 1] >= 0xa0) || (c === 0xf0 && b[i + 1] < 0x90) || (c === 0xf4 && b[i + 1] >= 0x90)) return i;
+    if (
+      (c === 0xe0 && b[i + 1] < 0xa0) ||
+      (c === 0xed && b[i + 1] >= 0xa0) ||
+      (c === 0xf0 && b[i + 1] < 0x90) ||
+      (c === 0xf4 && b[i + 1] >= 0x90)
+    )
+      return i;
     i += n + 1;
   }
   return -1;

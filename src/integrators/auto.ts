@@ -83,7 +83,9 @@ export class AutoStepper implements Stepper {
     this.dydt = a.dydt;
   }
 
-  get order(): number { return this.active.order; }
+  get order(): number {
+    return this.active.order;
+  }
   // Plain fields, copied from the active stepper after every call, rather than getters: the
   // event driver reads them several times per step, and a data property is what its inline
   // caches handle best; `auto` must not make the explicit workloads slower than dopri5 alone.
@@ -94,20 +96,26 @@ export class AutoStepper implements Stepper {
   y: Float64Array;
   yPrev: Float64Array;
   dydt: Float64Array;
-  get minStep(): number { return this.minStepValue; }
+  get minStep(): number {
+    return this.minStepValue;
+  }
   set minStep(v: number) {
     this.minStepValue = v;
     this.explicit.minStep = v;
     if (this.stiff) this.stiff.minStep = v;
   }
-  get firstStepGrowth(): number { return this.growth; }
+  get firstStepGrowth(): number {
+    return this.growth;
+  }
   set firstStepGrowth(v: number) {
     this.growth = v;
     this.explicit.firstStepGrowth = v;
     if (this.stiff) this.stiff.firstStepGrowth = v;
   }
   /** the method taking the steps now */
-  get current(): 'dopri5' | 'rodas' { return this.active.method; }
+  get current(): 'dopri5' | 'rodas' {
+    return this.active.method;
+  }
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
     this.active.reset(t, y, hInit);
@@ -152,7 +160,8 @@ export class AutoStepper implements Stepper {
     next.reset(from.t, from.y, h !== 0 ? h : undefined);
     if (next instanceof RodasStepper) {
       next.nonStiffSteps = 0;
-      if (this.stats.switches! > 0 && this.explicitSteps < SHORT_EXPLICIT_PHASE) this.backAfter = Math.min(4 * this.backAfter, MAX_NON_STIFF_STEPS);
+      if (this.stats.switches! > 0 && this.explicitSteps < SHORT_EXPLICIT_PHASE)
+        this.backAfter = Math.min(4 * this.backAfter, MAX_NON_STIFF_STEPS);
     } else {
       this.explicitSteps = 0;
     }
@@ -164,7 +173,8 @@ export class AutoStepper implements Stepper {
   }
 
   private syncStats(): void {
-    const a = this.explicit.stats, b = this.stiff?.stats;
+    const a = this.explicit.stats,
+      b = this.stiff?.stats;
     const st = this.stats;
     st.steps = a.steps + (b ? b.steps : 0);
     st.rejected = a.rejected + (b ? b.rejected : 0);

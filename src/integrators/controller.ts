@@ -325,11 +325,27 @@ export abstract class EmbeddedRkStepper extends StepperBase {
 
   step(tLimit: number): StepOutcome {
     if (!this.beginStep(tLimit)) return 'nonFinite';
-    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
+    const t0 = this.t,
+      dir = this.stepDir,
+      dist = this.stepDist,
+      hMin = this.stepHMin;
     const hMax = this.hMax;
     let absH = this.hAbsNext;
     if (!(absH > 0)) {
-      absH = initialStep(this.f, t0, this.y, this.dydt, dir, this.hinitOrder, hMax, this.atol, this.rtol, this.n, this.scratchA, this.scratchB);
+      absH = initialStep(
+        this.f,
+        t0,
+        this.y,
+        this.dydt,
+        dir,
+        this.hinitOrder,
+        hMax,
+        this.atol,
+        this.rtol,
+        this.n,
+        this.scratchA,
+        this.scratchB,
+      );
       this.stats.rhsEvaluations++;
     }
     if (absH > hMax) absH = hMax;
@@ -345,7 +361,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
       let bad = !(err < Infinity);
       if (err <= 1) {
         if (this.finish(tNew)) {
-          let ratio = this.ctrl.accepted(err, afterRejection, this.firstStepGrowth);
+          const ratio = this.ctrl.accepted(err, afterRejection, this.firstStepGrowth);
           let next = hAbs * ratio;
           // a step cut short by tLimit says nothing against the size that was proposed
           if (hAbs < absH && ratio >= 1 && next < absH) next = absH;
@@ -389,8 +405,14 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   }
 
   override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
-    if (s === this.t || this.hLast === 0) { for (let j = 0; j < idx.length; j++) out[idx[j]] = this.y[idx[j]]; return; }
-    if (s === this.tPrev) { for (let j = 0; j < idx.length; j++) out[idx[j]] = this.yPrev[idx[j]]; return; }
+    if (s === this.t || this.hLast === 0) {
+      for (let j = 0; j < idx.length; j++) out[idx[j]] = this.y[idx[j]];
+      return;
+    }
+    if (s === this.tPrev) {
+      for (let j = 0; j < idx.length; j++) out[idx[j]] = this.yPrev[idx[j]];
+      return;
+    }
     if (!this.denseReady && !this.prepareDenseSome(idx)) {
       this.prepareDense();
       this.denseReady = true;
@@ -400,5 +422,4 @@ export abstract class EmbeddedRkStepper extends StepperBase {
 
   /** evalDense for the components in idx only */
   protected abstract evalDenseSome(theta: number, idx: Int32Array, out: Float64Array): void;
-
 }

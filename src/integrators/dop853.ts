@@ -8,41 +8,163 @@ import { DOP853 } from './tableaus/dop853.js';
  */
 const A = DOP853.a;
 const C = DOP853.c;
-const c2 = C[1], c3 = C[2], c4 = C[3], c5 = C[4], c6 = C[5], c7 = C[6], c8 = C[7], c9 = C[8], c10 = C[9], c11 = C[10];
-const c14 = C[13], c15 = C[14], c16 = C[15];
+const c2 = C[1],
+  c3 = C[2],
+  c4 = C[3],
+  c5 = C[4],
+  c6 = C[5],
+  c7 = C[6],
+  c8 = C[7],
+  c9 = C[8],
+  c10 = C[9],
+  c11 = C[10];
+const c14 = C[13],
+  c15 = C[14],
+  c16 = C[15];
 const a21 = A[1][0];
-const a31 = A[2][0], a32 = A[2][1];
-const a41 = A[3][0], a43 = A[3][2];
-const a51 = A[4][0], a53 = A[4][2], a54 = A[4][3];
-const a61 = A[5][0], a64 = A[5][3], a65 = A[5][4];
-const a71 = A[6][0], a74 = A[6][3], a75 = A[6][4], a76 = A[6][5];
-const a81 = A[7][0], a84 = A[7][3], a85 = A[7][4], a86 = A[7][5], a87 = A[7][6];
-const a91 = A[8][0], a94 = A[8][3], a95 = A[8][4], a96 = A[8][5], a97 = A[8][6], a98 = A[8][7];
-const a101 = A[9][0], a104 = A[9][3], a105 = A[9][4], a106 = A[9][5], a107 = A[9][6], a108 = A[9][7], a109 = A[9][8];
-const a111 = A[10][0], a114 = A[10][3], a115 = A[10][4], a116 = A[10][5], a117 = A[10][6], a118 = A[10][7];
-const a119 = A[10][8], a1110 = A[10][9];
-const a121 = A[11][0], a124 = A[11][3], a125 = A[11][4], a126 = A[11][5], a127 = A[11][6], a128 = A[11][7];
-const a129 = A[11][8], a1210 = A[11][9], a1211 = A[11][10];
+const a31 = A[2][0],
+  a32 = A[2][1];
+const a41 = A[3][0],
+  a43 = A[3][2];
+const a51 = A[4][0],
+  a53 = A[4][2],
+  a54 = A[4][3];
+const a61 = A[5][0],
+  a64 = A[5][3],
+  a65 = A[5][4];
+const a71 = A[6][0],
+  a74 = A[6][3],
+  a75 = A[6][4],
+  a76 = A[6][5];
+const a81 = A[7][0],
+  a84 = A[7][3],
+  a85 = A[7][4],
+  a86 = A[7][5],
+  a87 = A[7][6];
+const a91 = A[8][0],
+  a94 = A[8][3],
+  a95 = A[8][4],
+  a96 = A[8][5],
+  a97 = A[8][6],
+  a98 = A[8][7];
+const a101 = A[9][0],
+  a104 = A[9][3],
+  a105 = A[9][4],
+  a106 = A[9][5],
+  a107 = A[9][6],
+  a108 = A[9][7],
+  a109 = A[9][8];
+const a111 = A[10][0],
+  a114 = A[10][3],
+  a115 = A[10][4],
+  a116 = A[10][5],
+  a117 = A[10][6],
+  a118 = A[10][7];
+const a119 = A[10][8],
+  a1110 = A[10][9];
+const a121 = A[11][0],
+  a124 = A[11][3],
+  a125 = A[11][4],
+  a126 = A[11][5],
+  a127 = A[11][6],
+  a128 = A[11][7];
+const a129 = A[11][8],
+  a1210 = A[11][9],
+  a1211 = A[11][10];
 const B = DOP853.b;
-const b1 = B[0], b6 = B[5], b7 = B[6], b8 = B[7], b9 = B[8], b10 = B[9], b11 = B[10], b12 = B[11];
-const bhh1 = DOP853.bhh[0], bhh2 = DOP853.bhh[1], bhh3 = DOP853.bhh[2];
+const b1 = B[0],
+  b6 = B[5],
+  b7 = B[6],
+  b8 = B[7],
+  b9 = B[8],
+  b10 = B[9],
+  b11 = B[10],
+  b12 = B[11];
+const bhh1 = DOP853.bhh[0],
+  bhh2 = DOP853.bhh[1],
+  bhh3 = DOP853.bhh[2];
 const ER = DOP853.e5;
-const er1 = ER[0], er6 = ER[5], er7 = ER[6], er8 = ER[7], er9 = ER[8], er10 = ER[9], er11 = ER[10], er12 = ER[11];
-const a141 = A[13][0], a147 = A[13][6], a148 = A[13][7], a149 = A[13][8], a1410 = A[13][9], a1411 = A[13][10];
-const a1412 = A[13][11], a1413 = A[13][12];
-const a151 = A[14][0], a156 = A[14][5], a157 = A[14][6], a158 = A[14][7], a1511 = A[14][10], a1512 = A[14][11];
-const a1513 = A[14][12], a1514 = A[14][13];
-const a161 = A[15][0], a166 = A[15][5], a167 = A[15][6], a168 = A[15][7], a169 = A[15][8], a1613 = A[15][12];
-const a1614 = A[15][13], a1615 = A[15][14];
+const er1 = ER[0],
+  er6 = ER[5],
+  er7 = ER[6],
+  er8 = ER[7],
+  er9 = ER[8],
+  er10 = ER[9],
+  er11 = ER[10],
+  er12 = ER[11];
+const a141 = A[13][0],
+  a147 = A[13][6],
+  a148 = A[13][7],
+  a149 = A[13][8],
+  a1410 = A[13][9],
+  a1411 = A[13][10];
+const a1412 = A[13][11],
+  a1413 = A[13][12];
+const a151 = A[14][0],
+  a156 = A[14][5],
+  a157 = A[14][6],
+  a158 = A[14][7],
+  a1511 = A[14][10],
+  a1512 = A[14][11];
+const a1513 = A[14][12],
+  a1514 = A[14][13];
+const a161 = A[15][0],
+  a166 = A[15][5],
+  a167 = A[15][6],
+  a168 = A[15][7],
+  a169 = A[15][8],
+  a1613 = A[15][12];
+const a1614 = A[15][13],
+  a1615 = A[15][14];
 const [D4, D5, D6, D7] = DOP853.d;
-const d41 = D4[0], d46 = D4[5], d47 = D4[6], d48 = D4[7], d49 = D4[8], d410 = D4[9], d411 = D4[10], d412 = D4[11];
-const d413 = D4[12], d414 = D4[13], d415 = D4[14], d416 = D4[15];
-const d51 = D5[0], d56 = D5[5], d57 = D5[6], d58 = D5[7], d59 = D5[8], d510 = D5[9], d511 = D5[10], d512 = D5[11];
-const d513 = D5[12], d514 = D5[13], d515 = D5[14], d516 = D5[15];
-const d61 = D6[0], d66 = D6[5], d67 = D6[6], d68 = D6[7], d69 = D6[8], d610 = D6[9], d611 = D6[10], d612 = D6[11];
-const d613 = D6[12], d614 = D6[13], d615 = D6[14], d616 = D6[15];
-const d71 = D7[0], d76 = D7[5], d77 = D7[6], d78 = D7[7], d79 = D7[8], d710 = D7[9], d711 = D7[10], d712 = D7[11];
-const d713 = D7[12], d714 = D7[13], d715 = D7[14], d716 = D7[15];
+const d41 = D4[0],
+  d46 = D4[5],
+  d47 = D4[6],
+  d48 = D4[7],
+  d49 = D4[8],
+  d410 = D4[9],
+  d411 = D4[10],
+  d412 = D4[11];
+const d413 = D4[12],
+  d414 = D4[13],
+  d415 = D4[14],
+  d416 = D4[15];
+const d51 = D5[0],
+  d56 = D5[5],
+  d57 = D5[6],
+  d58 = D5[7],
+  d59 = D5[8],
+  d510 = D5[9],
+  d511 = D5[10],
+  d512 = D5[11];
+const d513 = D5[12],
+  d514 = D5[13],
+  d515 = D5[14],
+  d516 = D5[15];
+const d61 = D6[0],
+  d66 = D6[5],
+  d67 = D6[6],
+  d68 = D6[7],
+  d69 = D6[8],
+  d610 = D6[9],
+  d611 = D6[10],
+  d612 = D6[11];
+const d613 = D6[12],
+  d614 = D6[13],
+  d615 = D6[14],
+  d616 = D6[15];
+const d71 = D7[0],
+  d76 = D7[5],
+  d77 = D7[6],
+  d78 = D7[7],
+  d79 = D7[8],
+  d710 = D7[9],
+  d711 = D7[10],
+  d712 = D7[11];
+const d713 = D7[12],
+  d714 = D7[13],
+  d715 = D7[14],
+  d716 = D7[15];
 
 /**
  * Adaptive DOP853 (Hairer's dop853.f; Hairer, Nørsett, Wanner, *Solving ODEs I*,
@@ -140,8 +262,16 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
 
   /** stages 2..7 */
   private stagesEarly(t0: number, h: number): void {
-    const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
-    const k2 = this.k2, k3 = this.k3, k4 = this.k4, k5 = this.k5, k6 = this.k6, k7 = this.k7;
+    const n = this.n,
+      f = this.f,
+      y = this.y,
+      k1 = this.dydt;
+    const k2 = this.k2,
+      k3 = this.k3,
+      k4 = this.k4,
+      k5 = this.k5,
+      k6 = this.k6,
+      k7 = this.k7;
     const ys = this.ytmp;
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (a21 * k1[i]);
     f(t0 + c2 * h, ys, k2);
@@ -159,9 +289,19 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
 
   /** stages 8..12 (c12 = 1: the last stage is at tNew) */
   private stagesLate(t0: number, h: number, tNew: number): void {
-    const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
-    const k4 = this.k4, k5 = this.k5, k6 = this.k6, k7 = this.k7;
-    const k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
+    const n = this.n,
+      f = this.f,
+      y = this.y,
+      k1 = this.dydt;
+    const k4 = this.k4,
+      k5 = this.k5,
+      k6 = this.k6,
+      k7 = this.k7;
+    const k8 = this.k8,
+      k9 = this.k9,
+      k10 = this.k10,
+      k11 = this.k11,
+      k12 = this.k12;
     const ys = this.ytmp;
     for (let i = 0; i < n; i++) {
       ys[i] = y[i] + h * (a81 * k1[i] + a84 * k4[i] + a85 * k5[i] + a86 * k6[i] + a87 * k7[i]);
@@ -181,7 +321,13 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
       ys[i] =
         y[i] +
         h *
-          (a111 * k1[i] + a114 * k4[i] + a115 * k5[i] + a116 * k6[i] + a117 * k7[i] + a118 * k8[i] + a119 * k9[i] +
+          (a111 * k1[i] +
+            a114 * k4[i] +
+            a115 * k5[i] +
+            a116 * k6[i] +
+            a117 * k7[i] +
+            a118 * k8[i] +
+            a119 * k9[i] +
             a1110 * k10[i]);
     }
     f(t0 + c11 * h, ys, k11);
@@ -189,23 +335,48 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
       ys[i] =
         y[i] +
         h *
-          (a121 * k1[i] + a124 * k4[i] + a125 * k5[i] + a126 * k6[i] + a127 * k7[i] + a128 * k8[i] + a129 * k9[i] +
-            a1210 * k10[i] + a1211 * k11[i]);
+          (a121 * k1[i] +
+            a124 * k4[i] +
+            a125 * k5[i] +
+            a126 * k6[i] +
+            a127 * k7[i] +
+            a128 * k8[i] +
+            a129 * k9[i] +
+            a1210 * k10[i] +
+            a1211 * k11[i]);
     }
     f(tNew, ys, k12); // c12 = 1
   }
 
   /** the 8th-order solution into yNew and Hairer's error norm (NaN when not finite) */
   private combine(h: number): number {
-    const n = this.n, y = this.y, k1 = this.dydt;
-    const k6 = this.k6, k7 = this.k7, k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
-    const y1 = this.yNew, er5 = this.err5, er3 = this.err3;
+    const n = this.n,
+      y = this.y,
+      k1 = this.dydt;
+    const k6 = this.k6,
+      k7 = this.k7,
+      k8 = this.k8,
+      k9 = this.k9,
+      k10 = this.k10,
+      k11 = this.k11,
+      k12 = this.k12;
+    const y1 = this.yNew,
+      er5 = this.err5,
+      er3 = this.err3;
     for (let i = 0; i < n; i++) {
-      const sb = b1 * k1[i] + b6 * k6[i] + b7 * k7[i] + b8 * k8[i] + b9 * k9[i] + b10 * k10[i] + b11 * k11[i] + b12 * k12[i];
+      const sb =
+        b1 * k1[i] + b6 * k6[i] + b7 * k7[i] + b8 * k8[i] + b9 * k9[i] + b10 * k10[i] + b11 * k11[i] + b12 * k12[i];
       y1[i] = y[i] + h * sb;
       er3[i] = sb - bhh1 * k1[i] - bhh2 * k9[i] - bhh3 * k12[i];
       er5[i] =
-        er1 * k1[i] + er6 * k6[i] + er7 * k7[i] + er8 * k8[i] + er9 * k9[i] + er10 * k10[i] + er11 * k11[i] + er12 * k12[i];
+        er1 * k1[i] +
+        er6 * k6[i] +
+        er7 * k7[i] +
+        er8 * k8[i] +
+        er9 * k9[i] +
+        er10 * k10[i] +
+        er11 * k11[i] +
+        er12 * k12[i];
     }
     if (!allFinite(y1, n)) return Number.NaN;
     return dop853ErrorNorm(er5, er3, y, y1, Math.abs(h), this.atol, this.rtol, n);
@@ -218,32 +389,64 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
   }
 
   protected prepareDense(): void {
-    const n = this.n, f = this.f, h = this.hLast, t0 = this.tPrev;
-    const y0 = this.yPrev, k1 = this.fPrev, k13 = this.dydt;
-    const k6 = this.k6, k7 = this.k7, k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
-    const k14 = this.k14, k15 = this.k15, k16 = this.k16, ys = this.ytmp;
+    const n = this.n,
+      f = this.f,
+      h = this.hLast,
+      t0 = this.tPrev;
+    const y0 = this.yPrev,
+      k1 = this.fPrev,
+      k13 = this.dydt;
+    const k6 = this.k6,
+      k7 = this.k7,
+      k8 = this.k8,
+      k9 = this.k9,
+      k10 = this.k10,
+      k11 = this.k11,
+      k12 = this.k12;
+    const k14 = this.k14,
+      k15 = this.k15,
+      k16 = this.k16,
+      ys = this.ytmp;
     for (let i = 0; i < n; i++) {
       ys[i] =
         y0[i] +
         h *
-          (a141 * k1[i] + a147 * k7[i] + a148 * k8[i] + a149 * k9[i] + a1410 * k10[i] + a1411 * k11[i] +
-            a1412 * k12[i] + a1413 * k13[i]);
+          (a141 * k1[i] +
+            a147 * k7[i] +
+            a148 * k8[i] +
+            a149 * k9[i] +
+            a1410 * k10[i] +
+            a1411 * k11[i] +
+            a1412 * k12[i] +
+            a1413 * k13[i]);
     }
     f(t0 + c14 * h, ys, k14);
     for (let i = 0; i < n; i++) {
       ys[i] =
         y0[i] +
         h *
-          (a151 * k1[i] + a156 * k6[i] + a157 * k7[i] + a158 * k8[i] + a1511 * k11[i] + a1512 * k12[i] +
-            a1513 * k13[i] + a1514 * k14[i]);
+          (a151 * k1[i] +
+            a156 * k6[i] +
+            a157 * k7[i] +
+            a158 * k8[i] +
+            a1511 * k11[i] +
+            a1512 * k12[i] +
+            a1513 * k13[i] +
+            a1514 * k14[i]);
     }
     f(t0 + c15 * h, ys, k15);
     for (let i = 0; i < n; i++) {
       ys[i] =
         y0[i] +
         h *
-          (a161 * k1[i] + a166 * k6[i] + a167 * k7[i] + a168 * k8[i] + a169 * k9[i] + a1613 * k13[i] +
-            a1614 * k14[i] + a1615 * k15[i]);
+          (a161 * k1[i] +
+            a166 * k6[i] +
+            a167 * k7[i] +
+            a168 * k8[i] +
+            a169 * k9[i] +
+            a1613 * k13[i] +
+            a1614 * k14[i] +
+            a1615 * k15[i]);
     }
     f(t0 + c16 * h, ys, k16);
     this.stats.rhsEvaluations += 3;
@@ -252,40 +455,115 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
 
   /** the continuous extension's coefficients r1..r7 from the stages (see prepareDense) */
   private denseCoefficients(h: number): void {
-    const n = this.n, y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k13 = this.dydt;
-    const k6 = this.k6, k7 = this.k7, k8 = this.k8, k9 = this.k9, k10 = this.k10, k11 = this.k11, k12 = this.k12;
-    const k14 = this.k14, k15 = this.k15, k16 = this.k16;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4, r5 = this.r5, r6 = this.r6, r7 = this.r7;
+    const n = this.n,
+      y0 = this.yPrev,
+      y1 = this.y,
+      k1 = this.fPrev,
+      k13 = this.dydt;
+    const k6 = this.k6,
+      k7 = this.k7,
+      k8 = this.k8,
+      k9 = this.k9,
+      k10 = this.k10,
+      k11 = this.k11,
+      k12 = this.k12;
+    const k14 = this.k14,
+      k15 = this.k15,
+      k16 = this.k16;
+    const r1 = this.r1,
+      r2 = this.r2,
+      r3 = this.r3,
+      r4 = this.r4,
+      r5 = this.r5,
+      r6 = this.r6,
+      r7 = this.r7;
     for (let i = 0; i < n; i++) {
       const dy = y1[i] - y0[i];
       const bspl = h * k1[i] - dy;
       r1[i] = dy;
       r2[i] = bspl;
       r3[i] = dy - h * k13[i] - bspl;
-      const q1 = k1[i], q6 = k6[i], q7 = k7[i], q8 = k8[i], q9 = k9[i], q10 = k10[i], q11 = k11[i], q12 = k12[i];
-      const q13 = k13[i], q14 = k14[i], q15 = k15[i], q16 = k16[i];
+      const q1 = k1[i],
+        q6 = k6[i],
+        q7 = k7[i],
+        q8 = k8[i],
+        q9 = k9[i],
+        q10 = k10[i],
+        q11 = k11[i],
+        q12 = k12[i];
+      const q13 = k13[i],
+        q14 = k14[i],
+        q15 = k15[i],
+        q16 = k16[i];
       r4[i] =
         h *
-        (d41 * q1 + d46 * q6 + d47 * q7 + d48 * q8 + d49 * q9 + d410 * q10 + d411 * q11 + d412 * q12 + d413 * q13 +
-          d414 * q14 + d415 * q15 + d416 * q16);
+        (d41 * q1 +
+          d46 * q6 +
+          d47 * q7 +
+          d48 * q8 +
+          d49 * q9 +
+          d410 * q10 +
+          d411 * q11 +
+          d412 * q12 +
+          d413 * q13 +
+          d414 * q14 +
+          d415 * q15 +
+          d416 * q16);
       r5[i] =
         h *
-        (d51 * q1 + d56 * q6 + d57 * q7 + d58 * q8 + d59 * q9 + d510 * q10 + d511 * q11 + d512 * q12 + d513 * q13 +
-          d514 * q14 + d515 * q15 + d516 * q16);
+        (d51 * q1 +
+          d56 * q6 +
+          d57 * q7 +
+          d58 * q8 +
+          d59 * q9 +
+          d510 * q10 +
+          d511 * q11 +
+          d512 * q12 +
+          d513 * q13 +
+          d514 * q14 +
+          d515 * q15 +
+          d516 * q16);
       r6[i] =
         h *
-        (d61 * q1 + d66 * q6 + d67 * q7 + d68 * q8 + d69 * q9 + d610 * q10 + d611 * q11 + d612 * q12 + d613 * q13 +
-          d614 * q14 + d615 * q15 + d616 * q16);
+        (d61 * q1 +
+          d66 * q6 +
+          d67 * q7 +
+          d68 * q8 +
+          d69 * q9 +
+          d610 * q10 +
+          d611 * q11 +
+          d612 * q12 +
+          d613 * q13 +
+          d614 * q14 +
+          d615 * q15 +
+          d616 * q16);
       r7[i] =
         h *
-        (d71 * q1 + d76 * q6 + d77 * q7 + d78 * q8 + d79 * q9 + d710 * q10 + d711 * q11 + d712 * q12 + d713 * q13 +
-          d714 * q14 + d715 * q15 + d716 * q16);
+        (d71 * q1 +
+          d76 * q6 +
+          d77 * q7 +
+          d78 * q8 +
+          d79 * q9 +
+          d710 * q10 +
+          d711 * q11 +
+          d712 * q12 +
+          d713 * q13 +
+          d714 * q14 +
+          d715 * q15 +
+          d716 * q16);
     }
   }
 
   protected evalDense(theta: number, out: Float64Array): void {
-    const n = this.n, y0 = this.yPrev;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4, r5 = this.r5, r6 = this.r6, r7 = this.r7;
+    const n = this.n,
+      y0 = this.yPrev;
+    const r1 = this.r1,
+      r2 = this.r2,
+      r3 = this.r3,
+      r4 = this.r4,
+      r5 = this.r5,
+      r6 = this.r6,
+      r7 = this.r7;
     const th1 = 1 - theta;
     for (let i = 0; i < n; i++) {
       const conpar = r4[i] + theta * (r5[i] + th1 * (r6[i] + theta * r7[i]));
@@ -295,7 +573,13 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
 
   protected evalDenseSome(theta: number, idx: Int32Array, out: Float64Array): void {
     const y0 = this.yPrev;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4, r5 = this.r5, r6 = this.r6, r7 = this.r7;
+    const r1 = this.r1,
+      r2 = this.r2,
+      r3 = this.r3,
+      r4 = this.r4,
+      r5 = this.r5,
+      r6 = this.r6,
+      r7 = this.r7;
     const th1 = 1 - theta;
     for (let j = 0; j < idx.length; j++) {
       const i = idx[j];

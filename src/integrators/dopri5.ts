@@ -7,17 +7,44 @@ import { DOPRI5 } from './tableaus/dopri5.js';
  * Textbook 1-based names: aij is row i, column j of Hairer's Table II.5.2.
  */
 const A = DOPRI5.a;
-const c2 = DOPRI5.c[1], c3 = DOPRI5.c[2], c4 = DOPRI5.c[3], c5 = DOPRI5.c[4];
+const c2 = DOPRI5.c[1],
+  c3 = DOPRI5.c[2],
+  c4 = DOPRI5.c[3],
+  c5 = DOPRI5.c[4];
 const a21 = A[1][0];
-const a31 = A[2][0], a32 = A[2][1];
-const a41 = A[3][0], a42 = A[3][1], a43 = A[3][2];
-const a51 = A[4][0], a52 = A[4][1], a53 = A[4][2], a54 = A[4][3];
-const a61 = A[5][0], a62 = A[5][1], a63 = A[5][2], a64 = A[5][3], a65 = A[5][4];
-const a71 = A[6][0], a73 = A[6][2], a74 = A[6][3], a75 = A[6][4], a76 = A[6][5];
+const a31 = A[2][0],
+  a32 = A[2][1];
+const a41 = A[3][0],
+  a42 = A[3][1],
+  a43 = A[3][2];
+const a51 = A[4][0],
+  a52 = A[4][1],
+  a53 = A[4][2],
+  a54 = A[4][3];
+const a61 = A[5][0],
+  a62 = A[5][1],
+  a63 = A[5][2],
+  a64 = A[5][3],
+  a65 = A[5][4];
+const a71 = A[6][0],
+  a73 = A[6][2],
+  a74 = A[6][3],
+  a75 = A[6][4],
+  a76 = A[6][5];
 const E = DOPRI5.e;
-const e1 = E[0], e3 = E[2], e4 = E[3], e5 = E[4], e6 = E[5], e7 = E[6];
+const e1 = E[0],
+  e3 = E[2],
+  e4 = E[3],
+  e5 = E[4],
+  e6 = E[5],
+  e7 = E[6];
 const D = DOPRI5.d;
-const d1 = D[0], d3 = D[2], d4 = D[3], d5 = D[4], d6 = D[5], d7 = D[6];
+const d1 = D[0],
+  d3 = D[2],
+  d4 = D[3],
+  d5 = D[4],
+  d6 = D[5],
+  d7 = D[6];
 
 /**
  * Adaptive Dormand–Prince 5(4) (Hairer's DOPRI5; Hairer, Nørsett, Wanner, *Solving ODEs I*,
@@ -70,17 +97,49 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   }
 
   protected attempt(t0: number, h: number, tNew: number): number {
-    const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
-    const k2 = this.k2, k3 = this.k3, k4 = this.k4, k5 = this.k5, k6 = this.k6, k7 = this.fNew;
-    const ys = this.ytmp, y1 = this.yNew, err = this.err;
+    const n = this.n,
+      f = this.f,
+      y = this.y,
+      k1 = this.dydt;
+    const k2 = this.k2,
+      k3 = this.k3,
+      k4 = this.k4,
+      k5 = this.k5,
+      k6 = this.k6,
+      k7 = this.fNew;
+    const ys = this.ytmp,
+      y1 = this.yNew,
+      err = this.err;
     // The tableau as locals: module constants read inside the loops are context loads on
     // every element (a quarter of the step's time at n = 2048). The arithmetic is Hairer's,
     // h·(Σ aij kj): for uniform motion the stages and the error estimate stay exact (the
     // weights sum to 1 and the error weights to 0 in doubles), and so do the event times.
-    const A21 = a21, A31 = a31, A32 = a32, A41 = a41, A42 = a42, A43 = a43;
-    const A51 = a51, A52 = a52, A53 = a53, A54 = a54, A61 = a61, A62 = a62, A63 = a63, A64 = a64, A65 = a65;
-    const A71 = a71, A73 = a73, A74 = a74, A75 = a75, A76 = a76;
-    const E1 = e1, E3 = e3, E4 = e4, E5 = e5, E6 = e6, E7 = e7;
+    const A21 = a21,
+      A31 = a31,
+      A32 = a32,
+      A41 = a41,
+      A42 = a42,
+      A43 = a43;
+    const A51 = a51,
+      A52 = a52,
+      A53 = a53,
+      A54 = a54,
+      A61 = a61,
+      A62 = a62,
+      A63 = a63,
+      A64 = a64,
+      A65 = a65;
+    const A71 = a71,
+      A73 = a73,
+      A74 = a74,
+      A75 = a75,
+      A76 = a76;
+    const E1 = e1,
+      E3 = e3,
+      E4 = e4,
+      E5 = e5,
+      E6 = e6,
+      E7 = e7;
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (A21 * k1[i]);
     f(t0 + c2 * h, ys, k2);
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (A31 * k1[i] + A32 * k2[i]);
@@ -89,17 +148,21 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     f(t0 + c4 * h, ys, k4);
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
     f(t0 + c5 * h, ys, k5);
-    for (let i = 0; i < n; i++) ys[i] = y[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
+    for (let i = 0; i < n; i++)
+      ys[i] = y[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
     f(tNew, ys, k6); // c6 = 1
-    for (let i = 0; i < n; i++) y1[i] = y[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+    for (let i = 0; i < n; i++)
+      y1[i] = y[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
     f(tNew, y1, k7);
     this.stats.rhsEvaluations += 6;
     // The stiffness test's sums ride along in the error loop rather than a pass of their own
     // per accepted step: k6 and k7 sit at the same t, ys still holds the 6th stage's y.
-    let dk2 = 0, dy2 = 0;
+    let dk2 = 0,
+      dy2 = 0;
     for (let i = 0; i < n; i++) {
       err[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
-      const dk = k7[i] - k6[i], dy = y1[i] - ys[i];
+      const dk = k7[i] - k6[i],
+        dy = y1[i] - ys[i];
       dk2 += dk * dk;
       dy2 += dy * dy;
     }
@@ -128,7 +191,8 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
 
   protected finish(tNew: number): boolean {
     // f(tNew, yNew) is the 7th stage, already checked through the error norm
-    const num = this.stageDiff2, den = this.stateDiff2;
+    const num = this.stageDiff2,
+      den = this.stateDiff2;
     if (den > 0) {
       const hl = Math.abs(tNew - this.t) * Math.sqrt(num / den);
       this.hLambda = hl;
@@ -144,11 +208,26 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   }
 
   protected prepareDense(): void {
-    const n = this.n, h = this.hLast;
-    const y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k7 = this.dydt;
-    const k3 = this.k3, k4 = this.k4, k5 = this.k5, k6 = this.k6;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4;
-    const D1 = d1, D3 = d3, D4 = d4, D5 = d5, D6 = d6, D7 = d7;
+    const n = this.n,
+      h = this.hLast;
+    const y0 = this.yPrev,
+      y1 = this.y,
+      k1 = this.fPrev,
+      k7 = this.dydt;
+    const k3 = this.k3,
+      k4 = this.k4,
+      k5 = this.k5,
+      k6 = this.k6;
+    const r1 = this.r1,
+      r2 = this.r2,
+      r3 = this.r3,
+      r4 = this.r4;
+    const D1 = d1,
+      D3 = d3,
+      D4 = d4,
+      D5 = d5,
+      D6 = d6,
+      D7 = d7;
     for (let i = 0; i < n; i++) {
       const dy = y1[i] - y0[i];
       const bspl = h * k1[i] - dy;
@@ -163,10 +242,14 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   private readonly preparedFor: Int32Array;
 
   protected override prepareDenseSome(idx: Int32Array): boolean {
-    const id = this.stepId, preparedFor = this.preparedFor;
+    const id = this.stepId,
+      preparedFor = this.preparedFor;
     for (let j = 0; j < idx.length; j++) {
       const i = idx[j];
-      if (preparedFor[i] !== id) { this.prepareComponent(i); preparedFor[i] = id; }
+      if (preparedFor[i] !== id) {
+        this.prepareComponent(i);
+        preparedFor[i] = id;
+      }
     }
     return true;
   }
@@ -174,7 +257,10 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   /** Hairer's continuous extension coefficients of component i for the last step. */
   private prepareComponent(i: number): void {
     const h = this.hLast;
-    const y0 = this.yPrev, y1 = this.y, k1 = this.fPrev, k7 = this.dydt;
+    const y0 = this.yPrev,
+      y1 = this.y,
+      k1 = this.fPrev,
+      k7 = this.dydt;
     const dy = y1[i] - y0[i];
     const bspl = h * k1[i] - dy;
     this.r1[i] = dy;
@@ -184,15 +270,22 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   }
 
   protected evalDense(theta: number, out: Float64Array): void {
-    const n = this.n, y0 = this.yPrev;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4;
+    const n = this.n,
+      y0 = this.yPrev;
+    const r1 = this.r1,
+      r2 = this.r2,
+      r3 = this.r3,
+      r4 = this.r4;
     const th1 = 1 - theta;
     for (let i = 0; i < n; i++) out[i] = y0[i] + theta * (r1[i] + th1 * (r2[i] + theta * (r3[i] + th1 * r4[i])));
   }
 
   protected evalDenseSome(theta: number, idx: Int32Array, out: Float64Array): void {
     const y0 = this.yPrev;
-    const r1 = this.r1, r2 = this.r2, r3 = this.r3, r4 = this.r4;
+    const r1 = this.r1,
+      r2 = this.r2,
+      r3 = this.r3,
+      r4 = this.r4;
     const th1 = 1 - theta;
     for (let j = 0; j < idx.length; j++) {
       const i = idx[j];

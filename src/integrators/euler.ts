@@ -22,7 +22,10 @@ export class EulerStepper extends FixedStepper {
   }
 
   protected attempt(t0: number, h: number, tNew: number): number {
-    const n = this.n, y = this.y, k1 = this.dydt, y1 = this.yNew;
+    const n = this.n,
+      y = this.y,
+      k1 = this.dydt,
+      y1 = this.yNew;
     for (let i = 0; i < n; i++) y1[i] = y[i] + h * k1[i];
     this.f(tNew, y1, this.fNew);
     return 1;
@@ -30,7 +33,9 @@ export class EulerStepper extends FixedStepper {
 
   interpolate(s: number, out: Float64Array): void {
     if (this.copyStepEnd(s, out)) return;
-    const n = this.n, y0 = this.yPrev, y1 = this.y;
+    const n = this.n,
+      y0 = this.yPrev,
+      y1 = this.y;
     const theta = (s - this.tPrev) / this.hLast;
     for (let i = 0; i < n; i++) out[i] = y0[i] + theta * (y1[i] - y0[i]);
   }

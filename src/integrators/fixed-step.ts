@@ -49,7 +49,10 @@ export abstract class FixedStepper extends StepperBase implements Stepper {
 
   step(tLimit: number): StepOutcome {
     if (!this.beginStep(tLimit)) return 'nonFinite';
-    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
+    const t0 = this.t,
+      dir = this.stepDir,
+      dist = this.stepDist,
+      hMin = this.stepHMin;
     const n = this.n;
     let absH = this.hFixed;
     for (;;) {

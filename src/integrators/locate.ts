@@ -13,7 +13,10 @@
  */
 
 /** The collapsed bracket: g(left) has the sign before the crossing, g(right) is on or past zero. */
-export interface Bracket { left: number; right: number }
+export interface Bracket {
+  left: number;
+  right: number;
+}
 
 /**
  * A function of t sampled on the dense output. `value(s)` evaluates it; `slope()` is its
@@ -45,24 +48,39 @@ const MAX_ITERATIONS = 200;
  * f (a ball in flight) the interpolant is f itself and one step lands on the root, however
  * long the step that overshot it; in general each step gains several digits.
  */
-function hermitePoint(a: number, fa: number, da: number, b: number, fb: number, db: number, lo: number, hi: number): number {
+function hermitePoint(
+  a: number,
+  fa: number,
+  da: number,
+  b: number,
+  fb: number,
+  db: number,
+  lo: number,
+  hi: number,
+): number {
   const H = b - a;
-  const c0 = fa, c1 = da * H;
+  const c0 = fa,
+    c1 = da * H;
   const c2 = -3 * fa - 2 * da * H + 3 * fb - db * H;
   const c3 = 2 * fa + da * H - 2 * fb + db * H;
   if (!(c2 === c2 && c3 === c3)) return NaN;
   // bracketed Newton on the polynomial in θ in [0, 1], where it changes sign
-  let tl = 0, th = 1;
+  let tl = 0,
+    th = 1;
   let theta = fa / (fa - fb);
   if (!(theta > 0 && theta < 1)) theta = 0.5;
   for (let i = 0; i < 60; i++) {
     const p = c0 + theta * (c1 + theta * (c2 + theta * c3));
     if (p === 0) break;
-    if (Math.sign(p) === Math.sign(fa)) tl = theta; else th = theta;
+    if (Math.sign(p) === Math.sign(fa)) tl = theta;
+    else th = theta;
     const dp = c1 + theta * (2 * c2 + theta * 3 * c3);
     let next = theta - p / dp;
     if (!(next > tl && next < th)) next = 0.5 * (tl + th);
-    if (Math.abs(next - theta) <= 4 * Number.EPSILON * theta) { theta = next; break; }
+    if (Math.abs(next - theta) <= 4 * Number.EPSILON * theta) {
+      theta = next;
+      break;
+    }
     theta = next;
   }
   const s = a + theta * H;
@@ -73,23 +91,38 @@ function hermitePoint(a: number, fa: number, da: number, b: number, fb: number, 
  * Finds the crossing of f in [a, b], where f(a) = ga != 0 and f(b) = gb has the other sign or
  * is 0. Works in either direction of t (a > b is fine). Writes the result into `out`.
  */
-export function locateCrossing(f: ScanFunction, a: number, ga: number, b: number, gb: number, out: Bracket, slopeA = NaN, slopeB = NaN): Bracket {
+export function locateCrossing(
+  f: ScanFunction,
+  a: number,
+  ga: number,
+  b: number,
+  gb: number,
+  out: Bracket,
+  slopeA = NaN,
+  slopeB = NaN,
+): Bracket {
   let side = 0; // which end was kept twice in a row (Illinois halving)
   // The sign before the crossing, fixed: halving a tiny ga may round it to 0.
   const signA = Math.sign(ga);
   let zeroWalk = 0;
   // the size of g at the ends: a value far below it means the point is next to the root
   const scale = Math.max(Math.abs(ga), Math.abs(gb));
-  let widthAtHalving = Math.abs(b - a), sinceHalved = 0;
+  let widthAtHalving = Math.abs(b - a),
+    sinceHalved = 0;
   // The true values and slopes at both ends (ga and gb are halved by Illinois), for the
   // Hermite step.
-  let fa = ga, fb = gb, da = slopeA, db = slopeB;
-  let lastAbs = Infinity, hermiteStalled = false;
+  let fa = ga,
+    fb = gb,
+    da = slopeA,
+    db = slopeB;
+  let lastAbs = Infinity,
+    hermiteStalled = false;
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const width = Math.abs(b - a);
     const tol = Math.max(2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b), 1e-300), f.resolution);
     if (width <= tol) break;
-    const lo = Math.min(a, b), hi = Math.max(a, b);
+    const lo = Math.min(a, b),
+      hi = Math.max(a, b);
     let s: number;
     let byHermite = false;
     if (gb === 0) {
@@ -113,21 +146,35 @@ export function locateCrossing(f: ScanFunction, a: number, ga: number, b: number
     if (f.noise !== undefined && Math.abs(gs) <= f.noise() && (gs !== 0 || f.noise() > 0)) {
       // at zero within the function's own rounding: collapse the bracket onto s
       const toward = Math.sign(b - a);
-      if (Math.sign(gs) === signA) { a = s; if (toward * (b - (s + toward * tol)) > 0) b = s + toward * tol; }
-      else { b = s; if (toward * ((s - toward * tol) - a) > 0) a = s - toward * tol; }
+      if (Math.sign(gs) === signA) {
+        a = s;
+        if (toward * (b - (s + toward * tol)) > 0) b = s + toward * tol;
+      } else {
+        b = s;
+        if (toward * (s - toward * tol - a) > 0) a = s - toward * tol;
+      }
       break;
     }
     if (gs === 0 || Math.sign(gs) !== signA) {
-      b = s; gb = gs; fb = gs; db = slope;
+      b = s;
+      gb = gs;
+      fb = gs;
+      db = slope;
       if (side === -1) ga *= 0.5;
       side = -1;
     } else {
-      a = s; ga = gs; fa = gs; da = slope;
+      a = s;
+      ga = gs;
+      fa = gs;
+      da = slope;
       if (side === 1) gb *= 0.5;
       side = 1;
     }
     sinceHalved++;
-    if (Math.abs(b - a) <= 0.5 * widthAtHalving) { widthAtHalving = Math.abs(b - a); sinceHalved = 0; }
+    if (Math.abs(b - a) <= 0.5 * widthAtHalving) {
+      widthAtHalving = Math.abs(b - a);
+      sinceHalved = 0;
+    }
     // Hermite steps go on while they converge fast (|g| at least halved per step); one that
     // did that counts as progress even if it shrank the bracket from one side only.
     const absG = Math.abs(gs);
@@ -147,7 +194,17 @@ export function locateCrossing(f: ScanFunction, a: number, ga: number, b: number
       if ((q - a) * (q - b) < 0) {
         const gq = f.value(q);
         const dq = f.slope();
-        if (gq === 0 || Math.sign(gq) !== signA) { b = q; gb = gq; fb = gq; db = dq; } else { a = q; ga = gq; fa = gq; da = dq; }
+        if (gq === 0 || Math.sign(gq) !== signA) {
+          b = q;
+          gb = gq;
+          fb = gq;
+          db = dq;
+        } else {
+          a = q;
+          ga = gq;
+          fa = gq;
+          da = dq;
+        }
       }
     }
   }

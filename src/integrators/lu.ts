@@ -21,13 +21,20 @@ export function luFactor(a: Float64Array, n: number, piv: Int32Array): boolean {
     let best = Math.abs(a[rk + k]);
     for (let i = k + 1; i < n; i++) {
       const v = Math.abs(a[i * n + k]);
-      if (v > best) { best = v; p = i; }
+      if (v > best) {
+        best = v;
+        p = i;
+      }
     }
     piv[k] = p;
     if (!(best > 0)) return false; // zero or NaN pivot
     if (p !== k) {
       const rp = p * n;
-      for (let j = 0; j < n; j++) { const tmp = a[rk + j]; a[rk + j] = a[rp + j]; a[rp + j] = tmp; }
+      for (let j = 0; j < n; j++) {
+        const tmp = a[rk + j];
+        a[rk + j] = a[rp + j];
+        a[rp + j] = tmp;
+      }
     }
     const inv = 1 / a[rk + k];
     for (let i = k + 1; i < n; i++) {
@@ -44,7 +51,11 @@ export function luFactor(a: Float64Array, n: number, piv: Int32Array): boolean {
 export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64Array): void {
   for (let k = 0; k < n; k++) {
     const p = piv[k];
-    if (p !== k) { const tmp = b[k]; b[k] = b[p]; b[p] = tmp; }
+    if (p !== k) {
+      const tmp = b[k];
+      b[k] = b[p];
+      b[p] = tmp;
+    }
   }
   for (let i = 1; i < n; i++) {
     const ri = i * n;
@@ -100,15 +111,21 @@ export class BandedLu {
       let best = Math.abs(ab[k * w + ml]);
       for (let i = k + 1; i <= iEnd; i++) {
         const v = Math.abs(ab[i * w + (k - i + ml)]);
-        if (v > best) { best = v; p = i; }
+        if (v > best) {
+          best = v;
+          p = i;
+        }
       }
       piv[k] = p;
       if (!(best > 0)) return false;
       const jEnd = Math.min(n - 1, k + upw);
       if (p !== k) {
         for (let j = k; j <= jEnd; j++) {
-          const ik = k * w + (j - k + ml), ip = p * w + (j - p + ml);
-          const tmp = ab[ik]; ab[ik] = ab[ip]; ab[ip] = tmp;
+          const ik = k * w + (j - k + ml),
+            ip = p * w + (j - p + ml);
+          const tmp = ab[ik];
+          ab[ik] = ab[ip];
+          ab[ip] = tmp;
         }
       }
       const inv = 1 / ab[k * w + ml];
@@ -117,7 +134,8 @@ export class BandedLu {
         const m = ab[ik] * inv;
         ab[ik] = m;
         if (m === 0) continue;
-        const off = i * w - i + ml, offk = k * w - k + ml;
+        const off = i * w - i + ml,
+          offk = k * w - k + ml;
         for (let j = k + 1; j <= jEnd; j++) ab[off + j] -= m * ab[offk + j];
       }
     }
@@ -130,7 +148,11 @@ export class BandedLu {
     const upw = mu + ml;
     for (let k = 0; k < n; k++) {
       const p = piv[k];
-      if (p !== k) { const tmp = b[k]; b[k] = b[p]; b[p] = tmp; }
+      if (p !== k) {
+        const tmp = b[k];
+        b[k] = b[p];
+        b[p] = tmp;
+      }
       const bk = b[k];
       if (bk === 0) continue;
       const iEnd = Math.min(n - 1, k + ml);

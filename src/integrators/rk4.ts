@@ -31,8 +31,15 @@ export class Rk4Stepper extends FixedStepper {
   }
 
   protected attempt(t0: number, h: number, tNew: number): number {
-    const n = this.n, f = this.f, y = this.y, k1 = this.dydt;
-    const k2 = this.k2, k3 = this.k3, k4 = this.k4, ys = this.ytmp, y1 = this.yNew;
+    const n = this.n,
+      f = this.f,
+      y = this.y,
+      k1 = this.dydt;
+    const k2 = this.k2,
+      k3 = this.k3,
+      k4 = this.k4,
+      ys = this.ytmp,
+      y1 = this.yNew;
     const hh = 0.5 * h;
     for (let i = 0; i < n; i++) ys[i] = y[i] + hh * k1[i];
     f(t0 + hh, ys, k2);
@@ -48,7 +55,12 @@ export class Rk4Stepper extends FixedStepper {
 
   interpolate(s: number, out: Float64Array): void {
     if (this.copyStepEnd(s, out)) return;
-    const n = this.n, h = this.hLast, y0 = this.yPrev, y1 = this.y, f0 = this.fPrev, f1 = this.dydt;
+    const n = this.n,
+      h = this.hLast,
+      y0 = this.yPrev,
+      y1 = this.y,
+      f0 = this.fPrev,
+      f1 = this.dydt;
     const theta = (s - this.tPrev) / h;
     const th1 = 1 - theta;
     for (let i = 0; i < n; i++) {

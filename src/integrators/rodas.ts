@@ -19,17 +19,38 @@ import { RODAS } from './tableaus/rodas.js';
 const GAMMA = RODAS.gamma;
 const [, A2, A3, A4, A5] = RODAS.a;
 const a21 = A2[0];
-const a31 = A3[0], a32 = A3[1];
-const a41 = A4[0], a42 = A4[1], a43 = A4[2];
-const a51 = A5[0], a52 = A5[1], a53 = A5[2], a54 = A5[3];
+const a31 = A3[0],
+  a32 = A3[1];
+const a41 = A4[0],
+  a42 = A4[1],
+  a43 = A4[2];
+const a51 = A5[0],
+  a52 = A5[1],
+  a53 = A5[2],
+  a54 = A5[3];
 const [, C2, C3, C4, C5, C6] = RODAS.C;
 const c21 = C2[0];
-const c31 = C3[0], c32 = C3[1];
-const c41 = C4[0], c42 = C4[1], c43 = C4[2];
-const c51 = C5[0], c52 = C5[1], c53 = C5[2], c54 = C5[3];
-const c61 = C6[0], c62 = C6[1], c63 = C6[2], c64 = C6[3], c65 = C6[4];
-const cc2 = RODAS.c[1], cc3 = RODAS.c[2], cc4 = RODAS.c[3];
-const d1 = RODAS.d[0], d2 = RODAS.d[1], d3 = RODAS.d[2], d4 = RODAS.d[3];
+const c31 = C3[0],
+  c32 = C3[1];
+const c41 = C4[0],
+  c42 = C4[1],
+  c43 = C4[2];
+const c51 = C5[0],
+  c52 = C5[1],
+  c53 = C5[2],
+  c54 = C5[3];
+const c61 = C6[0],
+  c62 = C6[1],
+  c63 = C6[2],
+  c64 = C6[3],
+  c65 = C6[4];
+const cc2 = RODAS.c[1],
+  cc3 = RODAS.c[2],
+  cc4 = RODAS.c[3];
+const d1 = RODAS.d[0],
+  d2 = RODAS.d[1],
+  d3 = RODAS.d[2],
+  d4 = RODAS.d[3];
 const [h21, h22, h23, h24, h25] = RODAS.h2;
 const [h31, h32, h33, h34, h35] = RODAS.h3;
 
@@ -132,7 +153,8 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.jacFns = options.jacobian?.() ?? null;
     this.autonomous = this.jacFns !== null && this.jacFns.dfdt === null;
     this.ft = new Float64Array(n);
-    const lower = this.jacFns?.lower ?? n - 1, upper = this.jacFns?.upper ?? n - 1;
+    const lower = this.jacFns?.lower ?? n - 1,
+      upper = this.jacFns?.upper ?? n - 1;
     this.lower = lower;
     this.upper = upper;
     this.band = bandPays(n, lower, upper) ? new BandedLu(n, lower, upper) : null;
@@ -168,10 +190,16 @@ export class RodasStepper extends StepperBase implements Stepper {
 
   /** ∂f/∂y and ∂f/∂t at (t, y) into J, ft */
   private evaluateJacobian(t: number): void {
-    const n = this.n, J = this.J, y = this.y, wJ = this.jacBandW;
+    const n = this.n,
+      J = this.J,
+      y = this.y,
+      wJ = this.jacBandW;
     const jf = this.jacFns;
     if (jf !== null) {
-      if (this.jacDense) { J.fill(0); this.jacDense = false; }
+      if (this.jacDense) {
+        J.fill(0);
+        this.jacDense = false;
+      }
       if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
         if (jf.dfdt !== null) jf.dfdt(t, y, this.ft);
         // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
@@ -181,18 +209,22 @@ export class RodasStepper extends StepperBase implements Stepper {
       }
     }
     // finite differences (Hairer's rodas.f: δ = sqrt(uround·max(1e-5, |y_j|)))
-    const ys = this.ys, fk = this.fk, f0 = this.dydt;
+    const ys = this.ys,
+      fk = this.fk,
+      f0 = this.dydt;
     ys.set(y);
     if (wJ > 0) {
       // Curtis, Powell & Reid: columns wJ apart touch disjoint rows of a band, so one
       // evaluation of f serves all of them: wJ evaluations instead of n
-      const lower = this.lower, upper = this.upper;
+      const lower = this.lower,
+        upper = this.upper;
       for (let g = 0; g < wJ && g < n; g++) {
         for (let j = g; j < n; j += wJ) ys[j] = y[j] + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(y[j])));
         this.f(t, ys, fk);
         for (let j = g; j < n; j += wJ) {
           const dj = ys[j] - y[j];
-          const iLo = Math.max(0, j - upper), iHi = Math.min(n - 1, j + lower);
+          const iLo = Math.max(0, j - upper),
+            iHi = Math.min(n - 1, j + lower);
           for (let i = iLo; i <= iHi; i++) J[i * wJ + (j - i + lower)] = (fk[i] - f0[i]) / dj;
           ys[j] = y[j];
         }
@@ -222,14 +254,17 @@ export class RodasStepper extends StepperBase implements Stepper {
 
   /** LU of I/(hγ) − J; false if singular */
   private factor(h: number): boolean {
-    const n = this.n, J = this.J, fac = 1 / (h * GAMMA);
+    const n = this.n,
+      J = this.J,
+      fac = 1 / (h * GAMMA);
     const band = this.band;
     if (band !== null) {
       const { ab, w, ml, mu } = band;
       const wJ = this.jacBandW;
       ab.fill(0);
       for (let i = 0; i < n; i++) {
-        const jLo = Math.max(0, i - ml), jHi = Math.min(n - 1, i + mu);
+        const jLo = Math.max(0, i - ml),
+          jHi = Math.min(n - 1, i + mu);
         const off = i * w - i + ml;
         // J's row i: band storage shares the offset j − i + ml, with its own stride
         const offJ = wJ > 0 ? i * wJ - i + ml : i * n;
@@ -252,18 +287,56 @@ export class RodasStepper extends StepperBase implements Stepper {
 
   /** one attempt from (t0, y) to tNew; the error norm, NaN if non-finite, Infinity if singular */
   private attempt(t0: number, h: number, tNew: number): number {
-    const n = this.n, f = this.f, y = this.y, f0 = this.dydt, ft = this.ft;
-    const u1 = this.u1, u2 = this.u2, u3 = this.u3, u4 = this.u4, u5 = this.u5, u6 = this.u6;
-    const ys = this.ys, fk = this.fk, y1 = this.yNew;
-    if (!this.jacFresh) { this.evaluateJacobian(t0); this.jacFresh = true; }
+    const n = this.n,
+      f = this.f,
+      y = this.y,
+      f0 = this.dydt,
+      ft = this.ft;
+    const u1 = this.u1,
+      u2 = this.u2,
+      u3 = this.u3,
+      u4 = this.u4,
+      u5 = this.u5,
+      u6 = this.u6;
+    const ys = this.ys,
+      fk = this.fk,
+      y1 = this.yNew;
+    if (!this.jacFresh) {
+      this.evaluateJacobian(t0);
+      this.jacFresh = true;
+    }
     if (!this.factor(h)) return Number.POSITIVE_INFINITY;
-    const A21 = a21, A31 = a31, A32 = a32, A41 = a41, A42 = a42, A43 = a43, A51 = a51, A52 = a52, A53 = a53, A54 = a54;
+    const A21 = a21,
+      A31 = a31,
+      A32 = a32,
+      A41 = a41,
+      A42 = a42,
+      A43 = a43,
+      A51 = a51,
+      A52 = a52,
+      A53 = a53,
+      A54 = a54;
     const ih = 1 / h;
-    const C21 = c21 * ih, C31 = c31 * ih, C32 = c32 * ih, C41 = c41 * ih, C42 = c42 * ih, C43 = c43 * ih;
-    const C51 = c51 * ih, C52 = c52 * ih, C53 = c53 * ih, C54 = c54 * ih;
-    const C61 = c61 * ih, C62 = c62 * ih, C63 = c63 * ih, C64 = c64 * ih, C65 = c65 * ih;
+    const C21 = c21 * ih,
+      C31 = c31 * ih,
+      C32 = c32 * ih,
+      C41 = c41 * ih,
+      C42 = c42 * ih,
+      C43 = c43 * ih;
+    const C51 = c51 * ih,
+      C52 = c52 * ih,
+      C53 = c53 * ih,
+      C54 = c54 * ih;
+    const C61 = c61 * ih,
+      C62 = c62 * ih,
+      C63 = c63 * ih,
+      C64 = c64 * ih,
+      C65 = c65 * ih;
     const auto = this.autonomous;
-    const HD1 = auto ? 0 : h * d1, HD2 = auto ? 0 : h * d2, HD3 = auto ? 0 : h * d3, HD4 = auto ? 0 : h * d4;
+    const HD1 = auto ? 0 : h * d1,
+      HD2 = auto ? 0 : h * d2,
+      HD3 = auto ? 0 : h * d3,
+      HD4 = auto ? 0 : h * d4;
     for (let i = 0; i < n; i++) u1[i] = f0[i] + HD1 * ft[i];
     this.solve(u1);
     for (let i = 0; i < n; i++) ys[i] = y[i] + A21 * u1[i];
@@ -294,11 +367,27 @@ export class RodasStepper extends StepperBase implements Stepper {
 
   step(tLimit: number): StepOutcome {
     if (!this.beginStep(tLimit)) return 'nonFinite';
-    const t0 = this.t, dir = this.stepDir, dist = this.stepDist, hMin = this.stepHMin;
+    const t0 = this.t,
+      dir = this.stepDir,
+      dist = this.stepDist,
+      hMin = this.stepHMin;
     const hMax = this.hMax;
     let absH = this.hAbsNext;
     if (!(absH > 0)) {
-      absH = initialStep(this.f, t0, this.y, this.dydt, dir, this.order, hMax, this.atol, this.rtol, this.n, this.ys, this.fk);
+      absH = initialStep(
+        this.f,
+        t0,
+        this.y,
+        this.dydt,
+        dir,
+        this.order,
+        hMax,
+        this.atol,
+        this.rtol,
+        this.n,
+        this.ys,
+        this.fk,
+      );
       this.stats.rhsEvaluations++;
     }
     if (absH > hMax) absH = hMax;
@@ -318,7 +407,7 @@ export class RodasStepper extends StepperBase implements Stepper {
           let fac = Math.pow(err, 0.25) / SAFETY; // h_new = h / fac
           if (this.accepted > 0) {
             // Gustafsson: the error's trend over the last two steps predicts the next
-            const gus = (this.hAcc / hAbs) * Math.pow((err * err) / this.errAcc, 0.25) / SAFETY;
+            const gus = ((this.hAcc / hAbs) * Math.pow((err * err) / this.errAcc, 0.25)) / SAFETY;
             if (gus > fac) fac = gus;
           }
           const growth = this.accepted === 0 ? Math.max(this.firstStepGrowth, FAC_MAX) : FAC_MAX;
@@ -341,7 +430,8 @@ export class RodasStepper extends StepperBase implements Stepper {
       // err ≤ 1 here: f is not finite at the new state; NaN: the stages were not finite
       nonFinite = err <= 1 || err !== err;
       if (nonFinite) absH = NON_FINITE_SHRINK * hAbs;
-      else if (err === Infinity) absH = 0.5 * hAbs; // singular iteration matrix
+      else if (err === Infinity)
+        absH = 0.5 * hAbs; // singular iteration matrix
       // Before the first accepted step of a (re)start the step is a guess (after an event: the
       // step in use before it, often far above the new transient's scale), and the error
       // says by how much: cut as deep as it asks, not by 5 per rejection.
@@ -355,11 +445,16 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.jacFresh = false;
     this.stepId++;
     // stiffness of the step just taken, from the Jacobian at its start
-    const n = this.n, J = this.J, lower = this.lower, upper = this.upper, wJ = this.jacBandW;
+    const n = this.n,
+      J = this.J,
+      lower = this.lower,
+      upper = this.upper,
+      wJ = this.jacBandW;
     let norm = 0;
     for (let i = 0; i < n; i++) {
       let s = 0;
-      const r = wJ > 0 ? i * wJ - i + lower : i * n, jHi = Math.min(n - 1, i + upper);
+      const r = wJ > 0 ? i * wJ - i + lower : i * n,
+        jHi = Math.min(n - 1, i + upper);
       for (let j = Math.max(0, i - lower); j <= jHi; j++) s += Math.abs(J[r + j]);
       if (s > norm) norm = s;
     }
@@ -369,8 +464,14 @@ export class RodasStepper extends StepperBase implements Stepper {
   }
 
   private prepareDense(): void {
-    const n = this.n, q1 = this.q1, q2 = this.q2;
-    const u1 = this.u1, u2 = this.u2, u3 = this.u3, u4 = this.u4, u5 = this.u5;
+    const n = this.n,
+      q1 = this.q1,
+      q2 = this.q2;
+    const u1 = this.u1,
+      u2 = this.u2,
+      u3 = this.u3,
+      u4 = this.u4,
+      u5 = this.u5;
     for (let i = 0; i < n; i++) {
       q1[i] = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
       q2[i] = h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
@@ -379,20 +480,41 @@ export class RodasStepper extends StepperBase implements Stepper {
 
   interpolate(s: number, out: Float64Array): void {
     if (this.copyStepEnd(s, out)) return;
-    if (!this.denseReady) { this.prepareDense(); this.denseReady = true; }
-    const n = this.n, y0 = this.yPrev, y1 = this.y, q1 = this.q1, q2 = this.q2;
-    const th = (s - this.tPrev) / this.hLast, th1 = 1 - th;
+    if (!this.denseReady) {
+      this.prepareDense();
+      this.denseReady = true;
+    }
+    const n = this.n,
+      y0 = this.yPrev,
+      y1 = this.y,
+      q1 = this.q1,
+      q2 = this.q2;
+    const th = (s - this.tPrev) / this.hLast,
+      th1 = 1 - th;
     for (let i = 0; i < n; i++) out[i] = th1 * y0[i] + th * (y1[i] + th1 * (q1[i] + th * q2[i]));
   }
 
   override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
-    const y0 = this.yPrev, y1 = this.y;
-    if (s === this.t || this.hLast === 0) { for (let j = 0; j < idx.length; j++) out[idx[j]] = y1[idx[j]]; return; }
-    if (s === this.tPrev) { for (let j = 0; j < idx.length; j++) out[idx[j]] = y0[idx[j]]; return; }
-    const q1 = this.q1, q2 = this.q2;
+    const y0 = this.yPrev,
+      y1 = this.y;
+    if (s === this.t || this.hLast === 0) {
+      for (let j = 0; j < idx.length; j++) out[idx[j]] = y1[idx[j]];
+      return;
+    }
+    if (s === this.tPrev) {
+      for (let j = 0; j < idx.length; j++) out[idx[j]] = y0[idx[j]];
+      return;
+    }
+    const q1 = this.q1,
+      q2 = this.q2;
     if (!this.denseReady) {
-      const id = this.stepId, pf = this.preparedFor;
-      const u1 = this.u1, u2 = this.u2, u3 = this.u3, u4 = this.u4, u5 = this.u5;
+      const id = this.stepId,
+        pf = this.preparedFor;
+      const u1 = this.u1,
+        u2 = this.u2,
+        u3 = this.u3,
+        u4 = this.u4,
+        u5 = this.u5;
       for (let j = 0; j < idx.length; j++) {
         const i = idx[j];
         if (pf[i] === id) continue;
@@ -401,7 +523,8 @@ export class RodasStepper extends StepperBase implements Stepper {
         pf[i] = id;
       }
     }
-    const th = (s - this.tPrev) / this.hLast, th1 = 1 - th;
+    const th = (s - this.tPrev) / this.hLast,
+      th1 = 1 - th;
     for (let j = 0; j < idx.length; j++) {
       const i = idx[j];
       out[i] = th1 * y0[i] + th * (y1[i] + th1 * (q1[i] + th * q2[i]));

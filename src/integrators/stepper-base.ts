@@ -86,8 +86,14 @@ export abstract class StepperBase {
    * not a polynomial evaluated there. True when it wrote `out`.
    */
   protected copyStepEnd(s: number, out: Float64Array): boolean {
-    if (s === this.t || this.hLast === 0) { out.set(this.y); return true; }
-    if (s === this.tPrev) { out.set(this.yPrev); return true; }
+    if (s === this.t || this.hLast === 0) {
+      out.set(this.y);
+      return true;
+    }
+    if (s === this.tPrev) {
+      out.set(this.yPrev);
+      return true;
+    }
     return false;
   }
 
@@ -119,7 +125,6 @@ export abstract class StepperBase {
     this.stats.rhsEvaluations = 0;
   }
 }
-
 
 /** the resolution of t: steps below this are step-size underflow (about 16 ulp of |t|) */
 export function minStepSize(t: number): number {

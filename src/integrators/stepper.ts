@@ -75,7 +75,14 @@ export type MethodName = 'euler' | 'rk4' | 'dopri5' | 'dop853' | 'rodas' | 'auto
 
 /** (here, with the types, so that the command line can list them without loading a stepper) */
 /** the integration methods: the explicit ones in order of increasing order, the implicit one, and auto */
-export const METHODS: readonly MethodName[] = Object.freeze(['euler', 'rk4', 'dopri5', 'dop853', 'rodas', 'auto'] as const);
+export const METHODS: readonly MethodName[] = Object.freeze([
+  'euler',
+  'rk4',
+  'dopri5',
+  'dop853',
+  'rodas',
+  'auto',
+] as const);
 
 export type StepOutcome =
   | 'accepted'

@@ -24,8 +24,21 @@
  *    template and order events as the written-out file would.
  */
 import type {
-  Action, CallNode, ConditionStatement, Declaration, EquationStatement, EventStatement, Expr, ForStatement, IndexRange, ModelAst,
-  OutputStatement, Span, Statement, Trigger, VariableRef,
+  Action,
+  CallNode,
+  ConditionStatement,
+  Declaration,
+  EquationStatement,
+  EventStatement,
+  Expr,
+  ForStatement,
+  IndexRange,
+  ModelAst,
+  OutputStatement,
+  Span,
+  Statement,
+  Trigger,
+  VariableRef,
 } from '../expression/ast.js';
 import { ErrorReporter, type ModelError } from '../expression/errors.js';
 import { evaluate } from '../expression/evaluate.js';
@@ -59,7 +72,10 @@ export interface Origin {
   expansion: Expansion;
 }
 
-export interface Expansion { template: Statement[]; structural: string[] }
+export interface Expansion {
+  template: Statement[];
+  structural: string[];
+}
 
 const origins = new WeakMap<Span, Origin>();
 
@@ -79,8 +95,16 @@ const MAX_STATEMENTS = 20_000_000;
 
 type DefinitionKind = 'declared' | 'event' | 'situation' | 'algebraic' | 'state' | 'rule';
 
-interface Definition { kind: DefinitionKind; span: Span }
-interface Reference { element: string; base: string; written: string; span: Span }
+interface Definition {
+  kind: DefinitionKind;
+  span: Span;
+}
+interface Reference {
+  element: string;
+  base: string;
+  written: string;
+  span: Span;
+}
 
 /** Writes the arrays of `ast` out (see the contract above). */
 export function expandArrays(ast: ModelAst, options: ExpandOptions = {}): ModelAst {
@@ -92,19 +116,33 @@ function usesArrays(statements: readonly Statement[]): boolean {
   let found = false;
   const exprHas = (e: Expr): boolean => {
     switch (e.kind) {
-      case 'name': case 'derivative': return e.indices !== undefined;
-      case 'unary': return exprHas(e.operand);
-      case 'binary': return exprHas(e.left) || exprHas(e.right);
-      case 'call': return e.over !== undefined || e.args.some(exprHas);
-      case 'if': return exprHas(e.condition) || exprHas(e.then) || exprHas(e.otherwise);
-      default: return false;
+      case 'name':
+      case 'derivative':
+        return e.indices !== undefined;
+      case 'unary':
+        return exprHas(e.operand);
+      case 'binary':
+        return exprHas(e.left) || exprHas(e.right);
+      case 'call':
+        return e.over !== undefined || e.args.some(exprHas);
+      case 'if':
+        return exprHas(e.condition) || exprHas(e.then) || exprHas(e.otherwise);
+      default:
+        return false;
     }
   };
   for (const s of statements) {
-    forEachExpr(s, (e) => { if (!found && exprHas(e)) found = true; });
+    forEachExpr(s, (e) => {
+      if (!found && exprHas(e)) found = true;
+    });
     if (s.kind === 'for' || (s.kind === 'event' && s.indices) || (s.kind === 'situation' && s.indices)) found = true;
-    if ((s.kind === 'parameter' || s.kind === 'unknown' || s.kind === 'discrete') && s.declarations.some((d) => d.array)) found = true;
-    if ((s.kind === 'output' && s.variables.some((v) => v.indices)) || (s.kind === 'condition' && s.target.indices)) found = true;
+    if (
+      (s.kind === 'parameter' || s.kind === 'unknown' || s.kind === 'discrete') &&
+      s.declarations.some((d) => d.array)
+    )
+      found = true;
+    if ((s.kind === 'output' && s.variables.some((v) => v.indices)) || (s.kind === 'condition' && s.target.indices))
+      found = true;
     if (s.kind === 'event') for (const a of s.actions ?? []) if (a.kind === 'assign' && a.target.indices) found = true;
     if (found) return true;
   }
@@ -114,19 +152,43 @@ function usesArrays(statements: readonly Statement[]): boolean {
 /** Calls `f` on every top-level expression of a statement (not inside nested `for` bodies). */
 function forEachExpr(s: Statement, f: (e: Expr) => void): void {
   switch (s.kind) {
-    case 'independent': if (s.from) f(s.from); if (s.to) f(s.to); break;
-    case 'parameter': case 'unknown': case 'discrete': for (const d of s.declarations) f(d.value); break;
-    case 'situation': f(s.condition); break;
-    case 'option': f(s.value); break;
+    case 'independent':
+      if (s.from) f(s.from);
+      if (s.to) f(s.to);
+      break;
+    case 'parameter':
+    case 'unknown':
+    case 'discrete':
+      for (const d of s.declarations) f(d.value);
+      break;
+    case 'situation':
+      f(s.condition);
+      break;
+    case 'option':
+      f(s.value);
+      break;
     case 'event': {
       const t = s.trigger;
-      if (t.kind === 'when') f(t.expr); else if (t.kind === 'at') t.times.forEach(f); else { f(t.period); if (t.from) f(t.from); }
+      if (t.kind === 'when') f(t.expr);
+      else if (t.kind === 'at') t.times.forEach(f);
+      else {
+        f(t.period);
+        if (t.from) f(t.from);
+      }
       for (const a of s.actions ?? []) if (a.kind === 'assign') f(a.value);
       break;
     }
-    case 'equation': f(s.lhs); f(s.rhs); if (s.while) f(s.while); break;
-    case 'condition': f(s.at); f(s.value); break;
-    default: break;
+    case 'equation':
+      f(s.lhs);
+      f(s.rhs);
+      if (s.while) f(s.while);
+      break;
+    case 'condition':
+      f(s.at);
+      f(s.value);
+      break;
+    default:
+      break;
   }
 }
 
@@ -156,7 +218,10 @@ class Expander {
   /** `options.set` as a map */
   private readonly set: ReadonlyMap<string, number>;
 
-  constructor(private readonly ast: ModelAst, options: ExpandOptions) {
+  constructor(
+    private readonly ast: ModelAst,
+    options: ExpandOptions,
+  ) {
     this.r = new ErrorReporter(ast.file, ast.source);
     const set = options.set;
     this.set = set === undefined ? new Map() : set instanceof Map ? set : new Map(Object.entries(set));
@@ -175,8 +240,11 @@ class Expander {
     this.expansion.structural = this.structuralClosure();
     this.pinStructuralOverrides(this.expansion.structural);
     return {
-      file: this.ast.file, source: this.ast.source, statements: this.out,
-      template: this.ast.statements, structural: this.expansion.structural,
+      file: this.ast.file,
+      source: this.ast.source,
+      statements: this.out,
+      template: this.ast.statements,
+      structural: this.expansion.structural,
     };
   }
 
@@ -189,14 +257,21 @@ class Expander {
    * later stages keep on what they make: states, events, delta events).
    */
   private sp(span: Span, register = false): Span {
-    const copy: Span = this.context === '' ? span : { start: span.start, end: span.end, line: span.line, column: span.column, context: this.context };
+    const copy: Span =
+      this.context === ''
+        ? span
+        : { start: span.start, end: span.end, line: span.line, column: span.column, context: this.context };
     if (register && this.origin) origins.set(copy, this.origin);
     return copy;
   }
 
   private bind(variable: string, variableSpan: Span, value: number, frame: LoopFrame | null): void {
     if (this.bound.has(variable)) {
-      throw this.fail(variableSpan, `'${variable}' is already the variable of an enclosing loop`, 'Give each nested loop its own variable, as in for j in 1:M.');
+      throw this.fail(
+        variableSpan,
+        `'${variable}' is already the variable of an enclosing loop`,
+        'Give each nested loop its own variable, as in for j in 1:M.',
+      );
     }
     this.bound.set(variable, value);
     if (frame) this.frames.push(frame);
@@ -214,14 +289,22 @@ class Expander {
     const a = this.integer(from, 'the start of a range');
     const b = this.integer(to, 'the end of a range');
     if (b - a + 1 > MAX_RANGE) {
-      throw this.fail(this.sp(span), `this range has ${b - a + 1} elements, more than ${MAX_RANGE}`, 'Use a smaller range.');
+      throw this.fail(
+        this.sp(span),
+        `this range has ${b - a + 1} elements, more than ${MAX_RANGE}`,
+        'Use a smaller range.',
+      );
     }
     return [a, b];
   }
 
   private checkLoopVariable(v: string, span: Span): void {
     if (this.parameterDeclarations.has(v) || this.arrayNames.has(v)) {
-      throw this.fail(this.sp(span), `the loop variable '${v}' is already a name of the model`, 'Choose another name for the loop variable, such as i or k.');
+      throw this.fail(
+        this.sp(span),
+        `the loop variable '${v}' is already a name of the model`,
+        'Choose another name for the loop variable, such as i or k.',
+      );
     }
   }
 
@@ -230,42 +313,85 @@ class Expander {
 
   private emit(template: Statement, make: () => Statement): void {
     if (++this.statementCount > MAX_STATEMENTS) {
-      throw this.fail(this.sp(template.span), `the model writes out to more than ${MAX_STATEMENTS} statements`, 'Use smaller ranges.');
+      throw this.fail(
+        this.sp(template.span),
+        `the model writes out to more than ${MAX_STATEMENTS} statements`,
+        'Use smaller ranges.',
+      );
     }
-    this.origin = { template, loops: this.frames.map((f) => ({ ...f })), ordinal: this.out.length, expansion: this.expansion };
+    this.origin = {
+      template,
+      loops: this.frames.map((f) => ({ ...f })),
+      ordinal: this.out.length,
+      expansion: this.expansion,
+    };
     this.out.push(make());
     this.origin = null;
   }
 
   private statement(s: Statement): void {
     switch (s.kind) {
-      case 'for': this.forBlock(s); return;
-      case 'model': case 'option': this.emit(s, () => ({ ...s, span: this.sp(s.span, true) })); return;
-      case 'independent':
-        this.emit(s, () => ({ ...s, from: s.from && this.expr(s.from), to: s.to && this.expr(s.to), span: this.sp(s.span, true) }));
+      case 'for':
+        this.forBlock(s);
         return;
-      case 'parameter': case 'unknown': case 'discrete':
-        this.emit(s, () => ({ kind: s.kind, declarations: s.declarations.flatMap((d) => this.declaration(d, s.kind)), span: this.sp(s.span, true) }));
+      case 'model':
+      case 'option':
+        this.emit(s, () => ({ ...s, span: this.sp(s.span, true) }));
+        return;
+      case 'independent':
+        this.emit(s, () => ({
+          ...s,
+          from: s.from && this.expr(s.from),
+          to: s.to && this.expr(s.to),
+          span: this.sp(s.span, true),
+        }));
+        return;
+      case 'parameter':
+      case 'unknown':
+      case 'discrete':
+        this.emit(s, () => ({
+          kind: s.kind,
+          declarations: s.declarations.flatMap((d) => this.declaration(d, s.kind)),
+          span: this.sp(s.span, true),
+        }));
         return;
       case 'situation':
         this.emit(s, () => {
           const name = s.indices ? this.define(s.name, s.indices, s.nameSpan, 'situation') : s.name;
-          return { kind: 'situation', name, nameSpan: this.sp(s.nameSpan), condition: this.expr(s.condition), span: this.sp(s.span, true) };
+          return {
+            kind: 'situation',
+            name,
+            nameSpan: this.sp(s.nameSpan),
+            condition: this.expr(s.condition),
+            span: this.sp(s.span, true),
+          };
         });
         return;
-      case 'output': this.emit(s, () => this.output(s)); return;
-      case 'event': this.emit(s, () => this.event(s)); return;
+      case 'output':
+        this.emit(s, () => this.output(s));
+        return;
+      case 'event':
+        this.emit(s, () => this.event(s));
+        return;
       case 'equation':
         this.emit(s, () => {
           // (an element may have several rules `x[i] = ... while C`: rules.ts checks those)
-          if (s.lhs.kind === 'name' && s.lhs.indices) this.define(s.lhs.name, s.lhs.indices, s.lhs.span, s.while ? 'rule' : 'algebraic');
+          if (s.lhs.kind === 'name' && s.lhs.indices)
+            this.define(s.lhs.name, s.lhs.indices, s.lhs.span, s.while ? 'rule' : 'algebraic');
           this.defineStates(s.lhs);
-          const eq: EquationStatement = { kind: 'equation', lhs: this.expr(s.lhs), rhs: this.expr(s.rhs), span: this.sp(s.span, true) };
+          const eq: EquationStatement = {
+            kind: 'equation',
+            lhs: this.expr(s.lhs),
+            rhs: this.expr(s.rhs),
+            span: this.sp(s.span, true),
+          };
           if (s.while) eq.while = this.expr(s.while);
           return eq;
         });
         return;
-      case 'condition': this.emit(s, () => this.condition(s)); return;
+      case 'condition':
+        this.emit(s, () => this.condition(s));
+        return;
     }
   }
 
@@ -302,8 +428,11 @@ class Expander {
       const list = array.values;
       if (list.length !== count) {
         const span = list.length > count ? list[count].span : array.span;
-        throw this.fail(this.sp(span), `${shown} has ${count} element${count === 1 ? '' : 's'}${this.setNote(array.from, array.to)} but ${list.length} value${list.length === 1 ? '' : 's'}`,
-          `Give exactly ${count} value${count === 1 ? '' : 's'}, or write the values as [EXPR for i in ${a}:${b}].`);
+        throw this.fail(
+          this.sp(span),
+          `${shown} has ${count} element${count === 1 ? '' : 's'}${this.setNote(array.from, array.to)} but ${list.length} value${list.length === 1 ? '' : 's'}`,
+          `Give exactly ${count} value${count === 1 ? '' : 's'}, or write the values as [EXPR for i in ${a}:${b}].`,
+        );
       }
       values = (k) => this.expr(list[k - a]);
     } else if (array.each) {
@@ -311,8 +440,11 @@ class Expander {
       this.checkLoopVariable(each.variable, each.variableSpan);
       const [ca, cb] = this.rangeValues(each.from, each.to, each.span);
       if (cb - ca !== b - a) {
-        throw this.fail(this.sp(each.span), `${shown} has ${count} elements but the comprehension over ${each.variable} in ${ca}:${cb} gives ${Math.max(0, cb - ca + 1)} values`,
-          `Use the array's own range, as in [EXPR for ${each.variable} in ${this.text(array.from)}:${this.text(array.to)}].`);
+        throw this.fail(
+          this.sp(each.span),
+          `${shown} has ${count} elements but the comprehension over ${each.variable} in ${ca}:${cb} gives ${Math.max(0, cb - ca + 1)} values`,
+          `Use the array's own range, as in [EXPR for ${each.variable} in ${this.text(array.from)}:${this.text(array.to)}].`,
+        );
       }
       values = (k) => {
         this.bind(each.variable, each.variableSpan, ca + (k - a), null);
@@ -336,7 +468,10 @@ class Expander {
   /** ` (N = 2 from --set)` when the ends of a range use parameters set from outside the model; '' otherwise. */
   private setNote(...ends: Expr[]): string {
     const names = new Set<string>();
-    for (const e of ends) walkNames(e, (n) => { if (this.set.has(n) && !this.bound.has(n)) names.add(n); });
+    for (const e of ends)
+      walkNames(e, (n) => {
+        if (this.set.has(n) && !this.bound.has(n)) names.add(n);
+      });
     if (names.size === 0) return '';
     return ` (${[...names].map((n) => `${n} = ${this.set.get(n)}`).join(', ')} from --set)`;
   }
@@ -345,11 +480,16 @@ class Expander {
   private recordParameter(name: string, d: Declaration, value: Expr): void {
     this.parameterDeclarations.set(name, d);
     const override = this.set.get(name);
-    if (override !== undefined) { this.values.set(name, override); return; }
+    if (override !== undefined) {
+      this.values.set(name, override);
+      return;
+    }
     try {
       const v = evaluate(value, (k) => this.values.get(k));
       if (Number.isFinite(v)) this.values.set(name, v);
-    } catch { /* not constant: the analysis says so; it is no use to an index */ }
+    } catch {
+      /* not constant: the analysis says so; it is no use to an index */
+    }
   }
 
   private output(s: OutputStatement): Statement {
@@ -377,18 +517,34 @@ class Expander {
     if (t.kind === 'when') trigger = { ...t, expr: this.expr(t.expr), span: this.sp(t.span) };
     else if (t.kind === 'at') trigger = { ...t, times: t.times.map((x) => this.expr(x)), span: this.sp(t.span) };
     else trigger = { ...t, period: this.expr(t.period), from: t.from && this.expr(t.from), span: this.sp(t.span) };
-    const actions: Action[] | null = s.actions && s.actions.map((a): Action => {
-      if (a.kind === 'stop') return { ...a, span: this.sp(a.span) };
-      return { kind: 'assign', target: this.target(a.target), value: this.expr(a.value), span: this.sp(a.span) };
-    });
-    const ev: EventStatement = { kind: 'event', name, nameSpan: this.sp(s.nameSpan), trigger, actions, span: this.sp(s.span, true) };
-    if (s.locate) { ev.locate = s.locate; ev.locateSpan = s.locateSpan && this.sp(s.locateSpan); }
+    const actions: Action[] | null =
+      s.actions &&
+      s.actions.map((a): Action => {
+        if (a.kind === 'stop') return { ...a, span: this.sp(a.span) };
+        return { kind: 'assign', target: this.target(a.target), value: this.expr(a.value), span: this.sp(a.span) };
+      });
+    const ev: EventStatement = {
+      kind: 'event',
+      name,
+      nameSpan: this.sp(s.nameSpan),
+      trigger,
+      actions,
+      span: this.sp(s.span, true),
+    };
+    if (s.locate) {
+      ev.locate = s.locate;
+      ev.locateSpan = s.locateSpan && this.sp(s.locateSpan);
+    }
     return ev;
   }
 
   private condition(s: ConditionStatement): Statement {
     const target = s.target.indices
-      ? { name: this.define(s.target.name, s.target.indices, s.target.span, 'state'), order: s.target.order, span: this.sp(s.target.span) }
+      ? {
+          name: this.define(s.target.name, s.target.indices, s.target.span, 'state'),
+          order: s.target.order,
+          span: this.sp(s.target.span),
+        }
       : this.target(s.target);
     return { kind: 'condition', target, at: this.expr(s.at), value: this.expr(s.value), span: this.sp(s.span, true) };
   }
@@ -403,10 +559,18 @@ class Expander {
   private defineStates(lhs: Expr): void {
     const visit = (e: Expr): void => {
       switch (e.kind) {
-        case 'derivative': if (e.indices) this.define(e.name, e.indices, e.span, 'state'); break;
-        case 'unary': visit(e.operand); break;
-        case 'binary': visit(e.left); visit(e.right); break;
-        default: break;
+        case 'derivative':
+          if (e.indices) this.define(e.name, e.indices, e.span, 'state');
+          break;
+        case 'unary':
+          visit(e.operand);
+          break;
+        case 'binary':
+          visit(e.left);
+          visit(e.right);
+          break;
+        default:
+          break;
       }
     };
     visit(lhs);
@@ -429,19 +593,28 @@ class Expander {
       // several rules `x[i] = ... while C` define one element (rules.ts checks them)
       if (earlier.kind === 'rule' && kind === 'rule') return element;
       const where = `${earlier.span.line}:${earlier.span.column}${earlier.span.context ? ` (where ${earlier.span.context})` : ''}`;
-      throw this.fail(at, `${element} is defined twice: first at ${where}`,
-        'Define each element once: check the ranges of the loops that define it.');
+      throw this.fail(
+        at,
+        `${element} is defined twice: first at ${where}`,
+        'Define each element once: check the ranges of the loops that define it.',
+      );
     }
     this.definitions.set(element, { kind, span: at });
     let list = this.elementsOf.get(base);
-    if (!list) { list = []; this.elementsOf.set(base, list); }
+    if (!list) {
+      list = [];
+      this.elementsOf.set(base, list);
+    }
     list.push(tuple);
     return element;
   }
 
   /** An element used in an expression or as a target: its name; whether it exists is checked at the end. */
   private use(base: string, indices: Expr[], span: Span): string {
-    const element = elementName(base, indices.map((e) => this.integer(e, `an index of ${base}`)));
+    const element = elementName(
+      base,
+      indices.map((e) => this.integer(e, `an index of ${base}`)),
+    );
     const at = this.sp(span);
     this.references.push({ element, base, written: this.ast.source.slice(span.start, span.end), span: at });
     return element;
@@ -449,21 +622,31 @@ class Expander {
 
   private scalarUse(n: string, span: Span): void {
     if (!this.arrayNames.has(n)) return;
-    throw this.fail(this.sp(span), `'${n}' is an array: name one element, as in ${n}[1]`,
-      `Use an element ${n}[i] inside a for block, or all of them with sum(i in A:B, ${n}[i]).`);
+    throw this.fail(
+      this.sp(span),
+      `'${n}' is an array: name one element, as in ${n}[1]`,
+      `Use an element ${n}[i] inside a for block, or all of them with sum(i in A:B, ${n}[i]).`,
+    );
   }
 
   private checkReferences(): void {
     for (const ref of this.references) {
       if (this.definitions.has(ref.element)) continue;
       const elements = this.elementsOf.get(ref.base);
-      const shown = ref.written.replace(/\s+/g, '') === ref.element ? ref.element : `${ref.written} (here ${ref.element})`;
+      const shown =
+        ref.written.replace(/\s+/g, '') === ref.element ? ref.element : `${ref.written} (here ${ref.element})`;
       if (!elements) {
-        throw this.fail(ref.span, `${shown}: '${ref.base}' has no elements defined anywhere`,
-          `Define its elements: by a declaration (parameter ${ref.base}[1:N] = ...), an equation in a for block (${ref.base}[i] = ..., ${ref.base}[i]' = ...) or an event (event ${ref.base}[i] ...).`);
+        throw this.fail(
+          ref.span,
+          `${shown}: '${ref.base}' has no elements defined anywhere`,
+          `Define its elements: by a declaration (parameter ${ref.base}[1:N] = ...), an equation in a for block (${ref.base}[i] = ..., ${ref.base}[i]' = ...) or an event (event ${ref.base}[i] ...).`,
+        );
       }
-      throw this.fail(ref.span, `${shown} is not an element of ${ref.base}: ${describeElements(ref.base, elements)}`,
-        'Check the index and the range of the loop around it.');
+      throw this.fail(
+        ref.span,
+        `${shown} is not an element of ${ref.base}: ${describeElements(ref.base, elements)}`,
+        'Check the index and the range of the loop around it.',
+      );
     }
   }
 
@@ -472,7 +655,9 @@ class Expander {
       statement.variables = written.flatMap((v) => {
         const elements = this.elementsOf.get(v.name);
         if (!this.arrayNames.has(v.name) || !elements) return [v];
-        return [...elements].sort(compareTuples).map((t) => ({ name: elementName(v.name, t), order: v.order, span: v.span }));
+        return [...elements]
+          .sort(compareTuples)
+          .map((t) => ({ name: elementName(v.name, t), order: v.order, span: v.span }));
       });
     }
   }
@@ -514,7 +699,8 @@ class Expander {
   /** A copy of e with indices evaluated, loop variables replaced by their values and reductions written out. */
   private expr(e: Expr): Expr {
     switch (e.kind) {
-      case 'number': return { kind: 'number', value: e.value, span: this.sp(e.span) };
+      case 'number':
+        return { kind: 'number', value: e.value, span: this.sp(e.span) };
       case 'name': {
         if (e.indices) return { kind: 'name', name: this.use(e.name, e.indices, e.span), span: this.sp(e.span) };
         const v = this.bound.get(e.name);
@@ -523,19 +709,41 @@ class Expander {
         return { kind: 'name', name: e.name, span: this.sp(e.span) };
       }
       case 'derivative': {
-        if (e.indices) return { kind: 'derivative', name: this.use(e.name, e.indices, e.span), order: e.order, span: this.sp(e.span) };
+        if (e.indices)
+          return {
+            kind: 'derivative',
+            name: this.use(e.name, e.indices, e.span),
+            order: e.order,
+            span: this.sp(e.span),
+          };
         if (this.bound.has(e.name)) {
           throw this.fail(this.sp(e.span), `'${e.name}' is a loop variable and has no derivative`, 'Remove the prime.');
         }
         this.scalarUse(e.name, e.span);
         return { kind: 'derivative', name: e.name, order: e.order, span: this.sp(e.span) };
       }
-      case 'unary': return { kind: 'unary', op: e.op, operand: this.expr(e.operand), span: this.sp(e.span) };
-      case 'binary': return { kind: 'binary', op: e.op, left: this.expr(e.left), right: this.expr(e.right), span: this.sp(e.span) };
-      case 'if': return { kind: 'if', condition: this.expr(e.condition), then: this.expr(e.then), otherwise: this.expr(e.otherwise), span: this.sp(e.span) };
+      case 'unary':
+        return { kind: 'unary', op: e.op, operand: this.expr(e.operand), span: this.sp(e.span) };
+      case 'binary':
+        return { kind: 'binary', op: e.op, left: this.expr(e.left), right: this.expr(e.right), span: this.sp(e.span) };
+      case 'if':
+        return {
+          kind: 'if',
+          condition: this.expr(e.condition),
+          then: this.expr(e.then),
+          otherwise: this.expr(e.otherwise),
+          span: this.sp(e.span),
+        };
       case 'call': {
         if (e.over) return this.reduction(e, e.over);
-        return { kind: 'call', name: e.name, derivativeOrder: e.derivativeOrder, args: e.args.map((a) => this.expr(a)), span: this.sp(e.span, true), nameSpan: this.sp(e.nameSpan) };
+        return {
+          kind: 'call',
+          name: e.name,
+          derivativeOrder: e.derivativeOrder,
+          args: e.args.map((a) => this.expr(a)),
+          span: this.sp(e.span, true),
+          nameSpan: this.sp(e.nameSpan),
+        };
       }
     }
   }
@@ -563,7 +771,12 @@ class Expander {
   private integer(e: Expr, what: string): number {
     switch (e.kind) {
       case 'number':
-        if (!Number.isInteger(e.value)) throw this.fail(this.sp(e.span), `${what} must be an integer, not ${e.value}`, 'Indices and ranges count elements: use whole numbers.');
+        if (!Number.isInteger(e.value))
+          throw this.fail(
+            this.sp(e.span),
+            `${what} must be an integer, not ${e.value}`,
+            'Indices and ranges count elements: use whole numbers.',
+          );
         return e.value;
       case 'name': {
         if (e.indices) break;
@@ -573,14 +786,20 @@ class Expander {
         const v = this.values.get(e.name);
         if (d === undefined || v === undefined) {
           const what2 = this.arrayNames.has(e.name) ? `the array '${e.name}'` : `'${e.name}'`;
-          throw this.fail(this.sp(e.span), `${what} uses ${what2}, which is neither a loop variable nor a parameter declared above`,
-            'An index or range uses integers, loop variables and parameters declared before it.');
+          throw this.fail(
+            this.sp(e.span),
+            `${what} uses ${what2}, which is neither a loop variable nor a parameter declared above`,
+            'An index or range uses integers, loop variables and parameters declared before it.',
+          );
         }
         this.structural.add(e.name);
         if (!Number.isInteger(v)) {
           const from = this.set.has(e.name) ? ' (from --set)' : ` (line ${d.span.line})`;
-          throw this.fail(this.sp(e.span), `${e.name} = ${v}${from} is used in ${what}, so it must be an integer`,
-            `Give ${e.name} a whole value: a parameter used in an index or a range counts elements.`);
+          throw this.fail(
+            this.sp(e.span),
+            `${e.name} = ${v}${from} is used in ${what}, so it must be an integer`,
+            `Give ${e.name} a whole value: a parameter used in an index or a range counts elements.`,
+          );
         }
         return v;
       }
@@ -590,18 +809,25 @@ class Expander {
         break;
       case 'binary': {
         if (e.op === '/') {
-          throw this.fail(this.sp(e.span), `'/' in ${what}: an index is integer arithmetic (+ - *)`,
-            'Write the index without division, for instance with a loop over the quotient (for k in 1:M, then 2*k).');
+          throw this.fail(
+            this.sp(e.span),
+            `'/' in ${what}: an index is integer arithmetic (+ - *)`,
+            'Write the index without division, for instance with a loop over the quotient (for k in 1:M, then 2*k).',
+          );
         }
         if (e.op !== '+' && e.op !== '-' && e.op !== '*') break;
         const a = this.integer(e.left, what);
         const b = this.integer(e.right, what);
         return e.op === '+' ? a + b : e.op === '-' ? a - b : a * b;
       }
-      default: break;
+      default:
+        break;
     }
-    throw this.fail(this.sp(e.span), `${what} must be integer arithmetic (+ - * on integers, loop variables and parameters)`,
-      'Write the index from whole numbers, loop variables and parameters, as in x[i + 1] or x[N - i].');
+    throw this.fail(
+      this.sp(e.span),
+      `${what} must be integer arithmetic (+ - * on integers, loop variables and parameters)`,
+      'Write the index from whole numbers, loop variables and parameters, as in x[i + 1] or x[N - i].',
+    );
   }
 }
 
@@ -612,13 +838,34 @@ function numberNode(v: number, span: Span): Expr {
 
 function walkNames(e: Expr, f: (n: string) => void): void {
   switch (e.kind) {
-    case 'name': f(e.name); for (const x of e.indices ?? []) walkNames(x, f); break;
-    case 'derivative': for (const x of e.indices ?? []) walkNames(x, f); break;
-    case 'unary': walkNames(e.operand, f); break;
-    case 'binary': walkNames(e.left, f); walkNames(e.right, f); break;
-    case 'call': e.args.forEach((a) => walkNames(a, f)); if (e.over) { walkNames(e.over.from, f); walkNames(e.over.to, f); } break;
-    case 'if': walkNames(e.condition, f); walkNames(e.then, f); walkNames(e.otherwise, f); break;
-    default: break;
+    case 'name':
+      f(e.name);
+      for (const x of e.indices ?? []) walkNames(x, f);
+      break;
+    case 'derivative':
+      for (const x of e.indices ?? []) walkNames(x, f);
+      break;
+    case 'unary':
+      walkNames(e.operand, f);
+      break;
+    case 'binary':
+      walkNames(e.left, f);
+      walkNames(e.right, f);
+      break;
+    case 'call':
+      e.args.forEach((a) => walkNames(a, f));
+      if (e.over) {
+        walkNames(e.over.from, f);
+        walkNames(e.over.to, f);
+      }
+      break;
+    case 'if':
+      walkNames(e.condition, f);
+      walkNames(e.then, f);
+      walkNames(e.otherwise, f);
+      break;
+    default:
+      break;
   }
 }
 
@@ -626,22 +873,45 @@ function walkNames(e: Expr, f: (n: string) => void): void {
 function collectArrayNames(statements: readonly Statement[], into: Set<string>): void {
   const visit = (e: Expr): void => {
     switch (e.kind) {
-      case 'name': case 'derivative': if (e.indices) { into.add(e.name); e.indices.forEach(visit); } break;
-      case 'unary': visit(e.operand); break;
-      case 'binary': visit(e.left); visit(e.right); break;
-      case 'call': e.args.forEach(visit); break;
-      case 'if': visit(e.condition); visit(e.then); visit(e.otherwise); break;
-      default: break;
+      case 'name':
+      case 'derivative':
+        if (e.indices) {
+          into.add(e.name);
+          e.indices.forEach(visit);
+        }
+        break;
+      case 'unary':
+        visit(e.operand);
+        break;
+      case 'binary':
+        visit(e.left);
+        visit(e.right);
+        break;
+      case 'call':
+        e.args.forEach(visit);
+        break;
+      case 'if':
+        visit(e.condition);
+        visit(e.then);
+        visit(e.otherwise);
+        break;
+      default:
+        break;
     }
   };
   for (const s of statements) {
-    if (s.kind === 'for') { collectArrayNames(s.body, into); continue; }
+    if (s.kind === 'for') {
+      collectArrayNames(s.body, into);
+      continue;
+    }
     forEachExpr(s, visit);
     if ((s.kind === 'event' || s.kind === 'situation') && s.indices) into.add(s.name);
-    if (s.kind === 'parameter' || s.kind === 'unknown' || s.kind === 'discrete') for (const d of s.declarations) if (d.array) into.add(d.name);
+    if (s.kind === 'parameter' || s.kind === 'unknown' || s.kind === 'discrete')
+      for (const d of s.declarations) if (d.array) into.add(d.name);
     if (s.kind === 'output') for (const v of s.variables) if (v.indices) into.add(v.name);
     if (s.kind === 'condition' && s.target.indices) into.add(s.target.name);
-    if (s.kind === 'event') for (const a of s.actions ?? []) if (a.kind === 'assign' && a.target.indices) into.add(a.target.name);
+    if (s.kind === 'event')
+      for (const a of s.actions ?? []) if (a.kind === 'assign' && a.target.indices) into.add(a.target.name);
   }
 }
 
@@ -657,8 +927,12 @@ function describeElements(base: string, tuples: readonly number[][]): string {
   const last = elementName(base, sorted[sorted.length - 1]);
   if (sorted.length === 1) return `its only element is ${first}`;
   const oneIndex = sorted.every((t) => t.length === 1);
-  if (oneIndex && sorted[sorted.length - 1][0] - sorted[0][0] === sorted.length - 1) return `its elements are ${first} to ${last}`;
-  const shown = sorted.slice(0, 4).map((t) => elementName(base, t)).join(', ');
+  if (oneIndex && sorted[sorted.length - 1][0] - sorted[0][0] === sorted.length - 1)
+    return `its elements are ${first} to ${last}`;
+  const shown = sorted
+    .slice(0, 4)
+    .map((t) => elementName(base, t))
+    .join(', ');
   return `its elements are ${shown}${sorted.length > 4 ? `, ... ${last} (${sorted.length} in all)` : ''}`;
 }
 
@@ -672,20 +946,31 @@ export function compactNames(names: readonly string[]): string {
   const order: string[] = [];
   for (const n of names) {
     const m = /^([A-Za-z_]\w*)\[(-?\d+)\]('*)$/.exec(n);
-    if (!m) { order.push(n); continue; }
+    if (!m) {
+      order.push(n);
+      continue;
+    }
     const key = `\0${m[1]}[${m[3]}`;
     let g = groups.get(key);
-    if (!g) { g = { base: m[1], primes: m[3], indices: [] }; groups.set(key, g); order.push(key); }
+    if (!g) {
+      g = { base: m[1], primes: m[3], indices: [] };
+      groups.set(key, g);
+      order.push(key);
+    }
     g.indices.push(Number(m[2]));
   }
-  return order.map((o) => {
-    const g = groups.get(o);
-    if (!g) return o;
-    const name = (k: number) => `${elementName(g.base, [k])}${g.primes}`;
-    const sorted = [...new Set(g.indices)].sort((a, b) => a - b);
-    const run = sorted.length === g.indices.length && sorted[sorted.length - 1] - sorted[0] === sorted.length - 1;
-    return run && sorted.length > 2 ? `${name(sorted[0])} to ${name(sorted[sorted.length - 1])}` : g.indices.map(name).join(', ');
-  }).join(', ');
+  return order
+    .map((o) => {
+      const g = groups.get(o);
+      if (!g) return o;
+      const name = (k: number) => `${elementName(g.base, [k])}${g.primes}`;
+      const sorted = [...new Set(g.indices)].sort((a, b) => a - b);
+      const run = sorted.length === g.indices.length && sorted[sorted.length - 1] - sorted[0] === sorted.length - 1;
+      return run && sorted.length > 2
+        ? `${name(sorted[0])} to ${name(sorted[sorted.length - 1])}`
+        : g.indices.map(name).join(', ');
+    })
+    .join(', ');
 }
 
 /**
@@ -694,7 +979,13 @@ export function compactNames(names: readonly string[]): string {
  * elements, an index on a name that is not an array, an array named without an index, or an
  * unknown name (with a did-you-mean and the names, arrays folded).
  */
-export function missingNameMessage(key: string, names: readonly string[], what: string, listed: string, prefix = ''): string {
+export function missingNameMessage(
+  key: string,
+  names: readonly string[],
+  what: string,
+  listed: string,
+  prefix = '',
+): string {
   const written = key.replace(/\s+/g, '');
   const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[([^\]]*)\])?('*)$/.exec(written);
   if (m && !names.includes(written)) {
@@ -704,7 +995,10 @@ export function missingNameMessage(key: string, names: readonly string[], what: 
     const plain: string[] = [];
     for (const n of names) {
       const e = /^([A-Za-z_][A-Za-z0-9_]*)\[([-\d,]+)\]('*)$/.exec(n);
-      if (e && e[1] === base && e[3] === primes) { tuples.push(e[2].split(',').map(Number)); plain.push(n); }
+      if (e && e[1] === base && e[3] === primes) {
+        tuples.push(e[2].split(',').map(Number));
+        plain.push(n);
+      }
     }
     if (index !== undefined && tuples.length > 0) {
       return `'${key}'${prefix} is not an element of ${base}: ${describeElements(base, tuples)}`;

@@ -35,15 +35,46 @@ export interface Token {
 
 /** Operators, longest first so that `:=`, `<=`, `==` win over their prefixes. */
 const OPERATORS: readonly string[] = [
-  ':=', '<=', '>=', '==', '!=',
-  '+', '-', '*', '/', '^', '(', ')', '[', ']', ':', ',', ';', '=', '<', '>',
+  ':=',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '^',
+  '(',
+  ')',
+  '[',
+  ']',
+  ':',
+  ',',
+  ';',
+  '=',
+  '<',
+  '>',
 ];
 
 /** After one of these a line break does not end the statement: the expression is unfinished. */
 const TWO_CHARACTER: ReadonlySet<string> = new Set(OPERATORS.filter((op) => op.length === 2));
 const ONE_CHARACTER: ReadonlySet<string> = new Set(OPERATORS.filter((op) => op.length === 1));
 const CONTINUING_OPERATORS: ReadonlySet<string> = new Set([
-  '+', '-', '*', '/', '^', ',', '=', ':=', '<', '<=', '>', '>=', '==', '!=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '^',
+  ',',
+  '=',
+  ':=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '==',
+  '!=',
 ]);
 const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else', 'while']);
 
@@ -82,8 +113,12 @@ function showCharacter(ch: string): string {
   const code = ch.codePointAt(0) ?? 0;
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   if (code > 0x20 && code < 0x7f) return `'${ch}'`;
-  const invisible = code < 0x20 || (code >= 0x7f && code <= 0xa0) || (code >= 0x2000 && code <= 0x200f)
-    || (code >= 0xd800 && code <= 0xdfff) || code === 0xfeff;
+  const invisible =
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0xa0) ||
+    (code >= 0x2000 && code <= 0x200f) ||
+    (code >= 0xd800 && code <= 0xdfff) ||
+    code === 0xfeff;
   if (invisible) {
     return hex; // invisible: the code point is all one can show
   }
@@ -103,7 +138,10 @@ class Lexer {
   private depth = 0;
   private readonly tokens: Token[] = [];
 
-  constructor(private readonly source: string, private readonly file: string) {}
+  constructor(
+    private readonly source: string,
+    private readonly file: string,
+  ) {}
 
   run(): Token[] {
     this.rejectBinary();
@@ -123,8 +161,12 @@ class Lexer {
       } else if (isNameStart(c)) {
         this.word();
       } else if (c === "'") {
-        throw this.error(this.pos, 1, "unexpected prime (')",
-          "A prime must follow a name directly, as in y' or delta'(u); write the derivative of an expression out.");
+        throw this.error(
+          this.pos,
+          1,
+          "unexpected prime (')",
+          "A prime must follow a name directly, as in y' or delta'(u); write the derivative of an expression out.",
+        );
       } else {
         this.operatorOrStray();
       }
@@ -141,11 +183,17 @@ class Lexer {
       const code = src.charCodeAt(i);
       if (code !== 0 && code !== 0xfffd) continue;
       const { line, column } = positionOf(src, i);
-      const what = code === 0
-        ? 'this file is not a text model: it contains a NUL byte'
-        : 'this file is not a text model: it contains bytes that are not valid UTF-8 (U+FFFD)';
-      throw new ModelError(this.file, src, { start: i, line, column }, what,
-        'Give deltastep a .delta text file saved as UTF-8.');
+      const what =
+        code === 0
+          ? 'this file is not a text model: it contains a NUL byte'
+          : 'this file is not a text model: it contains bytes that are not valid UTF-8 (U+FFFD)';
+      throw new ModelError(
+        this.file,
+        src,
+        { start: i, line, column },
+        what,
+        'Give deltastep a .delta text file saved as UTF-8.',
+      );
     }
   }
 
@@ -154,11 +202,12 @@ class Lexer {
     if (this.source[this.pos] === '\r' && this.source[this.pos + 1] === '\n') this.pos += 2;
     else this.pos += 1;
     const last = this.tokens[this.tokens.length - 1];
-    const continues = last === undefined
-      || last.kind === 'newline'
-      || this.depth > 0
-      || (last.kind === 'operator' && CONTINUING_OPERATORS.has(last.text))
-      || (last.kind === 'keyword' && CONTINUING_KEYWORDS.has(last.text));
+    const continues =
+      last === undefined ||
+      last.kind === 'newline' ||
+      this.depth > 0 ||
+      (last.kind === 'operator' && CONTINUING_OPERATORS.has(last.text)) ||
+      (last.kind === 'keyword' && CONTINUING_KEYWORDS.has(last.text));
     if (!continues) {
       this.tokens.push({ kind: 'newline', text: '', value: 0, primes: 0, span: this.span(start, this.pos) });
     }
@@ -185,20 +234,32 @@ class Lexer {
         const text = src.slice(start, bad);
         const mantissa = src.slice(start, this.pos);
         const rest = src.slice(this.pos, bad);
-        throw this.error(start, bad - start, `malformed number '${text}': the exponent has no digits`,
-          `Write the exponent with digits, as in ${mantissa}e-3; for a product write ${mantissa}*${rest}.`);
+        throw this.error(
+          start,
+          bad - start,
+          `malformed number '${text}': the exponent has no digits`,
+          `Write the exponent with digits, as in ${mantissa}e-3; for a product write ${mantissa}*${rest}.`,
+        );
       }
     }
     if (src[this.pos] === '.') {
       const bad = this.malformedEnd(this.pos);
-      throw this.error(start, bad - start, `malformed number '${src.slice(start, bad)}'`,
-        'A number has at most one decimal point and an optional exponent, as in 1.25 or 2.5e-3.');
+      throw this.error(
+        start,
+        bad - start,
+        `malformed number '${src.slice(start, bad)}'`,
+        'A number has at most one decimal point and an optional exponent, as in 1.25 or 2.5e-3.',
+      );
     }
     const text = src.slice(start, this.pos);
     const value = Number(text);
     if (!Number.isFinite(value)) {
-      throw this.error(start, this.pos - start, `the number ${text} is too large for double precision (at most about 1.8e308)`,
-        'Write a smaller number, or rescale the model (other units).');
+      throw this.error(
+        start,
+        this.pos - start,
+        `the number ${text} is too large for double precision (at most about 1.8e308)`,
+        'Write a smaller number, or rescale the model (other units).',
+      );
     }
     this.tokens.push({ kind: 'number', text, value, primes: 0, span: this.span(start, this.pos) });
   }
@@ -220,8 +281,12 @@ class Lexer {
     const primes = this.pos - nameEnd;
     if (KEYWORDS.has(text)) {
       if (primes > 0) {
-        throw this.error(nameEnd, 1, `a prime cannot follow the reserved word '${text}'`,
-          `Primes mark derivatives of variables (y') and of delta (delta'(u)); '${text}' is a reserved word, not a variable.`);
+        throw this.error(
+          nameEnd,
+          1,
+          `a prime cannot follow the reserved word '${text}'`,
+          `Primes mark derivatives of variables (y') and of delta (delta'(u)); '${text}' is a reserved word, not a variable.`,
+        );
       }
       this.tokens.push({ kind: 'keyword', text, value: 0, primes: 0, span: this.span(start, this.pos) });
       return;
@@ -241,14 +306,19 @@ class Lexer {
       const start = this.pos;
       this.pos += op.length;
       let primes = 0;
-      if (op === ']') while (src[this.pos] === "'") { this.pos++; primes++; }
+      if (op === ']')
+        while (src[this.pos] === "'") {
+          this.pos++;
+          primes++;
+        }
       this.tokens.push({ kind: 'operator', text: op, value: 0, primes, span: this.span(start, this.pos) });
       return;
     }
     const ch = String.fromCodePoint(src.codePointAt(this.pos) ?? 0);
     const isLetter = /\p{L}/u.test(ch);
-    const hint = CHARACTER_HINTS.get(ch)
-      ?? (isLetter
+    const hint =
+      CHARACTER_HINTS.get(ch) ??
+      (isLetter
         ? 'Names use the ASCII letters a-z and A-Z, digits and _; spell the letter out (alpha, mu, ...).'
         : 'Remove it: a model uses names, numbers, + - * / ^ ( ) , ; = := < <= > >= == != and # comments.');
     throw this.error(this.pos, ch.length, `unexpected character ${showCharacter(ch)}`, hint);

@@ -21,9 +21,33 @@
  * as far as an expression can, as in ML.
  */
 import type {
-  Action, ArrayDeclaration, EventLocate, AtTrigger, Declaration, Direction, EventStatement, EveryTrigger, Expr, ForStatement,
-  IndependentStatement, IndexRange, ModelAst, ModelStatement, OptionStatement, OutputStatement, SituationStatement,
-  Span, Statement, StateTrigger, Trigger, VariableRef, ConditionStatement, EquationStatement, CallNode, IfNode, BinaryOp,
+  Action,
+  ArrayDeclaration,
+  EventLocate,
+  AtTrigger,
+  Declaration,
+  Direction,
+  EventStatement,
+  EveryTrigger,
+  Expr,
+  ForStatement,
+  IndependentStatement,
+  IndexRange,
+  ModelAst,
+  ModelStatement,
+  OptionStatement,
+  OutputStatement,
+  SituationStatement,
+  Span,
+  Statement,
+  StateTrigger,
+  Trigger,
+  VariableRef,
+  ConditionStatement,
+  EquationStatement,
+  CallNode,
+  IfNode,
+  BinaryOp,
 } from '../expression/ast.js';
 import { BUILTIN_FUNCTIONS, REDUCTIONS } from '../expression/ast.js';
 import { expandArrays, type ExpandOptions } from './arrays.js';
@@ -61,12 +85,16 @@ export function parseExpression(text: string, file: string): Expr {
  */
 export function splitExpressionList(text: string): string[] {
   const parts: string[] = [];
-  let depth = 0, start = 0;
+  let depth = 0,
+    start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) { parts.push(text.slice(start, i)); start = i + 1; }
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
   parts.push(text.slice(start));
   return parts.map((p) => p.trim());
@@ -77,24 +105,62 @@ const FUNCTION_LIST = [...FUNCTIONS.keys()].join(', ');
 
 /** How to call the functions whose arguments are not a single x. */
 const SIGNATURES: ReadonlyMap<string, string> = new Map([
-  ['atan2', 'atan2(y, x)'], ['min', 'min(a, b)'], ['max', 'max(a, b)'], ['step', 'step(u)'], ['delta', 'delta(u)'],
+  ['atan2', 'atan2(y, x)'],
+  ['min', 'min(a, b)'],
+  ['max', 'max(a, b)'],
+  ['step', 'step(u)'],
+  ['delta', 'delta(u)'],
 ]);
 
 /** Names from other languages for functions that exist here under another name. */
 const ALIASES: ReadonlyMap<string, string> = new Map([
-  ['ln', 'log'], ['sgn', 'sign'], ['arcsin', 'asin'], ['arccos', 'acos'], ['arctan', 'atan'],
-  ['heaviside', 'step'], ['Heaviside', 'step'], ['dirac', 'delta'], ['Dirac', 'delta'], ['DiracDelta', 'delta'],
+  ['ln', 'log'],
+  ['sgn', 'sign'],
+  ['arcsin', 'asin'],
+  ['arccos', 'acos'],
+  ['arctan', 'atan'],
+  ['heaviside', 'step'],
+  ['Heaviside', 'step'],
+  ['dirac', 'delta'],
+  ['Dirac', 'delta'],
+  ['DiracDelta', 'delta'],
 ]);
 
 const COMPARISONS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=', '==', '!=']);
 const DIRECTIONS: ReadonlySet<string> = new Set(['rises', 'falls', 'crosses']);
 const STATEMENT_KEYWORDS: ReadonlySet<string> = new Set([
-  'model', 'independent', 'parameter', 'unknown', 'discrete', 'situation', 'output', 'option', 'event', 'for',
+  'model',
+  'independent',
+  'parameter',
+  'unknown',
+  'discrete',
+  'situation',
+  'output',
+  'option',
+  'event',
+  'for',
 ]);
 /** Statements that say something about the whole model, not about one element: never inside a `for` block. */
-const WHOLE_MODEL_KEYWORDS: ReadonlySet<string> = new Set(['model', 'independent', 'parameter', 'unknown', 'discrete', 'option']);
+const WHOLE_MODEL_KEYWORDS: ReadonlySet<string> = new Set([
+  'model',
+  'independent',
+  'parameter',
+  'unknown',
+  'discrete',
+  'option',
+]);
 /** Words that end or structure an expression: finding one where an operand belongs means the operand is missing, not misnamed. */
-const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(['then', 'else', 'do', 'end', 'and', 'or', 'in', 'for', 'while']);
+const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set([
+  'then',
+  'else',
+  'do',
+  'end',
+  'and',
+  'or',
+  'in',
+  'for',
+  'while',
+]);
 const CONTINUING_KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'if', 'then', 'else', 'while']);
 
 /** Deep enough for any model a person writes; shallow enough that recursion cannot exhaust the stack. */
@@ -120,7 +186,11 @@ class Parser {
   /** Names the file uses as variables (bare or primed): `y(` with such a y is a forgotten `*`, not an unknown function. */
   private readonly variableNames = new Set<string>();
 
-  constructor(private readonly tokens: Token[], private readonly source: string, private readonly file: string) {
+  constructor(
+    private readonly tokens: Token[],
+    private readonly source: string,
+    private readonly file: string,
+  ) {
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k];
       if (t.kind !== 'name') continue;
@@ -150,10 +220,15 @@ class Parser {
 
   standaloneExpression(): Expr {
     this.skipSeparators();
-    if (this.tok.kind === 'eof') throw this.expected('an expression', 'Write a column name or an expression of the columns, as in x or 0.5*m*v^2.');
+    if (this.tok.kind === 'eof')
+      throw this.expected(
+        'an expression',
+        'Write a column name or an expression of the columns, as in x or 0.5*m*v^2.',
+      );
     const e = this.expression();
     this.skipSeparators();
-    if (this.peekKind() !== 'eof') throw this.expected('the end of the expression', 'Write one expression; separate several with commas.');
+    if (this.peekKind() !== 'eof')
+      throw this.expected('the end of the expression', 'Write one expression; separate several with commas.');
     return e;
   }
 
@@ -162,7 +237,12 @@ class Parser {
     const kw = this.advance();
     const range = this.indexRange("'for'", 'Write for i in 1:N, then the statements, then end.');
     if (!this.atStatementEnd()) {
-      throw this.expected('a new line after the range of the for block', 'Start the statements of the block on the next line, or after ;.', '', false);
+      throw this.expected(
+        'a new line after the range of the for block',
+        'Start the statements of the block on the next line, or after ;.',
+        '',
+        false,
+      );
     }
     const body: Statement[] = [];
     for (;;) {
@@ -173,17 +253,23 @@ class Parser {
       }
       const t = this.tok;
       if (t.kind === 'eof') {
-        throw this.errorAt(kw.span, `the 'for' block over ${range.variable} has no 'end'`, 'Close the block with end after its last statement.');
+        throw this.errorAt(
+          kw.span,
+          `the 'for' block over ${range.variable} has no 'end'`,
+          'Close the block with end after its last statement.',
+        );
       }
       if (t.kind === 'keyword' && WHOLE_MODEL_KEYWORDS.has(t.text)) {
-        const hint = t.text === 'parameter' || t.text === 'discrete' || t.text === 'unknown'
-          ? `Declare the array before the block, as in ${t.text} v[1:N] = [1, 2, 3] or ${t.text} v[1:N] = 0.`
-          : 'Move it out of the block: it says something about the whole model.';
+        const hint =
+          t.text === 'parameter' || t.text === 'discrete' || t.text === 'unknown'
+            ? `Declare the array before the block, as in ${t.text} v[1:N] = [1, 2, 3] or ${t.text} v[1:N] = 0.`
+            : 'Move it out of the block: it says something about the whole model.';
         throw this.errorAt(t.span, `'${t.text}' cannot stand inside a for block`, hint);
       }
       this.statementStart = this.i;
       body.push(this.statement(-1));
-      if (!this.isKeyword('end')) this.endOfStatement('Put one statement per line, or separate statements on one line with ;.');
+      if (!this.isKeyword('end'))
+        this.endOfStatement('Put one statement per line, or separate statements on one line with ;.');
     }
   }
 
@@ -193,7 +279,8 @@ class Parser {
     if (!this.isKeyword('in')) throw this.expected(`'in' after the loop variable '${v.text}'`, hint, '', false);
     this.advance();
     const from = this.expression();
-    if (!this.isOp(':')) throw this.expected(`':' between the first and last index, as in ${v.text} in 1:N`, hint, '', false);
+    if (!this.isOp(':'))
+      throw this.expected(`':' between the first and last index, as in ${v.text} in 1:N`, hint, '', false);
     this.advance();
     const to = this.expression();
     return { variable: v.text, variableSpan: v.span, from, to, span: this.spanFrom(v.span) };
@@ -313,7 +400,8 @@ class Parser {
       const a = this.tokens[k - 1];
       const b = this.tokens[k];
       if (a.kind === 'newline' || b.kind === 'newline' || b.span.line <= a.span.line) continue;
-      const endsWithOperator = (a.kind === 'operator' && a.text !== ')') || (a.kind === 'keyword' && CONTINUING_KEYWORDS.has(a.text));
+      const endsWithOperator =
+        (a.kind === 'operator' && a.text !== ')') || (a.kind === 'keyword' && CONTINUING_KEYWORDS.has(a.text));
       const why = endsWithOperator ? `ends with '${a.text}'` : 'ends inside parentheses';
       return ` (Line ${a.span.line} ${why}, so line ${b.span.line} continues it.)`;
     }
@@ -322,9 +410,12 @@ class Parser {
 
   private describe(t: Token): string {
     switch (t.kind) {
-      case 'eof': return 'the end of the file';
-      case 'newline': return 'the end of the line';
-      default: return `'${this.display(t)}'`;
+      case 'eof':
+        return 'the end of the file';
+      case 'newline':
+        return 'the end of the line';
+      default:
+        return `'${this.display(t)}'`;
     }
   }
 
@@ -352,8 +443,10 @@ class Parser {
     if (guessOperator && sameLine && Parser.endsOperand(p) && Parser.startsOperand(t) && p !== undefined) {
       const left = p.kind === 'operator' ? '(…)' : this.display(p);
       const right = t.kind === 'operator' ? '(…)' : this.display(t);
-      return this.errorHere(`missing operator between '${this.display(p)}' and '${this.display(t)}'`,
-        `Write ${left}*${right} for a product${listHint}.`);
+      return this.errorHere(
+        `missing operator between '${this.display(p)}' and '${this.display(t)}'`,
+        `Write ${left}*${right} for a product${listHint}.`,
+      );
     }
     if (this.isOp(')')) {
       return this.errorHere("unmatched ')'", "Remove it, or add the '(' it should close.");
@@ -363,14 +456,19 @@ class Parser {
   }
 
   private reservedWord(t: Token): ModelError {
-    return this.errorAt(t.span, `'${t.text}' is a reserved word and cannot be used as a name`,
-      `Choose another name, such as ${t.text}_ or ${t.text}1.`);
+    return this.errorAt(
+      t.span,
+      `'${t.text}' is a reserved word and cannot be used as a name`,
+      `Choose another name, such as ${t.text}_ or ${t.text}1.`,
+    );
   }
 
   private enter(): void {
     if (++this.nesting > MAX_NESTING) {
-      throw this.errorHere('this expression is nested too deeply',
-        'Split it into named variables (N = EXPR), one per line.');
+      throw this.errorHere(
+        'this expression is nested too deeply',
+        'Split it into named variables (N = EXPR), one per line.',
+      );
     }
   }
 
@@ -385,30 +483,47 @@ class Parser {
     const t = this.tok;
     if (t.kind === 'keyword') {
       switch (t.text) {
-        case 'model': return this.modelStatement(index);
-        case 'independent': return this.independentStatement();
+        case 'model':
+          return this.modelStatement(index);
+        case 'independent':
+          return this.independentStatement();
         case 'parameter':
         case 'unknown':
-        case 'discrete': return this.declarationStatement(t.text);
-        case 'situation': return this.situationStatement();
-        case 'output': return this.outputStatement();
-        case 'option': return this.optionStatement();
-        case 'event': return this.eventStatement();
-        case 'for': return this.forStatement();
+        case 'discrete':
+          return this.declarationStatement(t.text);
+        case 'situation':
+          return this.situationStatement();
+        case 'output':
+          return this.outputStatement();
+        case 'option':
+          return this.optionStatement();
+        case 'event':
+          return this.eventStatement();
+        case 'for':
+          return this.forStatement();
         case 'stop':
-          throw this.errorAt(t.span, "'stop' is an event action, not a statement",
-            'Put it inside an event block, as in event done when x falls do stop end.');
+          throw this.errorAt(
+            t.span,
+            "'stop' is an event action, not a statement",
+            'Put it inside an event block, as in event done when x falls do stop end.',
+          );
         case 'end':
-          throw this.errorAt(t.span, "'end' without a matching 'do' or 'for'",
-            "Remove it, or open the block with do after the event's trigger or with for i in A:B.");
+          throw this.errorAt(
+            t.span,
+            "'end' without a matching 'do' or 'for'",
+            "Remove it, or open the block with do after the event's trigger or with for i in A:B.",
+          );
         case 'if':
         case 'not':
           return this.equationStatement();
         default: {
           const next = this.peek();
           if (this.isOp('=', next) || this.isOp('(', next) || this.isOp(':=', next)) throw this.reservedWord(t);
-          throw this.errorAt(t.span, `a statement cannot start with '${t.text}'`,
-            "Start it with model, independent, parameter, unknown, discrete, situation, output, option or event, or write an equation such as y' = -y.");
+          throw this.errorAt(
+            t.span,
+            `a statement cannot start with '${t.text}'`,
+            "Start it with model, independent, parameter, unknown, discrete, situation, output, option or event, or write an equation such as y' = -y.",
+          );
         }
       }
     }
@@ -424,11 +539,16 @@ class Parser {
   private endOfStatement(hint: string, listHint = ''): void {
     if (this.atStatementEnd()) return;
     if (this.isOp('=')) {
-      throw this.errorHere("a statement has only one '='", 'Split it into two statements, on two lines or separated by ;.');
+      throw this.errorHere(
+        "a statement has only one '='",
+        'Split it into two statements, on two lines or separated by ;.',
+      );
     }
     if (this.isOp(':=')) {
-      throw this.errorHere("':=' is only used in event actions",
-        "Write = for an equation, or put the assignment inside an event's do ... end block.");
+      throw this.errorHere(
+        "':=' is only used in event actions",
+        "Write = for an equation, or put the assignment inside an event's do ... end block.",
+      );
     }
     throw this.expected('the end of the statement', hint, listHint);
   }
@@ -436,13 +556,19 @@ class Parser {
   private modelStatement(index: number): ModelStatement {
     const kw = this.advance();
     if (this.modelToken !== null) {
-      throw this.errorAt(kw.span, 'the model is named twice',
-        `Keep one model NAME line, at the top of the file (the first is on line ${this.modelToken.span.line}).`);
+      throw this.errorAt(
+        kw.span,
+        'the model is named twice',
+        `Keep one model NAME line, at the top of the file (the first is on line ${this.modelToken.span.line}).`,
+      );
     }
     this.modelToken = kw;
     if (index > 0) {
-      throw this.errorAt(kw.span, "'model' must be the first statement",
-        'Move model NAME to the top of the file; only comments and blank lines may come before it.');
+      throw this.errorAt(
+        kw.span,
+        "'model' must be the first statement",
+        'Move model NAME to the top of the file; only comments and blank lines may come before it.',
+      );
     }
     const name = this.plainName("a name after 'model'", 'Name the model, as in model BouncingBall.', false);
     return { kind: 'model', name: name.text, nameSpan: name.span, span: this.spanFrom(kw.span) };
@@ -451,7 +577,10 @@ class Parser {
   private independentStatement(): IndependentStatement {
     const kw = this.advance();
     const rangeHint = 'Write the whole range, as in independent t from 0 to 10, or leave the range out.';
-    const name = this.plainName("a name after 'independent'", 'Name the independent variable, as in independent t from 0 to 10.');
+    const name = this.plainName(
+      "a name after 'independent'",
+      'Name the independent variable, as in independent t from 0 to 10.',
+    );
     let from: Expr | null = null;
     let to: Expr | null = null;
     if (this.isKeyword('from')) {
@@ -483,8 +612,10 @@ class Parser {
       let value: Expr;
       if (this.isOp('[')) {
         if (!array) {
-          throw this.errorHere(`a list of values needs an array: '${name.text}' has no index range`,
-            `Give the range after the name, as in ${kind} ${name.text}[1:N] = [...].`);
+          throw this.errorHere(
+            `a list of values needs an array: '${name.text}' has no index range`,
+            `Give the range after the name, as in ${kind} ${name.text}[1:N] = [...].`,
+          );
         }
         value = this.arrayValue(name, array);
       } else {
@@ -496,7 +627,10 @@ class Parser {
       if (!this.isOp(',')) break;
       this.advance();
     }
-    this.endOfStatement(`Separate the declarations with commas: ${kind} a = 1, b = 2.`, ', or separate declarations with a comma');
+    this.endOfStatement(
+      `Separate the declarations with commas: ${kind} a = 1, b = 2.`,
+      ', or separate declarations with a comma',
+    );
     return { kind, declarations, span: this.spanFrom(kw.span) };
   }
 
@@ -508,7 +642,8 @@ class Parser {
     if (!this.isOp(':')) throw this.expected(`':' in the index range of '${name.text}'`, hint, '', false);
     this.advance();
     const to = this.expression();
-    if (!this.isOp(']')) throw this.expected(`']' to close the '[' at ${open.span.line}:${open.span.column}`, hint, '', false);
+    if (!this.isOp(']'))
+      throw this.expected(`']' to close the '[' at ${open.span.line}:${open.span.column}`, hint, '', false);
     this.advance();
     return { from, to, span: this.spanFrom(open.span), values: null, each: null };
   }
@@ -522,7 +657,13 @@ class Parser {
     if (this.isKeyword('for')) {
       this.advance();
       array.each = this.indexRange("'for'", hint);
-      if (!this.isOp(']')) throw this.expected(`']' to close the comprehension opened at ${open.span.line}:${open.span.column}`, hint, '', false);
+      if (!this.isOp(']'))
+        throw this.expected(
+          `']' to close the comprehension opened at ${open.span.line}:${open.span.column}`,
+          hint,
+          '',
+          false,
+        );
       this.advance();
       return first;
     }
@@ -545,10 +686,17 @@ class Parser {
     const hint = 'Name a condition, as in situation braking = h < R and v < 0.';
     const name = this.plainName("a name after 'situation'", hint);
     const indices = this.isOp('[') ? this.indexList(name).indices : null;
-    if (!this.isOp('=')) throw this.expected(`'=' and a condition after '${name.text}${indices ? '[…]' : ''}'`, hint, '', false);
+    if (!this.isOp('='))
+      throw this.expected(`'=' and a condition after '${name.text}${indices ? '[…]' : ''}'`, hint, '', false);
     this.advance();
     const condition = this.expression();
-    const s: SituationStatement = { kind: 'situation', name: name.text, nameSpan: name.span, condition, span: this.spanFrom(kw.span) };
+    const s: SituationStatement = {
+      kind: 'situation',
+      name: name.text,
+      nameSpan: name.span,
+      condition,
+      span: this.spanFrom(kw.span),
+    };
     if (indices) s.indices = indices;
     return s;
   }
@@ -563,7 +711,12 @@ class Parser {
       this.advance();
     }
     if (!this.atStatementEnd()) {
-      throw this.expected("',' or the end of the statement", "Separate the names with commas, as in output h, h', n.", '', false);
+      throw this.expected(
+        "',' or the end of the statement",
+        "Separate the names with commas, as in output h, h', n.",
+        '',
+        false,
+      );
     }
     return { kind: 'output', variables, span: this.spanFrom(kw.span) };
   }
@@ -578,7 +731,13 @@ class Parser {
     // `option zeno = stop`: the action keyword is also an option's word
     if (this.isKeyword('stop')) {
       const t = this.advance();
-      return { kind: 'option', name: name.text, nameSpan: name.span, value: { kind: 'name', name: 'stop', span: t.span }, span: this.spanFrom(kw.span) };
+      return {
+        kind: 'option',
+        name: name.text,
+        nameSpan: name.span,
+        value: { kind: 'name', name: 'stop', span: t.span },
+        span: this.spanFrom(kw.span),
+      };
     }
     const value = this.expression();
     return { kind: 'option', name: name.text, nameSpan: name.span, value, span: this.spanFrom(kw.span) };
@@ -597,11 +756,18 @@ class Parser {
       const d = this.tok;
       if (d.kind !== 'keyword' || !DIRECTIONS.has(d.text)) {
         const found = d.kind === 'eof' || d.kind === 'newline' ? '' : `, found ${this.describe(d)}`;
-        throw this.errorHere(`expected 'rises', 'falls' or 'crosses' after the condition of event '${name.text}'${found}`,
-          'Say how the expression crosses zero: rises (upward), falls (downward) or crosses (either way).');
+        throw this.errorHere(
+          `expected 'rises', 'falls' or 'crosses' after the condition of event '${name.text}'${found}`,
+          'Say how the expression crosses zero: rises (upward), falls (downward) or crosses (either way).',
+        );
       }
       this.advance();
-      const when: StateTrigger = { kind: 'when', expr, direction: d.text as Direction, span: this.spanFrom(start.span) };
+      const when: StateTrigger = {
+        kind: 'when',
+        expr,
+        direction: d.text as Direction,
+        span: this.spanFrom(start.span),
+      };
       trigger = when;
     } else if (this.isKeyword('at')) {
       this.advance();
@@ -632,13 +798,25 @@ class Parser {
     if (this.isKeyword('do')) {
       actions = this.actionBlock(name.text);
     } else if (!this.atStatementEnd()) {
-      throw this.expected("'do' or the end of the statement after the trigger",
+      throw this.expected(
+        "'do' or the end of the statement after the trigger",
         'Write the actions between do and end, as in do y := -0.9*y end.',
-        trigger.kind === 'at' ? ', or separate the times with commas' : '');
+        trigger.kind === 'at' ? ', or separate the times with commas' : '',
+      );
     }
-    const ev: EventStatement = { kind: 'event', name: name.text, nameSpan: name.span, trigger, actions, span: this.spanFrom(kw.span) };
+    const ev: EventStatement = {
+      kind: 'event',
+      name: name.text,
+      nameSpan: name.span,
+      trigger,
+      actions,
+      span: this.spanFrom(kw.span),
+    };
     if (indices) ev.indices = indices;
-    if (locate) { ev.locate = locate.mode; ev.locateSpan = locate.span; }
+    if (locate) {
+      ev.locate = locate.mode;
+      ev.locateSpan = locate.span;
+    }
     return ev;
   }
 
@@ -646,14 +824,19 @@ class Parser {
   private eventLocate(eventName: string, trigger: Trigger): { mode: EventLocate; span: Span } {
     const kw = this.advance();
     if (trigger.kind !== 'when') {
-      throw this.errorAt(kw.span, `'locate' applies to state events (when ... rises/falls/crosses), not to the ${trigger.kind} event '${eventName}'`,
-        'A time event is always hit exactly; remove locate, or write the event with when.');
+      throw this.errorAt(
+        kw.span,
+        `'locate' applies to state events (when ... rises/falls/crosses), not to the ${trigger.kind} event '${eventName}'`,
+        'A time event is always hit exactly; remove locate, or write the event with when.',
+      );
     }
     const m = this.tok;
     if (m.kind !== 'name' || !['exact', 'before', 'after'].includes(m.text)) {
       const found = m.kind === 'eof' || m.kind === 'newline' ? '' : `, found ${this.describe(m)}`;
-      throw this.errorHere(`expected exact, before or after after 'locate' in event '${eventName}'${found}`,
-        'exact (the default) places the event at the crossing; before and after at the start or end of the step that crosses, as fixed-step tools do.');
+      throw this.errorHere(
+        `expected exact, before or after after 'locate' in event '${eventName}'${found}`,
+        'exact (the default) places the event at the crossing; before and after at the start or end of the step that crosses, as fixed-step tools do.',
+      );
     }
     this.advance();
     return { mode: m.text as EventLocate, span: this.spanFrom(kw.span) };
@@ -671,8 +854,11 @@ class Parser {
         return actions;
       }
       if (t.kind === 'eof') {
-        throw this.errorAt(doToken.span, `the 'do' block of event '${eventName}' has no 'end'`,
-          'Close the actions with end, as in do y := -0.9*y end.');
+        throw this.errorAt(
+          doToken.span,
+          `the 'do' block of event '${eventName}' has no 'end'`,
+          'Close the actions with end, as in do y := -0.9*y end.',
+        );
       }
       this.statementStart = this.i;
       if (this.isKeyword('stop')) {
@@ -680,25 +866,36 @@ class Parser {
         actions.push({ kind: 'stop', span: t.span });
       } else {
         if (t.kind === 'keyword' && STATEMENT_KEYWORDS.has(t.text)) {
-          throw this.errorAt(t.span, `'${t.text}' cannot stand inside the do ... end block of event '${eventName}'`,
-            `Close the block opened on line ${blockLine} with end first.`);
+          throw this.errorAt(
+            t.span,
+            `'${t.text}' cannot stand inside the do ... end block of event '${eventName}'`,
+            `Close the block opened on line ${blockLine} with end first.`,
+          );
         }
-        const target = this.variable("a variable to assign, 'stop' or 'end'",
-          'An action reads y := EXPR, y\' := EXPR or stop; the block ends with end.');
+        const target = this.variable(
+          "a variable to assign, 'stop' or 'end'",
+          "An action reads y := EXPR, y' := EXPR or stop; the block ends with end.",
+        );
         if (!this.isOp(':=')) {
-          const later = target.span.line > doToken.span.line
-            ? ` If this line is not an action, the block opened by 'do' on line ${blockLine} is missing its end.`
-            : '';
+          const later =
+            target.span.line > doToken.span.line
+              ? ` If this line is not an action, the block opened by 'do' on line ${blockLine} is missing its end.`
+              : '';
           const found = this.atStatementEnd() || this.isKeyword('end') ? '' : `, found ${this.describe(this.tok)}`;
-          throw this.errorHere(`expected ':=' after '${target.name}${"'".repeat(target.order)}'${found}`,
-            `An action assigns with :=, as in y := -0.9*y.${later}`);
+          throw this.errorHere(
+            `expected ':=' after '${target.name}${"'".repeat(target.order)}'${found}`,
+            `An action assigns with :=, as in y := -0.9*y.${later}`,
+          );
         }
         this.advance();
         const value = this.expression();
         actions.push({ kind: 'assign', target, value, span: this.spanFrom(target.span) });
       }
       if (!this.atStatementEnd() && !this.isKeyword('end') && this.tok.kind !== 'eof') {
-        throw this.expected("';', a new line or 'end' after the action", 'Separate actions with ; or new lines, and close the block with end.');
+        throw this.expected(
+          "';', a new line or 'end' after the action",
+          'Separate actions with ; or new lines, and close the block with end.',
+        );
       }
     }
   }
@@ -713,8 +910,12 @@ class Parser {
     const shown = `${written}(…)`;
     if (!this.isOp('=')) {
       // `y(0) 1` lacks its '=', not a product operator.
-      throw this.expected(`'=' after '${shown}'`,
-        `A condition reads ${written}(0) = VALUE; for a product write ${written}*(…).`, '', false);
+      throw this.expected(
+        `'=' after '${shown}'`,
+        `A condition reads ${written}(0) = VALUE; for a product write ${written}*(…).`,
+        '',
+        false,
+      );
     }
     this.advance();
     const value = this.expression();
@@ -726,17 +927,24 @@ class Parser {
     const lhs = this.expression();
     if (!this.isOp('=')) {
       if (this.isOp(':=')) {
-        throw this.errorHere("':=' is only used in event actions",
-          "Write = for an equation, or put the assignment inside an event's do ... end block.");
+        throw this.errorHere(
+          "':=' is only used in event actions",
+          "Write = for an equation, or put the assignment inside an event's do ... end block.",
+        );
       }
       if (lhs.kind === 'binary' && lhs.op === '==' && this.atStatementEnd()) {
         const op = this.tokens.find((t) => t.span.start >= lhs.left.span.end && this.isOp('==', t));
-        throw this.errorAt(op?.span ?? lhs.span, "an equation is written with '=', not '=='",
-          "'==' compares two values inside a condition; write y' = -y for an equation.");
+        throw this.errorAt(
+          op?.span ?? lhs.span,
+          "an equation is written with '=', not '=='",
+          "'==' compares two values inside a condition; write y' = -y for an equation.",
+        );
       }
       if (this.atStatementEnd()) {
-        throw this.errorHere("expected '=': this line is not a statement",
-          "Write an equation such as y' = -y, or start the line with a keyword such as parameter or event.");
+        throw this.errorHere(
+          "expected '=': this line is not a statement",
+          "Write an equation such as y' = -y, or start the line with a keyword such as parameter or event.",
+        );
       }
       throw this.expected("'=' after the left-hand side", "Write an equation such as y' = -y.");
     }
@@ -757,8 +965,11 @@ class Parser {
     if (t.kind === 'keyword') throw this.reservedWord(t);
     if (t.kind !== 'name') throw this.expected(what, hint);
     if (t.primes > 0) {
-      throw this.errorAt(t.span, `expected a plain name, found '${this.display(t)}'`,
-        `Primes mark derivatives; write the name without them, as in ${t.text}.`);
+      throw this.errorAt(
+        t.span,
+        `expected a plain name, found '${this.display(t)}'`,
+        `Primes mark derivatives; write the name without them, as in ${t.text}.`,
+      );
     }
     if (noFunction && FUNCTIONS.has(t.text)) throw this.functionAsName(t);
     return this.advance();
@@ -780,13 +991,19 @@ class Parser {
   /** `x'[i]`: the primes of an element's derivative go after the brackets. */
   private primesBeforeIndex(t: Token): void {
     if (t.primes === 0) return;
-    throw this.errorAt(t.span, `primes before an index: write ${t.text}[…]${"'".repeat(t.primes)}`,
-      `The derivative of an array element x[i] is written x[i]'.`);
+    throw this.errorAt(
+      t.span,
+      `primes before an index: write ${t.text}[…]${"'".repeat(t.primes)}`,
+      `The derivative of an array element x[i] is written x[i]'.`,
+    );
   }
 
   private functionAsName(t: Token): ModelError {
-    return this.errorAt(t.span, `'${t.text}' is a built-in function and cannot be used as a name`,
-      `Choose another name, such as ${t.text}_ or ${t.text}1.`);
+    return this.errorAt(
+      t.span,
+      `'${t.text}' is a built-in function and cannot be used as a name`,
+      `Choose another name, such as ${t.text}_ or ${t.text}1.`,
+    );
   }
 
   private closeParen(open: Token, hint: string): void {
@@ -820,7 +1037,11 @@ class Parser {
     if (!this.isKeyword('else')) throw this.expected("'else' after the then-branch of 'if'", shape);
     this.advance();
     const otherwise = this.expression();
-    return this.measured({ kind: 'if', condition, then, otherwise, span: this.spanFrom(ifToken.span) }, [condition, then, otherwise], ifToken.span);
+    return this.measured(
+      { kind: 'if', condition, then, otherwise, span: this.spanFrom(ifToken.span) },
+      [condition, then, otherwise],
+      ifToken.span,
+    );
   }
 
   private orLevel(): Expr {
@@ -849,7 +1070,11 @@ class Parser {
     this.enter();
     const operand = this.notLevel();
     this.leave();
-    return this.measured({ kind: 'unary', op: 'not', operand, span: this.join(not.span, operand.span) }, [operand], not.span);
+    return this.measured(
+      { kind: 'unary', op: 'not', operand, span: this.join(not.span, operand.span) },
+      [operand],
+      not.span,
+    );
   }
 
   /** Non-associative: `a < b < c` reads differently in mathematics and in C, so it is refused. */
@@ -860,8 +1085,11 @@ class Parser {
     const right = this.additive();
     const again = this.tok;
     if (again.kind === 'operator' && COMPARISONS.has(again.text)) {
-      throw this.errorAt(again.span, 'comparisons cannot be chained',
-        `Combine two comparisons with and, as in a ${op.text} b and b ${again.text} c.`);
+      throw this.errorAt(
+        again.span,
+        'comparisons cannot be chained',
+        `Combine two comparisons with and, as in a ${op.text} b and b ${again.text} c.`,
+      );
     }
     return this.binary(op.text as BinaryOp, left, right, op.span);
   }
@@ -892,7 +1120,11 @@ class Parser {
     this.enter();
     const operand = this.unary();
     this.leave();
-    return this.measured({ kind: 'unary', op: op.text === '-' ? '-' : '+', operand, span: this.join(op.span, operand.span) }, [operand], op.span);
+    return this.measured(
+      { kind: 'unary', op: op.text === '-' ? '-' : '+', operand, span: this.join(op.span, operand.span) },
+      [operand],
+      op.span,
+    );
   }
 
   /** Right associative (`2^3^2` is `2^9`); the exponent goes through `unary` so that `2^-1` reads as 2^(-1). */
@@ -919,7 +1151,11 @@ class Parser {
       if (FUNCTIONS.has(t.text)) {
         const shown = this.display(t);
         const call = t.primes > 0 ? `${shown}(u)` : (SIGNATURES.get(t.text) ?? `${t.text}(x)`);
-        throw this.errorAt(t.span, `'${shown}' is a function and needs its argument in parentheses`, `Call it as ${call}.`);
+        throw this.errorAt(
+          t.span,
+          `'${shown}' is a function and needs its argument in parentheses`,
+          `Call it as ${call}.`,
+        );
       }
       if (t.primes > 0) return { kind: 'derivative', name: t.text, order: t.primes, span: t.span };
       return { kind: 'name', name: t.text, span: t.span };
@@ -927,7 +1163,7 @@ class Parser {
     if (this.isOp('(')) {
       const open = this.advance();
       const inner = this.expression();
-      this.closeParen(open, "Close the parenthesis, or add an operator such as * between the operands.");
+      this.closeParen(open, 'Close the parenthesis, or add an operator such as * between the operands.');
       return this.measured({ ...inner, span: this.spanFrom(open.span) }, [inner], open.span, 0);
     }
     if (this.isKeyword('if')) {
@@ -950,9 +1186,10 @@ class Parser {
     this.primesBeforeIndex(t);
     const { indices, primes } = this.indexList(t);
     const span = this.spanFrom(t.span);
-    const node: Expr = primes > 0
-      ? { kind: 'derivative', name: t.text, order: primes, span, indices }
-      : { kind: 'name', name: t.text, span, indices };
+    const node: Expr =
+      primes > 0
+        ? { kind: 'derivative', name: t.text, order: primes, span, indices }
+        : { kind: 'name', name: t.text, span, indices };
     return this.measured(node, indices, t.span);
   }
 
@@ -961,14 +1198,29 @@ class Parser {
     const name = nameToken.text;
     const hint = `Write ${name}(i in 1:N, EXPR), as in ${name}(i in 1:N, x[i]).`;
     const over = this.indexRange(`'${name}('`, hint);
-    if (!this.isOp(',')) throw this.expected(`',' and the expression to ${name === 'sum' ? 'add up' : 'multiply'} after the range`, hint, '', false);
+    if (!this.isOp(','))
+      throw this.expected(
+        `',' and the expression to ${name === 'sum' ? 'add up' : 'multiply'} after the range`,
+        hint,
+        '',
+        false,
+      );
     this.advance();
     const body = this.expression();
     this.closeParen(open, hint);
-    return this.measured({
-      kind: 'call', name, derivativeOrder: 0, args: [body], over,
-      span: this.spanFrom(nameToken.span), nameSpan: nameToken.span,
-    }, [body], nameToken.span);
+    return this.measured(
+      {
+        kind: 'call',
+        name,
+        derivativeOrder: 0,
+        args: [body],
+        over,
+        span: this.spanFrom(nameToken.span),
+        nameSpan: nameToken.span,
+      },
+      [body],
+      nameToken.span,
+    );
   }
 
   private call(): CallNode {
@@ -978,23 +1230,35 @@ class Parser {
     const shown = this.display(nameToken);
     if (REDUCTIONS.has(name) && nameToken.primes === 0) {
       if (this.tok.kind === 'name' && this.isKeyword('in', this.peek())) return this.reduction(nameToken, open);
-      throw this.errorAt(nameToken.span, `${name} ${name === 'sum' ? 'adds up' : 'multiplies'} over a range: write ${name}(i in A:B, EXPR)`,
-        `For example ${name}(i in 1:N, x[i]).`);
+      throw this.errorAt(
+        nameToken.span,
+        `${name} ${name === 'sum' ? 'adds up' : 'multiplies'} over a range: write ${name}(i in A:B, EXPR)`,
+        `For example ${name}(i in 1:N, x[i]).`,
+      );
     }
     const arity = FUNCTIONS.get(name);
     if (arity === undefined) {
       if (this.variableNames.has(name) || nameToken.primes > 0) {
-        throw this.errorAt(nameToken.span, `'${shown}' is not a function`,
-          `Write ${shown}*(…) for a product; a condition such as ${shown}(0) = 1 must start its own statement.`);
+        throw this.errorAt(
+          nameToken.span,
+          `'${shown}' is not a function`,
+          `Write ${shown}*(…) for a product; a condition such as ${shown}(0) = 1 must start its own statement.`,
+        );
       }
       const alias = ALIASES.get(name) ?? closestFunction(name);
       const guess = alias !== undefined ? `Did you mean ${alias}? ` : '';
-      throw this.errorAt(nameToken.span, `unknown function '${name}'`,
-        `${guess}The functions are ${FUNCTION_LIST}; for a product write ${name}*(…).`);
+      throw this.errorAt(
+        nameToken.span,
+        `unknown function '${name}'`,
+        `${guess}The functions are ${FUNCTION_LIST}; for a product write ${name}*(…).`,
+      );
     }
     if (nameToken.primes > 0 && name !== 'delta') {
-      throw this.errorAt(nameToken.span, `'${shown}' is not a function: only delta takes primes`,
-        `Write the derivative of ${name} out; primes on a call are only for delta'(u), delta''(u), ....`);
+      throw this.errorAt(
+        nameToken.span,
+        `'${shown}' is not a function: only delta takes primes`,
+        `Write the derivative of ${name} out; primes on a call are only for delta'(u), delta''(u), ....`,
+      );
     }
     const args: Expr[] = [];
     const signature = nameToken.primes > 0 ? `${shown}(u)` : (SIGNATURES.get(name) ?? `${name}(x)`);
@@ -1007,17 +1271,32 @@ class Parser {
     }
     this.closeParen(open, `Call it as ${signature}.`);
     if (args.length !== arity) {
-      throw this.errorAt(nameToken.span, `${shown} takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}`,
-        `Call it as ${signature}.`);
+      throw this.errorAt(
+        nameToken.span,
+        `${shown} takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}`,
+        `Call it as ${signature}.`,
+      );
     }
-    return this.measured({
-      kind: 'call', name, derivativeOrder: nameToken.primes, args,
-      span: this.spanFrom(nameToken.span), nameSpan: nameToken.span,
-    }, args, nameToken.span);
+    return this.measured(
+      {
+        kind: 'call',
+        name,
+        derivativeOrder: nameToken.primes,
+        args,
+        span: this.spanFrom(nameToken.span),
+        nameSpan: nameToken.span,
+      },
+      args,
+      nameToken.span,
+    );
   }
 
   private binary(op: BinaryOp, left: Expr, right: Expr, opSpan: Span): Expr {
-    return this.measured({ kind: 'binary', op, left, right, span: this.join(left.span, right.span) }, [left, right], opSpan);
+    return this.measured(
+      { kind: 'binary', op, left, right, span: this.join(left.span, right.span) },
+      [left, right],
+      opSpan,
+    );
   }
 
   /**
@@ -1029,8 +1308,11 @@ class Parser {
     for (const c of children) depth = Math.max(depth, this.depths.get(c) ?? 1);
     depth += extra;
     if (depth > MAX_TREE_DEPTH) {
-      throw this.errorAt(at, 'this expression is too long or nested too deeply',
-        `Split it into named variables (N = EXPR), one per line; one expression may be at most ${MAX_TREE_DEPTH} operations deep.`);
+      throw this.errorAt(
+        at,
+        'this expression is too long or nested too deeply',
+        `Split it into named variables (N = EXPR), one per line; one expression may be at most ${MAX_TREE_DEPTH} operations deep.`,
+      );
     }
     this.depths.set(node, depth);
     return node;

@@ -16,7 +16,15 @@
  * `.`, which a model cannot write, so they cannot collide with the user's names, and they
  * are left out of the default outputs.
  */
-import type { DiscreteStatement, EquationStatement, EventStatement, Expr, ModelAst, Span, Statement } from '../expression/ast.js';
+import type {
+  DiscreteStatement,
+  EquationStatement,
+  EventStatement,
+  Expr,
+  ModelAst,
+  Span,
+  Statement,
+} from '../expression/ast.js';
 import { ErrorReporter } from '../expression/errors.js';
 import { mapExpr, refKey, simplify, walk } from '../expression/expr.js';
 
@@ -37,10 +45,21 @@ export function writeOutRules(ast: ModelAst): ModelAst {
   for (const s of ast.statements) {
     if (s.kind !== 'equation') continue;
     if (s.while) {
-      walk(s.rhs, (n) => { if (n.kind === 'call' && n.name === 'delta') throw r.at(n.span, 'a delta cannot stand in a rule with while', 'A delta acts at an instant, not while a situation lasts; write it in an equation of its own.'); });
+      walk(s.rhs, (n) => {
+        if (n.kind === 'call' && n.name === 'delta')
+          throw r.at(
+            n.span,
+            'a delta cannot stand in a rule with while',
+            'A delta acts at an instant, not while a situation lasts; write it in an equation of its own.',
+          );
+      });
       if (isDifferential(s)) continue;
       if (s.lhs.kind !== 'name') {
-        throw r.at(s.lhs.span, 'a rule with while defines one named variable or a differential equation', 'Write NAME = EXPR while CONDITION, or y\' = EXPR while CONDITION.');
+        throw r.at(
+          s.lhs.span,
+          'a rule with while defines one named variable or a differential equation',
+          "Write NAME = EXPR while CONDITION, or y' = EXPR while CONDITION.",
+        );
       }
       const list = groups.get(s.lhs.name) ?? [];
       list.push(s);
@@ -52,15 +71,24 @@ export function writeOutRules(ast: ModelAst): ModelAst {
   for (const [n, rules] of groups) {
     const plain = plainDefinition.get(n);
     if (plain) {
-      throw r.at(plain.span, `'${n}' is defined without while here and by rules with while (line ${rules[0].span.line})`,
-        `A variable defined by rules gets every definition with while; write this one as ${n} = ... while CONDITION, or remove it.`);
+      throw r.at(
+        plain.span,
+        `'${n}' is defined without while here and by rules with while (line ${rules[0].span.line})`,
+        `A variable defined by rules gets every definition with while; write this one as ${n} = ... while CONDITION, or remove it.`,
+      );
     }
   }
   const out: Statement[] = [];
   const written = new Set<string>();
   for (const s of ast.statements) {
-    if (s.kind !== 'equation' || !s.while) { out.push(s); continue; }
-    if (isDifferential(s)) { out.push(integralWhile(s, r)); continue; }
+    if (s.kind !== 'equation' || !s.while) {
+      out.push(s);
+      continue;
+    }
+    if (isDifferential(s)) {
+      out.push(integralWhile(s, r));
+      continue;
+    }
     const n = (s.lhs as { name: string }).name;
     if (written.has(n)) continue;
     written.add(n);
@@ -71,7 +99,9 @@ export function writeOutRules(ast: ModelAst): ModelAst {
 
 function isDifferential(s: EquationStatement): boolean {
   let found = false;
-  const see = (n: Expr) => { if (n.kind === 'derivative') found = true; };
+  const see = (n: Expr) => {
+    if (n.kind === 'derivative') found = true;
+  };
   walk(s.lhs, see);
   walk(s.rhs, see);
   return found;
@@ -87,26 +117,52 @@ function integralWhile(s: EquationStatement, r: ErrorReporter): EquationStatemen
   let clash: Span | null = null;
   const see = (n: Expr) => {
     if (n.kind !== 'derivative') return;
-    if (!top || n.order > top.order) { top = { name: n.name, order: n.order, span: n.span }; clash = null; } else if (n.order === top.order && n.name !== top.name) clash = n.span;
+    if (!top || n.order > top.order) {
+      top = { name: n.name, order: n.order, span: n.span };
+      clash = null;
+    } else if (n.order === top.order && n.name !== top.name) clash = n.span;
   };
   walk(s.lhs, see);
   walk(s.rhs, see);
   const highest = top as { name: string; order: number; span: Span } | null;
   if (!highest) throw new Error('integralWhile: no derivative');
   if (clash) {
-    throw r.at(clash, `this rule with while has two highest derivatives (${highest.name}${"'".repeat(highest.order)} and this one)`,
-      'Which integral stops is not clear: write one differential equation per rule.');
+    throw r.at(
+      clash,
+      `this rule with while has two highest derivatives (${highest.name}${"'".repeat(highest.order)} and this one)`,
+      'Which integral stops is not clear: write one differential equation per rule.',
+    );
   }
   const key = refKey(highest.name, highest.order);
-  const atZero = (e: Expr) => mapExpr(e, (n) => (n.kind === 'derivative' && refKey(n.name, n.order) === key ? { kind: 'number', value: 0, span: n.span } : undefined));
+  const atZero = (e: Expr) =>
+    mapExpr(e, (n) =>
+      n.kind === 'derivative' && refKey(n.name, n.order) === key
+        ? { kind: 'number', value: 0, span: n.span }
+        : undefined,
+    );
   const sp = s.span;
   let onRight = false;
-  walk(s.rhs, (n) => { if (n.kind === 'derivative' && refKey(n.name, n.order) === key) onRight = true; });
+  walk(s.rhs, (n) => {
+    if (n.kind === 'derivative' && refKey(n.name, n.order) === key) onRight = true;
+  });
   // (with y^(n) on the left only, as written mostly, R - R cancels: what is left is L at y^(n) = 0)
-  const inactive: Expr = simplify(onRight
-    ? { kind: 'binary', op: '+', left: s.rhs, right: { kind: 'binary', op: '-', left: atZero(s.lhs), right: atZero(s.rhs), span: sp }, span: sp }
-    : atZero(s.lhs));
-  return { kind: 'equation', lhs: s.lhs, rhs: { kind: 'if', condition: s.while!, then: s.rhs, otherwise: inactive, span: sp }, span: sp };
+  const inactive: Expr = simplify(
+    onRight
+      ? {
+          kind: 'binary',
+          op: '+',
+          left: s.rhs,
+          right: { kind: 'binary', op: '-', left: atZero(s.lhs), right: atZero(s.rhs), span: sp },
+          span: sp,
+        }
+      : atZero(s.lhs),
+  );
+  return {
+    kind: 'equation',
+    lhs: s.lhs,
+    rhs: { kind: 'if', condition: s.while!, then: s.rhs, otherwise: inactive, span: sp },
+    span: sp,
+  };
 }
 
 /**
@@ -123,12 +179,16 @@ function ruleVariable(n: string, rules: EquationStatement[]): Statement[] {
     value = { kind: 'if', condition: rules[k].while!, then: rules[k].rhs, otherwise: value, span: rules[k].span };
   }
   const declaration: DiscreteStatement = {
-    kind: 'discrete', span: first,
+    kind: 'discrete',
+    span: first,
     declarations: [{ name: held, nameSpan: first, value: { kind: 'number', value: 0, span: first }, span: first }],
   };
   const definition: EquationStatement = { kind: 'equation', lhs: rules[0].lhs, rhs: value, span: first };
   const holds = rules.map((q, k): EventStatement => ({
-    kind: 'event', name: rules.length === 1 ? `${n}.hold` : `${n}.hold${k + 1}`, nameSpan: q.span, span: q.span,
+    kind: 'event',
+    name: rules.length === 1 ? `${n}.hold` : `${n}.hold${k + 1}`,
+    nameSpan: q.span,
+    span: q.span,
     trigger: { kind: 'when', expr: q.while!, direction: 'falls', span: q.span },
     actions: [{ kind: 'assign', target: { name: held, order: 0, span: q.span }, value: q.rhs, span: q.span }],
   }));

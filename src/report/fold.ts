@@ -26,16 +26,31 @@ const ELEMENT = /[A-Za-z_]\w*\}?\[\d+(?:,\d+)*\]/;
 /** Longest block (in lines) that may repeat. */
 const MAX_BLOCK = 16;
 
-interface Line { text: string; skeleton: string; numbers: number[]; element: boolean }
+interface Line {
+  text: string;
+  skeleton: string;
+  numbers: number[];
+  element: boolean;
+}
 
 function analyse(text: string): Line {
   const numbers: number[] = [];
-  const skeleton = text.replace(INTEGER, (m) => { numbers.push(Number(m)); return '#'; }).replace(/\s+/g, ' ');
+  const skeleton = text
+    .replace(INTEGER, (m) => {
+      numbers.push(Number(m));
+      return '#';
+    })
+    .replace(/\s+/g, ' ');
   return { text, skeleton, numbers, element: ELEMENT.test(text) };
 }
 
 /** How a block's numbers move with the loop: number j is slope[j]*i + offset[j]. */
-interface Fit { count: number; first: number; slope: number[]; offset: number[] }
+interface Fit {
+  count: number;
+  first: number;
+  slope: number[];
+  offset: number[];
+}
 
 /**
  * How many consecutive copies of the block lines[s, s+p) follow the pattern of the first two
@@ -57,7 +72,7 @@ function fit(lines: readonly Line[], s: number, p: number): Fit | null {
   const slope = d;
   const offset = n0.map((v, j) => v - slope[j] * i0);
   let count = 2;
-  for (;; count++) {
+  for (; ; count++) {
     if (s + (count + 1) * p > lines.length) break;
     const b = block(count);
     if (b.some((l, j) => l.skeleton !== first[j].skeleton)) break;
@@ -78,15 +93,18 @@ function affine(slope: number, offset: number, v: string): string {
 /** The block's first copy with each moving number written in `v`. */
 function template(lines: readonly Line[], f: Fit, v: string): string[] {
   let j = 0;
-  return lines.map((l) => l.text.replace(INTEGER, (m, at: number, whole: string) => {
-    const k = j++;
-    if (f.slope[k] === 0) return m;
-    const e = affine(f.slope[k], f.offset[k], v);
-    // inside an index (x[i+1], a[i,2]) as it is; elsewhere in parentheses unless a bare name
-    const before = whole[at - 1], after = whole[at + m.length];
-    const inIndex = (before === '[' || before === ',') && (after === ']' || after === ',');
-    return inIndex || e === v ? e : `(${e})`;
-  }));
+  return lines.map((l) =>
+    l.text.replace(INTEGER, (m, at: number, whole: string) => {
+      const k = j++;
+      if (f.slope[k] === 0) return m;
+      const e = affine(f.slope[k], f.offset[k], v);
+      // inside an index (x[i+1], a[i,2]) as it is; elsewhere in parentheses unless a bare name
+      const before = whole[at - 1],
+        after = whole[at + m.length];
+      const inIndex = (before === '[' || before === ',') && (after === ']' || after === ',');
+      return inIndex || e === v ? e : `(${e})`;
+    }),
+  );
 }
 
 /** A loop variable not used as a name in the block. */
@@ -96,7 +114,10 @@ function freeVariable(lines: readonly Line[], candidates = ['i', 'j', 'k', 'n', 
 }
 
 /** `  v0[1] = 0.3`, `  v0[2] = -0.1`, ... -> `  v0[1:4] = [0.3, -0.1, 0.7, 0.2]` (one index, consecutive, same suffix). */
-function foldValueLists(lines: readonly string[], hints: readonly (RangeHint | undefined)[]): { lines: string[]; hints: (RangeHint | undefined)[] } {
+function foldValueLists(
+  lines: readonly string[],
+  hints: readonly (RangeHint | undefined)[],
+): { lines: string[]; hints: (RangeHint | undefined)[] } {
   const out: string[] = [];
   const outHints: (RangeHint | undefined)[] = [];
   const pattern = /^(\s*)([A-Za-z_]\w*)\[(\d+)\] = (\S+)(.*)$/;
@@ -110,7 +131,12 @@ function foldValueLists(lines: readonly string[], hints: readonly (RangeHint | u
         e++;
       }
     }
-    if (!m || e - s < 2) { out.push(lines[s]); outHints.push(hints[s]); s++; continue; }
+    if (!m || e - s < 2) {
+      out.push(lines[s]);
+      outHints.push(hints[s]);
+      s++;
+      continue;
+    }
     const values = lines.slice(s, e).map((l) => pattern.exec(l)![4]);
     out.push(`${m[1]}${m[2]}[${m[3]}:${Number(m[3]) + e - s - 1}] = [${values.join(', ')}]${m[5]}`);
     outHints.push(undefined);
@@ -129,15 +155,21 @@ function foldSums(line: string, style: FoldStyle): string {
   const eq = line.search(/ [:&]?= /);
   if (eq < 0) return line;
   const cut = line.indexOf('= ', eq) + 2;
-  const head = line.slice(0, cut), rhs = line.slice(cut);
+  const head = line.slice(0, cut),
+    rhs = line.slice(cut);
   // split at ' + ' outside parentheses and brackets
   const terms: string[] = [];
-  let depth = 0, from = 0;
+  let depth = 0,
+    from = 0;
   for (let k = 0; k < rhs.length; k++) {
     const c = rhs[k];
     if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (depth === 0 && rhs.startsWith(' + ', k)) { terms.push(rhs.slice(from, k)); from = k + 3; k += 2; }
+    else if (depth === 0 && rhs.startsWith(' + ', k)) {
+      terms.push(rhs.slice(from, k));
+      from = k + 3;
+      k += 2;
+    }
   }
   terms.push(rhs.slice(from));
   if (terms.length < 3) return line;
@@ -145,7 +177,11 @@ function foldSums(line: string, style: FoldStyle): string {
   const out: string[] = [];
   for (let s = 0; s < parsed.length;) {
     const f = fit(parsed, s, 1);
-    if (!f || f.count < 3) { out.push(parsed[s].text); s++; continue; }
+    if (!f || f.count < 3) {
+      out.push(parsed[s].text);
+      s++;
+      continue;
+    }
     const v = freeVariable([{ text: line, skeleton: '', numbers: [], element: true }]);
     out.push(style.sum(v, f.first, f.first + f.count - 1, template([parsed[s]], f, v)[0]));
     s += f.count;
@@ -172,19 +208,31 @@ export const TEXT_STYLE: FoldStyle = {
 };
 
 /** A line as it is, or a loop: `body` (template lines in `variable`) for variable = from, ..., to. */
-export type FoldItem = string | {
-  for: string; from: number; to: number;
-  /** the range as the model writes it where the loop is one of the model's (`1:N-1`), else `from:to` */
-  range: string;
-  body: string[];
-};
+export type FoldItem =
+  | string
+  | {
+      for: string;
+      from: number;
+      to: number;
+      /** the range as the model writes it where the loop is one of the model's (`1:N-1`), else `from:to` */
+      range: string;
+      body: string[];
+    };
 
 /**
  * One `for` block around a printed entry that is a copy made by the model's loops: the
  * statement and the outer loops' values (`key`), the loop's variable, its range as written,
  * this copy's value, and the smallest and largest values among the copies with that key.
  */
-export interface LoopHint { key: string; variable: string; fromText: string; toText: string; value: number; min: number; max: number }
+export interface LoopHint {
+  key: string;
+  variable: string;
+  fromText: string;
+  toText: string;
+  value: number;
+  min: number;
+  max: number;
+}
 
 /** The loops around a printed entry, innermost first (empty or undefined: none). */
 export type RangeHint = LoopHint[];
@@ -193,7 +241,12 @@ export type RangeHint = LoopHint[];
  * The model's own range for a fold, when every copy in it comes from one loop of one statement
  * with the loop's value equal to the fold's: its ends as written where the fold reaches them.
  */
-function modelRange(hints: readonly (RangeHint | undefined)[], s: number, p: number, f: Fit): { loop: LoopHint; from: string; to: string } | null {
+function modelRange(
+  hints: readonly (RangeHint | undefined)[],
+  s: number,
+  p: number,
+  f: Fit,
+): { loop: LoopHint; from: string; to: string } | null {
   const levels = hints[s]?.length ?? 0;
   // the innermost loop whose value is the fold's in every copy (inner loops may vary inside a block)
   level: for (let l = 0; l < levels; l++) {
@@ -218,7 +271,11 @@ function modelRange(hints: readonly (RangeHint | undefined)[], s: number, p: num
  * The folding itself (see the file comment), as items: lines without elements pass through
  * unchanged; an entry may hold several lines (an event with its actions) and folds as one.
  */
-export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYLE, inputHints: readonly (RangeHint | undefined)[] = []): FoldItem[] {
+export function foldItems(
+  input: readonly string[],
+  style: FoldStyle = TEXT_STYLE,
+  inputHints: readonly (RangeHint | undefined)[] = [],
+): FoldItem[] {
   const listed = style.valueLists ? foldValueLists(input, inputHints) : { lines: [...input], hints: [...inputHints] };
   const lines = listed.lines.map((l) => analyse(foldSums(l, style)));
   const hints = listed.hints;
@@ -229,7 +286,11 @@ export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYL
       const f = fit(lines, s, p);
       if (f && (!best || f.count * p > best.f.count * best.p)) best = { p, f };
     }
-    if (!best) { out.push(lines[s].text); s++; continue; }
+    if (!best) {
+      out.push(lines[s].text);
+      s++;
+      continue;
+    }
     const { p, f } = best;
     const block = lines.slice(s, s + p);
     const range = modelRange(hints, s, p, f);
@@ -237,17 +298,30 @@ export function foldItems(input: readonly string[], style: FoldStyle = TEXT_STYL
     const own = range?.loop.variable;
     const v = own && freeVariable(block, [own]) === own ? own : freeVariable(block);
     const last = f.first + f.count - 1;
-    out.push({ for: v, from: f.first, to: last, range: range ? `${range.from}:${range.to}` : `${f.first}:${last}`, body: template(block, f, v) });
+    out.push({
+      for: v,
+      from: f.first,
+      to: last,
+      range: range ? `${range.from}:${range.to}` : `${f.first}:${last}`,
+      body: template(block, f, v),
+    });
     s += p * f.count;
   }
   return out;
 }
 
 /** {@link foldItems} printed: each loop under its header (on the header's line when it is one line and the style allows). */
-export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYLE, hints: readonly (RangeHint | undefined)[] = []): string[] {
+export function foldLines(
+  input: readonly string[],
+  style: FoldStyle = TEXT_STYLE,
+  hints: readonly (RangeHint | undefined)[] = [],
+): string[] {
   const out: string[] = [];
   for (const item of foldItems(input, style, hints)) {
-    if (typeof item === 'string') { out.push(item); continue; }
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
     const { body } = item;
     const [from, to] = splitRange(item.range);
     const head = style.header(item.for, from, to);
@@ -256,7 +330,16 @@ export function foldLines(input: readonly string[], style: FoldStyle = TEXT_STYL
     const oneLine = body.length === 1 && style.sameLine && !body[0].includes('\n');
     if (oneLine && bullet) out.push(`${bullet[0]}${head} ${body[0].slice(bullet[0].length)}`);
     else if (oneLine) out.push(`${indent}${head} ${body[0].trimStart()}`);
-    else out.push(`${indent}${head}`, ...body.map((l) => l.split('\n').map((x) => `  ${x}`).join('\n')));
+    else
+      out.push(
+        `${indent}${head}`,
+        ...body.map((l) =>
+          l
+            .split('\n')
+            .map((x) => `  ${x}`)
+            .join('\n'),
+        ),
+      );
   }
   return out;
 }

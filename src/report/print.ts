@@ -7,7 +7,16 @@ import { latexName, toLatex, toText } from '../expression/expr.js';
 import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from '../transform/system.js';
-import { foldItems, foldLines, isElement, LATEX_ALIGN_STYLE, LATEX_ITEM_STYLE, type FoldItem, type LoopHint, type RangeHint } from './fold.js';
+import {
+  foldItems,
+  foldLines,
+  isElement,
+  LATEX_ALIGN_STYLE,
+  LATEX_ITEM_STYLE,
+  type FoldItem,
+  type LoopHint,
+  type RangeHint,
+} from './fold.js';
 import { originOf } from '../language/arrays.js';
 import type { Span } from '../expression/ast.js';
 
@@ -26,8 +35,14 @@ export interface TransformReport {
   situations: { name: string; condition: string }[];
   equations: string[];
   events: {
-    name: string; kind: string; times: number[]; condition: string | null; direction: string | null;
-    actions: string[]; source: string; deltaSources: string[];
+    name: string;
+    kind: string;
+    times: number[];
+    condition: string | null;
+    direction: string | null;
+    actions: string[];
+    source: string;
+    deltaSources: string[];
   }[];
   switching: string[];
   boundaryConditions: string[];
@@ -36,11 +51,22 @@ export interface TransformReport {
    * An array model only: its sections once, as lines and loops (`{for, from, to, body}`: the
    * body's lines for each value of the loop variable), whatever the number of elements (fold.ts).
    */
-  template?: Record<'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events', FoldItem[]>;
+  template?: Record<
+    'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events',
+    FoldItem[]
+  >;
 }
 
 type Hints = (RangeHint | undefined)[];
-interface SectionHints { states: Hints; stepVariables: Hints; algebraic: Hints; situations: Hints; named: Hints; equations: Hints; events: Hints }
+interface SectionHints {
+  states: Hints;
+  stepVariables: Hints;
+  algebraic: Hints;
+  situations: Hints;
+  named: Hints;
+  equations: Hints;
+  events: Hints;
+}
 
 /** Where the entries of a report come from (an array model's loops), for printing its ranges as written. */
 const hintMakers = new WeakMap<TransformReport, () => SectionHints>();
@@ -63,12 +89,21 @@ function rangeHints(spans: readonly (Span | undefined)[]): Hints {
       const m = /^\s*\w+\s+in\s+(.+)$/.exec(frame.range);
       const colon = m ? m[1].indexOf(':') : -1;
       if (!m || colon < 0) continue;
-      const fromText = m[1].slice(0, colon).replace(/\s+/g, ''), toText = m[1].slice(colon + 1).replace(/\s+/g, '');
+      const fromText = m[1].slice(0, colon).replace(/\s+/g, ''),
+        toText = m[1].slice(colon + 1).replace(/\s+/g, '');
       const outer = o.loops.slice(0, l);
       // (a range that names an outer loop's variable is shown by its numbers: that loop is not printed)
       if (outer.some((f) => new RegExp(`\\b${f.variable}\\b`).test(`${fromText} ${toText}`))) continue;
       const key = `${o.template.span.start}|${outer.map((f) => f.value).join(',')}|${frame.variable}`;
-      const hint = { key, variable: frame.variable, fromText, toText, value: frame.value, min: frame.value, max: frame.value };
+      const hint = {
+        key,
+        variable: frame.variable,
+        fromText,
+        toText,
+        value: frame.value,
+        min: frame.value,
+        max: frame.value,
+      };
       loops.push(hint);
       all.push(hint);
     }
@@ -98,7 +133,9 @@ function sectionHints(sys: FirstOrderSystem): SectionHints {
 
 /** Whether the report is an array model's (some name is an element). */
 function hasElements(r: TransformReport): boolean {
-  return [r.parameters, r.states, r.discretes, r.events, r.algebraic].some((list) => list.some((q) => isElement(q.name)));
+  return [r.parameters, r.states, r.discretes, r.events, r.algebraic].some((list) =>
+    list.some((q) => isElement(q.name)),
+  );
 }
 
 /** The report's sections folded into loops. */
@@ -106,13 +143,36 @@ function templateOf(r: TransformReport): NonNullable<TransformReport['template']
   const h = reportHints.get(r);
   return {
     parameters: foldItems(r.parameters.map((q) => `${q.name} = ${q.value}${q.unknown ? ' (unknown)' : ''}`)),
-    states: foldItems(r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`), undefined, h?.states),
-    stepVariables: foldItems(r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`), undefined, h?.stepVariables),
+    states: foldItems(
+      r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`),
+      undefined,
+      h?.states,
+    ),
+    stepVariables: foldItems(
+      r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`),
+      undefined,
+      h?.stepVariables,
+    ),
     discretes: foldItems(r.discretes.map((q) => `${q.name} = ${q.initial}`)),
-    algebraic: foldItems(r.algebraic.map((q) => `${q.name} = ${q.expr}`), undefined, h?.algebraic),
-    situations: foldItems(r.situations.map((q) => `${q.name} = ${q.condition}`), undefined, h?.situations),
+    algebraic: foldItems(
+      r.algebraic.map((q) => `${q.name} = ${q.expr}`),
+      undefined,
+      h?.algebraic,
+    ),
+    situations: foldItems(
+      r.situations.map((q) => `${q.name} = ${q.condition}`),
+      undefined,
+      h?.situations,
+    ),
     equations: foldItems(r.equations, undefined, h?.equations),
-    events: foldItems(r.events.map((e) => `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`), undefined, h?.events),
+    events: foldItems(
+      r.events.map(
+        (e) =>
+          `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`,
+      ),
+      undefined,
+      h?.events,
+    ),
   };
 }
 
@@ -141,7 +201,8 @@ export function transformReport(model: CompiledModel): TransformReport {
   const events = sys.events.map((ev, i) => {
     let times: number[] = [];
     if (ev.schedule) {
-      if (to === null) warnings.push(`${ev.name}: the range has no end in the model, so its times are listed when a run gives one`);
+      if (to === null)
+        warnings.push(`${ev.name}: the range has no end in the model, so its times are listed when a run gives one`);
       else {
         try {
           times = scheduleTimes(model.events[i], p, Math.min(from, to), Math.max(from, to));
@@ -157,14 +218,25 @@ export function transformReport(model: CompiledModel): TransformReport {
       }
     }
     return {
-      name: ev.name, kind: ev.kind, times,
+      name: ev.name,
+      kind: ev.kind,
+      times,
       // a condition of relations as written, and the function it is located on
-      condition: ev.condition ? (ev.truthOf ? `${toText(ev.truthOf)} (located where ${toText(ev.condition)} crosses 0)` : toText(ev.condition)) : null, direction: ev.direction,
-      actions: ev.actions.flatMap(actionText), source: ev.source, deltaSources: ev.deltaSources,
+      condition: ev.condition
+        ? ev.truthOf
+          ? `${toText(ev.truthOf)} (located where ${toText(ev.condition)} crosses 0)`
+          : toText(ev.condition)
+        : null,
+      direction: ev.direction,
+      actions: ev.actions.flatMap(actionText),
+      source: ev.source,
+      deltaSources: ev.deltaSources,
     };
   });
   const report: TransformReport = {
-    model: sys.model, independent: sys.independent, range: { from, to },
+    model: sys.model,
+    independent: sys.independent,
+    range: { from, to },
     parameters: sys.parameters.map((q, i) => ({ name: q.name, value: p[i], unknown: q.unknown })),
     states: sys.states.map((s) => ({ name: s.name, standsFor: s.standsFor, initial: toText(s.initial) })),
     stepVariables: sys.stepVariables.map((s) => ({ ...s })),
@@ -182,7 +254,11 @@ export function transformReport(model: CompiledModel): TransformReport {
     let hints: SectionHints | undefined;
     hintMakers.set(report, () => (hints ??= sectionHints(sys)));
     let template: TransformReport['template'];
-    Object.defineProperty(report, 'template', { enumerable: true, configurable: true, get: () => (template ??= templateOf(report)) });
+    Object.defineProperty(report, 'template', {
+      enumerable: true,
+      configurable: true,
+      get: () => (template ??= templateOf(report)),
+    });
   }
   return report;
 }
@@ -204,18 +280,27 @@ export function formatText(r: TransformReport): string {
   };
   const range = `${r.range.from} to ${r.range.to ?? '(end from the command line)'}`;
   lines.push(`model ${r.model}: independent ${r.independent} from ${range}`);
-  if (r.parameters.length) lines.push('', 'parameters', ...r.parameters.map((q) => `  ${q.name} = ${q.value}${q.unknown ? '   (unknown: found by shoot)' : ''}`));
+  if (r.parameters.length)
+    lines.push(
+      '',
+      'parameters',
+      ...r.parameters.map((q) => `  ${q.name} = ${q.value}${q.unknown ? '   (unknown: found by shoot)' : ''}`),
+    );
   lines.push('', 'states (first-order system)');
   const width = Math.max(...r.states.map((s) => s.name.length), 4);
-  for (const s of r.states) lines.push(`  ${s.name.padEnd(width)}  stands for ${s.standsFor.padEnd(12)} initial ${s.initial}`);
+  for (const s of r.states)
+    lines.push(`  ${s.name.padEnd(width)}  stands for ${s.standsFor.padEnd(12)} initial ${s.initial}`);
   mark(h?.states, r.states.length);
   if (r.stepVariables.length) {
     lines.push('', 'step variables (piecewise constant, changed only by events)');
-    for (const s of r.stepVariables) lines.push(`  ${s.name}: the jumps of ${s.variable}, so ${s.variable} = ${s.state} + ${s.name}; starts at 0`);
+    for (const s of r.stepVariables)
+      lines.push(`  ${s.name}: the jumps of ${s.variable}, so ${s.variable} = ${s.state} + ${s.name}; starts at 0`);
     mark(h?.stepVariables, r.stepVariables.length);
   }
-  if (r.discretes.length) lines.push('', 'discrete variables', ...r.discretes.map((d) => `  ${d.name} = ${d.initial} initially`));
-  if (r.algebraic.length) lines.push('', 'algebraic variables (in evaluation order)', ...r.algebraic.map((a) => `  ${a.name} = ${a.expr}`));
+  if (r.discretes.length)
+    lines.push('', 'discrete variables', ...r.discretes.map((d) => `  ${d.name} = ${d.initial} initially`));
+  if (r.algebraic.length)
+    lines.push('', 'algebraic variables (in evaluation order)', ...r.algebraic.map((a) => `  ${a.name} = ${a.expr}`));
   mark(h?.algebraic, r.algebraic.length);
   if (r.situations.length) lines.push('', 'situations', ...r.situations.map((s) => `  ${s.name} = ${s.condition}`));
   mark(h?.situations, r.situations.length);
@@ -233,8 +318,10 @@ export function formatText(r: TransformReport): string {
     }
     mark(h?.events, r.events.length);
   }
-  if (r.switching.length) lines.push('', 'switching functions (the integrator stops where they change)', ...r.switching.map((s) => `  ${s}`));
-  if (r.boundaryConditions.length) lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
+  if (r.switching.length)
+    lines.push('', 'switching functions (the integrator stops where they change)', ...r.switching.map((s) => `  ${s}`));
+  if (r.boundaryConditions.length)
+    lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
   if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
   // an array model: its copies folded back into loops (fold.ts)
   hints.length = lines.length;
@@ -247,11 +334,26 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
   // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
   const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
   const algebraic = sys.namedValues.map((v) => `  ${latexName(v.name)} &= ${toLatex(v.expr)}`);
-  const out: string[] = [`% ${r.model}: first-order system in u-plus-step form (deltastep transform)`, '\\begin{align*}', foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE, [...(reportHints.get(r)?.equations ?? eqs.map(() => undefined)), ...(reportHints.get(r)?.named ?? [])]).join(' \\\\\n'), '\\end{align*}'];
-  if (sys.stepVariables.length) out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
+  const out: string[] = [
+    `% ${r.model}: first-order system in u-plus-step form (deltastep transform)`,
+    '\\begin{align*}',
+    foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE, [
+      ...(reportHints.get(r)?.equations ?? eqs.map(() => undefined)),
+      ...(reportHints.get(r)?.named ?? []),
+    ]).join(' \\\\\n'),
+    '\\end{align*}',
+  ];
+  if (sys.stepVariables.length)
+    out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
   if (sys.events.length) {
     out.push('\\begin{itemize}');
-    out.push(...foldLines(sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`), LATEX_ITEM_STYLE, reportHints.get(r)?.events));
+    out.push(
+      ...foldLines(
+        sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`),
+        LATEX_ITEM_STYLE,
+        reportHints.get(r)?.events,
+      ),
+    );
     out.push('\\end{itemize}');
   }
   return out.join('\n') + '\n';
@@ -262,10 +364,14 @@ function eventLatex(ev: EventSpec, r: TransformReport): string {
   const label = `\\texttt{${ev.name.replace(/([_#$%&{}])/g, '\\$1')}}`;
   const when = ev.condition
     ? `when $${toLatex(ev.condition)}$ ${ev.direction}`
-    : `at $${r.independent} \\in \\{${times.slice(0, 8).map((t) => Number(t.toPrecision(12))).join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
+    : `at $${r.independent} \\in \\{${times
+        .slice(0, 8)
+        .map((t) => Number(t.toPrecision(12)))
+        .join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
   const acts = ev.actions.map((a) => {
     if (a.kind === 'stop') return '\\text{stop}';
-    if (a.kind === 'marcus') return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
+    if (a.kind === 'marcus')
+      return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
     if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${latexName(a.target)} + ${toLatex(a.increment)}`;
     return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
   });

@@ -90,11 +90,17 @@ export { ShootInputError };
 
 function record(names: string[], values: ArrayLike<number>): Record<string, number> {
   const r = Object.create(null) as Record<string, number>;
-  names.forEach((n, i) => { r[n] = values[i]; });
+  names.forEach((n, i) => {
+    r[n] = values[i];
+  });
   return r;
 }
 
-const maxAbs = (v: ArrayLike<number>) => { let m = 0; for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i])); return Number.isNaN(m) ? Infinity : m; };
+const maxAbs = (v: ArrayLike<number>) => {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+  return Number.isNaN(m) ? Infinity : m;
+};
 
 export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootResult {
   const sys = model.system;
@@ -102,12 +108,17 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
   const n = unknownNames.length;
   const bcs = model.boundary;
   if (n === 0) throw new ShootInputError(`${sys.model} has no unknowns: declare them with 'unknown NAME = GUESS'`);
-  if (bcs.length !== n) throw new ShootInputError(`${sys.model} has ${n} unknown(s) and ${bcs.length} boundary condition(s); shooting needs as many conditions as unknowns`);
+  if (bcs.length !== n)
+    throw new ShootInputError(
+      `${sys.model} has ${n} unknown(s) and ${bcs.length} boundary condition(s); shooting needs as many conditions as unknowns`,
+    );
 
   const baseSet = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
   const guess = model.parameters(baseSet);
   const u = new Float64Array(n);
-  unknownNames.forEach((name, i) => { u[i] = guess[model.paramNames.indexOf(name)]; });
+  unknownNames.forEach((name, i) => {
+    u[i] = guess[model.paramNames.indexOf(name)];
+  });
 
   const simulator = new Simulator(model);
   const rtol = options.rtol ?? (sys.options.get('rtol')?.value as number | undefined) ?? 1e-6;
@@ -131,13 +142,20 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
     const got = run.probes!;
     for (let i = 0; i < n; i++) {
       const probe = got.find((q) => q.t === probes[i]);
-      if (!probe) { lastFailure = `the run stopped before ${sys.independent} = ${probes[i]}, where ${bcs[i].label} is to hold`; out.fill(NaN); return false; }
+      if (!probe) {
+        lastFailure = `the run stopped before ${sys.independent} = ${probes[i]}, where ${bcs[i].label} is to hold`;
+        out.fill(NaN);
+        return false;
+      }
       out[i] = bcs[i].state(probes[i], probe.y, p, probe.d, EMPTY_SW) - bcs[i].value(NaN, EMPTY, p, EMPTY, EMPTY);
     }
     return out.every(Number.isFinite);
   };
 
-  const R = new Float64Array(n), Rtrial = new Float64Array(n), Rp = new Float64Array(n), Rm = new Float64Array(n);
+  const R = new Float64Array(n),
+    Rtrial = new Float64Array(n),
+    Rp = new Float64Array(n),
+    Rm = new Float64Array(n);
   const iterations: ShootIteration[] = [];
   let jacobians = 0;
   const finish = (status: ShootStatus, message: string | null): ShootResult => {
@@ -145,19 +163,30 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
     unknownNames.forEach((name, i) => set.set(name, u[i]));
     const solution = simulator.run({ ...options, set });
     return {
-      converged: status === 'converged' || status === 'converged_step', status, message,
-      unknowns: record(unknownNames, u), residuals: record(bcs.map((b) => b.label), R),
-      iterations, residualEvaluations: shots, jacobianEvaluations: jacobians, solution,
+      converged: status === 'converged' || status === 'converged_step',
+      status,
+      message,
+      unknowns: record(unknownNames, u),
+      residuals: record(
+        bcs.map((b) => b.label),
+        R,
+      ),
+      iterations,
+      residualEvaluations: shots,
+      jacobianEvaluations: jacobians,
+      solution,
     };
   };
 
   const method = options.jacobian ?? 'broyden';
-  if (method !== 'broyden' && method !== 'central') throw new ShootInputError(`jacobian '${String(method)}': use 'broyden' or 'central'`);
+  if (method !== 'broyden' && method !== 'central')
+    throw new ShootInputError(`jacobian '${String(method)}': use 'broyden' or 'central'`);
 
   if (!residual(u, R)) return finish('failed', `the first guess does not simulate: ${lastFailure}. Try another guess.`);
   const maxIterations = options.maxIterations ?? 50;
   // What the integration can resolve: residuals are state values, accurate to about atol + rtol*|value|.
-  const residualTol = (i: number) => 10 * atol + rtol * Math.max(1, Math.abs(R[i] + bcs[i].value(NaN, EMPTY, model.parameters(baseSet), EMPTY, EMPTY)));
+  const residualTol = (i: number) =>
+    10 * atol + rtol * Math.max(1, Math.abs(R[i] + bcs[i].value(NaN, EMPTY, model.parameters(baseSet), EMPTY, EMPTY)));
   const maxResidualTol = () => Math.max(...R.map((_, i) => residualTol(i)));
   // Relative noise of a residual: what the integration tolerance leaves in it.
   const noise = Math.max(rtol, Number.EPSILON);
@@ -167,7 +196,8 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
   // Jacobian is then good to about sqrt(noise) (1e-5 at rtol 1e-10), which costs a Newton step
   // nothing visible: the residual still drops by that factor or more.
   const forwardStep = Math.sqrt(noise);
-  const jacobianFailure = () => `a simulation near the iterate failed while forming the Jacobian: ${lastFailure}. Try another guess.`;
+  const jacobianFailure = () =>
+    `a simulation near the iterate failed while forming the Jacobian: ${lastFailure}. Try another guess.`;
 
   const J = new Matrix(n, n);
 
@@ -175,9 +205,12 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
   const centralJacobian = (): boolean => {
     for (let j = 0; j < n; j++) {
       const h = centralStep * Math.max(1, Math.abs(u[j]));
-      const up = u.slice(), um = u.slice();
-      up[j] += h; um[j] -= h;
-      const okP = residual(up, Rp), okM = residual(um, Rm);
+      const up = u.slice(),
+        um = u.slice();
+      up[j] += h;
+      um[j] -= h;
+      const okP = residual(up, Rp),
+        okM = residual(um, Rm);
       if (!okP || !okM) return false;
       for (let i = 0; i < n; i++) J.set(i, j, (Rp[i] - Rm[i]) / (up[j] - um[j]));
     }
@@ -209,7 +242,8 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
   // residual, the secant model has gone stale, and n shots for a fresh Jacobian (then the full
   // search) buy more than halving a doubtful direction (measured on the ropes from random
   // guesses: fewer shots in all than with 2 or 4 trials, same accuracy).
-  const trialsDifference = 12, trialsBroyden = 1;
+  const trialsDifference = 12,
+    trialsBroyden = 1;
   // The stopping test accepts any residual under the tolerance, and the unknowns are then off by
   // up to about |J^-1| times it. Newton's quadratic convergence leaves the last residual far
   // below the tolerance; Broyden's superlinear steps (the residual shrinks by only 1e-1..1e-3
@@ -229,7 +263,11 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
     const iterate: ShootIteration = { k, unknowns: record(unknownNames, u), residualNorm: norm };
     iterations.push(iterate);
     if (R.every((r, i) => Math.abs(r) <= residualTol(i))) return finish('converged', null);
-    if (k >= maxIterations) return finish('max_iter', `no convergence in ${maxIterations} iterations (residual ${norm.toExponential(2)}); try a better guess or looser tolerances`);
+    if (k >= maxIterations)
+      return finish(
+        'max_iter',
+        `no convergence in ${maxIterations} iterations (residual ${norm.toExponential(2)}); try a better guess or looser tolerances`,
+      );
 
     /** J is a difference Jacobian at this iterate, not a secant update. */
     let fresh: boolean;
@@ -250,7 +288,8 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
     } else {
       iterate.jacobian = 'broyden';
       fresh = false;
-      if (!finalNewtonStep && norm <= finalZone * maxResidualTol() && !refresh('final_step')) return finish('failed', jacobianFailure());
+      if (!finalNewtonStep && norm <= finalZone * maxResidualTol() && !refresh('final_step'))
+        return finish('failed', jacobianFailure());
     }
 
     // With a Broyden Jacobian, a second pass with a fresh one at the same iterate when it is
@@ -267,7 +306,11 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
         if (!refresh('singular')) return finish('failed', jacobianFailure());
         continue;
       }
-      if (singular) return finish('singular', `the Jacobian is singular at iteration ${k}: the boundary conditions do not depend on (some of) the unknowns ${unknownNames.join(', ')} here; try another guess`);
+      if (singular)
+        return finish(
+          'singular',
+          `the Jacobian is singular at iteration ${k}: the boundary conditions do not depend on (some of) the unknowns ${unknownNames.join(', ')} here; try another guess`,
+        );
       if (!finite) return finish('singular', `the Newton step is not finite at iteration ${k}; try another guess`);
 
       // Backtracking: halve the step until the residual norm decreases.
@@ -276,7 +319,10 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
       const trials = fresh ? trialsDifference : trialsBroyden;
       for (let t = 0; t < trials; t++) {
         for (let i = 0; i < n; i++) trial[i] = u[i] + lambda * du[i];
-        if (residual(trial, Rtrial) && maxAbs(Rtrial) < (1 - 1e-4 * lambda) * norm) { accepted = true; break; }
+        if (residual(trial, Rtrial) && maxAbs(Rtrial) < (1 - 1e-4 * lambda) * norm) {
+          accepted = true;
+          break;
+        }
         lambda /= 2;
       }
       if (accepted) break;
@@ -287,7 +333,10 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
       }
       // No decrease with a fresh Jacobian: at the noise floor of the integration, or a bad direction.
       if (maxAbs(du.map((x) => x * lambda)) <= 1e3 * rtol * (1 + maxAbs(u))) return finish('converged_step', null);
-      return finish('failed', `the Newton step does not reduce the residual (${norm.toExponential(2)}) at iteration ${k}${lastFailure ? `: ${lastFailure}` : ''}; try another guess`);
+      return finish(
+        'failed',
+        `the Newton step does not reduce the residual (${norm.toExponential(2)}) at iteration ${k}${lastFailure ? `: ${lastFailure}` : ''}; try another guess`,
+      );
     }
     const stepSize = maxAbs(du.map((x) => x * lambda));
     if (fresh && norm <= finalZone * maxResidualTol()) finalNewtonStep = true;
@@ -296,7 +345,10 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
       // Broyden's good update: the least change of J (Frobenius norm) that makes it satisfy the
       // secant equation J s = R(u + s) - R(u) along the step s actually taken. It costs no shot.
       let ss = 0;
-      for (let i = 0; i < n; i++) { s[i] = trial[i] - u[i]; ss += s[i] * s[i]; }
+      for (let i = 0; i < n; i++) {
+        s[i] = trial[i] - u[i];
+        ss += s[i] * s[i];
+      }
       if (ss > 0) {
         for (let i = 0; i < n; i++) {
           let js = 0;

@@ -23,7 +23,11 @@ export function exactRootCandidates(argument: Expr, independent: string): Expr[]
  * Whether a model's delta arguments include one in the independent variable that is not
  * simply `t - E` or `E - t` (E free of t): only those need the algebra's exact roots.
  */
-export function needsExactRoots(deltaArguments: readonly Expr[], independent: string, refs: (e: Expr) => Set<string>): boolean {
+export function needsExactRoots(
+  deltaArguments: readonly Expr[],
+  independent: string,
+  refs: (e: Expr) => Set<string>,
+): boolean {
   return deltaArguments.some((u) => {
     if (!refs(u).has(independent)) return false;
     if (u.kind === 'binary' && u.op === '-') {

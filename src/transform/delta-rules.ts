@@ -11,7 +11,22 @@
  */
 import type { CallNode, Expr } from '../expression/ast.js';
 import type { ErrorReporter } from '../expression/errors.js';
-import { add, constantValue, differentiate, div, mul, neg, num, pow, references, simplify, substitute, sub, toText, walk } from '../expression/expr.js';
+import {
+  add,
+  constantValue,
+  differentiate,
+  div,
+  mul,
+  neg,
+  num,
+  pow,
+  references,
+  simplify,
+  substitute,
+  sub,
+  toText,
+  walk,
+} from '../expression/expr.js';
 
 export interface DeltaTerm {
   /** the weight g (no delta in it) */
@@ -24,17 +39,24 @@ export interface DeltaTerm {
   source: string;
 }
 
-export interface LinearSplit { regular: Expr; terms: DeltaTerm[] }
+export interface LinearSplit {
+  regular: Expr;
+  terms: DeltaTerm[];
+}
 
 function hasDelta(e: Expr): boolean {
   let found = false;
-  walk(e, (n) => { if (n.kind === 'call' && n.name === 'delta') found = true; });
+  walk(e, (n) => {
+    if (n.kind === 'call' && n.name === 'delta') found = true;
+  });
   return found;
 }
 
 function firstDelta(e: Expr): CallNode | null {
   let found: CallNode | null = null;
-  walk(e, (n) => { if (!found && n.kind === 'call' && n.name === 'delta') found = n; });
+  walk(e, (n) => {
+    if (!found && n.kind === 'call' && n.name === 'delta') found = n;
+  });
   return found;
 }
 
@@ -48,10 +70,24 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
   switch (e.kind) {
     case 'call':
       if (e.name === 'delta') {
-        if (hasDelta(e.args[0])) throw r.at(firstDelta(e.args[0])!.span, 'a delta inside the argument of a delta', 'A delta argument must be an ordinary function; deltas enter equations linearly.');
-        return { regular: num(0, e.span), terms: [{ weight: num(1, e.span), order: e.derivativeOrder, argument: e.args[0], call: e, source: toText(e) }] };
+        if (hasDelta(e.args[0]))
+          throw r.at(
+            firstDelta(e.args[0])!.span,
+            'a delta inside the argument of a delta',
+            'A delta argument must be an ordinary function; deltas enter equations linearly.',
+          );
+        return {
+          regular: num(0, e.span),
+          terms: [
+            { weight: num(1, e.span), order: e.derivativeOrder, argument: e.args[0], call: e, source: toText(e) },
+          ],
+        };
       }
-      throw r.at(firstDelta(e)!.span, `a delta inside ${e.name}(...) is not linear`, `Deltas must enter linearly: write g*delta(u) as a term of the equation, not inside ${e.name}.`);
+      throw r.at(
+        firstDelta(e)!.span,
+        `a delta inside ${e.name}(...) is not linear`,
+        `Deltas must enter linearly: write g*delta(u) as a term of the equation, not inside ${e.name}.`,
+      );
     case 'unary':
       if (e.op === '-') {
         // -J*delta(t - hit) is one term as written: keep its sign in the source
@@ -62,9 +98,11 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
       if (e.op === '+') return splitLinear(e.operand, r);
       break;
     case 'binary': {
-      const l = hasDelta(e.left), rt = hasDelta(e.right);
+      const l = hasDelta(e.left),
+        rt = hasDelta(e.right);
       if (e.op === '+' || e.op === '-') {
-        const a = splitLinear(e.left, r), b = splitLinear(e.right, r);
+        const a = splitLinear(e.left, r),
+          b = splitLinear(e.right, r);
         const sign = e.op === '-' ? (w: Expr) => neg(w) : (w: Expr) => w;
         return {
           regular: e.op === '+' ? add(a.regular, b.regular, e.span) : sub(a.regular, b.regular, e.span),
@@ -72,43 +110,81 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
         };
       }
       if (e.op === '*') {
-        if (l && rt) throw r.at(firstDelta(e.right)!.span, 'a product of two deltas', 'Deltas must enter linearly; a product of deltas has no meaning as a function.');
+        if (l && rt)
+          throw r.at(
+            firstDelta(e.right)!.span,
+            'a product of two deltas',
+            'Deltas must enter linearly; a product of deltas has no meaning as a function.',
+          );
         const split = splitLinear(l ? e.left : e.right, r);
         const other = l ? e.right : e.left;
-        const withSource = (s: LinearSplit): LinearSplit => ({ ...s, terms: s.terms.map((t) => ({ ...t, source: toText(e) })) });
+        const withSource = (s: LinearSplit): LinearSplit => ({
+          ...s,
+          terms: s.terms.map((t) => ({ ...t, source: toText(e) })),
+        });
         return withSource(scale(split, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span))));
       }
       if (e.op === '/' && l && !rt) {
         const split = splitLinear(e.left, r);
-        return { ...scale(split, (w) => div(w, e.right, e.span)), terms: scale(split, (w) => div(w, e.right, e.span)).terms.map((t) => ({ ...t, source: toText(e) })) };
+        return {
+          ...scale(split, (w) => div(w, e.right, e.span)),
+          terms: scale(split, (w) => div(w, e.right, e.span)).terms.map((t) => ({ ...t, source: toText(e) })),
+        };
       }
-      if (e.op === '/' && rt) throw r.at(firstDelta(e.right)!.span, 'a delta in a denominator is not linear', 'Deltas must enter linearly: multiply through, or move the delta to a term of its own.');
-      if (e.op === '^') throw r.at(firstDelta(e)!.span, 'a power of a delta is not linear', 'Deltas must enter linearly: delta(u)^2 has no meaning as a function.');
+      if (e.op === '/' && rt)
+        throw r.at(
+          firstDelta(e.right)!.span,
+          'a delta in a denominator is not linear',
+          'Deltas must enter linearly: multiply through, or move the delta to a term of its own.',
+        );
+      if (e.op === '^')
+        throw r.at(
+          firstDelta(e)!.span,
+          'a power of a delta is not linear',
+          'Deltas must enter linearly: delta(u)^2 has no meaning as a function.',
+        );
       break;
     }
-    default: break;
+    default:
+      break;
   }
-  throw r.at(firstDelta(e)!.span, `a delta inside ${e.kind === 'if' ? 'an if expression' : 'a relation or logical expression'} is not linear`,
-    'Deltas must enter linearly, as terms g*delta(u) of the equation.');
+  throw r.at(
+    firstDelta(e)!.span,
+    `a delta inside ${e.kind === 'if' ? 'an if expression' : 'a relation or logical expression'} is not linear`,
+    'Deltas must enter linearly, as terms g*delta(u) of the equation.',
+  );
 }
 
-export type ArgumentClass =
-  | { kind: 'time' }
-  | { kind: 'event'; event: string }
-  | { kind: 'state' };
+export type ArgumentClass = { kind: 'time' } | { kind: 'event'; event: string } | { kind: 'state' };
 
 /** Rules 1-3: what the argument of a delta depends on. */
-export function classifyArgument(term: DeltaTerm, independent: string, kinds: ReadonlyMap<string, string>, r: ErrorReporter): ArgumentClass {
+export function classifyArgument(
+  term: DeltaTerm,
+  independent: string,
+  kinds: ReadonlyMap<string, string>,
+  r: ErrorReporter,
+): ArgumentClass {
   const refs = references(term.argument);
   const events = [...refs].filter((n) => kinds.get(n) === 'event');
   if (events.length > 0) {
     const u = term.argument;
-    const isDifference = u.kind === 'binary' && u.op === '-' &&
-      ((u.left.kind === 'name' && u.left.name === independent && u.right.kind === 'name' && kinds.get(u.right.name) === 'event') ||
-       (u.right.kind === 'name' && u.right.name === independent && u.left.kind === 'name' && kinds.get(u.left.name) === 'event'));
+    const isDifference =
+      u.kind === 'binary' &&
+      u.op === '-' &&
+      ((u.left.kind === 'name' &&
+        u.left.name === independent &&
+        u.right.kind === 'name' &&
+        kinds.get(u.right.name) === 'event') ||
+        (u.right.kind === 'name' &&
+          u.right.name === independent &&
+          u.left.kind === 'name' &&
+          kinds.get(u.left.name) === 'event'));
     if (!isDifference) {
-      throw r.at(term.call.span, `an event name can only be used as delta(${independent} - ${events[0]})`,
-        `Write delta(${independent} - ${events[0]}) for an impulse at each occurrence of ${events[0]}.`);
+      throw r.at(
+        term.call.span,
+        `an event name can only be used as delta(${independent} - ${events[0]})`,
+        `Write delta(${independent} - ${events[0]}) for an impulse at each occurrence of ${events[0]}.`,
+      );
     }
     return { kind: 'event', event: events[0] };
   }
@@ -118,8 +194,11 @@ export function classifyArgument(term: DeltaTerm, independent: string, kinds: Re
   });
   if (stateLike) {
     if (term.order > 0) {
-      throw r.at(term.call.span, 'a derivative of a delta whose argument depends on the state is not supported',
-        'Use delta(u) with a state argument, or a time argument for delta\'.');
+      throw r.at(
+        term.call.span,
+        'a derivative of a delta whose argument depends on the state is not supported',
+        "Use delta(u) with a state argument, or a time argument for delta'.",
+      );
     }
     return { kind: 'state' };
   }
@@ -134,11 +213,15 @@ export function linearTimeArgument(u: Expr, independent: string): { slope: Expr;
   const a = simplify(differentiate(u, independent));
   if (references(a).has(independent)) return null;
   const b = simplify(substitute(u, new Map([[independent, num(0)]])));
-  const va = constantValue(a), vb = constantValue(b);
+  const va = constantValue(a),
+    vb = constantValue(b);
   // Exact rational roots print as fractions (1/2), not as rounded decimals.
-  const root = va !== null && vb !== null && Number.isInteger(va) && Number.isInteger(vb)
-    ? (va < 0 ? div(num(vb), num(-va)) : div(num(-vb), num(va)))
-    : simplify(div(neg(b), a));
+  const root =
+    va !== null && vb !== null && Number.isInteger(va) && Number.isInteger(vb)
+      ? va < 0
+        ? div(num(vb), num(-va))
+        : div(num(-vb), num(va))
+      : simplify(div(neg(b), a));
   return { slope: a, root };
 }
 
@@ -174,6 +257,13 @@ export function scalingFactor(slope: Expr, m: number): Expr {
     const positive = Number.isInteger(magnitude) ? div(num(1), num(magnitude)) : num(1 / magnitude);
     return factor < 0 ? neg(positive) : positive;
   }
-  const abs: Expr = { kind: 'call', name: 'abs', derivativeOrder: 0, args: [slope], span: slope.span, nameSpan: slope.span };
+  const abs: Expr = {
+    kind: 'call',
+    name: 'abs',
+    derivativeOrder: 0,
+    args: [slope],
+    span: slope.span,
+    nameSpan: slope.span,
+  };
   return m === 0 ? div(num(1), abs) : div(num(1), mul(abs, pow(slope, num(m))));
 }

@@ -23,7 +23,9 @@ useExactRoots(nerdamerRoots);
 
 export function nerdamerRoots(u: Expr, independent: string): Expr[] {
   let solvable = true;
-  walk(u, (n) => { if (n.kind === 'if' || (n.kind === 'call' && !SOLVABLE.has(n.name)) || n.kind === 'derivative') solvable = false; });
+  walk(u, (n) => {
+    if (n.kind === 'if' || (n.kind === 'call' && !SOLVABLE.has(n.name)) || n.kind === 'derivative') solvable = false;
+  });
   if (!solvable) return [];
   const names = [...references(u)];
   const alias = new Map<string, string>();
@@ -47,7 +49,10 @@ export function nerdamerRoots(u: Expr, independent: string): Expr[] {
       const expr = mapExpr(st.rhs, (n) => {
         if (n.kind !== 'name') return undefined;
         const original = back.get(n.name);
-        if (original === undefined || original === independent) { usable = false; return undefined; }
+        if (original === undefined || original === independent) {
+          usable = false;
+          return undefined;
+        }
         return { ...n, name: original };
       });
       if (usable) out.push(expr);

@@ -32,13 +32,26 @@ export interface StepVariable {
   state: string;
 }
 
-export interface DiscreteVariable { name: string; initial: Expr; span?: Span }
+export interface DiscreteVariable {
+  name: string;
+  initial: Expr;
+  span?: Span;
+}
 
 /** d(state)/d(independent) = rhs; `span`: the model's equation it comes from */
-export interface SystemEquation { state: string; rhs: Expr; span?: Span }
+export interface SystemEquation {
+  state: string;
+  rhs: Expr;
+  span?: Span;
+}
 
 /** An algebraic variable or a situation, in evaluation order; `span`: its definition. */
-export interface NamedValue { name: string; expr: Expr; isSituation: boolean; span?: Span }
+export interface NamedValue {
+  name: string;
+  expr: Expr;
+  isSituation: boolean;
+  span?: Span;
+}
 
 export interface AssignAction {
   kind: 'assign';
@@ -71,7 +84,9 @@ export interface MarcusAction {
   jumps: { target: string; rate: Expr; variable: string }[];
 }
 
-export interface StopAction { kind: 'stop' }
+export interface StopAction {
+  kind: 'stop';
+}
 
 export type ActionSpec = AssignAction | JumpAction | MarcusAction | StopAction;
 
@@ -130,7 +145,10 @@ export interface BoundaryCondition {
   span: Span;
 }
 
-export interface OutputColumn { name: string; expr: Expr }
+export interface OutputColumn {
+  name: string;
+  expr: Expr;
+}
 
 export interface FirstOrderSystem {
   model: string;

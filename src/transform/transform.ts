@@ -11,21 +11,55 @@
 import type { EquationStatement, EventStatement, Expr, Span } from '../expression/ast.js';
 import type { AnalysedModel, StateInfo } from '../analysis/analyse.js';
 import {
-  add, call, constantValue, differentiate, div, mapExpr, mul, name, neg, num, refKey, references, simplify, substitute, sub, toText, walk,
+  add,
+  call,
+  constantValue,
+  differentiate,
+  div,
+  mapExpr,
+  mul,
+  name,
+  neg,
+  num,
+  refKey,
+  references,
+  simplify,
+  substitute,
+  sub,
+  toText,
+  walk,
 } from '../expression/expr.js';
 import {
-  classifyArgument, leibnizCoefficients, linearTimeArgument, scalingFactor, splitLinear, type DeltaTerm,
+  classifyArgument,
+  leibnizCoefficients,
+  linearTimeArgument,
+  scalingFactor,
+  splitLinear,
+  type DeltaTerm,
 } from './delta-rules.js';
 import { exactRootCandidates } from './algebra.js';
 import { originOf } from '../language/arrays.js';
 import { isHiddenName } from '../language/rules.js';
 import type {
-  ActionSpec, EventSpec, JumpAction, FirstOrderSystem, NamedValue, OutputColumn, SwitchingFunction, SystemEquation,
-  SystemState, StepVariable,
+  ActionSpec,
+  EventSpec,
+  JumpAction,
+  FirstOrderSystem,
+  NamedValue,
+  OutputColumn,
+  SwitchingFunction,
+  SystemEquation,
+  SystemState,
+  StepVariable,
 } from './system.js';
 
 /** `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters. */
-interface PendingJump { level: string; increment: Expr; weight: Expr; source: string }
+interface PendingJump {
+  level: string;
+  increment: Expr;
+  weight: Expr;
+  source: string;
+}
 
 export function transform(model: AnalysedModel): FirstOrderSystem {
   return new Transformer(model).run();
@@ -83,8 +117,10 @@ class Transformer {
       const suffixes = ['', `_${base}`, `_${base}${level}`];
       for (let k = 2; !names; k++) {
         const suffix = suffixes.shift() ?? `_${base}${level}_${k}`;
-        const u = `u${suffix}`, S = `S${suffix}`;
-        if (!this.usedBases.has(u) && !this.usedBases.has(S) && !this.usedNames.has(u) && !this.usedNames.has(S)) names = { u, S };
+        const u = `u${suffix}`,
+          S = `S${suffix}`;
+        if (!this.usedBases.has(u) && !this.usedBases.has(S) && !this.usedNames.has(u) && !this.usedNames.has(S))
+          names = { u, S };
       }
       this.usedBases.add(names.u);
       this.usedBases.add(names.S);
@@ -103,9 +139,11 @@ class Transformer {
         classifyArgument(term, this.t, m.kinds, this.r);
         const lowest = state.order - 1 - term.order;
         if (lowest < 0) {
-          throw this.r.at(term.call.span,
+          throw this.r.at(
+            term.call.span,
             `${term.source} in the equation of ${refKey(state.name, state.order)} would make ${state.name} itself a delta: the solution is not a function`,
-            `A delta with ${term.order} prime(s) needs an equation for a derivative of order ${term.order + 1} or higher; integrate the equation by hand, or remove the prime.`);
+            `A delta with ${term.order} prime(s) needs an equation for a derivative of order ${term.order + 1} or higher; integrate the equation by hand, or remove the prime.`,
+          );
         }
         // Leibniz: delta^(m) makes y^(n-1-m) jump, and y^(n-m) ... y^(n-1) through g', g'' unless g is constant.
         const top = references(term.weight).size === 0 ? lowest : state.order - 1;
@@ -121,14 +159,30 @@ class Transformer {
         const key = refKey(s.name, i);
         if (jumpingLevels.has(key)) {
           const element = splitElement(s.name);
-          const { u, S } = element ? this.elementStepNames(element.base, element.index, i) : { u: this.freshName('u'), S: this.freshName('S') };
-          states.push({ name: u, standsFor: `${key} - ${S}`, variable: key, stepVariable: S, initial: s.initial[i], span: s.equation.span });
+          const { u, S } = element
+            ? this.elementStepNames(element.base, element.index, i)
+            : { u: this.freshName('u'), S: this.freshName('S') };
+          states.push({
+            name: u,
+            standsFor: `${key} - ${S}`,
+            variable: key,
+            stepVariable: S,
+            initial: s.initial[i],
+            span: s.equation.span,
+          });
           stepVariables.push({ name: S, variable: key, state: u });
           this.levelSlot.set(key, u);
           this.stepOfLevel.set(key, S);
           this.representation.set(key, add(name(u), name(S)));
         } else {
-          states.push({ name: key, standsFor: key, variable: key, stepVariable: null, initial: s.initial[i], span: s.equation.span });
+          states.push({
+            name: key,
+            standsFor: key,
+            variable: key,
+            stepVariable: null,
+            initial: s.initial[i],
+            span: s.equation.span,
+          });
           this.levelSlot.set(key, key);
           this.representation.set(key, name(key));
         }
@@ -149,11 +203,18 @@ class Transformer {
         const uses = [...references(f)].filter((k) => k !== key && regular.has(k));
         if (uses.length === 0) continue;
         const next = substitute(f, new Map(uses.map((k) => [k, regular.get(k)!])));
-        if (toText(next) !== toText(f)) { regular.set(key, next); changed = true; }
+        if (toText(next) !== toText(f)) {
+          regular.set(key, next);
+          changed = true;
+        }
       }
       if (!changed) break;
       if (pass === m.states.length) {
-        throw this.r.at(m.states[0].equation.span, 'the equations are coupled through their highest derivatives in a cycle', 'Solve the system for its highest derivatives by hand, one equation each.');
+        throw this.r.at(
+          m.states[0].equation.span,
+          'the equations are coupled through their highest derivatives in a cycle',
+          'Solve the system for its highest derivatives by hand, one equation each.',
+        );
       }
     }
     for (const [key, f] of regular) this.representation.set(key, this.toSystem(f, false));
@@ -177,21 +238,35 @@ class Transformer {
     const events = this.buildEvents(splits);
     for (const ev of events) if (ev.conditionRate) ev.conditionRate = this.totalDerivative(ev.conditionRate);
     const switching = this.collectSwitching(equations);
-    const structural = (m.parameters[0] && originOf(m.parameters[0].span)?.expansion.structural)
-      ?? (m.states[0] && originOf(m.states[0].equation.span)?.expansion.structural);
+    const structural =
+      (m.parameters[0] && originOf(m.parameters[0].span)?.expansion.structural) ??
+      (m.states[0] && originOf(m.states[0].equation.span)?.expansion.structural);
 
     return {
-      model: m.name, file: m.file, source: m.source, independent: this.t,
+      model: m.name,
+      file: m.file,
+      source: m.source,
+      independent: this.t,
       range: { from: m.independent.from, to: m.independent.to },
-      parameters: m.parameters, states, stepVariables,
+      parameters: m.parameters,
+      states,
+      stepVariables,
       discretes: m.discretes.map((d) => ({ name: d.name, initial: d.value, span: d.span })),
-      namedValues: this.namedValues, equations, events, switching,
+      namedValues: this.namedValues,
+      equations,
+      events,
+      switching,
       outputs: this.outputs(),
       representation: this.representation,
       boundaryConditions: m.boundaryConditions.map((c) => ({
-        label: m.source.slice(c.span.start, c.span.end).trim(), variable: refKey(c.target.name, c.target.order), at: c.at, value: c.value, span: c.span,
+        label: m.source.slice(c.span.start, c.span.end).trim(),
+        variable: refKey(c.target.name, c.target.order),
+        at: c.at,
+        value: c.value,
+        span: c.span,
       })),
-      options: m.options, warnings: this.warnings,
+      options: m.options,
+      warnings: this.warnings,
       ...(structural ? { structural } : {}),
     };
   }
@@ -214,16 +289,23 @@ class Transformer {
   private orderNamedValues(): NamedValue[] {
     const m = this.model;
     const defs = new Map<string, NamedValue>();
-    for (const a of m.algebraics) defs.set(a.name, { name: a.name, expr: this.toSystem(a.expr, false), isSituation: false, span: a.span });
-    for (const s of m.situations) defs.set(s.name, { name: s.name, expr: this.toSystem(s.condition, false), isSituation: true, span: s.span });
+    for (const a of m.algebraics)
+      defs.set(a.name, { name: a.name, expr: this.toSystem(a.expr, false), isSituation: false, span: a.span });
+    for (const s of m.situations)
+      defs.set(s.name, { name: s.name, expr: this.toSystem(s.condition, false), isSituation: true, span: s.span });
     const ordered: NamedValue[] = [];
     const mark = new Map<string, number>();
     const visit = (n: string, path: string[]) => {
       if (mark.get(n) === 2) return;
       if (mark.get(n) === 1) {
         const cycle = [...path.slice(path.indexOf(n)), n];
-        const span = m.algebraics.find((a) => a.name === n)?.span ?? m.situations.find((s) => s.name === n)?.span ?? null;
-        throw this.r.at(span, `these definitions depend on each other in a cycle: ${cycle.join(' -> ')}`, 'Break the cycle: define one of them without the others.');
+        const span =
+          m.algebraics.find((a) => a.name === n)?.span ?? m.situations.find((s) => s.name === n)?.span ?? null;
+        throw this.r.at(
+          span,
+          `these definitions depend on each other in a cycle: ${cycle.join(' -> ')}`,
+          'Break the cycle: define one of them without the others.',
+        );
       }
       mark.set(n, 1);
       for (const dep of references(defs.get(n)!.expr)) if (defs.has(dep)) visit(dep, [...path, n]);
@@ -241,7 +323,11 @@ class Transformer {
     let out = e;
     for (let i = 0; i <= this.namedValues.length; i++) {
       let named = false;
-      for (const k of references(out)) if (this.namedByName.has(k)) { named = true; break; }
+      for (const k of references(out))
+        if (this.namedByName.has(k)) {
+          named = true;
+          break;
+        }
       if (!named) return out;
       out = substitute(out, this.namedByName);
     }
@@ -287,21 +373,37 @@ class Transformer {
           const argText = toText(term.argument);
           // An argument without the independent variable has no roots to sit at, or (t - t)
           // is zero everywhere: no meaning either way.
-          if (!references(simplify(term.argument)).has(this.t) || constantValue(simplify(differentiate(term.argument, this.t))) === 0) {
-            const zero = constantValue(simplify(term.argument)) === 0 || references(simplify(term.argument)).has(this.t);
-            throw this.r.at(term.call.span, zero ? `the argument of delta(${argText}) is identically zero, so the delta has no instant to sit at` : `the argument of delta(${argText}) does not depend on ${this.t}: it is zero nowhere (or everywhere)`,
-              `A delta's argument must cross zero at the instants it acts, as in delta(${this.t} - 1).`);
+          if (
+            !references(simplify(term.argument)).has(this.t) ||
+            constantValue(simplify(differentiate(term.argument, this.t))) === 0
+          ) {
+            const zero =
+              constantValue(simplify(term.argument)) === 0 || references(simplify(term.argument)).has(this.t);
+            throw this.r.at(
+              term.call.span,
+              zero
+                ? `the argument of delta(${argText}) is identically zero, so the delta has no instant to sit at`
+                : `the argument of delta(${argText}) does not depend on ${this.t}: it is zero nowhere (or everywhere)`,
+              `A delta's argument must cross zero at the instants it acts, as in delta(${this.t} - 1).`,
+            );
           }
           const linear = linearTimeArgument(term.argument, this.t);
           if (!linear && term.order > 0) {
-            throw this.r.at(term.call.span, 'a derivative of a delta needs an argument linear in the independent variable',
-              `Write delta'(a*${this.t} - b), or rewrite the term with delta(u) only.`);
+            throw this.r.at(
+              term.call.span,
+              'a derivative of a delta needs an argument linear in the independent variable',
+              `Write delta'(a*${this.t} - b), or rewrite the term with delta(u) only.`,
+            );
           }
           ev = deltaEvents.get(argText) ?? this.timeDeltaEvent(term, q, linear?.root ?? null);
           deltaEvents.set(argText, ev);
           // 1/|u'| at the root: constant for a linear argument, evaluated at the event time otherwise.
-          const scale = linear ? scalingFactor(linear.slope, term.order) : div(num(1), call('abs', [differentiate(term.argument, this.t)]));
-          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g)).map((c) => mul(c, scale));
+          const scale = linear
+            ? scalingFactor(linear.slope, term.order)
+            : div(num(1), call('abs', [differentiate(term.argument, this.t)]));
+          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g)).map((c) =>
+            mul(c, scale),
+          );
         } else {
           const argText = toText(term.argument);
           ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term, q);
@@ -329,14 +431,18 @@ class Transformer {
   }
 
   /** a situation's condition as written (for truthFunction) */
-  private readonly situationOf = (n: string): Expr | undefined => (this.model.kinds.get(n) === 'situation' ? this.model.situations.find((q) => q.name === n)?.condition : undefined);
+  private readonly situationOf = (n: string): Expr | undefined =>
+    this.model.kinds.get(n) === 'situation' ? this.model.situations.find((q) => q.name === n)?.condition : undefined;
 
   private userEvent(ev: EventStatement): EventSpec {
     const trig = ev.trigger;
     const source = this.model.source.slice(ev.span.start, ev.span.end).trim();
     const actions: ActionSpec[] = [];
     for (const a of ev.actions ?? []) {
-      if (a.kind === 'stop') { actions.push({ kind: 'stop' }); continue; }
+      if (a.kind === 'stop') {
+        actions.push({ kind: 'stop' });
+        continue;
+      }
       const key = refKey(a.target.name, a.target.order);
       const value = this.toSystem(a.value, false);
       const step = this.stepOfLevel.get(key);
@@ -353,12 +459,36 @@ class Transformer {
       const boolean = truth === null && isBoolean(trig.expr, this.model.kinds);
       const condition = this.toSystem(truth ?? trig.expr, false);
       return {
-        ...base, kind: 'state', schedule: null, condition, conditionRate: boolean ? null : condition, direction: trig.direction, booleanCondition: boolean,
-        ...(truth ? { truthOf: this.toSystem(trig.expr, false) } : {}), ...(ev.locate ? { locate: ev.locate } : {}),
+        ...base,
+        kind: 'state',
+        schedule: null,
+        condition,
+        conditionRate: boolean ? null : condition,
+        direction: trig.direction,
+        booleanCondition: boolean,
+        ...(truth ? { truthOf: this.toSystem(trig.expr, false) } : {}),
+        ...(ev.locate ? { locate: ev.locate } : {}),
       };
     }
-    if (trig.kind === 'at') return { ...base, kind: 'time', schedule: { kind: 'at', times: trig.times }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
-    return { ...base, kind: 'periodic', schedule: { kind: 'every', period: trig.period, from: trig.from }, condition: null, conditionRate: null, direction: null, booleanCondition: false };
+    if (trig.kind === 'at')
+      return {
+        ...base,
+        kind: 'time',
+        schedule: { kind: 'at', times: trig.times },
+        condition: null,
+        conditionRate: null,
+        direction: null,
+        booleanCondition: false,
+      };
+    return {
+      ...base,
+      kind: 'periodic',
+      schedule: { kind: 'every', period: trig.period, from: trig.from },
+      condition: null,
+      conditionRate: null,
+      direction: null,
+      booleanCondition: false,
+    };
   }
 
   /** The delta term as the user wrote it: the term of its equation `q` holding this call. */
@@ -369,7 +499,9 @@ class Transformer {
       if (terms === undefined) {
         try {
           terms = splitLinear(side, this.r).terms;
-        } catch { terms = null; /* the solved form was checked already; fall back to it */ }
+        } catch {
+          terms = null; /* the solved form was checked already; fall back to it */
+        }
         this.sideTerms.set(side, terms);
       }
       const found = terms?.find((t) => t.call.span.start === term.call.span.start);
@@ -383,19 +515,38 @@ class Transformer {
 
   private timeDeltaEvent(term: DeltaTerm, q: EquationStatement, exactRoot: Expr | null): EventSpec {
     const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
-    if (!exactRoot) this.warnings.push(`roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`);
+    if (!exactRoot)
+      this.warnings.push(
+        `roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`,
+      );
     return {
-      name: `delta(${toText(term.argument)})`, kind: 'time', source: this.termSource(term, q),
+      name: `delta(${toText(term.argument)})`,
+      kind: 'time',
+      source: this.termSource(term, q),
       schedule: { kind: 'roots', argument: term.argument, exactRoot, candidates },
-      condition: null, conditionRate: null, direction: null, booleanCondition: false, actions: [], deltaSources: [], span: term.call.span,
+      condition: null,
+      conditionRate: null,
+      direction: null,
+      booleanCondition: false,
+      actions: [],
+      deltaSources: [],
+      span: term.call.span,
     };
   }
 
   private stateDeltaEvent(term: DeltaTerm, q: EquationStatement): EventSpec {
     return {
-      name: `delta(${toText(term.argument)})`, kind: 'state', source: this.termSource(term, q), schedule: null,
-      condition: this.toSystem(term.argument, false), conditionRate: this.toSystem(term.argument, false), direction: 'crosses', booleanCondition: false,
-      actions: [], deltaSources: [], span: term.call.span,
+      name: `delta(${toText(term.argument)})`,
+      kind: 'state',
+      source: this.termSource(term, q),
+      schedule: null,
+      condition: this.toSystem(term.argument, false),
+      conditionRate: this.toSystem(term.argument, false),
+      direction: 'crosses',
+      booleanCondition: false,
+      actions: [],
+      deltaSources: [],
+      span: term.call.span,
     };
   }
 
@@ -405,20 +556,37 @@ class Transformer {
    */
   private attachJumps(ev: EventSpec, jumps: PendingJump[]): void {
     const jumpedSlots = new Set<string>();
-    for (const j of jumps) { jumpedSlots.add(this.stepOfLevel.get(j.level)!); jumpedSlots.add(this.levelSlot.get(j.level)!); }
+    for (const j of jumps) {
+      jumpedSlots.add(this.stepOfLevel.get(j.level)!);
+      jumpedSlots.add(this.levelSlot.get(j.level)!);
+    }
     // Rule 3's 1/|du/dt| is by definition taken before the crossing: only the weight itself can be ambiguous.
     const ambiguous = jumps.filter((j) => [...references(this.inlineNamed(j.weight))].some((k) => jumpedSlots.has(k)));
     const rule = (this.model.options.get('deltaRule')?.value as string | undefined) ?? 'left';
-    const asJump = (j: PendingJump): JumpAction => ({ kind: 'jump', target: this.stepOfLevel.get(j.level)!, increment: j.increment, variable: j.level });
+    const asJump = (j: PendingJump): JumpAction => ({
+      kind: 'jump',
+      target: this.stepOfLevel.get(j.level)!,
+      increment: j.increment,
+      variable: j.level,
+    });
     if (ambiguous.length > 0) {
       const levels = [...new Set(ambiguous.map((j) => j.level))].join(', ');
-      const what = rule === 'marcus'
-        ? 'the flow of the pulse over unit time (Marcus), y+ = phi(1; y-)'
-        : 'its value just before the event (left limit), y+ = y- + g(y-)';
-      this.warnings.push(`deltaRule ${rule} at ${ev.name}: the weight of ${ambiguous.map((j) => j.source).filter((s, i, a) => a.indexOf(s) === i).join(', ')} depends on ${levels}, which the same delta makes jump; the weight uses ${what}.`);
+      const what =
+        rule === 'marcus'
+          ? 'the flow of the pulse over unit time (Marcus), y+ = phi(1; y-)'
+          : 'its value just before the event (left limit), y+ = y- + g(y-)';
+      this.warnings.push(
+        `deltaRule ${rule} at ${ev.name}: the weight of ${ambiguous
+          .map((j) => j.source)
+          .filter((s, i, a) => a.indexOf(s) === i)
+          .join(', ')} depends on ${levels}, which the same delta makes jump; the weight uses ${what}.`,
+      );
     }
     if (rule === 'marcus' && ambiguous.length > 0) {
-      ev.actions.push({ kind: 'marcus', jumps: jumps.map((j) => ({ target: this.stepOfLevel.get(j.level)!, rate: j.increment, variable: j.level })) });
+      ev.actions.push({
+        kind: 'marcus',
+        jumps: jumps.map((j) => ({ target: this.stepOfLevel.get(j.level)!, rate: j.increment, variable: j.level })),
+      });
     } else {
       // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.
       ev.actions.unshift(...jumps.map(asJump));
@@ -429,21 +597,22 @@ class Transformer {
     const found = new Map<string, SwitchingFunction>();
     // Each expression as the compiler will see it: named values stay names, scanned once each.
     const scanned = new Set<string>();
-    const scan = (e: Expr): void => walk(e, (n) => {
-      if (n.kind === 'name' && this.namedByName.has(n.name) && !scanned.has(n.name)) {
-        scanned.add(n.name);
-        scan(this.namedByName.get(n.name)!);
-      }
-      let sw: SwitchingFunction | null = null;
-      if (n.kind === 'binary' && (n.op === '<' || n.op === '<=' || n.op === '>' || n.op === '>=')) {
-        const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[n.op];
-        const g = sub(n.left, n.right);
-        sw = { g, rate: this.totalDerivative(g), primitive, source: toText(n) };
-      } else if (n.kind === 'call' && (n.name === 'step' || n.name === 'sign')) {
-        sw = { g: n.args[0], rate: this.totalDerivative(n.args[0]), primitive: n.name, source: toText(n) };
-      }
-      if (sw) found.set(switchKey(sw), sw);
-    });
+    const scan = (e: Expr): void =>
+      walk(e, (n) => {
+        if (n.kind === 'name' && this.namedByName.has(n.name) && !scanned.has(n.name)) {
+          scanned.add(n.name);
+          scan(this.namedByName.get(n.name)!);
+        }
+        let sw: SwitchingFunction | null = null;
+        if (n.kind === 'binary' && (n.op === '<' || n.op === '<=' || n.op === '>' || n.op === '>=')) {
+          const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[n.op];
+          const g = sub(n.left, n.right);
+          sw = { g, rate: this.totalDerivative(g), primitive, source: toText(n) };
+        } else if (n.kind === 'call' && (n.name === 'step' || n.name === 'sign')) {
+          sw = { g: n.args[0], rate: this.totalDerivative(n.args[0]), primitive: n.name, source: toText(n) };
+        }
+        if (sw) found.set(switchKey(sw), sw);
+      });
     for (const q of equations) scan(q.rhs);
     return [...found.values()];
   }
@@ -458,7 +627,9 @@ class Transformer {
       }
       return columns;
     }
-    for (const s of m.states) for (let i = 0; i < s.order; i++) columns.push({ name: refKey(s.name, i), expr: this.representation.get(refKey(s.name, i))! });
+    for (const s of m.states)
+      for (let i = 0; i < s.order; i++)
+        columns.push({ name: refKey(s.name, i), expr: this.representation.get(refKey(s.name, i))! });
     // (not the values rules with while hold: they show in their variables)
     for (const d of m.discretes) if (!isHiddenName(d.name)) columns.push({ name: d.name, expr: name(d.name) });
     for (const a of m.algebraics) columns.push({ name: a.name, expr: name(a.name) });
@@ -492,7 +663,8 @@ export function truthFunction(e: Expr, situation: (n: string) => Expr | undefine
     if (e.op === '<' || e.op === '<=') return sub(e.right, e.left, s);
     if (e.op === '>' || e.op === '>=') return sub(e.left, e.right, s);
     if (e.op === 'and' || e.op === 'or') {
-      const a = f(e.left), b = f(e.right);
+      const a = f(e.left),
+        b = f(e.right);
       return a && b ? call(e.op === 'and' ? 'min' : 'max', [a, b], s) : null;
     }
     return null;

@@ -2,20 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { locateCrossing, type Bracket, type ScanFunction } from '../../src/integrators/locate.js';
 
 /** f with its exact slope (or none), counting evaluations */
-function counted(value: (s: number) => number, slope: ((s: number) => number) | null, resolution = 0): ScanFunction & { calls: number } {
+function counted(
+  value: (s: number) => number,
+  slope: ((s: number) => number) | null,
+  resolution = 0,
+): ScanFunction & { calls: number } {
   let last = NaN;
   const f = {
     calls: 0,
     resolution,
-    value(s: number) { f.calls++; last = s; return value(s); },
-    slope() { return slope ? slope(last) : NaN; },
+    value(s: number) {
+      f.calls++;
+      last = s;
+      return value(s);
+    },
+    slope() {
+      return slope ? slope(last) : NaN;
+    },
   };
   return f;
 }
 
 /** the bracket is collapsed to neighbouring doubles around the root, with the signs in order */
 function expectCollapsed(out: Bracket, f: (s: number) => number, root: number, signBefore: number) {
-  expect(Math.abs(out.right - out.left)).toBeLessThanOrEqual(2 * Number.EPSILON * Math.max(Math.abs(out.left), Math.abs(out.right)));
+  expect(Math.abs(out.right - out.left)).toBeLessThanOrEqual(
+    2 * Number.EPSILON * Math.max(Math.abs(out.left), Math.abs(out.right)),
+  );
   expect(Math.sign(f(out.left))).toBe(signBefore);
   const after = f(out.right);
   expect(after === 0 || Math.sign(after) === -signBefore).toBe(true);
@@ -26,7 +38,9 @@ function expectCollapsed(out: Bracket, f: (s: number) => number, root: number, s
 describe('locateCrossing', () => {
   // A ball's flight after a restart whose step overshot the bounce by far (the case of the
   // Zeno benchmark): h(s) = v0 s - g s^2 / 2 on [apex, 1e5 flights].
-  const g = 9.81, v0 = 2e-5, flight = (2 * v0) / g;
+  const g = 9.81,
+    v0 = 2e-5,
+    flight = (2 * v0) / g;
   const h = (s: number) => v0 * s - 0.5 * g * s * s;
   const dh = (s: number) => v0 - g * s;
   const apex = v0 / g;
@@ -52,7 +66,8 @@ describe('locateCrossing', () => {
     const fn = (s: number) => Math.sin(s) - 0.5;
     const f = counted(fn, Math.cos);
     const root = (5 * Math.PI) / 6;
-    const a = 3.0, b = 2.0; // fn(3) < 0, fn(2) > 0: seen backwards, the sign before is negative
+    const a = 3.0,
+      b = 2.0; // fn(3) < 0, fn(2) > 0: seen backwards, the sign before is negative
     const out = locateCrossing(f, a, fn(a), b, fn(b), { left: 0, right: 0 }, Math.cos(a), Math.cos(b));
     expectCollapsed(out, fn, root, -1);
     expect(f.calls).toBeLessThanOrEqual(10);

@@ -76,7 +76,13 @@ function maxDiff(a: Float64Array, b: Float64Array): number {
  * Integrate p from t0 to t1 with the fixed step h (h divides the interval); return the error
  * at t1 and the largest dense-output error at θ = 0.1, 0.3, 0.5, 0.8 of every step.
  */
-function fixedRun(method: MethodName, p: Problem, t0: number, t1: number, h: number): { end: number; dense: number; steps: number } {
+function fixedRun(
+  method: MethodName,
+  p: Problem,
+  t0: number,
+  t1: number,
+  h: number,
+): { end: number; dense: number; steps: number } {
   const s = fixedStepper(method, p, h);
   const y0 = new Float64Array(p.n);
   p.exact(t0, y0);
@@ -166,7 +172,13 @@ describe.each(ORDER_CASES)('$method on $problem.name over [$t0, $t1]', (c) => {
   });
 });
 
-function start(method: MethodName, p: Problem, t0: number, opts: Partial<StepperOptions> = {}, hInit?: number): Stepper {
+function start(
+  method: MethodName,
+  p: Problem,
+  t0: number,
+  opts: Partial<StepperOptions> = {},
+  hInit?: number,
+): Stepper {
   const s = createStepper(method, p.n, p.f, { rtol: 1e-6, atol: 1e-9, hMax: Infinity, hFixed: 0.01, ...opts });
   const y0 = new Float64Array(p.n);
   p.exact(t0, y0);
@@ -301,7 +313,12 @@ describe.each(['rk4', 'dopri5', 'dop853', 'rodas', 'auto'] as MethodName[])('%s:
   });
 
   it("returns 'nonFinite' at once when f is NaN at the start", () => {
-    const s = createStepper(method, 1, (_t, _y, d) => (d[0] = Number.NaN), { rtol: 1e-6, atol: 1e-6, hMax: 1, hFixed: 0.1 });
+    const s = createStepper(method, 1, (_t, _y, d) => (d[0] = Number.NaN), {
+      rtol: 1e-6,
+      atol: 1e-6,
+      hMax: 1,
+      hFixed: 0.1,
+    });
     s.reset(0, [1]);
     expect(s.step(1)).toBe('nonFinite');
     expect(s.t).toBe(0);
@@ -425,7 +442,10 @@ describe.each(['dopri5', 'dop853'] as MethodName[])('%s: adaptive', (method) => 
   });
   it('step growth: up to 1e4 after the first step of a (re)start where the error is nil, tenfold after that', () => {
     // uniform motion x' = v, v' = 0: every method is exact, the error estimate is rounding
-    const uniform: Rhs = (_t, y, d) => { d[0] = y[1]; d[1] = 0; };
+    const uniform: Rhs = (_t, y, d) => {
+      d[0] = y[1];
+      d[1] = 0;
+    };
     const s = createStepper(method, 2, uniform, { rtol: 1e-10, atol: 1e-12, hMax: Infinity, hFixed: NaN });
     for (const restart of [0, 1]) {
       s.reset(restart, [1, 1], 1e-3);
@@ -476,23 +496,25 @@ describe.each(['dopri5', 'dop853'] as MethodName[])('%s: adaptive', (method) => 
   });
 });
 
-describe('dopri5 stiffness indicator (Hairer\'s test)', () => {
+describe("dopri5 stiffness indicator (Hairer's test)", () => {
   // y' = -λ(y - cos t): once the transient has decayed, accuracy allows large steps and
   // stability caps them at h·λ ≈ 3.3, so the estimate of h·|λ| sits near the border.
   const run = (lambda: number, steps: number) => {
-    const f: Rhs = (t, y, d) => { d[0] = -lambda * (y[0] - Math.cos(t)); };
+    const f: Rhs = (t, y, d) => {
+      d[0] = -lambda * (y[0] - Math.cos(t));
+    };
     const s = new Dopri5Stepper(1, f, { rtol: 1e-6, atol: 1e-9, hMax: Infinity });
     s.reset(0, [0]);
     for (let k = 0; k < steps && s.t < 1e3; k++) s.step(1e3);
     return s;
   };
-  it('flags y\' = -1e4 (y - cos t) after a few hundred steps, with h·|λ| near the stability border', () => {
+  it("flags y' = -1e4 (y - cos t) after a few hundred steps, with h·|λ| near the stability border", () => {
     const s = run(1e4, 400);
     expect(s.looksStiff).toBe(true);
     expect(s.hLambda).toBeGreaterThan(2);
     expect(s.hLambda).toBeLessThan(4);
   });
-  it('does not flag y\' = -(y - cos t)', () => {
+  it("does not flag y' = -(y - cos t)", () => {
     const s = run(1, 400);
     expect(s.looksStiff).toBe(false);
     expect(s.hLambda).toBeLessThan(3.25);
