@@ -15,8 +15,9 @@ import type { CompiledModel } from './codegen/compile.js';
 // the library finds exact roots of nonlinear delta arguments from the start (algebra.ts)
 import './transform/exact-roots.js';
 import { compileModel } from './codegen/stages.js';
-import { Simulator, type SimulateOptions, type SimulationResult } from './driver/index.js';
-import { shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
+import { Simulator, SimulationInputError, type SimulateOptions, type SimulationResult } from './driver/index.js';
+import { checkOptions } from './driver/settings.js';
+import { checkShootOptions, shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
 
 export { parse, analyseModel, transformModel, compileModel, type ExpandOptions } from './codegen/stages.js';
 export { ModelError } from './expression/errors.js';
@@ -42,17 +43,34 @@ export type { ShootOptions, ShootResult, ShootStatus, ShootIteration } from './s
 /** Model text or a compiled model (compile once and pass that when running many times). */
 export type ModelInput = string | CompiledModel;
 
-/** Model text is compiled with `set`, so that a structural parameter (`N` of `for i in 1:N`) writes an array model out anew. */
-function compiled(model: ModelInput, set?: SimulateOptions['set']): CompiledModel {
-  return typeof model === 'string' ? compileModel(model, '<model>', { set }) : model;
+/**
+ * Model text is compiled with `set`, so that a structural parameter (`N` of `for i in 1:N`)
+ * writes an array model out anew; a compiled model is used as it is.
+ */
+function compiled(model: unknown, set: SimulateOptions['set'], caller: string): CompiledModel {
+  if (typeof model === 'string') return compileModel(model, '<model>', { set });
+  if (isCompiled(model)) return model;
+  const got = model === null ? 'null' : typeof model;
+  throw new SimulationInputError(
+    `${caller} needs a model: its text (a string) or what compileModel gives, got ${got}`,
+    { option: 'model', value: model, allowed: 'model text or a CompiledModel' },
+  );
+}
+
+function isCompiled(model: unknown): model is CompiledModel {
+  const m = model as Partial<CompiledModel> | null;
+  return typeof m === 'object' && m !== null && typeof m.rhs === 'function' && typeof m.system === 'object';
 }
 
 /** Integrates a model over its range with exact events. */
 export function simulate(model: ModelInput, options: SimulateOptions = {}): SimulationResult {
-  return new Simulator(compiled(model, options.set)).run(options);
+  // (the options are checked before the text is compiled with their `set`)
+  checkOptions(options);
+  return new Simulator(compiled(model, options.set, 'simulate')).run(options);
 }
 
 /** Finds the unknowns so that the boundary conditions hold (Newton shooting), and simulates the solution. */
 export function shoot(model: ModelInput, options: ShootOptions = {}): ShootResult {
-  return shootCompiled(compiled(model, options.set), options);
+  checkShootOptions(options);
+  return shootCompiled(compiled(model, options.set, 'shoot'), options);
 }

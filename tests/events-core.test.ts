@@ -173,7 +173,7 @@ describe('runs that cannot go on end promptly and say why (status failed, rows k
     expect(run.stats.steps + run.stats.rejected).toBeGreaterThanOrEqual(100);
     expect(run.rows.length).toBeGreaterThan(50);
     expect(() => simulate("y' = 1\ny(0) = 0", { to: 1, maxSteps: 0 })).toThrow(
-      'maxSteps must be a positive integer, got 0',
+      'maxSteps must be a whole number of at least 1, got 0',
     );
   });
 

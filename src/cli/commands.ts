@@ -11,11 +11,11 @@ import { evaluate } from '../expression/evaluate.js';
 import { references, walk } from '../expression/expr.js';
 import { parseExpression, splitExpressionList } from '../language/parser.js';
 import { didYouMean } from '../expression/suggest.js';
-import type { ShootResult } from '../shooting/newton.js';
+import type { ShootOptions, ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { formatLatex, formatText, transformReport } from '../report/print.js';
-import { CliError, EXIT, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
+import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
 import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
 import { startRunProgress } from './progress.js';
 import { readModelFile } from '../files/read-model-file.js';
@@ -56,6 +56,7 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
   const base = simulateOptions(flags);
   const model = await loadModel(file, base.set);
+  checkRunOptions(model, base);
   // a bad --variables entry is an error before the run, not after its output
   if (flags.plot) plotSeries(flags.plotVariables, [model.system.independent, ...model.outputNames]);
   const simulator = new Simulator(model);
@@ -130,8 +131,10 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
         ? undefined
         : (outputStep, to) => simulator.run({ ...base, init: inits[0], outputStep, to, record: true }),
     );
-  for (const r of runs)
+  for (const r of runs) {
+    for (const w of r.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
+  }
   return Math.max(...runs.map(exitFor));
 }
 
@@ -287,18 +290,18 @@ function shootText(r: ShootResult): string {
 
 export async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
   const format = formatFlag(flags, ['text', 'json'], 'text');
-  const jacobian = flags.jacobian ?? 'broyden';
-  if (jacobian !== 'broyden' && jacobian !== 'central')
-    throw new CliError(
-      `--jacobian ${jacobian}: write broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)`,
-    );
   const options = simulateOptions(flags);
+  // (Newton's method and its linear algebra load only for shoot)
+  const { checkShootOptions, shoot } = await import('../shooting/newton.js');
+  const shootOptions = { ...options, jacobian: flags.jacobian as ShootOptions['jacobian'] };
+  if (shootOptions.jacobian === undefined) delete shootOptions.jacobian;
+  checkShootOptions(shootOptions, 'flags');
   const model = await loadModel(file, options.set);
   checkShootable(model);
-  // (Newton's method and its linear algebra load only for shoot)
-  const { shoot } = await import('../shooting/newton.js');
-  const result = shoot(model, { ...options, jacobian });
+  checkRunOptions(model, options);
+  const result = shoot(model, shootOptions);
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
+  for (const w of result.solution?.warnings ?? []) process.stderr.write(`${file}: warning: ${w}\n`);
   if (flags.plot && result.solution) await plotRuns([result.solution], flags.plot, undefined);
   if (!result.converged) {
     process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`);

@@ -2,9 +2,10 @@
  * The command line's shared flags (CLI.md), validated once at the boundary: every problem is a
  * {@link CliError} (exit code 2) that names the flag, the value and what to write instead.
  */
+import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, LocateMode } from '../driver/index.js';
+import { checkOptions, resolveSettings } from '../driver/settings.js';
 import type { MethodName } from '../integrators/stepper.js';
-import { METHODS } from '../integrators/stepper.js';
 
 /** The command line is wrong: exit code 2. */
 export class CliError extends Error {}
@@ -44,18 +45,6 @@ export function parseNumber(flag: string, text: string): number {
   return v;
 }
 
-function wholeNumber(flag: string, text: string): number {
-  const v = parseNumber(flag, text);
-  if (!Number.isInteger(v) || v < 1) throw new CliError(`${flag} must be a whole number of at least 1, got ${text}`);
-  return v;
-}
-
-function positive(flag: string, text: string): number {
-  const v = parseNumber(flag, text);
-  if (!(v > 0)) throw new CliError(`${flag} must be positive, got ${text}`);
-  return v;
-}
-
 /**
  * `NAME=VALUE` pairs (from --set, or comma-separated in one --init), names kept as written
  * (`y'`); an array element is `NAME[INDEX]` (`v0[3]`, `x[2]'`, `a[2,1]`), its index a whole
@@ -83,44 +72,45 @@ export function parseAssignments(flag: string, text: string): Map<string, number
   return out;
 }
 
+/**
+ * The run's options from the flags: numbers parsed here, then every value judged by the same
+ * checks as the library's options (driver/settings.ts), whose messages name the flags.
+ */
 export function simulateOptions(flags: SharedFlags): SimulateOptions {
   const o: SimulateOptions = {};
-  if (flags.from !== undefined) o.from = parseNumber('--from', flags.from);
-  if (flags.to !== undefined) o.to = parseNumber('--to', flags.to);
+  const number = (flag: string, text: string | undefined) => (text === undefined ? undefined : parseNumber(flag, text));
+  o.from = number('--from', flags.from);
+  o.to = number('--to', flags.to);
   if (flags.set?.length) {
     const set = new Map<string, number>();
     for (const s of flags.set) for (const [k, v] of parseAssignments('--set', s)) set.set(k, v);
     o.set = set;
   }
-  if (flags.method !== undefined) {
-    if (!(METHODS as readonly string[]).includes(flags.method))
-      throw new CliError(`--method ${flags.method}: the methods are ${METHODS.join(', ')}`);
-    o.method = flags.method as MethodName;
-  }
-  if (flags.rtol !== undefined) o.rtol = positive('--rtol', flags.rtol);
-  if (flags.atol !== undefined) o.atol = positive('--atol', flags.atol);
-  if (flags.step !== undefined) o.step = positive('--step', flags.step);
-  if (flags.locate !== undefined) {
-    if (!['exact', 'before', 'after'].includes(flags.locate))
-      throw new CliError(`--locate ${flags.locate}: write exact, before or after`);
-    o.locate = flags.locate as LocateMode;
-  }
-  if (flags.outputStep !== undefined) o.outputStep = positive('--output-step', flags.outputStep);
+  o.method = flags.method as MethodName | undefined;
+  o.rtol = number('--rtol', flags.rtol);
+  o.atol = number('--atol', flags.atol);
+  o.step = number('--step', flags.step);
+  o.locate = flags.locate as LocateMode | undefined;
+  o.outputStep = number('--output-step', flags.outputStep);
   if (flags.eventsOnly) o.eventsOnly = true;
-  if (flags.outputStep !== undefined && flags.eventsOnly)
-    throw new CliError('--output-step and --events-only exclude each other: choose one');
-  if (flags.maxSteps !== undefined) o.maxSteps = wholeNumber('--max-steps', flags.maxSteps);
-  if (flags.maxEvents !== undefined) o.maxEvents = wholeNumber('--max-events', flags.maxEvents);
-  if (flags.zeno !== undefined) {
-    if (flags.zeno !== 'stop' && flags.zeno !== 'continue')
-      throw new CliError(
-        `--zeno ${flags.zeno}: write stop (end the run at an accumulation of events or a persisting contact) or continue (hold the contact as a constraint)`,
-      );
-    o.zeno = flags.zeno;
-  }
+  o.maxSteps = number('--max-steps', flags.maxSteps);
+  o.maxEvents = number('--max-events', flags.maxEvents);
+  o.zeno = flags.zeno as SimulateOptions['zeno'];
   if (flags.out !== undefined && flags.out.trim() === '')
     throw new CliError('--out needs a file name; leave it out to write to the standard output');
+  // (undefined: not given; dropped so that the options read as what was asked)
+  for (const key of Object.keys(o) as (keyof SimulateOptions)[]) if (o[key] === undefined) delete o[key];
+  checkOptions(o, 'flags');
   return o;
+}
+
+/**
+ * The checks that need the model (a flag against the model's options, --from against where
+ * the model states its initial values), before anything runs; the run's warnings (a
+ * tolerance raised) come with its result.
+ */
+export function checkRunOptions(model: CompiledModel, options: SimulateOptions): void {
+  resolveSettings(model, options, 'flags');
 }
 
 /** One option set per --init (or one without). */

@@ -214,7 +214,7 @@ export class JsonRunWriter implements SimulationSink {
   /** The rest of the object, once the run is over; returns the ledger kept for a plot. */
   finish(r: SimulationResult): EventRecord[] {
     const i = this.indent;
-    const head: Record<string, unknown> = { status: r.status, message: r.message };
+    const head: Record<string, unknown> = { status: r.status, message: r.message, warnings: r.warnings };
     if (r.accumulationPoint !== undefined) head.accumulationPoint = r.accumulationPoint;
     const tail: Record<string, unknown> = { final: r.final, stats: r.stats };
     if (r.contacts) tail.contacts = r.contacts;

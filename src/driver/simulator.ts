@@ -32,8 +32,8 @@ import { Diagnosis } from './diagnosis.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
+import { resolveSettings } from './settings.js';
 import {
-  DEFAULTS,
   SimulationInputError,
   type LocateMode,
   type SimulateOptions,
@@ -76,17 +76,6 @@ interface RunState {
   /** rejected attempts counted at the start of the current window of COLLAPSE_STEPS steps */
   rejectedBefore: number;
   readonly progress: ((t: number) => void) | undefined;
-}
-
-function asMap(x: SimulateOptions['set']): Map<string, number> {
-  if (!x) return new Map();
-  return x instanceof Map ? new Map(x) : new Map(Object.entries(x));
-}
-
-function positiveInteger(name: string, v: number | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (!(Number.isInteger(v) && v > 0)) throw new SimulationInputError(`${name} must be a positive integer, got ${v}`);
-  return v;
 }
 
 export class Simulator {
@@ -160,20 +149,9 @@ export class Simulator {
     const m = this.model,
       ws = this.ws;
     const sys = m.system;
-    const opt = <T>(name: string) => sys.options.get(name)?.value as T | undefined;
-    const method = options.method ?? opt<MethodName>('method') ?? DEFAULTS.method;
-    const rtol = options.rtol ?? opt<number>('rtol') ?? DEFAULTS.rtol;
-    const atol = options.atol ?? opt<number>('atol') ?? DEFAULTS.atol;
-    const stepOpt = options.step ?? opt<number>('step');
-    const locate = options.locate ?? opt<LocateMode>('locate') ?? DEFAULTS.locate;
-    const maxEvents = options.maxEvents ?? opt<number>('maxEvents') ?? DEFAULTS.maxEvents;
-    const maxSteps = positiveInteger('maxSteps', options.maxSteps ?? opt<number>('maxSteps')) ?? DEFAULTS.maxSteps;
-    const maxRows = positiveInteger('maxRows', options.maxRows) ?? DEFAULTS.maxRows;
-    const outputStep = options.outputStep ?? 0;
-    if (!(outputStep >= 0 && Number.isFinite(outputStep)))
-      throw new SimulationInputError(`outputStep must be a positive number, got ${outputStep}`);
-
-    const set = asMap(options.set);
+    const settings = resolveSettings(m, options);
+    const { method, rtol, atol, locate, maxEvents, maxSteps, maxRows, outputStep, set } = settings;
+    const stepOpt = settings.step;
     for (const k of set.keys()) {
       if (!m.paramNames.includes(k))
         throw new SimulationInputError(
@@ -200,7 +178,7 @@ export class Simulator {
     ctx.sw = sw;
     y.fill(0);
     m.initial(p, y, d);
-    for (const [key, value] of asMap(options.init)) {
+    for (const [key, value] of settings.init) {
       const state = sys.states.find((s) => s.variable === key);
       if (!state) {
         const discrete = m.discreteNames.indexOf(key);
@@ -231,7 +209,7 @@ export class Simulator {
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
-    this.zenoContinue = (options.zeno ?? opt<'stop' | 'continue'>('zeno') ?? 'stop') === 'continue';
+    this.zenoContinue = settings.zeno === 'continue';
     this.contact = null;
     ctx.contact = null;
     this.lastInstantAt = NaN;
@@ -250,23 +228,24 @@ export class Simulator {
       events: [],
       final: {},
       stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
+      warnings: settings.warnings,
     };
-    const keep = options.record ?? true;
+    const keep = settings.record;
     this.recorder.begin(result, {
       keep,
-      sink: options.sink,
-      eventsOnly: options.eventsOnly ?? false,
+      sink: settings.sink,
+      eventsOnly: settings.eventsOnly,
       outputStep,
       maxRows,
       t0,
       tEnd,
     });
     this.firing.rows = keep;
-    this.firing.withValues = options.eventValues ?? true;
+    this.firing.withValues = settings.eventValues;
     // probes outside the range are never reached (shoot then reports the run as too short)
-    const probes = options.probes ? options.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
+    const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
     const probeOut: NonNullable<SimulationResult['probes']> = [];
-    if (options.probes) result.probes = probeOut;
+    if (settings.probes) result.probes = probeOut;
 
     // The stop queue: scheduled times in the order of integration, then probes.
     const lo = Math.min(t0, tEnd),
@@ -301,7 +280,7 @@ export class Simulator {
       ended: t0 === tEnd,
       shortSteps: 0,
       rejectedBefore: 0,
-      progress: options.progress,
+      progress: settings.progress,
     };
     const slidingAtStart = this.switching.lock(t0, y, d);
     const due = this.takeDue(rs, t0);

@@ -113,10 +113,11 @@ export interface SimulationResult {
   contacts?: ContactRecord[];
   /** state at each probe time (post-event), in the order of `options.probes` */
   probes?: { t: number; y: Float64Array; d: Float64Array }[];
+  /** what the run changed to be meaningful (a tolerance below double precision raised), in words */
+  warnings: string[];
 }
 
-/** The command line or a caller asked for something the model does not have. */
-export class SimulationInputError extends Error {}
+export { SimulationInputError } from '../codegen/stages.js';
 
 export const DEFAULTS = {
   method: 'auto' as MethodName,

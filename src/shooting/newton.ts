@@ -34,6 +34,7 @@ import { LuDecomposition, Matrix } from 'ml-matrix';
 import { ShootInputError } from './errors.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { Simulator, type SimulateOptions, type SimulationResult } from '../driver/index.js';
+import { checkOptions, count, oneOf, resolveSettings, type Naming, type OptionSpec } from '../driver/settings.js';
 
 /** How the Newton iteration gets its Jacobian (see {@link ShootOptions.jacobian}). */
 export type ShootJacobian = 'broyden' | 'central';
@@ -88,6 +89,23 @@ export interface ShootResult {
 
 export { ShootInputError };
 
+/** The options shoot adds to a run's. */
+const SHOOT_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
+  ['maxIterations', count],
+  [
+    'jacobian',
+    oneOf(
+      ['broyden', 'central'],
+      'broyden (the default: one difference Jacobian, then Broyden updates) or central (central differences at every iteration)',
+    ),
+  ],
+]);
+
+/** Checks shoot's options (a run's and its own) once, at the boundary (settings.ts). */
+export function checkShootOptions(options: unknown, naming: Naming = 'library'): void {
+  checkOptions(options, naming, SHOOT_OPTIONS);
+}
+
 function record(names: string[], values: ArrayLike<number>): Record<string, number> {
   const r = Object.create(null) as Record<string, number>;
   names.forEach((n, i) => {
@@ -102,7 +120,9 @@ const maxAbs = (v: ArrayLike<number>) => {
   return Number.isNaN(m) ? Infinity : m;
 };
 
-export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootResult {
+export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): ShootResult {
+  checkShootOptions(shootOptions);
+  const { jacobian: method = 'broyden', maxIterations = 50, ...options } = shootOptions;
   const sys = model.system;
   const unknownNames = sys.parameters.filter((q) => q.unknown).map((q) => q.name);
   const n = unknownNames.length;
@@ -121,8 +141,7 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
   });
 
   const simulator = new Simulator(model);
-  const rtol = options.rtol ?? (sys.options.get('rtol')?.value as number | undefined) ?? 1e-6;
-  const atol = options.atol ?? (sys.options.get('atol')?.value as number | undefined) ?? 1e-9;
+  const { rtol, atol } = resolveSettings(model, options);
   let shots = 0;
   let lastFailure: string | null = null;
 
@@ -178,12 +197,7 @@ export function shoot(model: CompiledModel, options: ShootOptions = {}): ShootRe
     };
   };
 
-  const method = options.jacobian ?? 'broyden';
-  if (method !== 'broyden' && method !== 'central')
-    throw new ShootInputError(`jacobian '${String(method)}': use 'broyden' or 'central'`);
-
   if (!residual(u, R)) return finish('failed', `the first guess does not simulate: ${lastFailure}. Try another guess.`);
-  const maxIterations = options.maxIterations ?? 50;
   // What the integration can resolve: residuals are state values, accurate to about atol + rtol*|value|.
   const residualTol = (i: number) =>
     10 * atol + rtol * Math.max(1, Math.abs(R[i] + bcs[i].value(NaN, EMPTY, model.parameters(baseSet), EMPTY, EMPTY)));

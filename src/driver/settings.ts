@@ -1,0 +1,440 @@
+/**
+ * Run settings: every option of a run resolved and validated once, at the boundary
+ * (STYLE.md, convention 12), for the library and the command line alike.
+ *
+ * - {@link checkOptions} judges what a caller passed: every key known, every value of its
+ *   type and range. A problem is a {@link SimulationInputError} that names the option (or the
+ *   command line's flag), the value, what is allowed and, for an unknown key, the nearest
+ *   known one. The command line parses its strings to numbers and comes through here too.
+ * - {@link resolveSettings} lays the caller's options over the model's `option` statements
+ *   over the defaults, and checks what only the combination tells: `locate before|after`
+ *   needs a fixed-step method, and a relative tolerance below what double precision can
+ *   deliver is raised to the smallest meaningful one, with a warning. A model option that is
+ *   wrong on its own is a ModelError at its line; a conflict between the caller's options and
+ *   the model's names both.
+ * - {@link resolveRange} gives the range of a run: it starts where the model states its
+ *   initial values, unless the caller gives every initial value at another start.
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import type { Span } from '../expression/ast.js';
+import { ModelError } from '../expression/errors.js';
+import { didYouMean } from '../expression/suggest.js';
+import { METHODS, type MethodName } from '../integrators/stepper.js';
+import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationSink } from './types.js';
+
+/** How options are named in messages: as the library's keys or as the command line's flags. */
+export type Naming = 'library' | 'flags';
+
+/** The command line's flag for each option that has one. */
+const FLAGS: ReadonlyMap<string, string> = new Map([
+  ['from', '--from'],
+  ['to', '--to'],
+  ['set', '--set'],
+  ['init', '--init'],
+  ['method', '--method'],
+  ['rtol', '--rtol'],
+  ['atol', '--atol'],
+  ['step', '--step'],
+  ['locate', '--locate'],
+  ['maxEvents', '--max-events'],
+  ['maxSteps', '--max-steps'],
+  ['outputStep', '--output-step'],
+  ['eventsOnly', '--events-only'],
+  ['zeno', '--zeno'],
+  ['jacobian', '--jacobian'],
+]);
+
+export function optionLabel(key: string, naming: Naming): string {
+  return naming === 'flags' ? (FLAGS.get(key) ?? key) : key;
+}
+
+/** What one option takes. */
+export interface OptionSpec {
+  /** what is allowed, as a phrase that ends "... must be " */
+  readonly allowed: string;
+  ok(value: unknown): boolean;
+  /** the words of an option that takes one of them */
+  readonly words?: readonly string[];
+  /** for a value that holds others (set, init): which part is wrong, "e is '0.5'" */
+  culprit?(value: unknown): string | undefined;
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export const finiteNumber: OptionSpec = { allowed: 'a finite number', ok: isNumber };
+export const positiveNumber: OptionSpec = {
+  allowed: 'a positive number, such as 1e-8',
+  ok: (v) => isNumber(v) && v > 0,
+};
+export const count: OptionSpec = {
+  allowed: 'a whole number of at least 1',
+  ok: (v) => isNumber(v) && Number.isInteger(v) && v >= 1,
+};
+export const flag: OptionSpec = { allowed: 'true or false', ok: (v) => typeof v === 'boolean' };
+const callable: OptionSpec = { allowed: 'a function', ok: (v) => typeof v === 'function' };
+
+/** One of `words`; `described` says what each means, where a list of words would not. */
+export function oneOf(words: readonly string[], described?: string): OptionSpec {
+  return {
+    allowed: described ?? `one of ${words.join(', ')}`,
+    ok: (v) => typeof v === 'string' && words.includes(v),
+    words,
+  };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map);
+
+/** Values by name: a Map or a plain object, every value a finite number. */
+const entriesOf = (v: unknown): [unknown, unknown][] | null =>
+  v instanceof Map ? [...(v as Map<unknown, unknown>).entries()] : isRecord(v) ? Object.entries(v) : null;
+const numbersByName: OptionSpec = {
+  allowed: 'values by name, as a Map or an object of finite numbers ({ e: 0.5 })',
+  ok: (v) => entriesOf(v)?.every(([k, x]) => typeof k === 'string' && isNumber(x)) ?? false,
+  culprit: (v) => {
+    const bad = entriesOf(v)?.find(([k, x]) => !(typeof k === 'string' && isNumber(x)));
+    return bad ? `${typeof bad[0] === 'string' ? bad[0] : show(bad[0])} is ${show(bad[1])}` : undefined;
+  },
+};
+
+const numberList: OptionSpec = {
+  allowed: 'an array of finite numbers',
+  ok: (v) => Array.isArray(v) && v.every(isNumber),
+};
+
+const sink: OptionSpec = {
+  allowed: 'an object with a row(row) method and an optional event(record) method',
+  ok: (v) => {
+    if (typeof v !== 'object' || v === null) return false;
+    const s = v as Partial<SimulationSink>;
+    return typeof s.row === 'function' && (s.event === undefined || typeof s.event === 'function');
+  },
+};
+
+/** Every option of a run (SimulateOptions), in the order the documentation lists them. */
+const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
+  ['from', finiteNumber],
+  ['to', finiteNumber],
+  ['set', numbersByName],
+  ['init', numbersByName],
+  ['method', oneOf(METHODS)],
+  ['rtol', positiveNumber],
+  ['atol', positiveNumber],
+  ['step', positiveNumber],
+  ['locate', oneOf(['exact', 'before', 'after'])],
+  ['maxSteps', count],
+  ['maxEvents', count],
+  ['maxRows', count],
+  ['record', flag],
+  ['sink', sink],
+  ['outputStep', positiveNumber],
+  ['eventsOnly', flag],
+  ['eventValues', flag],
+  [
+    'zeno',
+    oneOf(
+      ['stop', 'continue'],
+      'stop (end the run at an accumulation of events or a persisting contact) or continue (hold the contact as a constraint)',
+    ),
+  ],
+  ['probes', numberList],
+  ['progress', callable],
+]);
+
+/** Other tools' names for options, so that an unknown key can point at ours. */
+const FOREIGN_NAMES: ReadonlyMap<string, string> = new Map([
+  ['t_eval', 'outputStep'],
+  ['teval', 'outputStep'],
+  ['max_step', 'step'],
+  ['maxstep', 'step'],
+  ['first_step', 'step'],
+  ['reltol', 'rtol'],
+  ['abstol', 'atol'],
+  ['t0', 'from'],
+  ['tend', 'to'],
+  ['t_end', 'to'],
+  ['tf', 'to'],
+  ['params', 'set'],
+  ['parameters', 'set'],
+  ['y0', 'init'],
+  ['initial', 'init'],
+  ['solver', 'method'],
+]);
+
+/**
+ * A value as a message shows it: strings quoted, so that '1e-6' reads as text (on the
+ * command line every value is text, and shown as written).
+ */
+function show(v: unknown, naming: Naming = 'library'): string {
+  if (typeof v === 'string') return naming === 'flags' ? v : `'${v}'`;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  if (typeof v === 'function') return 'a function';
+  if (Array.isArray(v)) return 'an array';
+  if (v instanceof Map) return 'a Map';
+  return 'an object';
+}
+
+function inputError(
+  naming: Naming,
+  key: string,
+  value: unknown,
+  allowed: string,
+  text?: string,
+  nearest?: string,
+): SimulationInputError {
+  const label = optionLabel(key, naming);
+  const message = text ?? `${label} must be ${allowed}, got ${show(value, naming)}`;
+  return new SimulationInputError(message, { option: label, value, allowed, nearest });
+}
+
+/** The known option nearest to an unknown key: same letters in another case, another tool's name, or a near spelling. */
+function nearestOption(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const sameLetters = known.find((k) => k.toLowerCase() === lower);
+  if (sameLetters) return sameLetters;
+  const foreign = FOREIGN_NAMES.get(lower);
+  if (foreign && known.includes(foreign)) return foreign;
+  const near = /did you mean (.*)\?/.exec(didYouMean(key, known));
+  return near ? near[1] : undefined;
+}
+
+/** A word option given in another case ('Exact') or close to a word ('middle' is not). */
+function wordHint(spec: OptionSpec, value: unknown): string {
+  const words = spec.words;
+  if (typeof value !== 'string' || !words) return '';
+  const lower = value.toLowerCase();
+  const same = words.find((w) => w.toLowerCase() === lower);
+  if (same) return ` (did you mean ${same}? the words are lower case)`;
+  return didYouMean(value, words);
+}
+
+/** Names of a command line's flags for the combined checks: "--output-step and --events-only". */
+function both(a: string, b: string, naming: Naming): string {
+  return `${optionLabel(a, naming)} and ${optionLabel(b, naming)}`;
+}
+
+/**
+ * Checks what a caller passed, key by key; `extra` adds the options of a caller built on a run
+ * (shoot: jacobian, maxIterations). Undefined values mean "the default" and pass.
+ */
+export function checkOptions(
+  options: unknown,
+  naming: Naming = 'library',
+  extra: ReadonlyMap<string, OptionSpec> = new Map(),
+): void {
+  if (options === undefined) return;
+  if (!isRecord(options))
+    throw new SimulationInputError(
+      `the options must be an object such as { to: 5, rtol: 1e-8 }, got ${show(options)}`,
+      {
+        option: 'options',
+        value: options,
+        allowed: 'an object',
+      },
+    );
+  for (const key of Object.keys(options)) {
+    const value = options[key];
+    const spec = RUN_OPTIONS.get(key) ?? extra.get(key);
+    if (!spec) {
+      const known = [...RUN_OPTIONS.keys(), ...extra.keys()];
+      const nearest = nearestOption(key, known);
+      throw inputError(
+        naming,
+        key,
+        value,
+        `one of ${known.join(', ')}`,
+        `unknown option '${key}'${nearest ? ` (the nearest is ${nearest})` : ''}; the options are ${known.join(', ')}`,
+        nearest,
+      );
+    }
+    if (value === undefined || spec.ok(value)) continue;
+    const hint = wordHint(spec, value);
+    const part = spec.culprit?.(value);
+    throw inputError(
+      naming,
+      key,
+      value,
+      spec.allowed,
+      `${optionLabel(key, naming)} must be ${spec.allowed}, got ${part ?? show(value, naming)}${hint}`,
+    );
+  }
+  const o = options as SimulateOptions;
+  if (o.outputStep !== undefined && o.eventsOnly)
+    throw inputError(
+      naming,
+      'outputStep',
+      o.outputStep,
+      'not both',
+      `${both('outputStep', 'eventsOnly', naming)} exclude each other: choose one`,
+    );
+}
+
+/** Everything a run needs to know, resolved: the caller's options over the model's over the defaults. */
+export interface RunSettings {
+  method: MethodName;
+  rtol: number;
+  atol: number;
+  /** the fixed step of rk4 and euler, the largest step of the others; undefined: not given */
+  step: number | undefined;
+  locate: LocateMode;
+  maxEvents: number;
+  maxSteps: number;
+  maxRows: number;
+  outputStep: number;
+  eventsOnly: boolean;
+  record: boolean;
+  eventValues: boolean;
+  zeno: 'stop' | 'continue';
+  set: Map<string, number>;
+  init: Map<string, number>;
+  probes: readonly number[] | undefined;
+  progress: ((t: number) => void) | undefined;
+  sink: SimulationSink | undefined;
+  /** what was changed to make the run meaningful (a tolerance raised), for the result */
+  warnings: string[];
+}
+
+/**
+ * The smallest relative tolerance that double precision can deliver: below it the error
+ * estimate is rounding, and the step size controller chases noise (SciPy raises rtol to the
+ * same 100 eps, `scipy/integrate/_ivp/common.py`, validate_tol).
+ */
+export const MIN_RTOL = 100 * Number.EPSILON;
+
+const FIXED_STEP: readonly MethodName[] = ['rk4', 'euler'];
+
+export function asMap(x: SimulateOptions['set']): Map<string, number> {
+  if (!x) return new Map();
+  return x instanceof Map ? new Map(x) : new Map(Object.entries(x));
+}
+
+/**
+ * Resolves and validates a run's settings. Throws a SimulationInputError for what the caller
+ * got wrong and a ModelError (at the option's line) for what the model got wrong.
+ */
+export function resolveSettings(
+  model: CompiledModel,
+  options: SimulateOptions,
+  naming: Naming = 'library',
+): RunSettings {
+  checkOptions(options, naming);
+  const sys = model.system;
+  const modelOption = sys.options;
+  const err = (span: Span, what: string, hint: string) => new ModelError(sys.file, sys.source, span, what, hint);
+  const fromModel = <T>(name: string): T | undefined => modelOption.get(name)?.value as T | undefined;
+
+  // The model's options were read by the analysis (names, words, positive numbers); what
+  // they are as a run's settings is judged here, with the caller's, by the same specs.
+  for (const [name, o] of modelOption) {
+    const spec = RUN_OPTIONS.get(name);
+    if (spec && !spec.ok(o.value))
+      throw err(
+        o.span,
+        `option ${name} must be ${spec.allowed}, got ${show(o.value)}`,
+        `Write e.g. option ${name} = ...`,
+      );
+  }
+  const warnings: string[] = [];
+  const method = options.method ?? fromModel<MethodName>('method') ?? DEFAULTS.method;
+  let rtol = options.rtol ?? fromModel<number>('rtol') ?? DEFAULTS.rtol;
+  if (rtol < MIN_RTOL) {
+    // (in words that read the same from the library and the command line)
+    const where = options.rtol !== undefined ? '' : ` (option rtol, ${sys.file}:${modelOption.get('rtol')!.span.line})`;
+    warnings.push(
+      `the relative tolerance ${rtol}${where} is below what double precision can deliver; the run uses ${MIN_RTOL.toPrecision(3)} (100 times the machine epsilon)`,
+    );
+    rtol = MIN_RTOL;
+  }
+  const locate = options.locate ?? fromModel<LocateMode>('locate') ?? DEFAULTS.locate;
+  checkLocate(model, options, method, locate, naming);
+  return {
+    method,
+    rtol,
+    atol: options.atol ?? fromModel<number>('atol') ?? DEFAULTS.atol,
+    step: options.step ?? fromModel<number>('step'),
+    locate,
+    maxEvents: options.maxEvents ?? fromModel<number>('maxEvents') ?? DEFAULTS.maxEvents,
+    maxSteps: options.maxSteps ?? fromModel<number>('maxSteps') ?? DEFAULTS.maxSteps,
+    maxRows: options.maxRows ?? DEFAULTS.maxRows,
+    outputStep: options.outputStep ?? 0,
+    eventsOnly: options.eventsOnly ?? false,
+    record: options.record ?? true,
+    eventValues: options.eventValues ?? true,
+    zeno: options.zeno ?? fromModel<'stop' | 'continue'>('zeno') ?? 'stop',
+    set: asMap(options.set),
+    init: asMap(options.init),
+    probes: options.probes,
+    progress: options.progress,
+    sink: options.sink,
+    warnings,
+  };
+}
+
+/**
+ * `locate before|after` places an event at a grid point next to its sign change, as
+ * fixed-step tools do (IDERKSolve's jumpstep 0/1). With an adaptive method the grid is the
+ * step size controller's choice, so the physics would depend on the tolerance: refused.
+ */
+function checkLocate(
+  model: CompiledModel,
+  options: SimulateOptions,
+  method: MethodName,
+  locate: LocateMode,
+  naming: Naming,
+): void {
+  if (FIXED_STEP.includes(method)) return;
+  const sys = model.system;
+  const methodText =
+    options.method !== undefined
+      ? `${optionLabel('method', naming)} ${method}`
+      : sys.options.has('method')
+        ? `option method = ${method}`
+        : `the default method ${method}`;
+  const fix = `use ${optionLabel('method', naming)} rk4 or euler (with a fixed step) or locate exact`;
+  const why = `places events at the grid points of a fixed-step method, and ${methodText} is adaptive (its grid depends on the tolerance)`;
+  if (locate !== 'exact') {
+    if (options.locate !== undefined)
+      throw inputError(
+        naming,
+        'locate',
+        locate,
+        'exact with an adaptive method',
+        `${optionLabel('locate', naming)} ${locate} ${why}: ${fix}`,
+      );
+    const span = sys.options.get('locate')!.span;
+    if (options.method !== undefined)
+      throw inputError(
+        naming,
+        'method',
+        method,
+        'rk4 or euler with the model option locate',
+        `option locate = ${locate} (${sys.file}:${span.line}) ${why}: ${fix}`,
+      );
+    throw new ModelError(
+      sys.file,
+      sys.source,
+      span,
+      `option locate = ${locate} ${why}`,
+      `Add option method = rk4 (or euler) and option step, or write option locate = exact.`,
+    );
+  }
+  for (const ev of sys.events) {
+    if (ev.locate === undefined || ev.locate === 'exact') continue;
+    const what = `event ${ev.name} (locate ${ev.locate}) ${why}`;
+    if (options.method !== undefined)
+      throw inputError(
+        naming,
+        'method',
+        method,
+        'rk4 or euler for this model',
+        `${what}, at ${sys.file}:${ev.span.line}: ${fix}`,
+      );
+    throw new ModelError(
+      sys.file,
+      sys.source,
+      ev.span,
+      what,
+      'Add option method = rk4 (or euler) and option step, or remove locate from the event.',
+    );
+  }
+}
