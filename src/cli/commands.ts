@@ -291,6 +291,12 @@ function shootText(r: ShootResult): string {
 export async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
   const format = formatFlag(flags, ['text', 'json'], 'text');
   const options = simulateOptions(flags);
+  const inits = initRuns(flags);
+  if (inits.length > 1)
+    throw new CliError(
+      `--init was given ${inits.length} times; shoot solves for one set of initial values: run shoot once per --init`,
+    );
+  if (inits[0]) options.init = inits[0];
   // (Newton's method and its linear algebra load only for shoot)
   const { checkShootOptions, shoot } = await import('../shooting/newton.js');
   const shootOptions = { ...options, jacobian: flags.jacobian as ShootOptions['jacobian'] };
