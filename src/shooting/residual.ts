@@ -1,0 +1,144 @@
+/**
+ * The residual of shooting, R(u): for unknowns u, the boundary conditions' misfits. Each
+ * evaluation ("shot") is one simulation of the already compiled model (a reused
+ * {@link Simulator}: no re-parsing, no recompiling), with the boundary points as probes in
+ * the stop queue so that the integrator lands on them exactly. An interior delta is just an
+ * event: the rope's kink needs no interface condition.
+ *
+ * What a shot needs besides the simulation (the parameter map, the probe times, the run's
+ * options) is allocated once and rewritten in place.
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import { Simulator, type SimulateOptions, type SimulationResult } from '../driver/index.js';
+
+const EMPTY = new Float64Array(0);
+
+/** The largest magnitude in v; NaN counts as infinitely large (a failed residual). */
+export function maxAbs(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+  return Number.isNaN(m) ? Infinity : m;
+}
+
+export class ShootingResidual {
+  /** the unknowns, in declaration order */
+  readonly names: readonly string[];
+  readonly n: number;
+  /** the conditions as written, `y(10) = 8` */
+  readonly labels: readonly string[];
+  /** simulations run so far */
+  shots = 0;
+  /** why the last shot that failed failed, in words */
+  lastFailure: string | null = null;
+  private readonly simulator: Simulator;
+  private readonly bcs: CompiledModel['boundary'];
+  /** the caller's parameter values with the unknowns' current ones, rewritten per shot */
+  private readonly set: Map<string, number>;
+  private readonly probes: number[];
+  private readonly shotOptions: SimulateOptions;
+  private readonly solutionOptions: SimulateOptions;
+  /** each condition's value at the guess: the scale of its tolerance */
+  private readonly targets: Float64Array;
+
+  constructor(
+    readonly model: CompiledModel,
+    options: SimulateOptions,
+    private readonly rtol: number,
+    private readonly atol: number,
+  ) {
+    const sys = model.system;
+    this.names = sys.parameters.filter((q) => q.unknown).map((q) => q.name);
+    this.n = this.names.length;
+    this.bcs = model.boundary;
+    this.labels = this.bcs.map((b) => b.label);
+    this.simulator = new Simulator(model);
+    this.set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
+    this.probes = this.bcs.map(() => NaN);
+    this.shotOptions = { ...options, set: this.set, record: false, eventValues: false, probes: this.probes };
+    this.solutionOptions = { ...options, set: this.set };
+    const p = model.parameters(this.set);
+    this.targets = Float64Array.from(this.bcs, (bc) => bc.value(NaN, EMPTY, p, EMPTY, EMPTY));
+  }
+
+  /** The unknowns' first guess (their declared values, or the caller's `set`). */
+  guess(): Float64Array {
+    const p = this.model.parameters(this.set);
+    return Float64Array.from(this.names, (name) => p[this.model.paramNames.indexOf(name)]);
+  }
+
+  /** What the integration can resolve in residual i: residuals are state values, accurate to about atol + rtol*|value|. */
+  tolerance(i: number, Ri: number): number {
+    return 10 * this.atol + this.rtol * Math.max(1, Math.abs(Ri + this.targets[i]));
+  }
+
+  /** The largest tolerance over the conditions at residual R. */
+  maxTolerance(R: Float64Array): number {
+    let m = 0;
+    for (let i = 0; i < this.n; i++) m = Math.max(m, this.tolerance(i, R[i]));
+    return m;
+  }
+
+  /** Every residual within its tolerance. */
+  within(R: Float64Array): boolean {
+    for (let i = 0; i < this.n; i++) if (!(Math.abs(R[i]) <= this.tolerance(i, R[i]))) return false;
+    return true;
+  }
+
+  /** R(u) into out (NaN where a shot failed); false when the simulation failed or a residual is not finite. */
+  evaluate(u: Float64Array, out: Float64Array): boolean {
+    this.setUnknowns(u);
+    const p = this.model.parameters(this.set);
+    for (let i = 0; i < this.n; i++) this.probes[i] = this.bcs[i].at(NaN, EMPTY, p, EMPTY, EMPTY);
+    this.shots++;
+    const run = this.simulator.run(this.shotOptions);
+    if (run.status === 'failed' || run.status === 'zeno') {
+      this.lastFailure = `the simulation for ${this.names.map((nm, i) => `${nm} = ${u[i]}`).join(', ')} ended with status ${run.status}: ${run.message}`;
+      out.fill(NaN);
+      return false;
+    }
+    const got = run.probes!;
+    for (let i = 0; i < this.n; i++) {
+      const probe = probeAt(got, this.probes[i]);
+      if (!probe) {
+        this.lastFailure = `the run stopped before ${this.model.system.independent} = ${this.probes[i]}, where ${this.bcs[i].label} is to hold`;
+        out.fill(NaN);
+        return false;
+      }
+      out[i] =
+        this.bcs[i].state(this.probes[i], probe.y, p, probe.d, EMPTY) - this.bcs[i].value(NaN, EMPTY, p, EMPTY, EMPTY);
+    }
+    for (let i = 0; i < this.n; i++) if (!Number.isFinite(out[i])) return false;
+    return true;
+  }
+
+  /** The full run (rows, ledger) for unknowns u. */
+  solution(u: Float64Array): SimulationResult {
+    this.setUnknowns(u);
+    return this.simulator.run(this.solutionOptions);
+  }
+
+  /** u as a record by name, for the result and its history. */
+  record(u: ArrayLike<number>): Record<string, number> {
+    return byName(this.names, u);
+  }
+
+  private setUnknowns(u: Float64Array): void {
+    for (let i = 0; i < this.n; i++) this.set.set(this.names[i], u[i]);
+  }
+}
+
+/** A record without a prototype: a user's name (`constructor`) never meets Object.prototype. */
+export function byName(names: readonly string[], values: ArrayLike<number>): Record<string, number> {
+  const r = Object.create(null) as Record<string, number>;
+  names.forEach((n, i) => {
+    r[n] = values[i];
+  });
+  return r;
+}
+
+type Probe = NonNullable<SimulationResult['probes']>[number];
+
+function probeAt(probes: readonly Probe[], t: number): Probe | undefined {
+  for (const q of probes) if (q.t === t) return q;
+  return undefined;
+}
