@@ -12,7 +12,7 @@
  * instead of 31). The secant Jacobian is replaced by forward differences at the same iterate
  * - when its step does not reduce the residual (no backtracking along it: a stale secant
  *   model is cheaper to refresh than to halve), or when it is singular; so only a fresh
- *   Jacobian can end the iteration with `failed`, `singular` or (no decrease) `converged_step`;
+ *   Jacobian can end the iteration with `failed`, `singular` or (no decrease) `stalled`;
  * - once, when the residual comes within 1e3 of the tolerance, so that the last step is a
  *   Newton step (a secant step can stop just under the tolerance: the unknowns would be up
  *   to ten times less accurate). The unknowns then end as accurate as with central
@@ -22,8 +22,9 @@
  * (2n shots each), quadratic convergence, for comparison or for a problem where the secant
  * updates do not pay. The statuses and stopping tests are the same for both.
  *
- * Steps are solved by LU, with backtracking on the residual norm. The iteration stops when
- * the residuals are at the level the integration tolerances can resolve, or when the step is.
+ * Steps are solved by LU, with backtracking on the residual norm. The iteration converges
+ * when the residuals are at the level the integration tolerances can resolve, and only then:
+ * steps that shrink to that level with the residual above it end it as `stalled`.
  */
 import { ShootInputError } from './errors.js';
 import type { CompiledModel } from '../codegen/compile.js';
@@ -52,7 +53,13 @@ export interface ShootOptions extends SimulateOptions {
   jacobian?: ShootJacobian;
 }
 
-export type ShootStatus = 'converged' | 'converged_step' | 'max_iter' | 'singular' | 'failed';
+/**
+ * `converged`: every residual within its tolerance (what the integration resolves, 10 atol +
+ * rtol |value|); nothing else is. `stalled`: the steps shrank to the noise floor with the
+ * residual above it (no solution near there, or a poor guess); `max_iter`, `singular`,
+ * `failed` (a simulation failed, or no step reduces the residual): the message says which.
+ */
+export type ShootStatus = 'converged' | 'stalled' | 'max_iter' | 'singular' | 'failed';
 
 export interface ShootIteration {
   k: number;
@@ -211,8 +218,11 @@ class Newton {
         if (!this.refresh(iterate, 'no_decrease')) return this.done('failed', this.jacobianFailure());
         continue;
       }
-      // No decrease with a fresh Jacobian: at the noise floor of the integration, or a bad direction.
-      if (this.line.stepSize() <= 1e3 * this.rtol * (1 + maxAbs(this.u))) return this.done('converged_step', null);
+      // No decrease with a fresh Jacobian, and the residual (checked above) is not within the
+      // tolerance: the step shrank to nothing (a minimum of the residual that is not zero),
+      // or the direction is bad.
+      if (this.line.stepSize() <= 1e3 * this.rtol * (1 + maxAbs(this.u)))
+        return this.done('stalled', this.stalledMessage(k, 'no step along the Newton direction reduces it'));
       const failure = this.res.lastFailure;
       return this.done(
         'failed',
@@ -230,9 +240,12 @@ class Newton {
     if (this.method === 'broyden') broydenUpdate(this.J, this.n, u, line.trial, R, line.Rtrial, this.s);
     u.set(line.trial);
     R.set(line.Rtrial);
+    // Steps at the noise floor of the integration: converged if the residual is within the
+    // tolerance (the next iteration says so), stalled if not.
     if (stepSize <= 10 * this.rtol * (1 + maxAbs(u)) && maxAbs(R) <= 1e3 * this.res.maxTolerance(R)) {
+      if (this.res.within(R)) return { kind: 'next' };
       this.iterations.push({ k: k + 1, unknowns: this.res.record(u), residualNorm: maxAbs(R) });
-      return this.done('converged_step', null);
+      return this.done('stalled', this.stalledMessage(k + 1, `the steps have shrunk to ${stepSize.toExponential(1)}`));
     }
     return { kind: 'next' };
   }
@@ -264,6 +277,16 @@ class Newton {
     return this.differences.forward(this.u, this.R, this.J);
   }
 
+  /** Where the iteration stalled: the residual it reached against the tolerance, and the condition furthest off. */
+  private stalledMessage(k: number, why: string): string {
+    const { R, res } = this;
+    let worst = 0;
+    for (let i = 1; i < this.n; i++)
+      if (Math.abs(R[i]) / res.tolerance(i, R[i]) > Math.abs(R[worst]) / res.tolerance(worst, R[worst])) worst = i;
+    const at = res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ');
+    return `the iteration stalled at iteration ${k}: the residual of ${res.labels[worst]} is ${R[worst].toExponential(2)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}, and ${why}. The boundary conditions may have no solution near ${at} (the residual has a minimum that is not zero there); if one is expected, try another guess`;
+  }
+
   private jacobianFailure(): string {
     return `a simulation near the iterate failed while forming the Jacobian: ${this.res.lastFailure}. Try another guess.`;
   }
@@ -276,7 +299,7 @@ class Newton {
   private finish(status: ShootStatus, message: string | null): ShootResult {
     const solution = this.res.solution(this.u);
     return {
-      converged: status === 'converged' || status === 'converged_step',
+      converged: status === 'converged',
       status,
       message,
       unknowns: this.res.record(this.u),
