@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { compileModel, ModelError, shoot, simulate, SimulationInputError, Simulator } from '../src/index.js';
 import { MIN_RTOL } from '../src/driver/settings.js';
 import { ensureCliBuilt, expectWithin, runCli } from './helpers.js';
+import { thrown } from './thrown.js';
 
 const BALL = `model Ball
 independent t from 0 to 5
@@ -31,16 +32,6 @@ function ballAt5(): { h: number; bounces: number[] } {
   return { h: v2 * s - (g / 2) * s * s, bounces: [t1, t2] };
 }
 
-/** The error `run` throws, checked to be of `kind`. */
-function thrown<E extends Error>(kind: new (...args: never[]) => E, run: () => unknown): E {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(kind);
-    return err as E;
-  }
-  throw new Error(`expected a ${kind.name}`);
-}
 const modelErrorOf = (run: () => unknown) => thrown(ModelError, run);
 const inputErrorOf = (run: () => unknown) => thrown(SimulationInputError, run);
 

@@ -587,8 +587,12 @@ describe('stop, switching functions, direction', () => {
     expectWithin(run.final.y, Math.exp(5), 1e-9 * Math.exp(5), 'y(0)');
   });
 
-  it('backwards with --from 5 --to 0: the initial conditions hold at the start of the run', () => {
-    const run = simulate("independent t from 0 to 5\ny' = -y\ny(0) = 1", { ...TIGHT, from: 5, to: 0 });
+  it('backwards with --from 5 --to 0: the initial values hold where the model states them, or are given at 5', () => {
+    // y(0) = 1 is stated at t = 0: it is not moved to t = 5 (range.test.ts has the rest)
+    expect(() => simulate("independent t from 0 to 5\ny' = -y\ny(0) = 1", { ...TIGHT, from: 5, to: 0 })).toThrow(
+      /^from 5: Model states its initial values at t = 0/,
+    );
+    const run = simulate("independent t from 0 to 5\ny' = -y\ny(0) = 1", { ...TIGHT, from: 5, to: 0, init: { y: 1 } });
     expect(run.final.t).toBe(0);
     expectWithin(run.final.y, Math.exp(5), 1e-9 * Math.exp(5), 'y(0)');
   });

@@ -56,7 +56,7 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
   const base = simulateOptions(flags);
   const model = await loadModel(file, base.set);
-  checkRunOptions(model, base);
+  for (const init of initRuns(flags)) checkRunOptions(model, { ...base, init });
   // a bad --variables entry is an error before the run, not after its output
   if (flags.plot) plotSeries(flags.plotVariables, [model.system.independent, ...model.outputNames]);
   const simulator = new Simulator(model);

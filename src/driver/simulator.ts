@@ -32,7 +32,7 @@ import { Diagnosis } from './diagnosis.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
-import { resolveSettings } from './settings.js';
+import { resolveRange, resolveSettings } from './settings.js';
 import {
   SimulationInputError,
   type LocateMode,
@@ -194,16 +194,11 @@ export class Simulator {
       y[m.stateNames.indexOf(state.name)] = value;
     }
 
-    const t0 = options.from ?? (sys.range.from ? m.parametersExpr(sys.range.from, p) : 0);
-    const tEnd = options.to ?? (sys.range.to ? m.parametersExpr(sys.range.to, p) : NaN);
-    if (!Number.isFinite(tEnd))
-      throw new SimulationInputError(
-        `no end of the range: give 'independent ${sys.independent} from A to B' in the model or --to on the command line`,
-      );
-    if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
+    const { t0, tEnd } = resolveRange(m, p, options);
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
-    const hFixed = stepOpt ?? Math.abs(tEnd - t0) / 1000;
+    // (an empty range takes no step: any positive step will do for a fixed-step method)
+    const hFixed = stepOpt ?? (Math.abs(tEnd - t0) / 1000 || 1);
     const fixedStep = method === 'rk4' || method === 'euler';
     const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed);
     stepper.resetStats();
