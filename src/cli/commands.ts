@@ -261,7 +261,7 @@ function withDerivedColumns(
 function shootText(r: ShootResult): string {
   const names = Object.keys(r.unknowns);
   const lines = [
-    `shoot: ${r.converged ? 'converged' : 'did not converge'} (${r.status}) after ${r.iterations.length - 1} Newton iteration(s), ${r.residualEvaluations} shots${r.message ? `\n${r.message}` : ''}`,
+    `shoot: ${r.converged ? 'converged' : 'did not converge'} (${r.status}) after ${Math.max(0, r.iterations.length - 1)} Newton iteration(s), ${r.residualEvaluations} shots${r.message ? `\n${r.message}` : ''}`,
     '',
   ];
   lines.push(
@@ -298,13 +298,14 @@ export async function runShoot(file: string, flags: SharedFlags & { jacobian?: s
     );
   if (inits[0]) options.init = inits[0];
   // (Newton's method and its linear algebra load only for shoot)
-  const { checkShootOptions, shoot } = await import('../shooting/newton.js');
+  const { checkShootConditions, checkShootOptions, shoot } = await import('../shooting/newton.js');
   const shootOptions = { ...options, jacobian: flags.jacobian as ShootOptions['jacobian'] };
   if (shootOptions.jacobian === undefined) delete shootOptions.jacobian;
   checkShootOptions(shootOptions, 'flags');
   const model = await loadModel(file, options.set);
   checkShootable(model);
   checkRunOptions(model, options);
+  checkShootConditions(model, options, 'flags');
   const result = shoot(model, shootOptions);
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
   for (const w of result.solution?.warnings ?? []) process.stderr.write(`${file}: warning: ${w}\n`);

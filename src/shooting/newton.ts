@@ -30,6 +30,7 @@ import { ShootInputError } from './errors.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, SimulationResult } from '../driver/index.js';
 import { checkOptions, count, oneOf, resolveSettings, type Naming, type OptionSpec } from '../driver/settings.js';
+import { checkConditions, conditionConflict } from './diagnosis.js';
 import { broydenUpdate, DifferenceJacobian } from './jacobian.js';
 import { LineSearch } from './line-search.js';
 import { byName as recordOf, maxAbs, ShootingResidual } from './residual.js';
@@ -110,6 +111,15 @@ export function checkShootOptions(options: unknown, naming: Naming = 'library'):
   checkOptions(options, naming, SHOOT_OPTIONS);
 }
 
+/**
+ * The boundary conditions against the run's range and each other (diagnosis.ts), before any
+ * shot; the command line calls it to name its flags.
+ */
+export function checkShootConditions(model: CompiledModel, options: SimulateOptions, naming: Naming = 'library'): void {
+  const unknowns = model.system.parameters.filter((q) => q.unknown).map((q) => q.name);
+  checkConditions(model, options, unknowns, naming);
+}
+
 export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): ShootResult {
   checkShootOptions(shootOptions);
   const { jacobian = 'broyden', maxIterations = 50, ...options } = shootOptions;
@@ -121,7 +131,9 @@ export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): Sh
       `${sys.model} has ${n} unknown(s) and ${model.boundary.length} boundary condition(s); shooting needs as many conditions as unknowns`,
     );
   const { rtol, atol } = resolveSettings(model, options);
-  return new Newton(new ShootingResidual(model, options, rtol, atol), jacobian, maxIterations, rtol).solve();
+  const residual = new ShootingResidual(model, options, rtol, atol);
+  checkConditions(model, options, residual.names);
+  return new Newton(residual, jacobian, maxIterations, rtol).solve();
 }
 
 // Backtracking trials (lambda = 1, 1/2, 1/4, ...). A difference Jacobian gets the full search,
@@ -208,7 +220,7 @@ class Newton {
       if (direction === 'singular')
         return this.done(
           'singular',
-          `the Jacobian is singular at iteration ${k}: the boundary conditions do not depend on (some of) the unknowns ${this.res.names.join(', ')} here; try another guess`,
+          `the Jacobian is singular at iteration ${k}: ${this.conflict() ?? `the boundary conditions do not depend on (some of) the unknowns ${this.res.names.join(', ')} here; try another guess`}`,
         );
       if (direction === 'notFinite')
         return this.done('singular', `the Newton step is not finite at iteration ${k}; try another guess`);
@@ -223,6 +235,9 @@ class Newton {
       // or the direction is bad.
       if (this.line.stepSize() <= 1e3 * this.rtol * (1 + maxAbs(this.u)))
         return this.done('stalled', this.stalledMessage(k, 'no step along the Newton direction reduces it'));
+      // (a Jacobian near singular because two conditions fix one combination of the unknowns)
+      const conflict = this.conflict();
+      if (conflict) return this.done('singular', `the Jacobian is nearly singular at iteration ${k}: ${conflict}`);
       const failure = this.res.lastFailure;
       return this.done(
         'failed',
@@ -285,6 +300,13 @@ class Newton {
       if (Math.abs(R[i]) / res.tolerance(i, R[i]) > Math.abs(R[worst]) / res.tolerance(worst, R[worst])) worst = i;
     const at = res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ');
     return `the iteration stalled at iteration ${k}: the residual of ${res.labels[worst]} is ${R[worst].toExponential(2)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}, and ${why}. The boundary conditions may have no solution near ${at} (the residual has a minimum that is not zero there); if one is expected, try another guess`;
+  }
+
+  /** What in the conditions themselves makes the (difference) Jacobian singular, if anything. */
+  private conflict(): string | null {
+    const { R, res } = this;
+    const theta = 10 * Math.sqrt(Math.max(this.rtol, Number.EPSILON));
+    return conditionConflict(this.J, this.n, R, (i) => res.tolerance(i, R[i]), res.names, res.labels, theta);
   }
 
   private jacobianFailure(): string {

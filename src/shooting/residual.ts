@@ -100,7 +100,9 @@ export class ShootingResidual {
     for (let i = 0; i < this.n; i++) {
       const probe = probeAt(got, this.probes[i]);
       if (!probe) {
-        this.lastFailure = `the run stopped before ${this.model.system.independent} = ${this.probes[i]}, where ${this.bcs[i].label} is to hold`;
+        const x = this.model.system.independent;
+        const line = this.model.system.boundaryConditions[i].span.line;
+        this.lastFailure = `the run ended at ${x} = ${run.final[x]} (${run.status}${run.message ? `: ${run.message}` : ''}), before ${x} = ${this.probes[i]}, where ${this.bcs[i].label} (line ${line}) is to hold`;
         out.fill(NaN);
         return false;
       }

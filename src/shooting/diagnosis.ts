@@ -1,0 +1,129 @@
+/**
+ * Why shooting cannot be set up or cannot go on, in the words of the model: a boundary
+ * condition outside the range (at its line), two conditions on one value at one point, and
+ * a Jacobian that is singular because of the conditions themselves (an unknown that no
+ * condition depends on, a condition that depends on no unknown, two conditions that fix the
+ * same combination of the unknowns) rather than because of the guess.
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import { SimulationInputError } from '../driver/index.js';
+import { optionLabel, resolveRange, type Naming } from '../driver/settings.js';
+import type { SimulateOptions } from '../driver/types.js';
+import { ModelError } from '../expression/errors.js';
+import { references } from '../expression/expr.js';
+
+const EMPTY = new Float64Array(0);
+
+/**
+ * Checks the boundary conditions against the run's range and each other, at the guess:
+ * ModelErrors at the condition's line for what the model got wrong, a SimulationInputError
+ * when the caller's range (from, to) leaves a condition out.
+ */
+export function checkConditions(
+  model: CompiledModel,
+  options: SimulateOptions,
+  unknowns: readonly string[],
+  naming: Naming = 'library',
+): void {
+  const sys = model.system;
+  const p = model.parameters(new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {})));
+  const { t0, tEnd } = resolveRange(model, p, options, naming);
+  const lo = Math.min(t0, tEnd),
+    hi = Math.max(t0, tEnd);
+  const x = sys.independent;
+  const seen = new Map<string, number>();
+  sys.boundaryConditions.forEach((bc, i) => {
+    const at = model.boundary[i].at(NaN, EMPTY, p, EMPTY, EMPTY);
+    if (!(at >= lo && at <= hi)) {
+      const own = resolveRange(model, p, {});
+      const inModel = at >= Math.min(own.t0, own.tEnd) && at <= Math.max(own.t0, own.tEnd);
+      if (inModel && (options.from !== undefined || options.to !== undefined)) {
+        const key = options.to !== undefined ? 'to' : 'from';
+        throw new SimulationInputError(
+          `${optionLabel(key, naming)} ${options[key]}: the run from ${t0} to ${tEnd} leaves out ${bc.label} (line ${bc.span.line}), at ${x} = ${at}; a boundary condition must lie within the range`,
+          { option: optionLabel(key, naming), value: options[key], allowed: `a range that contains ${x} = ${at}` },
+        );
+      }
+      throw new ModelError(
+        sys.file,
+        sys.source,
+        bc.span,
+        `${bc.label} is at ${x} = ${at}, outside the range ${t0} to ${tEnd}`,
+        `A boundary condition must lie within the range: move it, or widen 'independent ${x} from ... to ...'.`,
+      );
+    }
+    // two conditions on one value at one fixed point: one repeats or contradicts the other
+    if ([...references(bc.at)].some((name) => unknowns.includes(name))) return;
+    const key = `${bc.variable}@${at}`;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i);
+      return;
+    }
+    const other = sys.boundaryConditions[first];
+    const v1 = model.boundary[first].value(NaN, EMPTY, p, EMPTY, EMPTY),
+      v2 = model.boundary[i].value(NaN, EMPTY, p, EMPTY, EMPTY);
+    throw new ModelError(
+      sys.file,
+      sys.source,
+      bc.span,
+      `${bc.label} ${v1 === v2 ? 'repeats' : 'contradicts'} ${other.label} (line ${other.span.line}): both are conditions on ${bc.variable} at ${x} = ${at}`,
+      'Each boundary condition must fix something the others do not: remove one, or make it a condition on another value or point.',
+    );
+  });
+}
+
+/** The largest magnitude in row i (by = 'row') or column i (by = 'column') of J. */
+function lineMax(J: Float64Array, n: number, i: number, by: 'row' | 'column'): number {
+  let m = 0;
+  for (let k = 0; k < n; k++) m = Math.max(m, Math.abs(by === 'row' ? J[i * n + k] : J[k * n + i]));
+  return m;
+}
+
+/**
+ * What makes J (a difference Jacobian, n×n row-major) singular because of the conditions
+ * themselves, or null when nothing of the kind shows. `theta` is the relative noise of J's
+ * entries (about the square root of the integration's relative noise); R the residuals there.
+ */
+export function conditionConflict(
+  J: Float64Array,
+  n: number,
+  R: Float64Array,
+  tolerance: (i: number) => number,
+  names: readonly string[],
+  labels: readonly string[],
+  theta: number,
+): string | null {
+  let scale = 0;
+  for (let k = 0; k < n * n; k++) scale = Math.max(scale, Math.abs(J[k]));
+  if (!(scale > 0))
+    return `no boundary condition depends on any of the unknowns ${names.join(', ')}: shooting cannot determine them`;
+  const zero = theta * scale;
+  const free = names.filter((_, j) => lineMax(J, n, j, 'column') <= zero);
+  if (free.length > 0)
+    return `no boundary condition depends on ${free.join(', ')}: shooting cannot determine ${free.length > 1 ? 'them' : 'it'}; make ${free.length > 1 ? 'them parameters' : 'it a parameter'} or add a condition that ${free.length > 1 ? 'they affect' : 'it affects'}`;
+  const fixed = labels.filter((_, i) => lineMax(J, n, i, 'row') <= zero);
+  if (fixed.length > 0)
+    return `${fixed.join(' and ')} ${fixed.length > 1 ? 'do' : 'does'} not depend on any unknown (${names.join(', ')}): ${fixed.length > 1 ? 'they hold' : 'it holds'} or fail${fixed.length > 1 ? '' : 's'} whatever the unknowns are`;
+  for (let i = 0; i < n; i++)
+    for (let k = i + 1; k < n; k++) {
+      let dot = 0,
+        ni = 0,
+        nk = 0;
+      for (let j = 0; j < n; j++) {
+        dot += J[i * n + j] * J[k * n + j];
+        ni += J[i * n + j] ** 2;
+        nk += J[k * n + j] ** 2;
+      }
+      if (1 - Math.abs(dot) / Math.sqrt(ni * nk) > (theta * theta) / 2) continue;
+      // rows proportional: R_k - c R_i does not change with the unknowns
+      const c = dot / ni;
+      const gap = Math.abs(R[k] - c * R[i]);
+      const verdict =
+        gap > tolerance(k) + Math.abs(c) * tolerance(i)
+          ? 'they contradict each other: no unknowns satisfy both'
+          : 'one repeats the other';
+      return `${labels[i]} and ${labels[k]} depend on the unknowns (${names.join(', ')}) in the same way: together they fix only one combination of them, and ${verdict}. Replace one with a condition on something else`;
+    }
+  return null;
+}
