@@ -14,12 +14,19 @@
 import type { CompiledModel } from './codegen/compile.js';
 // the library finds exact roots of nonlinear delta arguments from the start (algebra.ts)
 import './transform/exact-roots.js';
-import { compileModel } from './codegen/stages.js';
+import { compileModel, type StageInput } from './codegen/stages.js';
 import { Simulator, SimulationInputError, type SimulateOptions, type SimulationResult } from './driver/index.js';
 import { checkOptions } from './driver/settings.js';
 import { checkShootOptions, shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
 
-export { parse, analyseModel, transformModel, compileModel, type ExpandOptions } from './codegen/stages.js';
+export {
+  parse,
+  analyseModel,
+  transformModel,
+  compileModel,
+  type ExpandOptions,
+  type StageInput,
+} from './codegen/stages.js';
 export { ModelError } from './expression/errors.js';
 export type { ModelAst, Expr, Statement, Span } from './expression/ast.js';
 export type { AnalysedModel } from './analysis/analyse.js';
@@ -40,8 +47,11 @@ export type { Stepper, MethodName, StepOutcome } from './integrators/stepper.js'
 export { ShootInputError } from './shooting/newton.js';
 export type { ShootOptions, ShootResult, ShootStatus, ShootIteration } from './shooting/newton.js';
 
-/** Model text or a compiled model (compile once and pass that when running many times). */
-export type ModelInput = string | CompiledModel;
+/**
+ * Model text, the output of a stage, or a compiled model (compile once and pass that when
+ * running many times).
+ */
+export type ModelInput = StageInput | CompiledModel;
 
 /**
  * Model text is compiled with `set`, so that a structural parameter (`N` of `for i in 1:N`)
@@ -50,11 +60,19 @@ export type ModelInput = string | CompiledModel;
 function compiled(model: unknown, set: SimulateOptions['set'], caller: string): CompiledModel {
   if (typeof model === 'string') return compileModel(model, '<model>', { set });
   if (isCompiled(model)) return model;
+  // an earlier stage's output is written out already: `set` is the run's, not the stage's
+  if (isStage(model)) return compileModel(model);
   const got = model === null ? 'null' : typeof model;
   throw new SimulationInputError(
     `${caller} needs a model: its text (a string) or what compileModel gives, got ${got}`,
     { option: 'model', value: model, allowed: 'model text or a CompiledModel' },
   );
+}
+
+/** The output of parse, analyseModel or transformModel (they carry the model's text). */
+function isStage(model: unknown): model is StageInput {
+  const m = model as { source?: unknown } | null;
+  return typeof m === 'object' && m !== null && typeof m.source === 'string' && !isCompiled(model);
 }
 
 function isCompiled(model: unknown): model is CompiledModel {

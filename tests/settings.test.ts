@@ -117,7 +117,7 @@ describe('library options: every mistake is a SimulationInputError that names th
       'simulate needs a model: its text (a string) or what compileModel gives, got number',
     );
     expect(inputErrorOf(() => compileModel(null as never)).message).toBe(
-      "compileModel needs the model's text (a string), got null",
+      "compileModel takes the model's text or what parse, analyseModel or transformModel gives, got null",
     );
     expect(inputErrorOf(() => shoot(undefined as never)).message).toMatch(/^shoot needs a model/);
   });

@@ -49,29 +49,81 @@ export class SimulationInputError extends Error {
   }
 }
 
-/** Model text, or a clear error for anything else (null, a number, a file name's Buffer). */
-function text(source: unknown, stage: string): string {
-  if (typeof source === 'string') return source;
-  const got = source === null ? 'null' : Array.isArray(source) ? 'an array' : typeof source;
-  throw new SimulationInputError(`${stage} needs the model's text (a string), got ${got}`, {
+/** Any stage's input: the text, or the output of an earlier stage. */
+export type StageInput = string | ModelAst | AnalysedModel | FirstOrderSystem;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+const isSystem = (x: unknown): x is FirstOrderSystem =>
+  isObject(x) && Array.isArray(x.stepVariables) && Array.isArray(x.equations);
+const isAnalysed = (x: unknown): x is AnalysedModel => isObject(x) && x.kinds instanceof Map && Array.isArray(x.states);
+const isAst = (x: unknown): x is ModelAst => isObject(x) && Array.isArray(x.statements) && typeof x.source === 'string';
+
+/** What a stage was given, for the message when it is not what it takes. */
+function describe(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (isSystem(x)) return 'a FirstOrderSystem (from transformModel)';
+  if (isAnalysed(x)) return 'an AnalysedModel (from analyseModel)';
+  if (isObject(x) && typeof x.rhs === 'function') return 'a CompiledModel (from compileModel)';
+  return typeof x;
+}
+
+function wrongInput(stage: string, takes: string, x: unknown): SimulationInputError {
+  return new SimulationInputError(`${stage} takes ${takes}, got ${describe(x)}`, {
     option: 'source',
-    value: source,
-    allowed: 'a string',
+    value: x,
+    allowed: takes,
   });
 }
 
+/**
+ * `set` writes an array model out (a structural N): it acts where the text is parsed. Given
+ * with an earlier stage's output, which is written out already, it would be silently ignored.
+ */
+function noSet(stage: string, options: ExpandOptions): void {
+  const set = options.set;
+  const given = set instanceof Map ? set.size > 0 : set !== undefined && Object.keys(set).length > 0;
+  if (given)
+    throw new SimulationInputError(
+      `${stage}: set writes an array model out when its text is parsed; give it to parse(text, file, { set }) (or to ${stage} with the text)`,
+      { option: 'set', value: set, allowed: 'set with model text only' },
+    );
+}
+
+/**
+ * The pipeline's stages. Each takes the model's text or the output of any earlier stage
+ * (`analyseModel(parse(text))`, `transformModel(analysed)`, `compileModel(system)`) and gives
+ * the same result either way; `file` and `options` apply to text (an earlier stage's output
+ * carries its own file and is written out already).
+ */
 export function parse(source: string, file = '<model>', options: ExpandOptions = {}): ModelAst {
-  return parseModel(text(source, 'parse'), file, options);
+  if (typeof source !== 'string') throw wrongInput('parse', "the model's text (a string)", source);
+  return parseModel(source, file, options);
 }
 
-export function analyseModel(source: string, file = '<model>', options: ExpandOptions = {}): AnalysedModel {
-  return analyse(parseModel(text(source, 'analyseModel'), file, options));
+export function analyseModel(source: string | ModelAst, file = '<model>', options: ExpandOptions = {}): AnalysedModel {
+  if (typeof source === 'string') return analyse(parseModel(source, file, options));
+  if (!isAst(source)) throw wrongInput('analyseModel', "the model's text or what parse gives", source);
+  noSet('analyseModel', options);
+  return analyse(source);
 }
 
-export function transformModel(source: string, file = '<model>', options: ExpandOptions = {}): FirstOrderSystem {
-  return transform(analyse(parseModel(text(source, 'transformModel'), file, options)));
+export function transformModel(
+  source: string | ModelAst | AnalysedModel,
+  file = '<model>',
+  options: ExpandOptions = {},
+): FirstOrderSystem {
+  if (typeof source === 'string') return transform(analyseModel(source, file, options));
+  if (!isAst(source) && !isAnalysed(source))
+    throw wrongInput('transformModel', "the model's text or what parse or analyseModel gives", source);
+  noSet('transformModel', options);
+  return transform(isAnalysed(source) ? source : analyse(source));
 }
 
-export function compileModel(source: string, file = '<model>', options: ExpandOptions = {}): CompiledModel {
-  return compile(transform(analyse(parseModel(text(source, 'compileModel'), file, options))));
+export function compileModel(source: StageInput, file = '<model>', options: ExpandOptions = {}): CompiledModel {
+  if (typeof source === 'string') return compile(transformModel(source, file, options));
+  if (!isAst(source) && !isAnalysed(source) && !isSystem(source))
+    throw wrongInput('compileModel', "the model's text or what parse, analyseModel or transformModel gives", source);
+  noSet('compileModel', options);
+  return compile(isSystem(source) ? source : transformModel(source));
 }
