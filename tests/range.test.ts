@@ -3,13 +3,10 @@
  * instant where the model states them (issue 20, item 14), a run backwards undoes each event
  * exactly or is refused, and an empty range is its initial row with status ok (item 12).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simulate, SimulationInputError } from '../src/index.js';
 import { ensureCliBuilt, expectWithin, runCli } from './helpers.js';
-import { thrown } from './thrown.js';
+import { tempModel, thrown } from './api-helpers.js';
 
 const TIGHT = { rtol: 1e-10, atol: 1e-12 };
 const BALL = `model Ball
@@ -74,8 +71,7 @@ describe('initial values hold at the instant where the model states them', () =>
 
   it('the command line: --from names the flag and --init (exit 2)', () => {
     ensureCliBuilt();
-    const file = join(mkdtempSync(join(tmpdir(), 'deltastep-range-')), 'ball.delta');
-    writeFileSync(file, `${BALL}\n`);
+    const file = tempModel('ball.delta', `${BALL}\n`);
     const r = runCli(['simulate', file, '--from', '2']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(

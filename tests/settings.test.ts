@@ -5,14 +5,11 @@
  * options are ModelErrors at their line; a tolerance below double precision is raised with a
  * warning in the result.
  */
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileModel, ModelError, shoot, simulate, SimulationInputError, Simulator } from '../src/index.js';
 import { MIN_RTOL } from '../src/driver/settings.js';
 import { ensureCliBuilt, expectWithin, runCli } from './helpers.js';
-import { thrown } from './thrown.js';
+import { tempModel, thrown } from './api-helpers.js';
 
 const BALL = `model Ball
 independent t from 0 to 5
@@ -212,10 +209,6 @@ describe('locate before|after needs a fixed-step method', () => {
 });
 
 describe('the command line goes through the same checks, naming the flags (exit 2)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'deltastep-settings-'));
-  const ball = join(dir, 'ball.delta');
-  writeFileSync(ball, `${BALL}\n`);
-
   it.each([
     [['--rtol', '-1'], 'deltastep: --rtol must be a positive number, such as 1e-8, got -1\n'],
     [['--atol', '0'], 'deltastep: --atol must be a positive number, such as 1e-8, got 0\n'],
@@ -235,6 +228,7 @@ describe('the command line goes through the same checks, naming the flags (exit 
     ],
   ])('simulate %j', (args, stderr) => {
     ensureCliBuilt();
+    const ball = tempModel('ball.delta', `${BALL}\n`);
     const r = runCli(['simulate', ball, ...args]);
     expect(r.stderr).toBe(stderr);
     expect(r.status).toBe(2);
@@ -243,6 +237,7 @@ describe('the command line goes through the same checks, naming the flags (exit 
 
   it('--rtol 1e-20: raised to 100 eps with a warning on stderr and in the JSON; the answer is right', () => {
     ensureCliBuilt();
+    const ball = tempModel('ball.delta', `${BALL}\n`);
     const r = runCli(['simulate', ball, '--rtol', '1e-20', '--atol', '1e-20', '--format', 'json']);
     expect(r.status).toBe(0);
     const warning =
@@ -258,8 +253,7 @@ describe('the command line goes through the same checks, naming the flags (exit 
 
   it("the model's option locate without a fixed-step method is a model error at its line (exit 1)", () => {
     ensureCliBuilt();
-    const file = join(dir, 'ball_before.delta');
-    writeFileSync(file, `${BALL}\noption locate = before\n`);
+    const file = tempModel('ball_before.delta', `${BALL}\noption locate = before\n`);
     const r = runCli(['simulate', file]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(

@@ -4,13 +4,12 @@
  * against the rope's exact two-catenary solution; and shooting says "converged" only when the
  * residual is within the tolerance (issue 20, item 9).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { shoot } from '../src/index.js';
 import { ensureCliBuilt, expectWithin, modelPath, runCli } from './helpers.js';
 import { exactRope, ropeModel } from './rope-exact.js';
+import { tempModel } from './api-helpers.js';
 
 const R1 = modelPath('rope_r1.delta');
 const TIGHT = ['--rtol', '1e-10', '--atol', '1e-12'];
@@ -73,8 +72,7 @@ describe('converged means the residual is within the tolerance (issue 20, item 9
 
   it('the command line: exit 3 and the message on stderr, the JSON says converged false', () => {
     ensureCliBuilt();
-    const file = join(mkdtempSync(join(tmpdir(), 'deltastep-shoot-')), 'nosolution.delta');
-    writeFileSync(file, `${NO_SOLUTION}\n`);
+    const file = tempModel('nosolution.delta', `${NO_SOLUTION}\n`);
     const r = runCli(['shoot', file, '--format', 'json']);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(

@@ -4,13 +4,10 @@
  * caller's range names the flag, two conditions on one value at one point name each other,
  * and a singular Jacobian says which conditions or unknowns make it so.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModelError, shoot, SimulationInputError } from '../src/index.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
-import { thrown } from './thrown.js';
+import { tempModel, thrown } from './api-helpers.js';
 
 const LINE = "independent x from 0 to 2\nunknown a = 0, b = 0\ny' = a*x + b\ny(0) = 0\n";
 
@@ -33,8 +30,7 @@ describe('boundary conditions against the range', () => {
     expect(r.unknowns.a).toBeCloseTo(1, 8);
     expect(r.unknowns.b).toBeCloseTo(0.5, 8);
     ensureCliBuilt();
-    const file = join(mkdtempSync(join(tmpdir(), 'deltastep-bc-')), 'line.delta');
-    writeFileSync(file, `${source}\n`);
+    const file = tempModel('line.delta', `${source}\n`);
     const cli = runCli(['shoot', file, '--to', '1.5']);
     expect(cli.status).toBe(2);
     expect(cli.stderr).toBe(

@@ -18,7 +18,7 @@ import {
   transformReport,
 } from '../src/index.js';
 import { ROOT } from './helpers.js';
-import { thrown } from './thrown.js';
+import { thrown } from './api-helpers.js';
 
 const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.delta'));
 
