@@ -93,7 +93,16 @@ const entriesOf = (v: unknown): [unknown, unknown][] | null =>
   v instanceof Map ? [...(v as Map<unknown, unknown>).entries()] : isRecord(v) ? Object.entries(v) : null;
 const numbersByName: OptionSpec = {
   allowed: 'values by name, as a Map or an object of finite numbers ({ e: 0.5 })',
-  ok: (v) => entriesOf(v)?.every(([k, x]) => typeof k === 'string' && isNumber(x)) ?? false,
+  ok: (v) => {
+    // (no copy of the entries: sweeps check their parameter map once per run)
+    if (v instanceof Map) {
+      for (const [k, x] of v as Map<unknown, unknown>) if (typeof k !== 'string' || !isNumber(x)) return false;
+      return true;
+    }
+    if (!isRecord(v)) return false;
+    for (const k in v) if (Object.hasOwn(v, k) && !isNumber(v[k])) return false;
+    return true;
+  },
   culprit: (v) => {
     const bad = entriesOf(v)?.find(([k, x]) => !(typeof k === 'string' && isNumber(x)));
     return bad ? `${typeof bad[0] === 'string' ? bad[0] : show(bad[0])} is ${show(bad[1])}` : undefined;
@@ -306,6 +315,9 @@ export const MIN_RTOL = 100 * Number.EPSILON;
 
 const FIXED_STEP: readonly MethodName[] = ['rk4', 'euler'];
 
+/** compiled models whose own options have been judged (a model is immutable once compiled) */
+const modelsChecked = new WeakSet<CompiledModel>();
+
 export function asMap(x: SimulateOptions['set']): Map<string, number> {
   if (!x) return new Map();
   return x instanceof Map ? new Map(x) : new Map(Object.entries(x));
@@ -327,15 +339,15 @@ export function resolveSettings(
   const fromModel = <T>(name: string): T | undefined => modelOption.get(name)?.value as T | undefined;
 
   // The model's options were read by the analysis (names, words, positive numbers); what
-  // they are as a run's settings is judged here, with the caller's, by the same specs.
-  for (const [name, o] of modelOption) {
-    const spec = RUN_OPTIONS.get(name);
-    if (spec && !spec.ok(o.value))
-      throw err(
-        o.span,
-        `option ${name} must be ${spec.allowed}, got ${show(o.value)}`,
-        `Write e.g. option ${name} = ...`,
-      );
+  // they are as a run's settings is judged here, with the caller's, by the same specs,
+  // once per compiled model.
+  if (!modelsChecked.has(model)) {
+    for (const [name, o] of modelOption) {
+      const spec = RUN_OPTIONS.get(name);
+      if (spec && !spec.ok(o.value))
+        throw err(o.span, `option ${name} must be ${spec.allowed}, got ${show(o.value)}`, `Give ${spec.allowed}.`);
+    }
+    modelsChecked.add(model);
   }
   const warnings: string[] = [];
   const method = options.method ?? fromModel<MethodName>('method') ?? DEFAULTS.method;
@@ -387,6 +399,8 @@ function checkLocate(
 ): void {
   if (FIXED_STEP.includes(method)) return;
   const sys = model.system;
+  const gridEvent = sys.events.find((ev) => ev.locate !== undefined && ev.locate !== 'exact');
+  if (locate === 'exact' && gridEvent === undefined) return;
   const methodText =
     options.method !== undefined
       ? `${optionLabel('method', naming)} ${method}`
@@ -421,25 +435,23 @@ function checkLocate(
       `Add option method = rk4 (or euler) and option step, or write option locate = exact.`,
     );
   }
-  for (const ev of sys.events) {
-    if (ev.locate === undefined || ev.locate === 'exact') continue;
-    const what = `event ${ev.name} (locate ${ev.locate}) ${why}`;
-    if (options.method !== undefined)
-      throw inputError(
-        naming,
-        'method',
-        method,
-        'rk4 or euler for this model',
-        `${what}, at ${sys.file}:${ev.span.line}: ${fix}`,
-      );
-    throw new ModelError(
-      sys.file,
-      sys.source,
-      ev.span,
-      what,
-      'Add option method = rk4 (or euler) and option step, or remove locate from the event.',
+  const ev = gridEvent!;
+  const what = `event ${ev.name} (locate ${ev.locate}) ${why}`;
+  if (options.method !== undefined)
+    throw inputError(
+      naming,
+      'method',
+      method,
+      'rk4 or euler for this model',
+      `${what}, at ${sys.file}:${ev.span.line}: ${fix}`,
     );
-  }
+  throw new ModelError(
+    sys.file,
+    sys.source,
+    ev.span,
+    what,
+    'Add option method = rk4 (or euler) and option step, or remove locate from the event.',
+  );
 }
 
 /** A run's range: from t0 to tEnd (tEnd < t0: backwards). */
