@@ -4,7 +4,8 @@
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, LocateMode } from '../driver/index.js';
-import { checkOptions, resolveRange, resolveSettings } from '../driver/settings.js';
+import { resolveRange } from '../driver/range.js';
+import { checkOptions, resolveSettings } from '../driver/settings.js';
 import type { MethodName } from '../integrators/stepper.js';
 
 /** The command line is wrong: exit code 2. */
@@ -111,9 +112,7 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
  */
 export function checkRunOptions(model: CompiledModel, options: SimulateOptions): void {
   const settings = resolveSettings(model, options, 'flags');
-  // (a name the model does not have is the run's own message; the range needs the values)
-  if ([...settings.set.keys()].every((k) => model.paramNames.includes(k)))
-    resolveRange(model, model.parameters(settings.set), options, 'flags');
+  resolveRange(model, model.parameters(settings.set), options, 'flags');
 }
 
 /** One option set per --init (or one without). */

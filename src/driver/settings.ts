@@ -12,17 +12,14 @@
  *   deliver is raised to the smallest meaningful one, with a warning. A model option that is
  *   wrong on its own is a ModelError at its line; a conflict between the caller's options and
  *   the model's names both.
- * - {@link resolveRange} gives the range of a run: it starts where the model states its
- *   initial values, unless the caller gives every initial value at another start, and it
- *   goes backwards only through events it can undo exactly.
+ * - range.ts gives the range of a run, with the same naming of options.
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import type { Span } from '../expression/ast.js';
 import { ModelError } from '../expression/errors.js';
-import { references } from '../expression/expr.js';
 import { didYouMean } from '../expression/suggest.js';
 import { METHODS, type MethodName } from '../integrators/stepper.js';
-import type { EventSpec } from '../transform/system.js';
+import { missingNameMessage } from '../language/arrays.js';
 import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationSink } from './types.js';
 
 /** How options are named in messages: as the library's keys or as the command line's flags. */
@@ -362,6 +359,9 @@ export function resolveSettings(
   }
   const locate = options.locate ?? fromModel<LocateMode>('locate') ?? DEFAULTS.locate;
   checkLocate(model, options, method, locate, naming);
+  const set = asMap(options.set),
+    init = asMap(options.init);
+  checkNames(model, set, init);
   return {
     method,
     rtol,
@@ -376,13 +376,44 @@ export function resolveSettings(
     record: options.record ?? true,
     eventValues: options.eventValues ?? true,
     zeno: options.zeno ?? fromModel<'stop' | 'continue'>('zeno') ?? 'stop',
-    set: asMap(options.set),
-    init: asMap(options.init),
+    set,
+    init,
     probes: options.probes,
     progress: options.progress,
     sink: options.sink,
     warnings,
   };
+}
+
+/** Every name in set is a parameter or unknown, and not a structural one at another value; every name in init a state or a discrete variable. */
+function checkNames(model: CompiledModel, set: ReadonlyMap<string, number>, init: ReadonlyMap<string, number>): void {
+  const sys = model.system;
+  for (const k of set.keys()) {
+    if (!model.paramNames.includes(k))
+      throw new SimulationInputError(
+        missingNameMessage(k, model.paramNames, `a parameter or unknown of ${sys.model}`, 'they are'),
+      );
+  }
+  // A structural parameter (N of `for i in 1:N`) shapes the model: it is set when the model
+  // is written out (compileModel(source, file, { set })), not at run time.
+  if (sys.structural && set.size > 0) {
+    const own = model.parameters();
+    for (const [k, v] of set) {
+      const at = sys.structural.includes(k) ? model.paramNames.indexOf(k) : -1;
+      if (at >= 0 && v !== own[at])
+        throw new SimulationInputError(
+          `'${k}' sets the shape of ${sys.model} (a range or an index uses it): this compiled model is written out for ${k} = ${own[at]}; compile the model with ${k} = ${v} (compileModel(source, file, { set: { ${k}: ${v} } }))`,
+        );
+    }
+  }
+  for (const key of init.keys()) {
+    if (sys.states.some((s) => s.variable === key)) continue;
+    if (model.discreteNames.indexOf(key) >= sys.stepVariables.length) continue;
+    const states = sys.states.map((s) => s.variable);
+    throw new SimulationInputError(
+      missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'),
+    );
+  }
 }
 
 /**
@@ -452,88 +483,4 @@ function checkLocate(
     what,
     'Add option method = rk4 (or euler) and option step, or remove locate from the event.',
   );
-}
-
-/** A run's range: from t0 to tEnd (tEnd < t0: backwards). */
-export interface RunRange {
-  t0: number;
-  tEnd: number;
-}
-
-/**
- * The range of a run, for parameters p. A run starts where the model states its initial
- * values (the start of its range) unless the caller gives every initial value (every state
- * and every discrete variable) at another start: initial values belong to the instant where
- * they are stated. A run backwards in the independent variable must undo each event it
- * meets; a model with an event it cannot undo exactly is refused (see {@link undoable}).
- */
-export function resolveRange(
-  model: CompiledModel,
-  p: Float64Array,
-  options: SimulateOptions,
-  naming: Naming = 'library',
-): RunRange {
-  const sys = model.system;
-  const modelStart = sys.range.from ? model.parametersExpr(sys.range.from, p) : 0;
-  const t0 = options.from ?? modelStart;
-  const tEnd = options.to ?? (sys.range.to ? model.parametersExpr(sys.range.to, p) : NaN);
-  const x = sys.independent;
-  if (!Number.isFinite(tEnd))
-    throw new SimulationInputError(
-      `no end of the range: give 'independent ${x} from A to B' in the model or --to on the command line`,
-    );
-  if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
-  if (t0 !== modelStart) checkStart(model, options, t0, modelStart, naming);
-  if (tEnd < t0) checkBackwards(model, t0, tEnd, naming);
-  return { t0, tEnd };
-}
-
-/** A start other than the model's: only with every initial value given there. */
-function checkStart(model: CompiledModel, options: SimulateOptions, t0: number, modelStart: number, naming: Naming) {
-  const sys = model.system;
-  const given = asMap(options.init);
-  const needed = [...sys.states.map((s) => s.variable), ...sys.discretes.map((d) => d.name)];
-  const missing = needed.filter((k) => !given.has(k));
-  if (missing.length === 0) return;
-  const x = sys.independent;
-  const line = sys.states[0]?.initial.span?.line;
-  const from = optionLabel('from', naming),
-    init = optionLabel('init', naming);
-  throw new SimulationInputError(
-    `${from} ${t0}: ${sys.model} states its initial values at ${x} = ${modelStart}${line ? ` (line ${line})` : ''}, and a run starts where they hold. To start at ${x} = ${t0}, give every initial value there with ${init} (missing: ${missing.join(', ')}), or make ${x} = ${t0} the start of the model's range`,
-    { option: from, value: t0, allowed: `${modelStart}, or any start with every initial value in ${init}` },
-  );
-}
-
-/** Backwards, every event must be one the run can undo exactly. */
-function checkBackwards(model: CompiledModel, t0: number, tEnd: number, naming: Naming) {
-  const sys = model.system;
-  for (const ev of sys.events) {
-    const why = undoable(ev);
-    if (why === null) continue;
-    const x = sys.independent;
-    throw new SimulationInputError(
-      `a run backwards in ${x} (from ${t0} to ${tEnd}) must undo each event it meets, and ${ev.name} (line ${ev.span.line}: ${ev.source}) cannot be undone exactly: ${why}. Run forwards, from the instant where the model states its initial values`,
-      { option: optionLabel('to', naming), value: tEnd, allowed: `at least ${t0} for this model` },
-    );
-  }
-}
-
-/**
- * Why an event's actions have no inverse that a backward run applies exactly, or null when
- * they do. Undone exactly: `stop`; a delta's jump S := S + w, undone by S := S - w when w reads
- * nothing the event writes (the driver subtracts it going backwards); a Marcus flow, run
- * backwards in its pulse time. An assignment (h' := -e*h', n := n + 1) is not inverted.
- */
-export function undoable(ev: EventSpec): string | null {
-  const written = new Set<string>();
-  for (const a of ev.actions) {
-    if (a.kind === 'assign' || a.kind === 'jump') written.add(a.target);
-  }
-  for (const a of ev.actions) {
-    if (a.kind === 'assign') return `it assigns ${a.variable}, and deltastep does not invert assignments`;
-    if (a.kind === 'jump' && [...references(a.increment)].some((name) => written.has(name)))
-      return `the jump of ${a.variable} depends on a value the same event changes (undoing it means solving for the value before)`;
-  }
-  return null;
 }

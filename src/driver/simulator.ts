@@ -24,7 +24,6 @@ import { createStepper } from '../integrators/steppers.js';
 import { modelJacobian } from './model-jacobian.js';
 import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
 import { ZenoWatch } from './zeno.js';
-import { missingNameMessage } from '../language/arrays.js';
 import { locateCrossing } from '../integrators/locate.js';
 import { HeldContact, impulseDirection } from './contact.js';
 import { Crossings } from './crossings.js';
@@ -32,14 +31,9 @@ import { Diagnosis } from './diagnosis.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
-import { resolveRange, resolveSettings } from './settings.js';
-import {
-  SimulationInputError,
-  type LocateMode,
-  type SimulateOptions,
-  type SimulationResult,
-  type ValueRecord,
-} from './types.js';
+import { resolveRange } from './range.js';
+import { resolveSettings } from './settings.js';
+import type { LocateMode, SimulateOptions, SimulationResult, ValueRecord } from './types.js';
 import { Workspace, sharedRhs } from './workspace.js';
 
 interface QueuedEvent {
@@ -152,23 +146,6 @@ export class Simulator {
     const settings = resolveSettings(m, options);
     const { method, rtol, atol, locate, maxEvents, maxSteps, maxRows, outputStep, set } = settings;
     const stepOpt = settings.step;
-    for (const k of set.keys()) {
-      if (!m.paramNames.includes(k))
-        throw new SimulationInputError(
-          missingNameMessage(k, m.paramNames, `a parameter or unknown of ${sys.model}`, 'they are'),
-        );
-    }
-    // A structural parameter (N of `for i in 1:N`) shapes the model: it is set when the model is written out (compileModel(source, file, { set })), not here.
-    if (sys.structural) {
-      const own = m.parameters();
-      for (const [k, v] of set) {
-        const at = sys.structural.includes(k) ? m.paramNames.indexOf(k) : -1;
-        if (at >= 0 && v !== own[at])
-          throw new SimulationInputError(
-            `'${k}' sets the shape of ${sys.model} (a range or an index uses it): this compiled model is written out for ${k} = ${own[at]}; compile the model with ${k} = ${v} (compileModel(source, file, { set: { ${k}: ${v} } }))`,
-          );
-      }
-    }
     const p = m.parameters(set);
     ws.p = p;
     const { y, d, sw } = ws;
@@ -178,20 +155,11 @@ export class Simulator {
     ctx.sw = sw;
     y.fill(0);
     m.initial(p, y, d);
+    // (settings.ts checked that each is a state or a discrete variable)
     for (const [key, value] of settings.init) {
       const state = sys.states.find((s) => s.variable === key);
-      if (!state) {
-        const discrete = m.discreteNames.indexOf(key);
-        if (discrete >= sys.stepVariables.length) {
-          d[discrete] = value;
-          continue;
-        }
-        const states = sys.states.map((s) => s.variable);
-        throw new SimulationInputError(
-          missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'),
-        );
-      }
-      y[m.stateNames.indexOf(state.name)] = value;
+      if (state) y[m.stateNames.indexOf(state.name)] = value;
+      else d[m.discreteNames.indexOf(key)] = value;
     }
 
     const { t0, tEnd } = resolveRange(m, p, options);

@@ -7,7 +7,8 @@
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { SimulationInputError } from '../driver/index.js';
-import { optionLabel, resolveRange, type Naming } from '../driver/settings.js';
+import { resolveRange } from '../driver/range.js';
+import { optionLabel, type Naming } from '../driver/settings.js';
 import type { SimulateOptions } from '../driver/types.js';
 import { ModelError } from '../expression/errors.js';
 import { references } from '../expression/expr.js';
