@@ -7,36 +7,60 @@ import { toText } from '../expression/expr.js';
 import type { Stepper } from '../integrators/stepper.js';
 import type { Workspace } from './workspace.js';
 
+/** halvings of a step's chord that a jump of the right-hand side must survive (2^-30 of the step) */
+const JUMP_BISECTIONS = 30;
+
 export class Diagnosis {
   private readonly dydtProbe: Float64Array;
+  /** f at the start of the last step, and along its chord (the jump test) */
+  private readonly fStart: Float64Array;
+  private readonly fChord: Float64Array;
+  /** the run's tolerances: a jump of the right-hand side matters if it moves the state by a tenth of them */
+  private rtol = 1e-6;
+  private atol = 1e-9;
 
   constructor(private readonly ws: Workspace) {
     this.dydtProbe = new Float64Array(ws.y.length);
+    this.fStart = new Float64Array(ws.y.length);
+    this.fChord = new Float64Array(ws.y.length);
+  }
+
+  /** The tolerances of the run (see abruptEquation). */
+  setTolerances(rtol: number, atol: number): void {
+    this.rtol = rtol;
+    this.atol = atol;
   }
 
   /**
-   * Why a run has hit its step limit or cannot finish at its step size: a right-hand side
-   * that is not finite just ahead (which variable, which expression), a jump not written with
-   * if/step/sign (chatter), stiffness under an explicit method, a collapse, or just a range
-   * too long for maxSteps. The stepper may take a few more steps to tell (the run is failing;
-   * where it is reported does not change).
+   * Why a run has hit its step limit: a right-hand side that is not finite just ahead (which
+   * variable, which expression), a jump not written with if/step/sign (chatter), stiffness
+   * under an explicit method, a step size that kept falling (`collapsing`, the evidence the
+   * step guard gathered), or just a range too long for maxSteps at the pace of the run so far.
+   * The stepper may take a few more steps to tell (the run is failing; where it is reported
+   * does not change).
    */
-  stepsCause(stepper: Stepper, t0: number, t: number, tEnd: number): string {
+  stepsCause(stepper: Stepper, t0: number, t: number, tEnd: number, steps: number, collapsing: boolean): string {
     const ws = this.ws;
-    const h = Math.abs(stepper.hLast),
-      span = Math.abs(tEnd - t0);
+    // the pace: the last step, or the mean step of the run if that is longer (the last step
+    // may be one cut short by an event, or none at all just after an instant)
+    const h = Math.max(Math.abs(stepper.hLast), steps > 0 ? Math.abs(t - t0) / steps : 0);
     const remaining = Math.abs(tEnd - t);
     let cause = this.quickCause(stepper);
-    // A jump inside the step shows in some step of a chattering run, not every one.
+    // A jump inside the step shows in some step of a chattering run, not every one. (These
+    // steps only tell why: the run's counters do not count them.)
     const endLocal = ws.origin.local(tEnd);
+    const st = stepper.stats,
+      counted = [st.steps, st.rejected, st.rhsEvaluations];
     for (let i = 0; i < 32 && !cause && stepper.t !== endLocal; i++) {
       if (stepper.step(endLocal) !== 'accepted') break;
       cause = this.quickCause(stepper);
     }
+    [st.steps, st.rejected, st.rhsEvaluations] = counted;
     if (cause) return cause;
-    if (h < 1e-12 * span)
+    if (collapsing)
       return 'the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)';
-    return `at this step size the rest of the range (${remaining}) needs about ${Math.ceil(remaining / Math.max(h, Number.MIN_VALUE))} more steps; raise maxSteps (--max-steps) or shorten the range`;
+    if (!(h > 0)) return 'raise maxSteps (--max-steps) or shorten the range';
+    return `at this step size the rest of the range (${remaining}) needs about ${Math.ceil(remaining / h)} more steps; raise maxSteps (--max-steps) or shorten the range`;
   }
 
   /**
@@ -46,18 +70,40 @@ export class Diagnosis {
    */
   quickCause(stepper: Stepper): string | null {
     const nonFinite = this.probeNonFinite(stepper);
-    if (nonFinite)
-      return `${nonFinite}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
+    if (nonFinite) return nonFiniteMessage(nonFinite);
     // dopri5's own test (Hairer's, over the last steps) outranks the one-step estimate: a stiff
     // component held at the stability border zigzags, which the jump test would take for a switch
     const own = stepper as Stepper & { looksStiff?: boolean; hLambda?: number };
     const stiffness = own.looksStiff ? Math.max(own.hLambda ?? 0, 1.01) : this.stiffnessRatio(stepper);
     const abrupt = own.looksStiff ? null : this.abruptEquation(stepper, stiffness);
-    if (abrupt)
-      return `${abrupt} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
-    if (stiffness > 1)
-      return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy: run it with --method rodas (implicit, with the exact Jacobian) or --method auto (the default: it switches to rodas where the problem is stiff)`;
+    if (abrupt) return jumpMessage(abrupt);
+    // (an implicit method is not held by stability)
+    if (stiffness > 1 && !implicit(stepper)) return this.stiffMessage(stepper, stiffness);
     return null;
+  }
+
+  /** The message of a right-hand side not finite just ahead of the stepper, or null. */
+  nonFiniteCause(stepper: Stepper): string | null {
+    const nonFinite = this.probeNonFinite(stepper);
+    return nonFinite ? nonFiniteMessage(nonFinite) : null;
+  }
+
+  /** The message of a jump of the right-hand side inside the last step, or null (see abruptEquation). */
+  jumpCause(stepper: Stepper): string | null {
+    const own = stepper as Stepper & { looksStiff?: boolean };
+    if (own.looksStiff) return null;
+    const abrupt = this.abruptEquation(stepper, this.stiffnessRatio(stepper));
+    return abrupt ? jumpMessage(abrupt) : null;
+  }
+
+  /** Stiffness under an explicit method (dopri5's own test), or null. */
+  stiffCause(stepper: Stepper): string | null {
+    const own = stepper as Stepper & { looksStiff?: boolean; hLambda?: number };
+    return own.looksStiff ? this.stiffMessage(stepper, Math.max(own.hLambda ?? 0, 1.01)) : null;
+  }
+
+  private stiffMessage(stepper: Stepper, stiffness: number): string {
+    return `the problem looks stiff (step size times the largest rate of change of the right-hand side: ${stiffness.toPrecision(3)}), so the explicit method ${stepper.method} is held to tiny steps by stability, not accuracy: run it with --method rodas (implicit, with the exact Jacobian) or --method auto (the default: it switches to rodas where the problem is stiff)`;
   }
 
   /** The name of the derivative whose right-hand side is not finite just ahead of the stepper, or null. */
@@ -84,13 +130,15 @@ export class Diagnosis {
 
   /**
    * h·|λ| from the last step (Hairer's estimate of the dominant eigenvalue: the change of f
-   * over the change of y); above about 1 an explicit method is limited by stability.
+   * over the change of y, both at the step's end so that f's own dependence on t does not
+   * count: y' = cos(t) in steps of 3 is not stiff); above about 1 an explicit method is
+   * limited by stability.
    */
   private stiffnessRatio(stepper: Stepper): number {
     const ws = this.ws,
       m = ws.model;
     if (stepper.hLast === 0 || m.nStates === 0) return 0;
-    m.rhs(ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw, this.dydtProbe);
+    m.rhs(ws.origin.abs(stepper.t), stepper.yPrev, ws.p, ws.d, ws.sw, this.dydtProbe);
     let df = 0,
       dy = 0;
     for (let i = 0; i < m.nStates; i++) {
@@ -100,10 +148,30 @@ export class Diagnosis {
     return dy > 0 ? (Math.abs(stepper.hLast) * Math.sqrt(df)) / Math.sqrt(dy) : 0;
   }
 
+  /** f at the point s ∈ [0, 1] of the last step's chord (t and y linear between its ends) into fChord. */
+  private rhsOnChord(stepper: Stepper, s: number): void {
+    const ws = this.ws,
+      m = ws.model,
+      y = ws.yTmp;
+    for (let i = 0; i < m.nStates; i++) y[i] = stepper.yPrev[i] + s * (stepper.y[i] - stepper.yPrev[i]);
+    m.rhs(ws.origin.abs(stepper.tPrev + s * (stepper.t - stepper.tPrev)), y, ws.p, ws.d, ws.sw, this.fChord);
+  }
+
   /**
-   * The equation whose right-hand side jumps inside the last step, or null: at the midpoint
-   * of the step's chord a smooth (or stiff, but smooth) right-hand side is close to the mean
-   * of its end values; one with a jump inside equals one of them, half the jump away.
+   * The equation whose right-hand side jumps inside the last step, or null.
+   *
+   * Candidates: at the midpoint of the step's chord a smooth right-hand side is close to the
+   * mean of its end values, one with a jump inside equals one of them, half the jump away; or
+   * the mean slope over the step lies far outside the slopes at its ends (the stages of an
+   * explicit method saw a different right-hand side inside: x' = 0.5 - atan2(x, 0) chattering
+   * about x = 0; an implicit method's step is no mean of slopes, so it has no such test).
+   *
+   * A candidate counts only if the jump, over the step, moves the state by a tenth of its
+   * tolerance (the rounding of a right-hand side whose terms nearly cancel does not), and a
+   * midpoint candidate only if the jump survives bisection of the chord down to 2^-30 of the
+   * step: a smooth right-hand side, however stiff, changes less and less on shorter pieces
+   * (Robertson's y2' off its slow manifold at the chord's midpoint is far from the mean of its
+   * ends, yet smooth), a jump does not.
    */
   private abruptEquation(stepper: Stepper, stiffnessRatio: number): string | null {
     const m = this.ws.model,
@@ -111,36 +179,65 @@ export class Diagnosis {
       sys = m.system,
       n = m.nStates;
     if (stepper.hLast === 0 || n === 0) return null;
-    const f0 = this.dydtProbe,
-      mid = ws.yTmp;
+    const f0 = this.fStart,
+      fm = this.fChord;
     m.rhs(ws.origin.abs(stepper.tPrev), stepper.yPrev, ws.p, ws.d, ws.sw, f0);
-    const f0copy = Float64Array.from(f0.subarray(0, n));
-    for (let i = 0; i < n; i++) mid[i] = 0.5 * (stepper.yPrev[i] + stepper.y[i]);
-    m.rhs(ws.origin.abs(0.5 * (stepper.tPrev + stepper.t)), mid, ws.p, ws.d, ws.sw, f0);
-    let best = -1,
+    this.rhsOnChord(stepper, 0.5);
+    const h = stepper.t - stepper.tPrev,
+      absH = Math.abs(h);
+    let found = -1,
       worst = 0.25,
-      inside = -1;
-    const h = stepper.t - stepper.tPrev;
+      inside = -1,
+      tries = 4; // bisections at most (each costs 30 evaluations of f)
     for (let i = 0; i < n; i++) {
-      const a = f0copy[i],
+      const a = f0[i],
         b = stepper.dydt[i];
+      const sc = this.atol + this.rtol * Math.max(Math.abs(stepper.y[i]), Math.abs(stepper.yPrev[i]));
       const jump = Math.abs(b - a);
-      const off = Math.abs(f0[i] - 0.5 * (a + b));
-      if (jump > 0 && off / jump > worst) {
-        worst = off / jump;
-        best = i;
+      const off = Math.abs(fm[i] - 0.5 * (a + b));
+      if (jump * absH > 0.1 * sc && off / jump > worst && tries > 0) {
+        tries--;
+        if (this.survivesBisection(stepper, i, a, b)) {
+          worst = off / jump;
+          found = i;
+        }
+        this.rhsOnChord(stepper, 0.5); // (the bisection used fChord)
       }
-      // The mean slope over the step far outside the slopes at its ends: the stages saw a
-      // different right-hand side inside (x' = 0.5 - atan2(x, 0) chattering about x = 0).
+      // The mean slope over the step far outside the slopes at its ends.
       const slope = (stepper.y[i] - stepper.yPrev[i]) / h;
       const outside = Math.max(Math.min(a, b) - slope, slope - Math.max(a, b));
-      if (outside > 0.25 * (Math.abs(a) + Math.abs(b)) && inside < 0) inside = i;
+      if (outside > 0.25 * (Math.abs(a) + Math.abs(b)) && outside * absH > 0.1 * sc && inside < 0) inside = i;
     }
     // (inside the step only: a stiff component seen by an explicit method looks the same)
-    if (best < 0 && (stiffnessRatio > 1 || inside < 0)) return null;
-    if (best < 0) best = inside;
-    const eq = sys.equations.find((q) => q.state === sys.states[best].name);
-    return `the right-hand side of ${sys.states[best].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''}`;
+    if (found < 0 && (stiffnessRatio > 1 || inside < 0 || implicit(stepper))) return null;
+    if (found < 0) found = inside;
+    const eq = sys.equations.find((q) => q.state === sys.states[found].name);
+    return `the right-hand side of ${sys.states[found].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''}`;
+  }
+
+  /**
+   * Whether component i of f, a at the start of the step's chord and b at its end, keeps a
+   * quarter of its change b - a on a piece 2^-30 of the chord long (the piece where it changes
+   * most, found by halving): a jump does, a smooth function does not.
+   */
+  private survivesBisection(stepper: Stepper, i: number, a: number, b: number): boolean {
+    let l = 0,
+      r = 1,
+      fl = a,
+      fr = b;
+    for (let k = 0; k < JUMP_BISECTIONS; k++) {
+      const mid = 0.5 * (l + r);
+      this.rhsOnChord(stepper, mid);
+      const fm = this.fChord[i];
+      if (Math.abs(fm - fl) >= Math.abs(fr - fm)) {
+        r = mid;
+        fr = fm;
+      } else {
+        l = mid;
+        fl = fm;
+      }
+    }
+    return Math.abs(fr - fl) >= 0.25 * Math.abs(b - a);
   }
 
   /** The message for an event function found within its own rounding of zero after an instant. */
@@ -193,4 +290,17 @@ export class Diagnosis {
       ev && m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : 'its function';
     return `persisting contact at ${m.system.independent} = ${at}: after event ${ev?.name ?? '?'}, ${cond} stays at zero with zero rate while the motion pushes it across (bodies that should move together, or a ball at rest on the floor); deltastep does not step through it. Model the contact phase explicitly (a discrete mode with the joint motion), or let the bodies separate`;
   }
+}
+
+function jumpMessage(equation: string): string {
+  return `${equation} jumps within the last step, again and again: a discontinuity that is not written with if, step or sign (the integrator locates only switches written with those, e.g. atan2(x, 0) is pi/2*sign(x)), or a singularity of the solution`;
+}
+
+function nonFiniteMessage(what: string): string {
+  return `${what}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
+}
+
+/** whether the steps are taken by an implicit method (rodas, or auto while it uses rodas) */
+function implicit(stepper: Stepper): boolean {
+  return stepper.method === 'rodas' || (stepper.method === 'auto' && stepper.stats.method === 'rodas');
 }

@@ -28,6 +28,7 @@ import { locateCrossing } from '../integrators/locate.js';
 import { HeldContact, impulseDirection } from './contact.js';
 import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
+import { StepGuard } from './step-guard.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
@@ -40,9 +41,6 @@ interface QueuedEvent {
   t: number;
   event: number;
 }
-
-/** consecutive steps that predict far more steps than are left, between checks of why */
-const COLLAPSE_STEPS = 1000;
 
 /** What one run carries besides the workspace: settings, stop queue, counters. */
 interface RunState {
@@ -65,10 +63,6 @@ interface RunState {
   t: number;
   /** the stepper has landed on tEnd and what is due there has been done */
   ended: boolean;
-  /** consecutive steps too short to finish the range within maxSteps */
-  shortSteps: number;
-  /** rejected attempts counted at the start of the current window of COLLAPSE_STEPS steps */
-  rejectedBefore: number;
   readonly progress: ((t: number) => void) | undefined;
 }
 
@@ -90,6 +84,7 @@ export class Simulator {
   private readonly gFire: Float64Array;
   private readonly rFire: Float64Array;
   private readonly diagnosis: Diagnosis;
+  private readonly guard: StepGuard;
   /** the events of the last instant (for the message when the next step finds a crossing unresolved) */
   private lastFired: readonly number[] = [];
   /** the time of the last instant (NaN before the first) */
@@ -115,6 +110,7 @@ export class Simulator {
     this.gFire = new Float64Array(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
     this.diagnosis = new Diagnosis(ws);
+    this.guard = new StepGuard(this.diagnosis, model.nStates);
     this.stepToState = Int32Array.from(model.system.stepVariables, (sv) => model.stateNames.indexOf(sv.state));
     this.lambdaProbe = new Float64Array(ws.y.length);
     // A step that grows a thousandfold could jump over the bump of a non-affine watched
@@ -241,10 +237,9 @@ export class Simulator {
       tEnd,
       t: t0,
       ended: t0 === tEnd,
-      shortSteps: 0,
-      rejectedBefore: 0,
       progress: settings.progress,
     };
+    this.guard.begin(stepper, rtol, atol, maxSteps, tEnd, sys.independent);
     const slidingAtStart = this.switching.lock(t0, y, d);
     const due = this.takeDue(rs, t0);
     // (Events at the start may move the state off the sliding surface: fire() checks again.)
@@ -321,7 +316,12 @@ export class Simulator {
       }
       const landed = stepper.t === stopLocal;
       const tNewAbs = landed ? tStop : origin.abs(stepper.t);
-      if (this.shortSteps(rs, stepper, tNewAbs)) return true;
+      const guarded = this.guard.check(stepper, tNewAbs);
+      if (guarded !== null) {
+        this.fail(rs.result, guarded, rs.t, ws.y, ws.d);
+        this.finishStats(rs);
+        return true;
+      }
       if (rs.progress !== undefined && (stepper.stats.steps & 4095) === 0) rs.progress(tNewAbs);
       const nw = ws.nWatch;
       if (nw > 0) {
@@ -364,59 +364,10 @@ export class Simulator {
     return false;
   }
 
-  /**
-   * Steps so short that the rest of the range would need ten times more steps than are left:
-   * a step size that collapsed (a right-hand side not finite just ahead, a discontinuity the
-   * integrator cannot see, stiffness), a transient, or a range far too long for maxSteps.
-   * Every COLLAPSE_STEPS of them in a row the last step is examined and a definite cause ends
-   * the run (promptly, not after maxSteps steps of creeping); a hundred times that many end
-   * it whatever the cause. True when the run is over (failed, with the message).
-   */
-  private shortSteps(rs: RunState, stepper: Stepper, tAbs: number): boolean {
-    const st = stepper.stats;
-    // More rejected attempts than accepted steps over a window: the error estimate keeps
-    // failing, as it does when each step straddles a jump of the right-hand side (chatter).
-    if (st.steps % COLLAPSE_STEPS === 0 && st.steps > 0) {
-      const rejected = st.rejected - rs.rejectedBefore;
-      rs.rejectedBefore = st.rejected;
-      if (rejected > COLLAPSE_STEPS) {
-        const cause = this.diagnosis.quickCause(stepper);
-        if (cause) {
-          this.fail(
-            rs.result,
-            `${rejected} of ${rejected + COLLAPSE_STEPS} attempted steps rejected before ${this.model.system.independent} = ${tAbs}: ${cause}`,
-            rs.t,
-            this.ws.y,
-            this.ws.d,
-          );
-          this.finishStats(rs);
-          return true;
-        }
-      }
-    }
-    const left = rs.maxSteps - st.steps - st.rejected;
-    if (!(Math.abs(rs.tEnd - tAbs) > 10 * left * Math.abs(stepper.hLast))) {
-      rs.shortSteps = 0;
-      return false;
-    }
-    const n = ++rs.shortSteps;
-    if (n % COLLAPSE_STEPS !== 0) return false;
-    const what = `the step size has fallen to ${Math.abs(stepper.hLast)} at ${this.model.system.independent} = ${tAbs}`;
-    // every thousand: a definite cause ends the run; a transient may pass; a hundred
-    // thousand in a row end it whatever the cause
-    const cause =
-      n >= 100 * COLLAPSE_STEPS
-        ? this.diagnosis.stepsCause(stepper, rs.t0, rs.t, rs.tEnd)
-        : this.diagnosis.quickCause(stepper);
-    if (!cause) return false;
-    this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
-    this.finishStats(rs);
-    return true;
-  }
-
   /** Fails the run on the step limit or a collapsed step size, with the likely cause. */
   private failSteps(rs: RunState, what: string): boolean {
-    const cause = this.diagnosis.stepsCause(rs.stepper, rs.t0, rs.t, rs.tEnd);
+    const st = rs.stepper.stats;
+    const cause = this.diagnosis.stepsCause(rs.stepper, rs.t0, rs.t, rs.tEnd, st.steps, this.guard.collapsing);
     this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
     this.finishStats(rs);
     return true;
@@ -535,7 +486,7 @@ export class Simulator {
     const outcome = this.firing.fire(at, fired, dtZero);
     this.lastInstantAt = at;
     rs.eventCount += outcome.count;
-    rs.shortSteps = 0;
+    this.guard.restart(stepper);
     const over = (message: string): boolean => {
       this.fail(result, message, at, ws.y, ws.d);
       this.finishStats(rs);

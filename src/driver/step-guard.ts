@@ -1,0 +1,173 @@
+/**
+ * The guard on step sizes: ends a run whose steps cannot carry it to the end of its range,
+ * promptly and with the cause, on evidence gathered from the steps themselves, never on a
+ * projection of today's step over the rest of the range (a stiff run's steps grow a
+ * thousandfold with t: Robertson's reach 1e9 by t = 1e11, from 0.02 at t = 10).
+ *
+ * The evidence, over windows of WINDOW accepted steps without an instant in between:
+ * - a step size that keeps falling, window after window: its cause, if one is found (a
+ *   right-hand side not finite just ahead, a jump, stiffness), or a collapse once the steps
+ *   are below the rounding of t (steps that small are no evidence alone: counted from the
+ *   time origin, a run far from t = 0 takes them where it must);
+ * - the pattern of switching: many rejected attempts (a jump inside a step fails the error
+ *   test) or a motion that turns back again and again (a state zigzagging about the surface
+ *   where its right-hand side jumps): the next window's steps are each tested for a jump of
+ *   the right-hand side (Diagnosis.jumpCause), and a jump found again and again is chatter,
+ *   told within a few thousand steps. A watched window that finds none doubles the wait
+ *   before the next (up to MAX_BACKOFF windows): an oscillation taken in a few steps per
+ *   period turns back as often, and must not pay for the test on every step;
+ * - an explicit method held at its stability border (dopri5's own stiffness test) with more
+ *   steps needed at that size than are left: stiffness, with the method to use instead.
+ */
+import type { Stepper } from '../integrators/stepper.js';
+import type { Diagnosis } from './diagnosis.js';
+
+/** accepted steps per window */
+const WINDOW = 256;
+/** rejected attempts, or steps that turn a state back, in a window that make the guard test the next window's steps for jumps */
+const SUSPECT = WINDOW / 8;
+/** the most windows between two watched ones, after watches that found nothing */
+const MAX_BACKOFF = 64;
+/** jumps found in the steps of one watched window that end the run */
+const JUMPS = 8;
+/** windows in a row, each with its largest step under half the previous one's, before a cause is sought */
+const SHRINKING_WINDOWS = 4;
+
+export class StepGuard {
+  /** accepted steps in the current window, and the stepper's rejected count at its start */
+  private steps = 0;
+  private rejectedAt = 0;
+  /** the largest step of this window and of the previous one */
+  private hMax = 0;
+  private hMaxBefore = Infinity;
+  /** windows in a row whose steps shrank */
+  private shrinking = 0;
+  /** steps still to be tested for a jump, and the jumps found among them */
+  private watch = 0;
+  private jumps = 0;
+  private rejectedWatched = 0;
+  /** windows to let pass before the next watch, and the wait after the next fruitless one */
+  private wait = 0;
+  private backoff = 1;
+  /** per state, the direction of its last step that moved it by more than a tenth of its tolerance */
+  private readonly direction: Int8Array;
+  /** steps of this window that turned some state back */
+  private turns = 0;
+  private rtol = 0;
+  private atol = 0;
+  private maxSteps = 0;
+  private tEnd = 0;
+  private independent = 't';
+
+  constructor(
+    private readonly diagnosis: Diagnosis,
+    nStates: number,
+  ) {
+    this.direction = new Int8Array(nStates);
+  }
+
+  /** the step size has fallen window after window (what Diagnosis.stepsCause calls a collapse) */
+  get collapsing(): boolean {
+    return this.shrinking >= 2;
+  }
+
+  /** The start of a run. */
+  begin(stepper: Stepper, rtol: number, atol: number, maxSteps: number, tEnd: number, independent: string): void {
+    this.diagnosis.setTolerances(rtol, atol);
+    this.rtol = rtol;
+    this.atol = atol;
+    this.wait = 0;
+    this.backoff = 1;
+    this.maxSteps = maxSteps;
+    this.tEnd = tEnd;
+    this.independent = independent;
+    this.hMaxBefore = Infinity;
+    this.shrinking = 0;
+    this.restart(stepper);
+  }
+
+  /** At an instant (the stepper restarts, and a new motion begins): the window starts again. */
+  restart(stepper: Stepper): void {
+    this.steps = 0;
+    this.rejectedAt = stepper.stats.rejected;
+    this.hMax = 0;
+    this.watch = 0;
+    this.jumps = 0;
+    this.turns = 0;
+    this.direction.fill(0);
+  }
+
+  /** After an accepted step ending at the absolute time tAbs: why the run must end, or null. */
+  check(stepper: Stepper, tAbs: number): string | null {
+    const h = Math.abs(stepper.hLast);
+    const at = `${this.independent} = ${tAbs}`;
+    if (this.watch > 0) {
+      this.watch--;
+      const jump = this.diagnosis.jumpCause(stepper);
+      if (jump !== null && ++this.jumps >= JUMPS) {
+        const rejected = stepper.stats.rejected - this.rejectedWatched;
+        const steps = WINDOW - this.watch;
+        return `the step size is held near ${h} by ${at} (${rejected} of ${rejected + steps} attempted steps rejected, a jump inside ${this.jumps} of the last ${steps} steps): ${jump}`;
+      }
+    }
+    if (h > this.hMax) this.hMax = h;
+    if (this.turnsBack(stepper)) this.turns++;
+    if (++this.steps < WINDOW) return null;
+    return this.endOfWindow(stepper, h, tAbs);
+  }
+
+  /** Whether the last step moved some state against the direction of its previous move (both beyond rounding). */
+  private turnsBack(stepper: Stepper): boolean {
+    const dir = this.direction,
+      y = stepper.y,
+      y0 = stepper.yPrev;
+    let turned = false;
+    for (let i = 0; i < dir.length; i++) {
+      const dy = y[i] - y0[i];
+      if (!(Math.abs(dy) > 0.1 * (this.atol + this.rtol * Math.abs(y[i])))) continue;
+      const s = dy > 0 ? 1 : -1;
+      if (dir[i] === -s) turned = true;
+      dir[i] = s;
+    }
+    return turned;
+  }
+
+  private endOfWindow(stepper: Stepper, h: number, tAbs: number): string | null {
+    const st = stepper.stats;
+    const at = `${this.independent} = ${tAbs}`;
+    const hMax = this.hMax;
+    const rejected = st.rejected - this.rejectedAt;
+    this.rejectedAt = st.rejected;
+    this.steps = 0;
+    const turns = this.turns;
+    this.turns = 0;
+    if (this.watch === 0) {
+      this.jumps = 0;
+      if (this.wait > 0) this.wait--;
+      else if (rejected >= SUSPECT || turns >= SUSPECT) {
+        // the error test failing again and again: first, a right-hand side not finite just ahead
+        const nonFinite = this.diagnosis.nonFiniteCause(stepper);
+        if (nonFinite !== null)
+          return `${rejected} of ${rejected + WINDOW} attempted steps rejected by ${at}: ${nonFinite}`;
+        this.watch = WINDOW;
+        this.rejectedWatched = st.rejected;
+        this.wait = this.backoff;
+        this.backoff = Math.min(2 * this.backoff, MAX_BACKOFF);
+      }
+    }
+    this.shrinking = this.hMax < 0.5 * this.hMaxBefore ? this.shrinking + 1 : 0;
+    this.hMaxBefore = this.hMax;
+    this.hMax = 0;
+    if (this.shrinking >= SHRINKING_WINDOWS) {
+      const cause = this.diagnosis.quickCause(stepper);
+      if (cause) return `the step size keeps falling (to ${h} by ${at}): ${cause}`;
+      if (hMax <= 2 * Number.EPSILON * Math.abs(tAbs))
+        return `the step size keeps falling, below the rounding of ${this.independent} (to ${h} by ${at}): the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)`;
+    }
+    const stiff = this.diagnosis.stiffCause(stepper);
+    const left = this.maxSteps - st.steps - st.rejected;
+    if (stiff !== null && Math.abs(this.tEnd - tAbs) > left * h)
+      return `the step size is held at ${h} by ${at}, too short to finish the range within maxSteps: ${stiff}`;
+    return null;
+  }
+}
