@@ -1,9 +1,13 @@
 /**
- * The scheduled times of time and periodic events on a range: the stop queue of the driver.
+ * The scheduled times of time and periodic events on a range: what the driver's stop queue
+ * (driver/stop-queue.ts) merges.
  *
- * Known times are never searched for during integration: they are computed here once per
- * run (they may depend on parameters, so not at compile time) and the integrator shortens
- * its step to land on them.
+ * Known times are never searched for during integration: they are computed here (they may
+ * depend on parameters, so not at compile time) and the integrator shortens its step to land
+ * on them. Each event's times come as a stream, one at a time in the order of integration,
+ * in bounded memory whatever their number: a tick every 1 to 1e7 is 1e7 instants, and the
+ * roots of delta(sin(t)) over a long range are as many; a precomputed array of them took
+ * gigabytes.
  *
  * Roots of a delta argument u(t) (rule 1): the exact root for a linear argument; otherwise
  * the algebra's candidates, checked, and completed by bracketing sign changes of u over the
@@ -28,27 +32,76 @@ export class ScheduleError extends Error {
 const EMPTY = new Float64Array(0);
 /** samples of u per range: enough for oscillating arguments like sin(pi t) over hundreds of periods */
 const SCAN_SAMPLES = 4096;
-const MAX_SCHEDULED = 10_000_000;
 /** samples of a delta argument at most, when its derivative asks for more than the base grid */
 const MAX_ROOT_SAMPLES = 20_000_000;
+/** samples scanned at a time: the roots waiting to be taken are at most this many */
+const CHUNK = 4096;
+
+/** The times of one event, one at a time in the order of integration; NaN when there are no more. */
+export interface TimeStream {
+  next(): number;
+}
+
+type ScalarFn = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number;
+const at = (f: ScalarFn, p: Float64Array, t: number) => f(t, EMPTY, p, EMPTY, EMPTY);
 
 /** Sorted (ascending) times of one event in [lo, hi], ends included. */
 export function scheduleTimes(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): number[] {
+  const stream = scheduleStream(ev, p, lo, hi, 1);
+  const out: number[] = [];
+  if (stream) for (let t = stream.next(); t === t; t = stream.next()) out.push(t);
+  return out;
+}
+
+/**
+ * The times of one event in [lo, hi] (ends included) as a stream, ascending for dir = 1 and
+ * descending for dir = -1; null for an event without a schedule. Throws a ScheduleError for
+ * a schedule that cannot be kept (a period that is not positive, a delta argument that
+ * oscillates too fast, is not a number, or has a multiple root); a stream of roots may throw
+ * it later too, from next(), where its scan reaches the fault.
+ */
+export function scheduleStream(
+  ev: CompiledEvent,
+  p: Float64Array,
+  lo: number,
+  hi: number,
+  dir: 1 | -1,
+): TimeStream | null {
   const s = ev.schedule;
-  if (!s) return [];
-  const at = (
-    f: (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number,
-    t: number,
-  ) => f(t, EMPTY, p, EMPTY, EMPTY);
-  const inRange = (t: number) => t >= lo && t <= hi;
-  if (s.kind === 'at')
-    return s
-      .times!.map((f) => at(f, NaN))
-      .filter(inRange)
-      .sort((a, b) => a - b);
-  if (s.kind === 'every') {
-    const period = at(s.period!, NaN);
-    const from = s.from ? at(s.from, NaN) : lo;
+  if (!s) return null;
+  if (s.kind === 'at') {
+    const times = s
+      .times!.map((f) => at(f, p, NaN))
+      .filter((t) => t >= lo && t <= hi)
+      .sort((a, b) => dir * (a - b));
+    return listStream(times);
+  }
+  if (s.kind === 'every') return new PeriodicStream(ev, p, lo, hi, dir);
+  return rootStream(ev, p, lo, hi, dir);
+}
+
+function listStream(times: readonly number[]): TimeStream {
+  let i = 0;
+  return { next: () => (i < times.length ? times[i++] : NaN) };
+}
+
+/** from + k·period for whole k ≥ 0 in [lo, hi]: a product, not a running sum, so no drift over many periods */
+class PeriodicStream implements TimeStream {
+  private readonly from: number;
+  private readonly period: number;
+  private k: number;
+  private readonly kLast: number;
+
+  constructor(
+    ev: CompiledEvent,
+    p: Float64Array,
+    private readonly lo: number,
+    private readonly hi: number,
+    private readonly dir: 1 | -1,
+  ) {
+    const s = ev.schedule!;
+    const period = at(s.period!, p, NaN);
+    const from = s.from ? at(s.from, p, NaN) : lo;
     if (!(period > 0) || !Number.isFinite(period))
       throw new ScheduleError(
         `the period of event ${ev.name} is ${period}; it must be a positive number`,
@@ -56,29 +109,29 @@ export function scheduleTimes(ev: CompiledEvent, p: Float64Array, lo: number, hi
         NaN,
         'Give a positive period, as in every 0.5; check the parameters it uses (--set may have made it zero).',
       );
-    if ((hi - Math.max(from, lo)) / period > MAX_SCHEDULED)
-      throw new ScheduleError(
-        `event ${ev.name} would occur more than ${MAX_SCHEDULED} times on the range`,
-        ev.index,
-        NaN,
-        'Lengthen the period or shorten the range (--to); that many instants would not fit in memory.',
-      );
-    const out: number[] = [];
-    // from + k*period, not a running sum: no drift over many periods
-    for (let k = Math.max(0, Math.ceil((lo - from) / period)); ; k++) {
-      const t = from + k * period;
-      if (t > hi) break;
-      if (t >= lo) out.push(t);
-    }
-    return out;
+    this.from = from;
+    this.period = period;
+    const kFirst = Math.max(0, Math.ceil((lo - from) / period));
+    // the last k with a time at or before hi (the quotient may be off by one in rounding)
+    let kLast = Math.floor((hi - from) / period);
+    while (kLast >= kFirst && from + kLast * period > hi) kLast--;
+    while (from + (kLast + 1) * period <= hi) kLast++;
+    this.kLast = dir > 0 ? kLast : kFirst;
+    this.k = dir > 0 ? kFirst : kLast;
   }
-  return rootsOf(ev, p, lo, hi);
+
+  next(): number {
+    for (;;) {
+      if (this.dir * (this.k - this.kLast) > 0) return NaN;
+      const t = this.from + this.k * this.period;
+      this.k += this.dir;
+      if (t >= this.lo && t <= this.hi) return t;
+    }
+  }
 }
 
-function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): number[] {
+function rootStream(ev: CompiledEvent, p: Float64Array, lo: number, hi: number, dir: 1 | -1): TimeStream {
   const s = ev.schedule!;
-  const u = (t: number) => s.u!(t, EMPTY, p, EMPTY, EMPTY);
-  const du = (t: number) => s.dudt!(t, EMPTY, p, EMPTY, EMPTY);
   if (s.exactRoot) {
     const r = s.exactRoot(NaN, EMPTY, p, EMPTY, EMPTY);
     if (!Number.isFinite(r))
@@ -88,110 +141,236 @@ function rootsOf(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): nu
         NaN,
         'The argument of a delta must pass through zero, as delta(t - t1) does; check the parameters in it.',
       );
-    return r >= lo && r <= hi ? [r] : [];
+    return listStream(r >= lo && r <= hi ? [r] : []);
   }
-  if (!(hi > lo)) {
-    // a range of one point: only an exact zero there counts
-    return u(lo) === 0 ? [lo] : [];
-  }
-  // Scale of u over the range: what "zero to rounding" means for it.
-  let scale = 0;
-  const base = SCAN_SAMPLES;
-  const bt = new Float64Array(base + 1),
-    bu = new Float64Array(base + 1),
-    bd = new Float64Array(base + 1);
-  for (let i = 0; i <= base; i++) {
-    const t = i === base ? hi : lo + ((hi - lo) * i) / base;
-    bt[i] = t;
-    bu[i] = u(t);
-    bd[i] = du(t);
-    if (Number.isFinite(bu[i])) scale = Math.max(scale, Math.abs(bu[i]));
-  }
-  // Where the derivative says u can change by more than a quarter of its scale between two
-  // samples, sample more densely, so that no two roots share an interval: sin(1e5 t) on
-  // [0, 1] has 31831 roots, 8 per interval of the base grid. Past the limit the run stops
-  // with an error rather than miss roots (sin(1/(t + 1e-9)) has 3e8 of them near 0).
-  const tooFast = () =>
-    new ScheduleError(
-      `the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed)`,
-      ev.index,
-      NaN,
-      'Shorten the range, or write the impulses as a periodic event (event e every PERIOD do ... end).',
-    );
-  const refined: number[] = [];
-  for (let i = 0; i < base; i++) {
-    const dt = bt[i + 1] - bt[i];
-    const swing = dt * Math.max(Math.abs(bd[i]), Math.abs(bd[i + 1]));
-    const m = Number.isFinite(swing) && scale > 0 ? Math.max(1, Math.ceil(swing / (0.25 * scale))) : 1;
-    if (refined.length + m > MAX_ROOT_SAMPLES) throw tooFast();
-    for (let j = 0; j < m; j++) refined.push(bt[i] + (dt * j) / m);
-  }
-  refined.push(hi);
-  const n = refined.length - 1;
-  const ts = Float64Array.from(refined),
-    us = new Float64Array(n + 1),
-    ds = new Float64Array(n + 1);
-  for (let i = 0; i <= n; i++) {
-    us[i] = u(ts[i]);
-    ds[i] = du(ts[i]);
-    // Undefined there (sin(1/t) at 0): no sign to compare, and roots may pile up beside it.
-    if (Number.isNaN(us[i])) {
-      throw new ScheduleError(
-        `the argument of ${ev.name} is not a number at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(ts[i])}, so its roots cannot all be found`,
-        ev.index,
-        ts[i],
-        'Keep the argument defined over the whole range: change the range or the argument.',
-      );
-    }
-  }
-  const zeroTol = 64 * Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
-  const found: number[] = [];
-  const doubleRoot = (t: number) =>
-    new ScheduleError(
-      `the argument of ${ev.name} has a multiple root at ${ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
-      ev.index,
-      t,
-    );
-  for (let i = 0; i <= n; i++) {
-    // At the ends, u is zero to rounding if it is within what an error of a few ulps in t
-    // makes of it (sin(2000 pi) is -6.4e-13, not 0).
-    const endTol = zeroTol + 64 * Number.EPSILON * Math.abs(ds[i]) * Math.max(1, Math.abs(ts[i]));
-    // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
-    if (us[i] === 0 || ((i === 0 || i === n) && Number.isFinite(endTol) && Math.abs(us[i]) <= endTol)) {
-      if (Math.abs(ds[i]) * (hi - lo) <= zeroTol * base) throw doubleRoot(ts[i]);
-      found.push(ts[i]);
-    }
-    if (i === n) break;
-    const a = us[i],
-      b = us[i + 1];
-    if (a !== 0 && b !== 0 && Math.sign(a) !== Math.sign(b)) {
-      const r = bisectRoot(u, ts[i], ts[i + 1], a);
-      if (Math.abs(du(r)) * (hi - lo) <= zeroTol * base) throw doubleRoot(r);
-      found.push(r);
-    } else if (Math.sign(ds[i]) !== Math.sign(ds[i + 1]) && ds[i] !== 0 && ds[i + 1] !== 0) {
-      // An extremum of u in this interval: if it touches zero, a double root the sign scan cannot see.
-      const te = bisectRoot(du, ts[i], ts[i + 1], ds[i]);
-      if (Math.abs(u(te)) <= zeroTol) throw doubleRoot(te);
-    }
-  }
-  // Exact candidates from the algebra replace the bracketed values they agree with, and add roots at the range ends.
-  for (const c of s.candidates ?? []) {
-    const r = c(NaN, EMPTY, p, EMPTY, EMPTY);
-    if (!Number.isFinite(r) || r < lo - 1e-12 * Math.max(1, Math.abs(lo)) || r > hi + 1e-12 * Math.max(1, Math.abs(hi)))
-      continue;
-    if (Math.abs(u(r)) > zeroTol) continue;
-    if (Math.abs(du(r)) * (hi - lo) <= zeroTol * base) throw doubleRoot(r);
-    const near = found.findIndex((f) => Math.abs(f - r) <= 1e-9 * Math.max(1, Math.abs(r)));
-    const clipped = Math.min(hi, Math.max(lo, r));
-    if (near >= 0) {
-      if (Math.abs(u(clipped)) <= Math.abs(u(found[near]))) found[near] = clipped;
-    } else found.push(clipped);
-  }
-  found.sort((a, b) => a - b);
-  return found.filter((t, i) => i === 0 || t !== found[i - 1]);
+  // a range of one point: only an exact zero there counts
+  if (!(hi > lo)) return listStream(at(s.u!, p, lo) === 0 ? [lo] : []);
+  return new RootStream(ev, p, lo, hi, dir);
 }
 
-/** A sign change of f in [a, b] (fa = f(a)) by bisection to the last bit: slow but certain, and this runs once per run. */
+/**
+ * The roots of a delta argument u(t) on [lo, hi] (rule 1): a scan of u over a grid, refined
+ * where u' says u can change by more than a quarter of its scale between two samples (so
+ * that no two roots share an interval: sin(1e5 t) on [0, 1] has 31831 roots, 8 per interval
+ * of the base grid), each sign change bisected to the last bit; extrema of u that touch zero
+ * are double roots, which have no meaning. The algebra's exact candidates, checked, replace
+ * the bracketed roots they agree with and add roots at the ends. The base grid and the
+ * refinement counts are made at once (so that a scan too long for MAX_ROOT_SAMPLES is refused
+ * before the run); the refined samples are scanned CHUNK at a time, in the order of
+ * integration, as the roots are taken.
+ */
+class RootStream implements TimeStream {
+  private readonly u: (t: number) => number;
+  private readonly du: (t: number) => number;
+  /** the base grid: times, u and u' there */
+  private readonly bt: Float64Array;
+  private readonly bu: Float64Array;
+  private readonly bd: Float64Array;
+  /** refined samples per base interval */
+  private readonly m: Int32Array;
+  private readonly zeroTol: number;
+  /** the checked candidates of the algebra, in the order of integration, and the next one */
+  private readonly candidates: number[];
+  private ci = 0;
+  /** the scan: base interval, its next chunk (in the order of integration), the chunk's roots */
+  private interval: number;
+  private chunk = 0;
+  private readonly found: number[] = [];
+  private fi = 0;
+  /** the next bracketed root (NaN: none left), whether it was taken (the scan goes on at the next call, not before), and the last time given */
+  private bracketed = NaN;
+  private taken = false;
+  private last = NaN;
+
+  constructor(
+    private readonly ev: CompiledEvent,
+    p: Float64Array,
+    private readonly lo: number,
+    private readonly hi: number,
+    private readonly dir: 1 | -1,
+  ) {
+    const s = ev.schedule!;
+    this.u = (t) => s.u!(t, EMPTY, p, EMPTY, EMPTY);
+    this.du = (t) => s.dudt!(t, EMPTY, p, EMPTY, EMPTY);
+    const base = SCAN_SAMPLES;
+    const bt = (this.bt = new Float64Array(base + 1)),
+      bu = (this.bu = new Float64Array(base + 1)),
+      bd = (this.bd = new Float64Array(base + 1));
+    // Scale of u over the range: what "zero to rounding" means for it.
+    let scale = 0;
+    for (let i = 0; i <= base; i++) {
+      const t = i === base ? hi : lo + ((hi - lo) * i) / base;
+      bt[i] = t;
+      bu[i] = this.u(t);
+      bd[i] = this.du(t);
+      if (Number.isFinite(bu[i])) scale = Math.max(scale, Math.abs(bu[i]));
+    }
+    // Past the limit the run stops with an error rather than miss roots (sin(1/(t + 1e-9))
+    // has 3e8 of them near 0).
+    const m = (this.m = new Int32Array(base));
+    let total = 0;
+    for (let i = 0; i < base; i++) {
+      const swing = (bt[i + 1] - bt[i]) * Math.max(Math.abs(bd[i]), Math.abs(bd[i + 1]));
+      m[i] = Number.isFinite(swing) && scale > 0 ? Math.max(1, Math.ceil(swing / (0.25 * scale))) : 1;
+      total += m[i];
+      if (total > MAX_ROOT_SAMPLES)
+        throw new ScheduleError(
+          `the argument of ${ev.name} oscillates too fast to find every root on the range (more than ${MAX_ROOT_SAMPLES} samples would be needed)`,
+          ev.index,
+          NaN,
+          'Shorten the range, or write the impulses as a periodic event (event e every PERIOD do ... end).',
+        );
+    }
+    this.zeroTol = 64 * Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
+    this.candidates = this.checkedCandidates(s.candidates ?? [], p);
+    this.interval = dir > 0 ? 0 : base - 1;
+    // the first chunk now: a fault at the start of the scan is reported before the run
+    this.bracketed = this.nextBracketed();
+  }
+
+  /** The algebra's candidates that are roots in the range (to its rounding), clipped to it, in the order of integration. */
+  private checkedCandidates(fns: readonly ScalarFn[], p: Float64Array): number[] {
+    const { lo, hi } = this;
+    const out: number[] = [];
+    for (const c of fns) {
+      const r = c(NaN, EMPTY, p, EMPTY, EMPTY);
+      if (
+        !Number.isFinite(r) ||
+        r < lo - 1e-12 * Math.max(1, Math.abs(lo)) ||
+        r > hi + 1e-12 * Math.max(1, Math.abs(hi))
+      )
+        continue;
+      if (Math.abs(this.u(r)) > this.zeroTol) continue;
+      this.checkSimple(r);
+      out.push(Math.min(hi, Math.max(lo, r)));
+    }
+    return out.sort((a, b) => this.dir * (a - b));
+  }
+
+  next(): number {
+    for (;;) {
+      if (this.taken) {
+        this.bracketed = this.nextBracketed();
+        this.taken = false;
+      }
+      const b = this.bracketed,
+        c = this.ci < this.candidates.length ? this.candidates[this.ci] : NaN;
+      if (b !== b && c !== c) return NaN;
+      let t: number;
+      if (c !== c || (b === b && Math.abs(b - c) > 1e-9 * Math.max(1, Math.abs(c)) && this.dir * (b - c) < 0)) {
+        t = b;
+        this.taken = true;
+      } else if (b !== b || Math.abs(b - c) > 1e-9 * Math.max(1, Math.abs(c))) {
+        t = c;
+        this.ci++;
+      } else {
+        // an exact candidate replaces the bracketed value it agrees with, if no worse there
+        t = Math.abs(this.u(c)) <= Math.abs(this.u(b)) ? c : b;
+        this.ci++;
+        this.taken = true;
+      }
+      if (t !== this.last) {
+        this.last = t;
+        return t;
+      }
+    }
+  }
+
+  /** The next root the scan brackets, in the order of integration; NaN when the scan is over. */
+  private nextBracketed(): number {
+    while (this.fi >= this.found.length) {
+      if (this.interval < 0 || this.interval >= SCAN_SAMPLES) return NaN;
+      this.found.length = 0;
+      this.fi = 0;
+      const i = this.interval,
+        chunks = Math.ceil(this.m[i] / CHUNK);
+      const c = this.dir > 0 ? this.chunk : chunks - 1 - this.chunk;
+      this.scanChunk(i, c * CHUNK, Math.min(this.m[i], (c + 1) * CHUNK));
+      if (this.dir < 0) this.found.reverse();
+      if (++this.chunk >= chunks) {
+        this.chunk = 0;
+        this.interval += this.dir;
+      }
+    }
+    return this.found[this.fi++];
+  }
+
+  /**
+   * The roots among the refined samples j0..j1 of base interval i (sample j at
+   * bt[i] + (bt[i+1] - bt[i])·j/m[i]; sample m[i] is bt[i+1], the next interval's first),
+   * ascending into `found`: zeros at the samples j0..j1 - 1 (and at hi, in the last
+   * interval), sign changes between neighbours.
+   */
+  private scanChunk(i: number, j0: number, j1: number): void {
+    const { bt, m, u, du, zeroTol, found } = this;
+    const last = SCAN_SAMPLES - 1;
+    const dt = bt[i + 1] - bt[i],
+      mi = m[i];
+    const sample = (j: number) => (j === mi ? bt[i + 1] : bt[i] + (dt * j) / mi);
+    let ta = sample(j0),
+      ua = this.defined(ta),
+      da = du(ta);
+    for (let j = j0; j <= j1; j++) {
+      if (j === j1 && !(i === last && j === mi)) break;
+      this.zeroAt(ta, ua, da, i === 0 && j === 0, i === last && j === mi);
+      if (j === mi) break;
+      const tb = sample(j + 1),
+        ub = this.defined(tb),
+        db = du(tb);
+      if (ua !== 0 && ub !== 0 && Math.sign(ua) !== Math.sign(ub)) {
+        const r = bisectRoot(u, ta, tb, ua);
+        this.checkSimple(r);
+        found.push(r);
+      } else if (Math.sign(da) !== Math.sign(db) && da !== 0 && db !== 0) {
+        // An extremum of u in this interval: if it touches zero, a double root the sign scan cannot see.
+        const te = bisectRoot(du, ta, tb, da);
+        if (Math.abs(u(te)) <= zeroTol) throw this.doubleRoot(te);
+      }
+      ta = tb;
+      ua = ub;
+      da = db;
+    }
+  }
+
+  /** A sample that is zero: a root (at the ends, zero to rounding is zero). */
+  private zeroAt(t: number, ut: number, dt: number, first: boolean, lastOne: boolean): void {
+    // At the ends, u is zero to rounding if it is within what an error of a few ulps in t
+    // makes of it (sin(2000 pi) is -6.4e-13, not 0).
+    const endTol = this.zeroTol + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
+    // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
+    if (ut === 0 || ((first || lastOne) && Number.isFinite(endTol) && Math.abs(ut) <= endTol)) {
+      if (Math.abs(dt) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(t);
+      this.found.push(t);
+    }
+  }
+
+  /** u(t), which must be a number: undefined there (sin(1/t) at 0), no sign to compare, and roots may pile up beside it */
+  private defined(t: number): number {
+    const v = this.u(t);
+    if (Number.isNaN(v))
+      throw new ScheduleError(
+        `the argument of ${this.ev.name} is not a number at ${this.ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)}, so its roots cannot all be found`,
+        this.ev.index,
+        t,
+        'Keep the argument defined over the whole range: change the range or the argument.',
+      );
+    return v;
+  }
+
+  private checkSimple(r: number): void {
+    if (Math.abs(this.du(r)) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(r);
+  }
+
+  private doubleRoot(t: number): ScheduleError {
+    return new ScheduleError(
+      `the argument of ${this.ev.name} has a multiple root at ${this.ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
+      this.ev.index,
+      t,
+    );
+  }
+}
+
+/** A sign change of f in [a, b] (fa = f(a)) by bisection to the last bit: slow but certain. */
 function bisectRoot(f: (t: number) => number, a: number, b: number, fa: number): number {
   for (let k = 0; k < 200; k++) {
     const m = 0.5 * (a + b);

@@ -60,7 +60,7 @@ export class Diagnosis {
     if (collapsing)
       return 'the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)';
     if (!(h > 0)) return 'raise maxSteps (--max-steps) or shorten the range';
-    return `at this step size the rest of the range (${remaining}) needs about ${Math.ceil(remaining / h)} more steps; raise maxSteps (--max-steps) or shorten the range`;
+    return `at this step size the rest of the range (${remaining}) needs about ${Math.max(1, Math.round(remaining / h))} more steps; raise maxSteps (--max-steps) or shorten the range`;
   }
 
   /**

@@ -22,13 +22,14 @@ import { FIRST_STEP_FAC_MAX } from '../integrators/controller.js';
 import type { MethodName, Stepper } from '../integrators/stepper.js';
 import { createStepper } from '../integrators/steppers.js';
 import { modelJacobian } from './model-jacobian.js';
-import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
+import { ScheduleError } from '../codegen/event-times.js';
 import { ZenoWatch } from './zeno.js';
 import { locateCrossing } from '../integrators/locate.js';
 import { HeldContact, impulseDirection } from './contact.js';
 import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
 import { StepGuard } from './step-guard.js';
+import { StopQueue } from './stop-queue.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
@@ -36,11 +37,6 @@ import { resolveRange } from './range.js';
 import { resolveSettings } from './settings.js';
 import type { LocateMode, SimulateOptions, SimulationResult, ValueRecord } from './types.js';
 import { Workspace, sharedRhs } from './workspace.js';
-
-interface QueuedEvent {
-  t: number;
-  event: number;
-}
 
 /** What one run carries besides the workspace: settings, stop queue, counters. */
 interface RunState {
@@ -50,8 +46,7 @@ interface RunState {
   readonly maxEvents: number;
   readonly maxSteps: number;
   /** scheduled events in the order of integration, and the next one due */
-  readonly queue: QueuedEvent[];
-  qi: number;
+  readonly queue: StopQueue;
   /** probe times in the order of integration, the next one, and the states kept there */
   readonly probes: number[];
   pi: number;
@@ -85,6 +80,7 @@ export class Simulator {
   private readonly rFire: Float64Array;
   private readonly diagnosis: Diagnosis;
   private readonly guard: StepGuard;
+  private readonly stopQueue: StopQueue;
   /** the events of the last instant (for the message when the next step finds a crossing unresolved) */
   private lastFired: readonly number[] = [];
   /** the time of the last instant (NaN before the first) */
@@ -111,6 +107,7 @@ export class Simulator {
     this.rFire = new Float64Array(ws.nWatch);
     this.diagnosis = new Diagnosis(ws);
     this.guard = new StepGuard(this.diagnosis, model.nStates);
+    this.stopQueue = new StopQueue(model.events.length);
     this.stepToState = Int32Array.from(model.system.stepVariables, (sv) => model.stateNames.indexOf(sv.state));
     this.lambdaProbe = new Float64Array(ws.y.length);
     // A step that grows a thousandfold could jump over the bump of a non-affine watched
@@ -209,16 +206,13 @@ export class Simulator {
     // The stop queue: scheduled times in the order of integration, then probes.
     const lo = Math.min(t0, tEnd),
       hi = Math.max(t0, tEnd);
-    const queue: QueuedEvent[] = [];
+    const queue = this.stopQueue;
     try {
-      m.events.forEach((ev) => {
-        for (const t of scheduleTimes(ev, p, lo, hi)) queue.push({ t, event: ev.index });
-      });
+      queue.reset(m.events, p, lo, hi, dir);
     } catch (err) {
       if (err instanceof ScheduleError) return this.fail(result, err.message, t0, y, d);
       throw err;
     }
-    queue.sort((a, b) => dir * (a.t - b.t) || a.event - b.event);
     probes.sort((a, b) => dir * (a - b));
 
     const rs: RunState = {
@@ -228,7 +222,6 @@ export class Simulator {
       maxEvents,
       maxSteps,
       queue,
-      qi: 0,
       probes,
       pi: 0,
       probeOut,
@@ -294,7 +287,13 @@ export class Simulator {
       stepper = rs.stepper,
       dir = ws.dir,
       origin = ws.origin;
-    const nextQueued = rs.qi < rs.queue.length ? rs.queue[rs.qi].t : rs.tEnd;
+    if (rs.queue.failure !== null) {
+      this.fail(rs.result, rs.queue.failure.message, rs.t, ws.y, ws.d);
+      this.finishStats(rs);
+      return true;
+    }
+    const queued = rs.queue.peek();
+    const nextQueued = queued === queued ? queued : rs.tEnd;
     const nextProbe = rs.pi < rs.probes.length ? rs.probes[rs.pi] : rs.tEnd;
     const tStop = dir > 0 ? Math.min(nextQueued, nextProbe, rs.tEnd) : Math.max(nextQueued, nextProbe, rs.tEnd);
     // where the stepper must land, in its own t; 0 when the origin is already there
@@ -351,7 +350,7 @@ export class Simulator {
     }
     // landed on tStop (or the origin is already there)
     rs.t = tStop;
-    if (tStop === nextQueued && rs.qi < rs.queue.length) {
+    if (tStop === queued) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
       if (this.processInstant(rs, tStop, [...this.takeDue(rs, tStop)], 0)) return true;
@@ -549,7 +548,7 @@ export class Simulator {
     if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
     if (rs.eventCount > rs.maxEvents)
       return over(
-        `more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents if that many are expected`,
+        `more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents (--max-events) if that many are expected`,
       );
     for (const k of fired) {
       const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
@@ -696,11 +695,7 @@ export class Simulator {
   private takeDue(rs: RunState, at: number): number[] {
     const due = this.due;
     due.length = 0;
-    while (
-      rs.qi < rs.queue.length &&
-      Math.abs(rs.queue[rs.qi].t - at) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at))
-    )
-      due.push(rs.queue[rs.qi++].event);
+    rs.queue.takeDue(at, due);
     return due;
   }
 

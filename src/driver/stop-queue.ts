@@ -1,0 +1,121 @@
+/**
+ * The stop queue: the scheduled times of every time event (`at`, `every`, delta roots) in the
+ * order of integration, merged from one stream per event (codegen/event-times.ts) through a
+ * binary heap that holds one time per event. Memory is bounded by the number of events, not
+ * by the number of instants: a tick every 1 to 1e7 keeps one pending time, not an array of
+ * ten million.
+ *
+ * Ties are taken in file order (the event index), as the instants' events fire.
+ */
+import type { CompiledEvent } from '../codegen/compile.js';
+import { ScheduleError, scheduleStream, type TimeStream } from '../codegen/event-times.js';
+
+export class StopQueue {
+  private readonly streams: (TimeStream | null)[] = [];
+  /** the heap: the pending time of each event with one, by time in the order of integration, then index */
+  private readonly heapT: Float64Array;
+  private readonly heapE: Int32Array;
+  private size = 0;
+  private dir: 1 | -1 = 1;
+  /** a schedule found faulty while the run went on (a delta argument's scan reached a NaN) */
+  failure: ScheduleError | null = null;
+
+  constructor(nEvents: number) {
+    this.heapT = new Float64Array(nEvents);
+    this.heapE = new Int32Array(nEvents);
+  }
+
+  /** Starts the queue for a run over [lo, hi] in direction dir. Throws a ScheduleError for a schedule that cannot be kept. */
+  reset(events: readonly CompiledEvent[], p: Float64Array, lo: number, hi: number, dir: 1 | -1): void {
+    this.dir = dir;
+    this.size = 0;
+    this.failure = null;
+    this.streams.length = 0;
+    for (const ev of events) {
+      const stream = scheduleStream(ev, p, lo, hi, dir);
+      this.streams.push(stream);
+      if (stream) this.refill(ev.index);
+    }
+  }
+
+  /** The next scheduled time, or NaN when none is left. */
+  peek(): number {
+    return this.size > 0 ? this.heapT[0] : NaN;
+  }
+
+  /**
+   * Takes the events due at `at` (within 4 ulps) off the queue into `due`, in time order and
+   * then file order; an event scheduled twice there is taken twice.
+   */
+  takeDue(at: number, due: number[]): void {
+    const tol = 4 * Number.EPSILON * Math.max(1, Math.abs(at));
+    while (this.size > 0 && Math.abs(this.heapT[0] - at) <= tol) {
+      const e = this.heapE[0];
+      due.push(e);
+      this.pop();
+      this.refill(e);
+    }
+  }
+
+  /** Puts event e's next time into the heap, if it has one. */
+  private refill(e: number): void {
+    const stream = this.streams[e];
+    if (!stream) return;
+    let t: number;
+    try {
+      t = stream.next();
+    } catch (err) {
+      if (!(err instanceof ScheduleError)) throw err;
+      // (the run fails at the next step, with what it computed up to here)
+      this.failure ??= err;
+      this.streams[e] = null;
+      return;
+    }
+    if (t === t) this.push(t, e);
+  }
+
+  /** whether heap entry a comes before b */
+  private before(a: number, b: number): boolean {
+    const d = this.dir * (this.heapT[a] - this.heapT[b]);
+    return d < 0 || (d === 0 && this.heapE[a] < this.heapE[b]);
+  }
+
+  private swap(a: number, b: number): void {
+    const t = this.heapT[a],
+      e = this.heapE[a];
+    this.heapT[a] = this.heapT[b];
+    this.heapE[a] = this.heapE[b];
+    this.heapT[b] = t;
+    this.heapE[b] = e;
+  }
+
+  private push(t: number, e: number): void {
+    let i = this.size++;
+    this.heapT[i] = t;
+    this.heapE[i] = e;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private pop(): void {
+    const n = --this.size;
+    if (n === 0) return;
+    this.heapT[0] = this.heapT[n];
+    this.heapE[0] = this.heapE[n];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1,
+        r = l + 1;
+      let m = i;
+      if (l < n && this.before(l, m)) m = l;
+      if (r < n && this.before(r, m)) m = r;
+      if (m === i) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+}
