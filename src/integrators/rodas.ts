@@ -60,6 +60,13 @@ const FAC_MAX = 6;
 const SAFETY = 0.9;
 /** the deepest cut of a rejected first step after a (re)start */
 const FIRST_CUT_MAX = 1e4;
+/**
+ * How far the dense output's slope at the start of a step may be from f there, in units of
+ * the tolerance (see `denseMismatch`), until a step after a (re)start meets it. An order-3
+ * continuous extension of a step the error test accepts is off by a few units; one that
+ * leaps over a boundary layer (a fast transient the event has set off) is off by 1e6 or more.
+ */
+const DENSE_MISMATCH_MAX = 10;
 
 /**
  * Hairer's RODAS (Hairer & Wanner, *Solving ODEs II*, Sect. VI.4; `rodas.f`): a stiffly
@@ -127,6 +134,8 @@ export class RodasStepper extends StepperBase implements Stepper {
   private stepId = 0;
 
   private hAbsNext = Number.NaN;
+  /** whether the dense output is still to be checked against f at the step's start (after a (re)start) */
+  private denseCheck = true;
   /** Gustafsson's controller: the last accepted step and its error */
   private hAcc = 0;
   private errAcc = 1e-2;
@@ -186,6 +195,7 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.denseReady = false;
     this.accepted = 0;
     this.errAcc = 1e-2;
+    this.denseCheck = true;
   }
 
   /** ∂f/∂y and ∂f/∂t at (t, y) into J, ft */
@@ -400,7 +410,16 @@ export class RodasStepper extends StepperBase implements Stepper {
       if (h === 0) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
       const hAbs = Math.abs(h);
       const err = this.attempt(t0, h, tNew);
+      const mismatch = err <= 1 && this.denseCheck ? this.denseMismatch(h) : 0;
+      if (mismatch > DENSE_MISMATCH_MAX) {
+        // the step's end is right, the way there is not: shorter, to the transient's scale
+        this.stats.rejected++;
+        rejectedOnce = true;
+        absH = hAbs * Math.max(1 / FIRST_CUT_MAX, Math.min(FAC_MIN, SAFETY * (DENSE_MISMATCH_MAX / mismatch) ** 0.25));
+        continue;
+      }
       if (err <= 1) {
+        this.denseCheck = mismatch > 0.5 * DENSE_MISMATCH_MAX;
         this.f(tNew, this.yNew, this.fNew);
         this.stats.rhsEvaluations++;
         if (allFinite(this.fNew, this.n)) {
@@ -437,6 +456,34 @@ export class RodasStepper extends StepperBase implements Stepper {
       // says by how much: cut as deep as it asks, not by 5 per rejection.
       else absH = hAbs / Math.min(this.accepted === 0 ? FIRST_CUT_MAX : 1 / FAC_MIN, Math.pow(err, 0.25) / SAFETY);
     }
+  }
+
+  /**
+   * The scaled RMS of h·(p'(t0) − f(t0, y0)), p the dense output of the attempt just made: its
+   * slope at the start against the right-hand side there. An L-stable method steps over a
+   * boundary layer (y1' = -1e8 (y1 - y2) just after an event moved y2) with an accurate end
+   * and an interpolant that never shows the layer, and an event function that dips and comes
+   * back inside such a step is not seen: after a (re)start, until one step meets this test,
+   * steps are cut to the transient's scale. (p'(t0)·h = y1 − y0 + k̂₁: see interpolate.)
+   */
+  private denseMismatch(h: number): number {
+    const n = this.n,
+      y0 = this.y,
+      y1 = this.yNew,
+      f0 = this.dydt;
+    const u1 = this.u1,
+      u2 = this.u2,
+      u3 = this.u3,
+      u4 = this.u4,
+      u5 = this.u5;
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const q1 = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
+      const sc = this.atol + this.rtol * Math.max(Math.abs(y0[i]), Math.abs(y1[i]));
+      const q = (y1[i] - y0[i] + q1 - h * f0[i]) / sc;
+      sum += q * q;
+    }
+    return Math.sqrt(sum / n);
   }
 
   private commit(t0: number, tNew: number, h: number): void {

@@ -1,0 +1,69 @@
+/**
+ * Stiff models with events (issue 20, item 5): the event times of a stiff stepper's run must
+ * be as exact as an explicit one's.
+ *
+ *   y1' = -L (y1 - y2),  y2' = 1,  y1(0) = y2(0) = 0,
+ *   event e when y1 - 0.5 rises do y2 := y2 - 0.5 end
+ *
+ * Closed form. Between events y2 = y2(t_k+) + (t - t_k) and y1 relaxes to y2 - 1/L:
+ *   y1(t) = y2(t) - 1/L + (y1(t_k) - y2(t_k+) + 1/L) e^{-L (t - t_k)}.
+ * From 0: y1 = t - (1 - e^{-Lt})/L reaches 0.5 at t_1 = 0.5 + (1 - e^{-L t_1})/L, so
+ * y2(t_1) = t_1 = 0.5 + 1/L - eps with eps = e^{-L t_1}/L. The action leaves y2 = 1/L - eps and
+ * y1 = 0.5, which falls at once (rate -L/2) to the layer y2 - 1/L and rises with it: with
+ * s = t - t_1, y1 = s - eps + (0.5 + eps) e^{-Ls} is 0.5 again at s = 0.5 + eps - (0.5 + eps) e^{-Ls},
+ * where y2 = 0.5 + 1/L once more. So t_k = 0.5 k + 1/L up to terms of order e^{-L/2}, which are
+ * 0 in double precision for L >= 1e6: on [0, 3] with L = 1e8 there are 5 events (the sixth,
+ * at 3 + 1e-8, is past the end); on [0, 10] with L = 1e6, 19, the second at 1.000001.
+ *
+ * Why the stepper had them wrong: after each event RODAS stepped over the boundary layer of
+ * width 1/L in one step, accurate at its end, with a dense output that never dipped, so the
+ * event function's dip and return inside the step was not seen (7 events instead of 5, and
+ * the second at 1.255 instead of 1.000001).
+ *
+ * Tolerance of the times: the event function y1 - 0.5 rises at rate 1 through the crossing,
+ * so an error of the state within ERR_STATE = 10 (atol + rtol 0.5) (ten times the tolerance
+ * that the steps keep, for the error added over the run) moves an event by at most as much.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileModel, simulate, type MethodName } from '../src/index.js';
+
+const model = (L: number, to: number) =>
+  compileModel(
+    `independent t from 0 to ${to}\nparameter L = ${L}\nevent e when y1 - 0.5 rises do y2 := y2 - 0.5 end\ny1' = -L*(y1 - y2)\ny2' = 1\ny1(0) = 0; y2(0) = 0`,
+  );
+
+const exactTimes = (L: number, to: number): number[] => {
+  const out: number[] = [];
+  for (let k = 1; 0.5 * k + 1 / L <= to; k++) out.push(0.5 * k + 1 / L);
+  return out;
+};
+
+describe('a stiff relaxation reset by an event: the exact count and times, under auto and rodas', () => {
+  it.each([
+    [1e8, 3, 'auto', 1e-6, 1e-9],
+    [1e8, 3, 'rodas', 1e-6, 1e-9],
+    [1e8, 3, 'auto', 1e-10, 1e-13],
+    [1e6, 10, 'auto', 1e-6, 1e-9],
+    [1e6, 10, 'rodas', 1e-6, 1e-9],
+    [1e6, 10, 'rodas', 1e-10, 1e-13],
+  ] as [number, number, MethodName, number, number][])(
+    'L = %s on [0, %s], %s at rtol %s',
+    (L, to, method, rtol, atol) => {
+      const r = simulate(model(L, to), { method, rtol, atol, eventsOnly: true });
+      expect(r.status).toBe('ok');
+      const exact = exactTimes(L, to);
+      expect(r.events).toHaveLength(exact.length);
+      const errState = 10 * (atol + rtol * 0.5);
+      r.events.forEach((e, k) => expect(Math.abs(e.t - exact[k]), `event ${k + 1} at ${e.t}`).toBeLessThan(errState));
+      // after the last event y2 = 1/L + (to - t_last)
+      const last = exact[exact.length - 1];
+      expect(Math.abs(r.final.y2 - (1 / L + (to - last)))).toBeLessThan(errState);
+    },
+  );
+
+  it('the counts stated in the issue: 5 events for L = 1e8 on [0, 3], the second at 1.000001 for L = 1e6', () => {
+    expect(exactTimes(1e8, 3)).toHaveLength(5);
+    const r = simulate(model(1e6, 10), { eventsOnly: true });
+    expect(Math.abs(r.events[1].t - 1.000001)).toBeLessThan(1e-8);
+  });
+});
