@@ -198,6 +198,8 @@ export class Simulator {
     });
     this.firing.rows = keep;
     this.firing.withValues = settings.eventValues;
+    this.firing.rtol = rtol;
+    this.firing.atol = atol;
     // probes outside the range are never reached (shoot then reports the run as too short)
     const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
     const probeOut: NonNullable<SimulationResult['probes']> = [];
@@ -494,6 +496,7 @@ export class Simulator {
     // (a `stop` there, or the end of the range, leaves nothing to integrate)
     if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd)
       return over(this.switching.slidingMessage(outcome.sliding, at));
+    if (outcome.flowFailed !== null) return over(outcome.flowFailed);
     if (outcome.iterationFailed)
       return over(
         `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`,
