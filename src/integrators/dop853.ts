@@ -1,4 +1,7 @@
-import { DOP853_CONTROL, EmbeddedRkStepper, allFinite, dop853ErrorNorm } from './controller.js';
+import { DOP853_CONTROL } from './controller.js';
+import { EmbeddedRkStepper } from './embedded-rk.js';
+import { dop853ErrorNorm } from './error-norms.js';
+import { allFinite } from './stepper-base.js';
 import type { Rhs, Stepper, StepperOptions } from './stepper.js';
 import { DOP853 } from './tableaus/dop853.js';
 

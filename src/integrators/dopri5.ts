@@ -1,4 +1,7 @@
-import { DOPRI5_CONTROL, EmbeddedRkStepper, allFinite, scaledRmsNorm } from './controller.js';
+import { DOPRI5_CONTROL } from './controller.js';
+import { EmbeddedRkStepper } from './embedded-rk.js';
+import { scaledRmsNorm } from './error-norms.js';
+import { allFinite } from './stepper-base.js';
 import type { Rhs, Stepper, StepperOptions } from './stepper.js';
 import { DOPRI5 } from './tableaus/dopri5.js';
 

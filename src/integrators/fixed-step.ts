@@ -1,4 +1,5 @@
-import { NON_FINITE_SHRINK, allFinite, stepEnd } from './controller.js';
+import { NON_FINITE_SHRINK, stepEnd } from './controller.js';
+import { allFinite } from './stepper-base.js';
 import { StepperBase } from './stepper-base.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
 

@@ -1,8 +1,9 @@
-import { allFinite, initialStep, NON_FINITE_SHRINK, scaledRmsNorm, stepEnd } from './controller.js';
+import { initialStep, NON_FINITE_SHRINK, stepEnd } from './controller.js';
+import { scaledRmsNorm } from './error-norms.js';
 import { bandPays } from '../codegen/jacobian.js';
 import { BandedLu, luFactor, luSolve } from './lu.js';
 import type { JacobianFunctions, Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
-import { StepperBase } from './stepper-base.js';
+import { StepperBase, allFinite } from './stepper-base.js';
 import { RODAS } from './tableaus/rodas.js';
 
 /*
