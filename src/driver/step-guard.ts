@@ -26,6 +26,8 @@ import type { Diagnosis } from './diagnosis.js';
 const WINDOW = 256;
 /** rejected attempts, or steps that turn a state back, in a window that make the guard test the next window's steps for jumps */
 const SUSPECT = WINDOW / 8;
+/** steps after an instant before turns are counted */
+const SETTLING = 16;
 /** the most windows between two watched ones, after watches that found nothing */
 const MAX_BACKOFF = 64;
 /** jumps found in the steps of one watched window that end the run */
@@ -94,24 +96,26 @@ export class StepGuard {
     this.watch = 0;
     this.jumps = 0;
     this.turns = 0;
-    this.direction.fill(0);
+    // (the directions are kept: a state turned back by the instant counts once at most, in a
+    // window that starts again here anyway; clearing them would cost O(n) per instant)
   }
 
   /** After an accepted step ending at the absolute time tAbs: why the run must end, or null. */
   check(stepper: Stepper, tAbs: number): string | null {
     const h = Math.abs(stepper.hLast);
-    const at = `${this.independent} = ${tAbs}`;
     if (this.watch > 0) {
       this.watch--;
       const jump = this.diagnosis.jumpCause(stepper);
       if (jump !== null && ++this.jumps >= JUMPS) {
         const rejected = stepper.stats.rejected - this.rejectedWatched;
         const steps = WINDOW - this.watch;
-        return `the step size is held near ${h} by ${at} (${rejected} of ${rejected + steps} attempted steps rejected, a jump inside ${this.jumps} of the last ${steps} steps): ${jump}`;
+        return `the step size is held near ${h} by ${this.independent} = ${tAbs} (${rejected} of ${rejected + steps} attempted steps rejected, a jump inside ${this.jumps} of the last ${steps} steps): ${jump}`;
       }
     }
     if (h > this.hMax) this.hMax = h;
-    if (this.turnsBack(stepper)) this.turns++;
+    // (not in the first steps after an instant: a run with an event every few steps, a row of
+    // 1024 spheres, never completes a window, and must not pay O(n) per step for it)
+    if (this.steps >= SETTLING && this.turnsBack(stepper)) this.turns++;
     if (++this.steps < WINDOW) return null;
     return this.endOfWindow(stepper, h, tAbs);
   }
@@ -134,7 +138,6 @@ export class StepGuard {
 
   private endOfWindow(stepper: Stepper, h: number, tAbs: number): string | null {
     const st = stepper.stats;
-    const at = `${this.independent} = ${tAbs}`;
     const hMax = this.hMax;
     const rejected = st.rejected - this.rejectedAt;
     this.rejectedAt = st.rejected;
@@ -148,7 +151,7 @@ export class StepGuard {
         // the error test failing again and again: first, a right-hand side not finite just ahead
         const nonFinite = this.diagnosis.nonFiniteCause(stepper);
         if (nonFinite !== null)
-          return `${rejected} of ${rejected + WINDOW} attempted steps rejected by ${at}: ${nonFinite}`;
+          return `${rejected} of ${rejected + WINDOW} attempted steps rejected by ${this.independent} = ${tAbs}: ${nonFinite}`;
         this.watch = WINDOW;
         this.rejectedWatched = st.rejected;
         this.wait = this.backoff;
@@ -160,14 +163,14 @@ export class StepGuard {
     this.hMax = 0;
     if (this.shrinking >= SHRINKING_WINDOWS) {
       const cause = this.diagnosis.quickCause(stepper);
-      if (cause) return `the step size keeps falling (to ${h} by ${at}): ${cause}`;
+      if (cause) return `the step size keeps falling (to ${h} by ${this.independent} = ${tAbs}): ${cause}`;
       if (hMax <= 2 * Number.EPSILON * Math.abs(tAbs))
-        return `the step size keeps falling, below the rounding of ${this.independent} (to ${h} by ${at}): the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)`;
+        return `the step size keeps falling, below the rounding of ${this.independent} (to ${h} by ${this.independent} = ${tAbs}): the step size collapsed: the solution changes too fast here (a singularity, or an extremely stiff problem)`;
     }
     const stiff = this.diagnosis.stiffCause(stepper);
     const left = this.maxSteps - st.steps - st.rejected;
     if (stiff !== null && Math.abs(this.tEnd - tAbs) > left * h)
-      return `the step size is held at ${h} by ${at}, too short to finish the range within maxSteps: ${stiff}`;
+      return `the step size is held at ${h} by ${this.independent} = ${tAbs}, too short to finish the range within maxSteps: ${stiff}`;
     return null;
   }
 }
