@@ -39,6 +39,11 @@ describe('schedules as streams', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 << 20);
   });
 
+  it('scheduleTimes with a limit lists the first times only', () => {
+    const m = tick('1e12');
+    expect(scheduleTimes(m.events[0], m.parameters(), 0, 1e12, 4)).toEqual([0, 1, 2, 3]);
+  });
+
   it('every 0.1 from 0.05: from + k*period, no drift, the same instants in both directions', () => {
     const m = compileModel("independent t from 0 to 1000\nevent e every 0.1 from 0.05\nx' = 1\nx(0) = 0");
     const p = m.parameters();

@@ -45,11 +45,20 @@ export interface TimeStream {
 type ScalarFn = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, sw: Float64Array) => number;
 const at = (f: ScalarFn, p: Float64Array, t: number) => f(t, EMPTY, p, EMPTY, EMPTY);
 
-/** Sorted (ascending) times of one event in [lo, hi], ends included. */
-export function scheduleTimes(ev: CompiledEvent, p: Float64Array, lo: number, hi: number): number[] {
+/**
+ * Sorted (ascending) times of one event in [lo, hi], ends included; the first `limit` of them
+ * only, if given (a listing of a tick every 1 to 1e7 needs its first few, not ten million).
+ */
+export function scheduleTimes(
+  ev: CompiledEvent,
+  p: Float64Array,
+  lo: number,
+  hi: number,
+  limit = Number.POSITIVE_INFINITY,
+): number[] {
   const stream = scheduleStream(ev, p, lo, hi, 1);
   const out: number[] = [];
-  if (stream) for (let t = stream.next(); t === t; t = stream.next()) out.push(t);
+  if (stream) for (let t = stream.next(); t === t && out.length < limit; t = stream.next()) out.push(t);
   return out;
 }
 
