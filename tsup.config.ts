@@ -31,4 +31,16 @@ export default defineConfig([
     noExternal: ['commander'],
     target: 'node20',
   },
+  {
+    // dist/deltastep.browser.js: the library as one ES module for browsers, every dependency
+    // inside (nerdamer's exact roots too: src/index.ts plugs them in at once)
+    entry: { 'deltastep.browser': 'src/index.ts' },
+    format: ['esm'],
+    platform: 'browser',
+    noExternal: [/.*/],
+    splitting: false,
+    minify: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
 ]);
