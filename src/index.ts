@@ -28,6 +28,8 @@ export {
   type StageInput,
 } from './codegen/stages.js';
 export { ModelError } from './expression/errors.js';
+// the language's reserved words and functions, for editors that highlight models (the playground)
+export { KEYWORDS, BUILTIN_FUNCTIONS } from './expression/ast.js';
 export type { ModelAst, Expr, Statement, Span } from './expression/ast.js';
 export type { AnalysedModel } from './analysis/analyse.js';
 export type { FirstOrderSystem, EventSpec, SystemState, StepVariable, ActionSpec } from './transform/system.js';
