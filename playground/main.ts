@@ -139,12 +139,14 @@ function onRun(reply: Reply): void {
     case 'rows':
       if (!d) return;
       d.add(reply.data, reply.count, reply.events, reply.t);
+      d.rowsDropped = reply.dropped;
       plot.update();
       throttledStatus(d);
       break;
     case 'progress':
       if (!d) return;
       d.t = reply.t;
+      d.rowsDropped = reply.dropped;
       throttledStatus(d);
       break;
     case 'done':

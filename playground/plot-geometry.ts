@@ -13,7 +13,9 @@ export function niceTicks(lo: number, hi: number, count: number): { ticks: numbe
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
   const ticks: number[] = [];
-  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) ticks.push(k * step);
+  // (k * step rounded to 12 digits: 0.6, not 0.6000000000000001; and 0, not -0)
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++)
+    ticks.push(Number((k * step).toPrecision(12)) + 0);
   return { ticks, step };
 }
 

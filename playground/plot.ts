@@ -61,6 +61,8 @@ export class Plot {
   private monotone = true;
   private pending = false;
   private lastDraw = 0;
+  /** how long the last drawing took (ms) */
+  private drawCost = 0;
   private drag: { x0: number; rect: SVGRectElement } | null = null;
   private readonly svg: SVGSVGElement;
   private readonly tip: HTMLDivElement;
@@ -84,6 +86,9 @@ export class Plot {
       this.zoom(null);
     });
     xSelect.addEventListener('change', () => {
+      // (a phase plot leaves the independent variable out: the legend brings it back)
+      const independent = this.data?.columns[0];
+      if (independent !== undefined && Number(xSelect.value) !== 0) this.hidden.add(independent);
       this.xi = Number(xSelect.value);
       this.domain = null;
       this.update(true);
@@ -108,17 +113,23 @@ export class Plot {
     this.update(true);
   }
 
-  /** Draws again at most every 150 ms while a run streams (now, if `now`). */
+  /**
+   * Draws again at most every 150 ms while a run streams (now, if `now`), and no more than a
+   * quarter of the time when drawing gets slow (a million rows), so that the page stays usable.
+   */
   update(now = false): void {
     if (this.pending) return;
-    const wait = now ? 0 : Math.max(0, 150 - (performance.now() - this.lastDraw));
+    const every = Math.max(150, 3 * this.drawCost);
+    const wait = now ? 0 : Math.max(0, every - (performance.now() - this.lastDraw));
     this.pending = true;
     setTimeout(
       () =>
         requestAnimationFrame(() => {
           this.pending = false;
-          this.lastDraw = performance.now();
+          const start = performance.now();
           this.draw();
+          this.lastDraw = performance.now();
+          this.drawCost = this.lastDraw - start;
         }),
       wait,
     );
@@ -143,6 +154,7 @@ export class Plot {
     this.svg.setAttribute('width', String(width));
     this.svg.setAttribute('height', String(height));
     this.svg.replaceChildren();
+    this.tip.style.display = 'none';
     this.drawLegend();
     this.frames = [];
     this.panels = [];

@@ -60,9 +60,10 @@ export type Reply =
       to: number | null;
       shooting: boolean;
     }
-  /** `count` rows of `columns.length` values each, and the ledger entries produced with them */
-  | { kind: 'rows'; id: number; data: Float64Array; count: number; events: EventRecord[]; t: number }
-  | { kind: 'progress'; id: number; t: number }
+  /** `count` rows of `columns.length` values each, and the ledger entries produced with them;
+   * `dropped`: rows computed so far but not sent (past MAX_ROWS_KEPT) */
+  | { kind: 'rows'; id: number; data: Float64Array; count: number; events: EventRecord[]; t: number; dropped: number }
+  | { kind: 'progress'; id: number; t: number; dropped: number }
   | { kind: 'done'; id: number; run: RunSummary | null; shoot: ShootSummary | null; rowsDropped: number };
 
 /** Rows past this many are counted but not sent to the page (the plot and downloads say so). */

@@ -60,6 +60,11 @@ export class RunData {
     }
   }
 
+  /** the independent variable of the last row kept (NaN: none) */
+  lastKept(): number {
+    return this.rowCount ? this.get(this.rowCount - 1, 0) : NaN;
+  }
+
   /** 0 to 1: how far the run has come through its range (NaN when the range has no end) */
   progress(): number {
     if (this.to === null || this.to === this.from) return NaN;

@@ -20,14 +20,16 @@ export interface StatusView {
 }
 
 function counts(d: RunData): string {
-  const rows = `${d.rowCount.toLocaleString('en-US')} rows`;
+  const rows = d.rowsDropped
+    ? `${d.rowCount.toLocaleString('en-US')} rows kept of ${(d.rowCount + d.rowsDropped).toLocaleString('en-US')}`
+    : `${d.rowCount.toLocaleString('en-US')} rows`;
   return `${rows}, ${d.events.length.toLocaleString('en-US')} event${d.events.length === 1 ? '' : 's'}`;
 }
 
 export function runStatus(d: RunData): StatusView {
   const at = `${d.independent} = ${formatValue(d.t)}`;
   const dropped = d.rowsDropped
-    ? `\n${d.rowsDropped.toLocaleString('en-US')} further rows were computed but not kept (the page keeps ${d.rowCount.toLocaleString('en-US')}).`
+    ? `\nThe page keeps the first ${d.rowCount.toLocaleString('en-US')} rows (the plot and the downloads end at ${d.independent} = ${formatValue(d.lastKept())}); ask for fewer rows (a grid, in the settings) to keep the whole run.`
     : '';
   if (d.state === 'running')
     return {
@@ -40,7 +42,7 @@ export function runStatus(d: RunData): StatusView {
     return {
       state: 'interrupted',
       text: `stopped by you at ${at}`,
-      message: `${d.note ?? ''}\nThe ${counts(d)} computed until then are kept.${dropped}`.trim(),
+      message: `${d.note ?? ''}\nWhat was computed until then is kept: ${counts(d)}.${dropped}`.trim(),
       progress: NaN,
     };
   const s = d.summary;

@@ -137,16 +137,15 @@ class RowStream {
     if (!this.due()) return;
     if (this.count > 0 || this.events.length > 0) this.flush();
     else {
-      scope.postMessage({ kind: 'progress', id: this.id, t });
+      scope.postMessage({ kind: 'progress', id: this.id, t, dropped: this.dropped });
       this.lastPost = performance.now();
     }
   }
 
   flush(): void {
     const data = this.data.slice(0, this.count * this.width);
-    scope.postMessage({ kind: 'rows', id: this.id, data, count: this.count, events: this.events, t: this.lastT }, [
-      data.buffer,
-    ]);
+    const { id, count, events, lastT: t, dropped } = this;
+    scope.postMessage({ kind: 'rows', id, data, count, events, t, dropped }, [data.buffer]);
     this.count = 0;
     this.events = [];
     this.lastPost = performance.now();
