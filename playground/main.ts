@@ -28,18 +28,22 @@ const state = {
   ranText: '',
 };
 
-function initialModel(): { text: string; file: string } {
+/** What the page opens with: the address's model, else the last text edited here, else the ball. */
+function initialModel(): { text: string; file: string; note: string | null } {
   const shared = modelFromHash(location.hash);
-  if (shared !== null) return { text: shared, file: 'model.delta' };
+  if (shared !== null) return { text: shared, file: 'model.delta', note: null };
+  const broken = /[#&]model=/.test(location.hash)
+    ? 'The model in the address could not be read (it is not URL-encoded text); here is another.'
+    : null;
   let saved: string | null = null;
   try {
     saved = localStorage.getItem(STORAGE_KEY);
   } catch {
     // (storage may be off for file:// pages)
   }
-  if (saved) return { text: saved, file: 'model.delta' };
+  if (saved) return { text: saved, file: 'model.delta', note: broken };
   const ex = EXAMPLES.find((e) => e.file === DEFAULT_EXAMPLE) ?? EXAMPLES[0];
-  return { text: ex.text, file: ex.file };
+  return { text: ex.text, file: ex.file, note: broken };
 }
 
 const first = initialModel();
@@ -82,6 +86,7 @@ function onCheck(reply: Reply): void {
     byId('system-latex').innerHTML = latexToHtml(r.latex);
     byId('latex-source').textContent = r.latex;
     byId('model-name').textContent = r.report.model;
+    document.title = `${r.report.model} - deltastep playground`;
     byId('system-box').classList.remove('outdated');
     settings.showParameters(r);
   } else if (reply.kind === 'problem') {
@@ -123,7 +128,9 @@ function stop(): void {
   setRunning(false);
   if (d) {
     d.state = 'interrupted';
-    d.note = `You stopped the run at ${d.independent} = ${d.t}.`;
+    d.note = d.shooting
+      ? 'You stopped the shooting: nothing of it is kept (the solution is simulated once the Newton iteration ends).'
+      : `You stopped the run at ${d.independent} = ${d.t}.`;
     finishRun(d);
   } else showStatus({ state: 'interrupted', text: 'stopped by you before the run began', message: '', progress: NaN });
 }
@@ -295,7 +302,12 @@ function copy(text: string, done: string, elsewhere: string): void {
 
 setupControls();
 check();
-showStatus({ state: 'idle', text: 'Ready: Run (Ctrl-Enter) simulates the model', message: '', progress: NaN });
+showStatus({
+  state: 'idle',
+  text: 'Ready: Run (Ctrl-Enter) simulates the model',
+  message: first.note ?? '',
+  progress: NaN,
+});
 renderTables();
 
 /** For the console and for tests: the editor, the current run, and the downloads as text. */

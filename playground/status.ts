@@ -38,6 +38,8 @@ export function runStatus(d: RunData): StatusView {
       message: '',
       progress: d.shooting ? NaN : d.progress(),
     };
+  if (d.state === 'interrupted' && d.shooting)
+    return { state: 'interrupted', text: 'shooting stopped by you', message: d.note ?? '', progress: NaN };
   if (d.state === 'interrupted')
     return {
       state: 'interrupted',

@@ -184,6 +184,10 @@ describe.skipIf(SKIP_BROWSER)('the playground in Chromium', () => {
     const run = await runToEnd(page);
     expect(run.state).toBe('error');
     expect(run.text).toContain('line 3, column 6');
+    // a link whose model is not URL-encoded text says so and opens another model
+    await page.goto('about:blank');
+    await page.goto(`${FILE_URL}#model=%E0%A4%A`);
+    expect(await text(page, '#status-message')).toContain('The model in the address could not be read');
     await page.close();
   });
 
