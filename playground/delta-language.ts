@@ -33,6 +33,8 @@ function token(stream: StringStream): string | null {
     if (!primes && CONSTANTS.has(name)) return 'constant';
     return primes ? 'derivative' : 'variableName';
   }
+  // (primes after `]`: the derivative of an array element, x[i]')
+  if (stream.match(/^'+/)) return 'derivative';
   if (stream.match(/^(:=|<=|>=|==|!=|[-+*/^=<>])/)) return 'operator';
   if (stream.match(/^[()[\]]/)) return 'bracket';
   if (stream.match(/^[,;:]/)) return 'punctuation';

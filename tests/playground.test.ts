@@ -32,6 +32,20 @@ y' = -y
 z' = q + 1
 y(0) = 1; z(0) = 0`;
 
+// an array model written with for blocks (derivatives of elements: x[i]'')
+const ROW = `model Row
+parameter N = 6
+for i in 1:N-1
+  event hit[i] when x[i] - x[i+1] rises
+end
+for i in 1:N
+  x[i]'' = 0
+end
+x[1](0) = 0; x[1]'(0) = 1
+for i in 2:N
+  x[i](0) = i; x[i]'(0) = 0
+end`;
+
 // about 7e8 steps of a harmonic oscillator (allowed by its maxSteps): far longer than any test waits
 const LONG = `model Long
 independent t from 0 to 1e7
@@ -69,6 +83,10 @@ async function runToEnd(page: Page): Promise<{ state: string; text: string; mess
     };
   });
 }
+
+/** Tokens the editor's highlighting marks as not of the language (a wavy underline, not the error's). */
+const INVALID_TOKENS = `[...document.querySelectorAll('.cm-content span')].filter((el) =>
+  getComputedStyle(el).textDecorationStyle === 'wavy' && !el.closest('.cm-ds-error')).length`;
 
 /** The little of the DOM the callbacks use (the tests compile without the DOM library). */
 interface Element {
@@ -184,6 +202,14 @@ describe.skipIf(SKIP_BROWSER)('the playground in Chromium', () => {
     const run = await runToEnd(page);
     expect(run.state).toBe('error');
     expect(run.text).toContain('line 3, column 6');
+    // an array model: x[i]'' is the language's (no token marked), and its transform renders
+    await page.evaluate(`deltastepPlayground.load(${JSON.stringify(ROW)}, 'row.delta')`);
+    await page.waitForFunction(() => (globalThis as unknown as Doc).document.querySelector('#problem').hidden, {
+      timeout: 10_000,
+    });
+    expect(await page.evaluate(INVALID_TOKENS)).toBe(0);
+    expect(await text(page, '#system-text')).toContain("for i in 1:N:\n    x[i]' = x[i]'");
+    expect(await page.$$eval('#system-latex .katex-error', (n) => n.length)).toBe(0);
     // a link whose model is not URL-encoded text says so and opens another model
     await page.goto('about:blank');
     await page.goto(`${FILE_URL}#model=%E0%A4%A`);
@@ -246,6 +272,15 @@ describe.skipIf(SKIP_BROWSER)('the playground in Chromium', () => {
         readFileSync(`${ROOT}examples/${file}`, 'utf8'),
       );
       results[file] = await runToEnd(page);
+      // (the check, in its own worker, is done by now: its transform is this model's)
+      const model = /^model\s+(\w+)/m.exec(readFileSync(`${ROOT}examples/${file}`, 'utf8'))?.[1];
+      await page.waitForFunction(
+        (name) => (globalThis as unknown as Doc).document.querySelector('#model-name').textContent === name,
+        { timeout: 10_000 },
+        model,
+      );
+      expect(await page.$$eval('#system-latex .katex-error', (n) => n.length), file).toBe(0);
+      expect(await page.evaluate(INVALID_TOKENS), file).toBe(0);
       expect(results[file].state, `${file}: ${results[file].message}`).toBe(
         file === 'bouncing_ball.delta' ? 'zeno' : 'ok',
       );
