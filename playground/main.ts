@@ -190,16 +190,24 @@ function finishRun(d: RunData): void {
   byId<HTMLButtonElement>('download-json').disabled = false;
 }
 
+/** A run ended by an exception or a dead worker: what it sent before is kept, as a failed run's. */
 function endRun(p: Problem): void {
   setRunning(false);
-  showStatus(problemStatus(p));
   if (p.kind === 'model') {
     showProblem(p);
     editor.reveal(p);
   }
-  state.run = null;
-  plot.show(null);
-  renderTables();
+  const d = state.run;
+  if (d && d.rowCount > 0) {
+    d.state = 'failed';
+    d.note = p.message;
+    finishRun(d);
+  } else {
+    state.run = null;
+    plot.show(null);
+    renderTables();
+  }
+  showStatus(problemStatus(p));
 }
 
 function renderTables(): void {
