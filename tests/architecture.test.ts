@@ -13,6 +13,7 @@ export const LAYERS = [
   'language', // text to ModelAst: lexer, parser, arrays written out, while rules
   'analysis', // names, states and orders, conditions, dependency order
   'transform', // the delta rules and the u-plus-step form: the printable first-order system
+  'structure', // components, their closed forms, clock groups, what events read and write
   'codegen', // the first-order system compiled to JavaScript; the stage entry points
   'report', // every form as text, LaTeX and JSON
   'integrators', // one Stepper contract, one file per family

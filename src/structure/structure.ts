@@ -1,0 +1,280 @@
+/**
+ * The structure of a transformed system between events (EVENTS.md, 6; issue 23): which parts
+ * have a closed form, which clocks they share, and what each event reads and writes.
+ *
+ * - **Components** are the strongly connected parts of the state dependency graph (x depends
+ *   on y when x's right-hand side reads y, directly or through algebraic variables). Step
+ *   variables, discrete variables and parameters are constants between events.
+ * - A component is **polynomial** when it is one state that does not read itself and whose
+ *   right-hand side is a polynomial in t once the states it reads are: its segment is then a
+ *   polynomial in t (free flight: degree 1; gravity: 2). Otherwise it is **numeric** (a cycle,
+ *   a function of a moving value, or a component that reads a numeric one). `linear` is
+ *   reserved for constant-coefficient cycles (issue 24).
+ * - **Clock groups**: components that read one another, directly or through others, share one
+ *   clock, since a segment is computed from the values of what it reads at its own origin.
+ *   Bodies that only meet at events (a row of spheres) are each a group of their own, and an
+ *   event advances only the groups it reads and writes.
+ * - **Events**: for each, the groups its condition reads and its condition's degree in t;
+ *   what its actions read; which groups and discrete slots they write, and so which groups'
+ *   motions change (those whose right-hand side reads a written step or discrete variable).
+ *
+ * Pure data, printable (`segments.ts`); the compiler derives the closed forms from it.
+ */
+import type { Expr } from '../expression/ast.js';
+import { references, toText } from '../expression/expr.js';
+import type { FirstOrderSystem } from '../transform/system.js';
+import { PolynomialDegree } from './degree.js';
+import { connectedParts, stronglyConnected } from './graph.js';
+
+/** The highest degree in t kept in closed form (Lie derivatives beyond it grow; the roots would be ill-conditioned). */
+export const MAX_DEGREE = 16;
+
+export type SegmentKind = 'polynomial' | 'numeric';
+
+export interface Component {
+  /** state indices (system order) */
+  states: number[];
+  kind: SegmentKind;
+  /** polynomial: the highest degree in t among its states; numeric: -1 */
+  degree: number;
+  /** numeric: why it has no closed form, in words */
+  reason: string | null;
+  group: number;
+}
+
+export interface EventStructure {
+  /** clock groups that the condition reads (state events) */
+  reads: number[];
+  /** degree of the condition in t (state events with a polynomial condition), else -1 */
+  degree: number;
+  /** why the condition's crossings are not roots of a polynomial, or null */
+  reason: string | null;
+  /** clock groups that the actions read */
+  actionReads: number[];
+  /** step and discrete slots (indices into [step variables, discretes]) that the actions write */
+  writesDiscrete: number[];
+  /** clock groups whose states the actions write */
+  writesStates: number[];
+  /** clock groups whose motion the actions change: their states or a step/discrete variable their equations read */
+  changes: number[];
+  /** step and discrete slots the condition reads (directly or through algebraic variables) */
+  readsDiscrete: number[];
+}
+
+export interface SystemStructure {
+  components: Component[];
+  /** per state: its component and its clock group */
+  componentOf: Int32Array;
+  groupOf: Int32Array;
+  /** per clock group: its states in system order, and its highest degree (-1: numeric) */
+  groups: { states: number[]; degree: number }[];
+  /** per event of the system, in order */
+  events: EventStructure[];
+  /** clock groups that the output columns read */
+  outputReads: number[];
+  /** every component and every state event in closed form: the model can take the analytic path */
+  closedForm: boolean;
+  /** what keeps it from the analytic path, in words (empty when closedForm) */
+  obstacles: string[];
+}
+
+/** Reads of expressions through the named values, memoised per named value. */
+class Reads {
+  private readonly memo = new Map<string, Set<string>>();
+  constructor(private readonly named: ReadonlyMap<string, Expr>) {}
+  of(e: Expr): Set<string> {
+    const out = new Set<string>();
+    for (const k of references(e)) {
+      const def = this.named.get(k);
+      if (!def) {
+        out.add(k);
+        continue;
+      }
+      let inner = this.memo.get(k);
+      if (!inner) {
+        inner = this.of(def);
+        this.memo.set(k, inner);
+      }
+      for (const x of inner) out.add(x);
+    }
+    return out;
+  }
+}
+
+export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
+  const n = sys.states.length;
+  const stateIndex = new Map(sys.states.map((s, i) => [s.name, i]));
+  const discreteIndex = new Map(
+    [...sys.stepVariables.map((s) => s.name), ...sys.discretes.map((d) => d.name)].map((k, i) => [k, i]),
+  );
+  const named = new Map(sys.namedValues.map((v) => [v.name, v.expr]));
+  const reads = new Reads(named);
+  const rhsOf: Expr[] = new Array(n);
+  for (const q of sys.equations) rhsOf[stateIndex.get(q.state)!] = q.rhs;
+  const rhsReads = rhsOf.map((r) => reads.of(r));
+  const edges = rhsReads.map((rs) => [...rs].flatMap((k) => (stateIndex.has(k) ? [stateIndex.get(k)!] : [])));
+
+  // Components in dependency order: each after those it reads.
+  const parts = stronglyConnected(n, edges);
+  const degreeOfState = new Float64Array(n).fill(Infinity);
+  const scope = {
+    nameDegree: (k: string) => (k === sys.independent ? 1 : stateIndex.has(k) ? degreeOfState[stateIndex.get(k)!] : 0),
+    named: (k: string) => named.get(k),
+  };
+  const degree = new PolynomialDegree(scope);
+  const componentOf = new Int32Array(n);
+  const components: Component[] = parts.map((states, c) => {
+    for (const s of states) componentOf[s] = c;
+    return { states, kind: 'numeric', degree: -1, reason: null, group: -1 };
+  });
+  parts.forEach((states, c) =>
+    classify(sys, components[c], states, rhsOf, edges, componentOf, components, degree, degreeOfState),
+  );
+
+  const groupOf = connectedParts(n, edges);
+  const groupCount = n === 0 ? 0 : Math.max(...groupOf) + 1;
+  const groups = Array.from({ length: groupCount }, () => ({ states: [] as number[], degree: 0 }));
+  for (let s = 0; s < n; s++) groups[groupOf[s]].states.push(s);
+  for (const c of components) {
+    c.group = groupOf[c.states[0]];
+    const g = groups[c.group];
+    g.degree = c.kind === 'numeric' || g.degree < 0 ? -1 : Math.max(g.degree, c.degree);
+  }
+
+  // Which groups' motions read each step or discrete slot.
+  const motionReaders = new Map<number, Set<number>>();
+  rhsReads.forEach((rs, s) => {
+    for (const k of rs) {
+      const d = discreteIndex.get(k);
+      if (d === undefined) continue;
+      if (!motionReaders.has(d)) motionReaders.set(d, new Set());
+      motionReaders.get(d)!.add(groupOf[s]);
+    }
+  });
+  const groupsOf = (names: Iterable<string>) =>
+    sortedUnique([...names].flatMap((k) => (stateIndex.has(k) ? [groupOf[stateIndex.get(k)!]] : [])));
+  const discretesOf = (names: Iterable<string>) =>
+    sortedUnique([...names].flatMap((k) => (discreteIndex.has(k) ? [discreteIndex.get(k)!] : [])));
+
+  const events: EventStructure[] = sys.events.map((ev) => {
+    const condReads = ev.condition ? reads.of(ev.condition) : new Set<string>();
+    let deg = -1;
+    let reason: string | null = null;
+    if (ev.kind === 'state' && ev.condition) {
+      if (ev.booleanCondition)
+        reason = `its condition ${toText(ev.truthOf ?? ev.condition)} is a truth value, not a function whose zeros are roots`;
+      else {
+        deg = degree.of(ev.condition);
+        if (!(deg <= MAX_DEGREE)) {
+          const o = degree.obstacle(ev.condition);
+          reason =
+            deg === Infinity
+              ? `its function ${toText(ev.condition)} is not a polynomial in ${sys.independent} between events${o && o !== ev.condition ? ` (${toText(o)})` : ''}`
+              : `its function ${toText(ev.condition)} has degree ${deg} in ${sys.independent}, above ${MAX_DEGREE}`;
+          deg = -1;
+        }
+      }
+    }
+    const actionNames = new Set<string>();
+    const written = new Set<string>();
+    for (const a of ev.actions) {
+      if (a.kind === 'assign') {
+        for (const k of reads.of(a.value)) actionNames.add(k);
+        written.add(a.target);
+      } else if (a.kind === 'jump') {
+        for (const k of reads.of(a.increment)) actionNames.add(k);
+        written.add(a.target);
+      } else if (a.kind === 'marcus') {
+        for (const j of a.jumps) {
+          for (const k of reads.of(j.rate)) actionNames.add(k);
+          written.add(j.target);
+        }
+        reason ??= `its deltas follow deltaRule = marcus (a flow at the instant, integrated numerically)`;
+      }
+    }
+    const writesDiscrete = discretesOf(written);
+    const writesStates = groupsOf(written);
+    const changed = new Set(writesStates);
+    for (const d of writesDiscrete) for (const g of motionReaders.get(d) ?? []) changed.add(g);
+    return {
+      reads: groupsOf(condReads),
+      degree: deg,
+      reason,
+      actionReads: groupsOf(actionNames),
+      writesDiscrete,
+      writesStates,
+      changes: sortedUnique([...changed]),
+      readsDiscrete: discretesOf(condReads),
+    };
+  });
+
+  const outputReads = groupsOf(sys.outputs.flatMap((o) => [...reads.of(o.expr)]));
+  const obstacles: string[] = [];
+  for (const c of components)
+    if (c.kind === 'numeric') obstacles.push(`${c.states.map((s) => sys.states[s].name).join(', ')}: ${c.reason}`);
+  sys.events.forEach((ev, i) => {
+    if (events[i].reason) obstacles.push(`event ${ev.name}: ${events[i].reason}`);
+  });
+  if (sys.switching.length > 0)
+    obstacles.push(
+      `the right-hand side switches (${sys.switching.map((s) => s.source).join(', ')}): the stepper stops at each switch`,
+    );
+  return {
+    components,
+    componentOf,
+    groupOf,
+    groups,
+    events,
+    outputReads,
+    closedForm: obstacles.length === 0,
+    obstacles,
+  };
+}
+
+/** Decides whether one component has a closed form, and of what degree (components come in dependency order). */
+function classify(
+  sys: FirstOrderSystem,
+  c: Component,
+  states: number[],
+  rhsOf: Expr[],
+  edges: number[][],
+  componentOf: Int32Array,
+  components: Component[],
+  degree: PolynomialDegree,
+  degreeOfState: Float64Array,
+): void {
+  const names = states.map((s) => sys.states[s].name);
+  if (states.length > 1 || edges[states[0]].includes(states[0])) {
+    c.reason =
+      states.length > 1
+        ? `${names.join(' and ')} depend on one another (a cycle): not a polynomial in ${sys.independent}`
+        : `${names[0]}' reads ${names[0]} (a cycle): not a polynomial in ${sys.independent}`;
+    return;
+  }
+  const s = states[0];
+  const numericInput = edges[s].find((x) => components[componentOf[x]].kind === 'numeric');
+  if (numericInput !== undefined) {
+    c.reason = `it reads ${sys.states[numericInput].name}, which is integrated numerically`;
+    return;
+  }
+  const rhs = rhsOf[s];
+  const d = degree.of(rhs);
+  if (d === Infinity) {
+    const o = degree.obstacle(rhs);
+    c.reason = `${names[0]}' = ${toText(rhs)} is not a polynomial in the states and ${sys.independent}${o && o !== rhs ? ` (${toText(o)})` : ''}`;
+    return;
+  }
+  // x' = 0 keeps x constant; any other polynomial of degree d integrates to degree d + 1
+  const k = rhs.kind === 'number' && rhs.value === 0 ? 0 : d + 1;
+  if (k > MAX_DEGREE) {
+    c.reason = `${names[0]} would be a polynomial of degree ${k} in ${sys.independent}, above ${MAX_DEGREE}`;
+    return;
+  }
+  c.kind = 'polynomial';
+  c.degree = k;
+  degreeOfState[s] = k;
+}
+
+function sortedUnique(xs: number[]): number[] {
+  return [...new Set(xs)].sort((a, b) => a - b);
+}

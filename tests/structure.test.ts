@@ -1,0 +1,134 @@
+/**
+ * Structure analysis (issue 23, part 1): components, their closed forms, clock groups, and
+ * what each event reads and writes, on small models whose structure is known by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { transformModel } from '../src/index.js';
+import { analyseStructure } from '../src/structure/structure.js';
+import { segmentsReport, segmentsText } from '../src/structure/segments.js';
+import { connectedParts, stronglyConnected } from '../src/structure/graph.js';
+
+const structureOf = (src: string) => {
+  const sys = transformModel(src);
+  return { sys, st: analyseStructure(sys) };
+};
+const namesOf = (sys: ReturnType<typeof transformModel>, states: number[]) => states.map((s) => sys.states[s].name);
+
+const BALL = `independent t from 0 to 5
+parameter g = 9.81, e = 0.8
+event bounce when h falls
+h'' = -g - (1 + e)*h'*delta(t - bounce)
+h(0) = 1; h'(0) = 0`;
+
+describe('graphs', () => {
+  it('strongly connected parts come after the parts they depend on', () => {
+    // 0 -> 1 -> 2 -> 1, 3 alone, 4 -> 0
+    const parts = stronglyConnected(5, [[1], [2], [1], [], [0]]);
+    expect(parts).toEqual([[1, 2], [0], [3], [4]]);
+  });
+  it('a chain of 100000 vertices does not exhaust the stack', () => {
+    const n = 100000;
+    const edges = Array.from({ length: n }, (_, i) => (i + 1 < n ? [i + 1] : []));
+    expect(stronglyConnected(n, edges)).toHaveLength(n);
+    expect(connectedParts(n, edges).every((p) => p === 0)).toBe(true);
+  });
+  it('connected parts join vertices that read one another either way', () => {
+    expect([...connectedParts(5, [[1], [], [3], [], []])]).toEqual([0, 0, 1, 1, 2]);
+  });
+});
+
+describe('components and their closed forms', () => {
+  it('the bouncing ball: h of degree 2, its velocity level of degree 1, one clock; the bounce reads and changes it', () => {
+    const { sys, st } = structureOf(BALL);
+    expect(st.closedForm).toBe(true);
+    const byName = Object.fromEntries(st.components.map((c) => [namesOf(sys, c.states).join(','), c]));
+    expect(byName.h.kind).toBe('polynomial');
+    expect(byName.h.degree).toBe(2);
+    expect(byName.u1.degree).toBe(1);
+    expect(st.groups).toHaveLength(1);
+    expect(st.events[0].degree).toBe(2);
+    expect(st.events[0].reads).toEqual([0]);
+    expect(st.events[0].changes).toEqual([0]);
+    const text = segmentsText(segmentsReport(sys, st)).join('\n');
+    expect(text).toContain('h     closed form: polynomial of degree 2 in t');
+    expect(text).toContain('u1    closed form: polynomial of degree 1 in t');
+    expect(text).toContain('event bounce: times are roots of a polynomial of degree 2 in t');
+    expect(text).toContain('simulate takes the analytic path');
+  });
+
+  it('spheres in a row: one clock per sphere; a collision reads two and changes two', () => {
+    const { sys, st } = structureOf(`independent t from 0 to 2
+discrete hits = 0
+event c1 when x2 - x1 falls do hits := hits + 1 end
+event c2 when x3 - x2 falls do hits := hits + 1 end
+J1 = (x1' - x2')
+J2 = (x2' - x3')
+x1'' = -J1*delta(t - c1)
+x2'' = J1*delta(t - c1) - J2*delta(t - c2)
+x3'' = J2*delta(t - c2)
+x1(0) = 1; x1'(0) = 1; x2(0) = 2; x2'(0) = 0; x3(0) = 3; x3'(0) = -1
+output x1, hits`);
+    expect(st.closedForm).toBe(true);
+    expect(st.groups).toHaveLength(3);
+    const gx = (name: string) => st.groupOf[sys.states.findIndex((s) => s.name === name)];
+    expect(st.events[0].reads).toEqual([gx('x1'), gx('x2')].sort());
+    expect(st.events[1].changes).toEqual([gx('x2'), gx('x3')].sort());
+    expect(st.events[0].writesDiscrete).toHaveLength(3); // S1, S2 and hits
+    expect(st.outputReads).toEqual([gx('x1')]);
+  });
+
+  it('u-plus-step form with a force polynomial in t: degrees add up', () => {
+    const { sys, st } = structureOf(`independent t from 0 to 1
+x''' = 6*t
+x(0) = 0; x'(0) = 0; x''(0) = 0`);
+    expect(st.closedForm).toBe(true);
+    const x = st.components.find((c) => namesOf(sys, c.states)[0] === 'x')!;
+    expect(x.degree).toBe(4);
+  });
+
+  it('an oscillator is a cycle: numeric, with the reason; what reads it is numeric too', () => {
+    const { sys, st } = structureOf(`independent t from 0 to 1
+x' = y
+y' = -x
+z' = x
+x(0) = 1; y(0) = 0; z(0) = 0`);
+    expect(st.closedForm).toBe(false);
+    const entries = segmentsReport(sys, st).segments;
+    expect(entries.map((e) => [e.states.join(','), e.integration])).toEqual([
+      ['x,y', 'numerically'],
+      ['z', 'numerically'],
+    ]);
+    expect(entries[0].reason).toBe('x and y depend on one another (a cycle): not a polynomial in t');
+    expect(entries[1].reason).toBe('it reads x, which is integrated numerically');
+    expect(st.obstacles[0]).toMatch(/^x, y: x and y depend/);
+  });
+
+  it('a right-hand side that is not a polynomial names the part that is not', () => {
+    const { st } = structureOf(`independent x from 0 to 10
+parameter w = 1, H = 5
+y' = w/H*sqrt(1 + x^2)
+y(0) = 0`);
+    expect(st.closedForm).toBe(false);
+    expect(st.obstacles).toEqual(["y: y' = w/H*sqrt(1 + x^2) is not a polynomial in the states and x (sqrt(1 + x^2))"]);
+    // the catenary's slope reads itself: a cycle
+    const rope = structureOf(`independent x from 0 to 10
+parameter w = 1, H = 5
+y'' = w/H*sqrt(1 + y'^2)
+y(0) = 0; y'(0) = 1`).st;
+    expect(rope.obstacles).toEqual([
+      "y': y'' reads y' (a cycle): not a polynomial in x",
+      "y: it reads y', which is integrated numerically",
+    ]);
+  });
+
+  it('an event whose function is not a polynomial keeps the model off the analytic path', () => {
+    const { st } = structureOf(`independent t from 0 to 5
+event e1 when sin(x) - 0.5 rises
+x' = 1
+x(0) = 0`);
+    expect(st.closedForm).toBe(false);
+    expect(st.obstacles).toEqual([
+      'event e1: its function sin(x) - 0.5 is not a polynomial in t between events (sin(x))',
+    ]);
+  });
+});
