@@ -15,6 +15,8 @@ import { foldFunctions, foldStatements } from './loops.js';
 import { evaluate } from '../expression/evaluate.js';
 import { differentiate, references, simplify, sub, substitute } from '../expression/expr.js';
 import { compileJacobian, type CompiledJacobian } from './jacobian.js';
+import { compileClosedForm, type CompiledClosedForm } from './closed-form.js';
+import { structureOf } from '../structure/structure.js';
 import type { AssignAction, FirstOrderSystem, JumpAction, SwitchingFunction } from '../transform/system.js';
 import { switchKey } from '../transform/transform.js';
 
@@ -145,6 +147,8 @@ export interface CompiledModel {
   parametersExpr(e: Expr, p: Float64Array): number;
   /** the exact Jacobian ∂rhs/∂y and ∂rhs/∂t (jacobian.ts), compiled on first use: only implicit methods need it */
   jacobian(): CompiledJacobian;
+  /** the closed forms of the analytic path (closed-form.ts), compiled on first use */
+  closedForm(): CompiledClosedForm;
   /** the generated JavaScript, as shown by `transform --format js` (with the Jacobian) */
   readonly source: string;
 }
@@ -390,6 +394,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const paramNames = system.parameters.map((p) => p.name);
   const em = new Emitter(system, stateNames, discreteNames, paramNames);
   let jacobian: CompiledJacobian | undefined;
+  let closedForm: CompiledClosedForm | undefined;
   const stateSlot = new Map(stateNames.map((sn, i) => [sn, i]));
   const discreteSlot = new Map(discreteNames.map((dn, i) => [dn, i]));
   const slotIndex = (n: string): { array: 'y' | 'd'; index: number } => {
@@ -863,6 +868,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       return evaluate(e, (k) => values.get(k));
     },
     jacobian: () => (jacobian ??= compileJacobian(system, stateNames, em)),
+    closedForm: () => (closedForm ??= compileClosedForm(system, structureOf(system), em)),
     // a getter, so that compiling a model does not differentiate it: only printing does
     get source() {
       return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}`;

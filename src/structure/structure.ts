@@ -101,6 +101,18 @@ class Reads {
   }
 }
 
+const STRUCTURES = new WeakMap<FirstOrderSystem, SystemStructure>();
+
+/** The structure of a system, analysed once (the compiler, the report and the run's selection share it). */
+export function structureOf(sys: FirstOrderSystem): SystemStructure {
+  let st = STRUCTURES.get(sys);
+  if (!st) {
+    st = analyseStructure(sys);
+    STRUCTURES.set(sys, st);
+  }
+  return st;
+}
+
 export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
   const n = sys.states.length;
   const stateIndex = new Map(sys.states.map((s, i) => [s.name, i]));

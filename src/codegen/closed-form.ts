@@ -1,0 +1,172 @@
+/**
+ * The closed forms of the analytic path (issue 23), generated as code like the right-hand side.
+ *
+ * For a polynomial component the Lie derivatives terminate: with L e = ∂e/∂t + Σ ∂e/∂y_j f_j
+ * (the derivative along the flow; step and discrete variables are constant between events),
+ * L^k x = 0 beyond x's degree K, so the segment is exactly the Taylor polynomial
+ *
+ *     x(τ + h) = Σ_{k=0..K} L^k x(τ) h^k / k!
+ *
+ * and an event function g of degree D in t has the Taylor coefficients L^k g(τ)/k!, k = 0..D,
+ * about the current time: its crossings are the roots of that polynomial.
+ *
+ * Generated, per clock group, `advance(t, h, y, p, d)`: moves the group's states from their
+ * time t to t + h in place (every coefficient is read before any state is written). Per state
+ * event with a polynomial function, `coefficients(t, y, p, d, out)`: out[k] = L^k g/k! for
+ * k = 0..D, and out[D + 1 + k] a bound on the rounding of out[k] (8 ulps of the magnitudes it
+ * adds up, the scale on which zero is judged: EVENTS.md 1). The states an event reads must be
+ * at time t. Elements of a row of bodies that differ only in their slots become one factory
+ * each (loops.ts), so the source does not grow with N.
+ *
+ * Security as in compile.ts: the code is written by the compiler's emitter only.
+ */
+import type { Expr } from '../expression/ast.js';
+import { add, differentiate, div, mul, name, num, references, simplify, substitute } from '../expression/expr.js';
+import type { SystemStructure } from '../structure/structure.js';
+import type { FirstOrderSystem } from '../transform/system.js';
+import { foldFunctions } from './loops.js';
+
+/** What the compiler's emitter offers (see compile.ts): the only way code is written. */
+export interface ClosedFormEmitter {
+  expr(e: Expr, mode: 'direct'): string;
+  magnitude(e: Expr, mode: 'direct'): string;
+}
+
+export type AdvanceFunction = (t: number, h: number, y: Float64Array, p: Float64Array, d: Float64Array) => void;
+export type CoefficientFunction = (
+  t: number,
+  y: Float64Array,
+  p: Float64Array,
+  d: Float64Array,
+  out: Float64Array,
+) => void;
+
+export interface CompiledClosedForm {
+  /** per clock group (structure.groups): its state slots and its propagator; null for a numeric group */
+  advance: (AdvanceFunction | null)[];
+  /** per event of the system: the Taylor coefficients of its function (state events with a polynomial function), else null */
+  coefficients: (CoefficientFunction | null)[];
+  /** per event: the degree of its function in t, -1 where there are no coefficients */
+  degree: Int32Array;
+  /** the highest degree of any event function (the size of a coefficient buffer is 2·(maxDegree + 1)) */
+  maxDegree: number;
+  readonly source: string;
+}
+
+/** 8 ulps, as the rounding bounds of compile.ts */
+const ULPS = 8 * Number.EPSILON;
+
+/** Lie derivatives along the flow of a system whose named values are inlined. */
+class Flow {
+  private readonly rhs = new Map<string, Expr>();
+  private readonly named: Map<string, Expr>;
+
+  constructor(private readonly sys: FirstOrderSystem) {
+    this.named = new Map(sys.namedValues.map((v) => [v.name, v.expr]));
+    for (const q of sys.equations) this.rhs.set(q.state, this.inline(q.rhs));
+  }
+
+  /** e with every algebraic variable replaced by its definition (the derivatives must see the states they hide). */
+  inline(e: Expr): Expr {
+    let out = e;
+    for (let guard = 0; guard <= this.named.size; guard++) {
+      const refs = references(out);
+      if (![...refs].some((k) => this.named.has(k))) return out;
+      out = substitute(out, this.named);
+    }
+    return out;
+  }
+
+  /** L e = ∂e/∂t + Σ ∂e/∂y f_y over the states e reads */
+  lie(e: Expr): Expr {
+    let out = differentiate(e, this.sys.independent);
+    for (const k of references(e)) {
+      const f = this.rhs.get(k);
+      if (f) out = add(out, mul(differentiate(e, k), f));
+    }
+    return simplify(out);
+  }
+
+  /** the Taylor coefficients e, Le, L²e/2, ..., L^D e/D! */
+  taylor(e: Expr, degree: number): Expr[] {
+    const out: Expr[] = [e];
+    let l = e;
+    let factorial = 1;
+    for (let k = 1; k <= degree; k++) {
+      l = this.lie(l);
+      factorial *= k;
+      out.push(factorial === 1 ? l : div(l, num(factorial)));
+    }
+    return out;
+  }
+}
+
+export function compileClosedForm(
+  sys: FirstOrderSystem,
+  structure: SystemStructure,
+  em: ClosedFormEmitter,
+): CompiledClosedForm {
+  const flow = new Flow(sys);
+  const stateSlot = new Map(sys.states.map((s, i) => [s.name, i]));
+  const degreeOf = new Int32Array(sys.states.length).fill(-1);
+  for (const c of structure.components) if (c.kind === 'polynomial') degreeOf[c.states[0]] = c.degree;
+
+  // Per polynomial group: every coefficient first, then the Horner forms.
+  const groupBodies: string[] = [];
+  const groupIndex: number[] = [];
+  structure.groups.forEach((g, gi) => {
+    if (g.degree < 0) return;
+    const consts: string[] = [];
+    const writes: string[] = [];
+    for (const s of g.states) {
+      const x = sys.states[s].name;
+      const terms = flow.taylor(name(x), degreeOf[s]).slice(1);
+      if (terms.length === 0) continue;
+      const names = terms.map((c) => {
+        const a = `a${consts.length}`;
+        consts.push(`  const ${a} = ${em.expr(c, 'direct')};\n`);
+        return a;
+      });
+      // Horner in h: y + h*(a1 + h*(a2 + ...))
+      let horner = names[names.length - 1];
+      for (let k = names.length - 2; k >= 0; k--) horner = `${names[k]} + h * (${horner})`;
+      writes.push(`  y[${stateSlot.get(x)}] += h * (${horner});\n`);
+    }
+    groupBodies.push(consts.join('') + writes.join(''));
+    groupIndex.push(gi);
+  });
+
+  // Per state event with a polynomial function: its coefficients and their rounding bounds.
+  const eventBodies: string[] = [];
+  const eventIndex: number[] = [];
+  const degree = new Int32Array(sys.events.length).fill(-1);
+  sys.events.forEach((ev, i) => {
+    const D = structure.events[i].degree;
+    if (ev.kind !== 'state' || !ev.condition || D < 0) return;
+    const coefficients = flow.taylor(flow.inline(ev.condition), D);
+    const lines = coefficients.map((c, k) => `  out[${k}] = ${em.expr(c, 'direct')};\n`);
+    coefficients.forEach((c, k) => lines.push(`  out[${D + 1 + k}] = ${ULPS} * ${em.magnitude(c, 'direct')};\n`));
+    eventBodies.push(lines.join(''));
+    eventIndex.push(i);
+    degree[i] = D;
+  });
+
+  const adv = foldFunctions('advance', 't, h, y, p, d', groupBodies);
+  const coef = foldFunctions('coefficients', 't, y, p, d, out', eventBodies);
+  const source = [
+    '"use strict";',
+    'const sq = (x) => x * x;',
+    'const cube = (x) => x * x * x;',
+    adv.definitions,
+    coef.definitions,
+    `return { advance: ${adv.list}, coefficients: ${coef.list} };`,
+  ].join('\n');
+  const made = new Function(source)() as { advance: AdvanceFunction[]; coefficients: CoefficientFunction[] };
+  const advance: (AdvanceFunction | null)[] = structure.groups.map(() => null);
+  groupIndex.forEach((gi, k) => (advance[gi] = made.advance[k]));
+  const coefficients: (CoefficientFunction | null)[] = sys.events.map(() => null);
+  eventIndex.forEach((ei, k) => (coefficients[ei] = made.coefficients[k]));
+  let maxDegree = 0;
+  for (const D of degree) if (D > maxDegree) maxDegree = D;
+  return { advance, coefficients, degree, maxDegree, source };
+}
