@@ -18,6 +18,7 @@ export const LAYERS = [
   'report', // every form as text, LaTeX and JSON
   'integrators', // one Stepper contract, one file per family
   'driver', // the hybrid driver: events, firing, arming, switching, contacts, Zeno, output
+  'analytic', // the analytic path: closed-form segments on local clocks, certified roots, an event calendar
   'shooting', // Newton shooting for boundary value problems
   'batch', // sweeps and Monte Carlo: values, reports, chunks, statistics, worker threads
   'files', // reading model files from disk (Node.js)

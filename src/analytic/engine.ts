@@ -1,0 +1,640 @@
+/**
+ * The analytic path (issue 23; EVENTS.md 6): an event-driven engine for models whose every
+ * part has a closed form between events. Nothing is stepped:
+ *
+ * - each clock group keeps its own time and is advanced by its closed form only when an event
+ *   reads or writes it, or an output asks for it (clocks.ts);
+ * - each state event's next crossing is a certified root of its function's Taylor polynomial
+ *   (predict.ts, roots.ts), kept in an indexed heap of predicted times (heap.ts); time events
+ *   come from the same stop queue as on the stepper;
+ * - at an instant, the events due fire together in file order (fire.ts), and only the events
+ *   whose functions read what the actions changed are predicted again (plan.ts): O(log N)
+ *   per event, not O(N).
+ *
+ * It keeps the stepper's result record, recorder (rows and ledger, streamed to a sink),
+ * Zeno detection and limits, with `stats.method` 'analytic' and one step per instant.
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
+import { Diagnosis } from '../driver/diagnosis.js';
+import { MAX_EVENT_ITERATIONS } from '../driver/firing.js';
+import { Recorder } from '../driver/recorder.js';
+import type { SimulateOptions, SimulationResult } from '../driver/types.js';
+import { Workspace } from '../driver/workspace.js';
+import { ZenoWatch } from '../driver/zeno.js';
+import { structureOf } from '../structure/structure.js';
+import { toText } from '../expression/expr.js';
+import { Clocks, addTime } from './clocks.js';
+import { AnalyticFiring } from './fire.js';
+import { EventHeap } from './heap.js';
+import { plansOf, type EventPlan } from './plan.js';
+import { Predictor } from './predict.js';
+import { initialState, parameterValues, runRange } from './setup.js';
+import type { RunSettings } from '../driver/settings.js';
+
+/** What one run carries: its settings, the stop queue of scheduled events, probes and counters. */
+/** The range and limits of a run. */
+interface Limits {
+  t0: number;
+  tEnd: number;
+  maxSteps: number;
+  maxEvents: number;
+  maxRows: number;
+  outputStep: number;
+}
+
+interface Run {
+  readonly s: Limits;
+  readonly result: SimulationResult;
+  /** scheduled times (ascending) and their events, and the next one due */
+  readonly queueT: number[];
+  readonly queueE: number[];
+  qi: number;
+  readonly probes: number[];
+  pi: number;
+  readonly probeOut: NonNullable<SimulationResult['probes']>;
+  /** the next grid row's index (outputStep), 0 without a grid */
+  grid: number;
+  readonly gridRows: boolean;
+  readonly needOutputs: boolean;
+  instants: number;
+  eventCount: number;
+  /** the current time: hi + lo */
+  hi: number;
+  lo: number;
+  readonly progress: ((t: number) => void) | undefined;
+}
+
+/** the tolerance within which two predicted times are one instant (as the stepper groups coincident crossings) */
+function tieTolerance(t: number): number {
+  return 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+}
+
+export class AnalyticSimulator {
+  readonly model: CompiledModel;
+  private readonly ws: Workspace;
+  private readonly recorder: Recorder;
+  private readonly firing: AnalyticFiring;
+  private readonly zeno: ZenoWatch;
+  private readonly diagnosis: Diagnosis;
+  private readonly plans: EventPlan[];
+  private readonly clocks: Clocks;
+  private readonly heap: EventHeap;
+  private readonly predictor: Predictor;
+  private readonly outputGroups: Int32Array;
+  /** per event: a crossing it predicted that the arithmetic cannot resolve (reported when it comes due) */
+  private readonly unresolved: Uint8Array;
+  /** per event: its function's value, rounding and approach sign just before the actions of its instant */
+  private readonly preValue: Float64Array;
+  private readonly preBound: Float64Array;
+  private readonly preApproach: Int8Array;
+  /** per event: the time it last fired (NaN: not yet) */
+  private readonly lastAt: Float64Array;
+  /** events due at an instant, marks of those predicted again, and the mark of this instant */
+  private readonly due: Int32Array;
+  private readonly dueList: number[] = [];
+  private readonly one: number[] = [0];
+  private readonly marks: Int32Array;
+  private stamp = 0;
+  private readonly pair = new Float64Array(2);
+  private run_: Run | null = null;
+  /** the columns of every run's rows, the parameter values' buffer, the stop queue (reused) */
+  private readonly columns: string[];
+  private readonly pBuffer: Float64Array;
+  private readonly queueT: number[] = [];
+  private readonly queueE: number[] = [];
+  /** whether the model has time events (delta roots, at, every) */
+  private readonly scheduled: boolean;
+
+  constructor(model: CompiledModel) {
+    this.model = model;
+    const st = structureOf(model.system);
+    if (!st.closedForm)
+      throw new Error(`internal: the analytic path asked for ${model.system.model}, which has no closed form`);
+    this.ws = new Workspace(model);
+    this.recorder = new Recorder(this.ws);
+    this.plans = plansOf(model, st);
+    this.clocks = new Clocks(model.closedForm().advance);
+    this.firing = new AnalyticFiring(this.ws, this.recorder, this.plans, (k) => this.bring(this.plans[k].touch));
+    this.zeno = new ZenoWatch(model.events.length);
+    this.diagnosis = new Diagnosis(this.ws);
+    const n = model.events.length;
+    this.heap = new EventHeap(n);
+    this.predictor = new Predictor(model.closedForm().maxDegree);
+    this.outputGroups = Int32Array.from(st.outputReads);
+    this.unresolved = new Uint8Array(n);
+    this.preValue = new Float64Array(n);
+    this.preBound = new Float64Array(n);
+    this.preApproach = new Int8Array(n);
+    this.lastAt = new Float64Array(n);
+    this.due = new Int32Array(n);
+    this.marks = new Int32Array(n);
+    this.columns = [model.system.independent, ...model.outputNames];
+    this.pBuffer = new Float64Array(model.paramNames.length);
+    this.scheduled = model.events.some((ev) => ev.schedule !== null);
+  }
+
+  /**
+   * One run; null when it cannot take the analytic path (a range that runs backwards) and
+   * nothing was done. `settings` are the options resolved (driver/settings.ts).
+   */
+  run(options: SimulateOptions, settings: RunSettings): SimulationResult | null {
+    const m = this.model,
+      ws = this.ws,
+      sys = m.system;
+    const p = parameterValues(m, settings.set, this.pBuffer);
+    initialState(m, p, settings.init, ws.y, ws.d);
+    const { t0, tEnd } = runRange(m, options.from, options.to, p);
+    if (tEnd < t0) return null;
+    ws.p = p;
+    ws.dir = 1;
+    const s: Limits = {
+      t0,
+      tEnd,
+      maxSteps: settings.maxSteps,
+      maxEvents: settings.maxEvents,
+      maxRows: settings.maxRows,
+      outputStep: settings.outputStep,
+    };
+    const keep = settings.record;
+    const result: SimulationResult = {
+      model: sys.model,
+      independent: sys.independent,
+      status: 'ok',
+      message: null,
+      columns: this.columns.slice(),
+      rows: [],
+      events: [],
+      final: {},
+      stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0, method: 'analytic' },
+      warnings: settings.warnings,
+    };
+    this.recorder.begin(result, {
+      keep,
+      sink: settings.sink,
+      eventsOnly: settings.eventsOnly,
+      outputStep: settings.outputStep,
+      maxRows: settings.maxRows,
+      t0,
+      tEnd,
+    });
+    this.firing.rows = keep;
+    this.firing.withValues = settings.eventValues;
+    const probes = settings.probes ? settings.probes.filter((q) => q >= t0 && q <= tEnd).sort(ascending) : NO_PROBES;
+    const probeOut: NonNullable<SimulationResult['probes']> = [];
+    if (settings.probes) result.probes = probeOut;
+    const queueT = this.queueT,
+      queueE = this.queueE;
+    queueT.length = queueE.length = 0;
+    if (this.scheduled)
+      try {
+        this.schedule(p, t0, tEnd, queueT, queueE);
+      } catch (err) {
+        if (err instanceof ScheduleError) return this.fail(result, err.message, t0);
+        throw err;
+      }
+    const gridRows = keep && !settings.eventsOnly && settings.outputStep > 0;
+    const run: Run = {
+      s,
+      result,
+      queueT,
+      queueE,
+      qi: 0,
+      probes,
+      pi: 0,
+      probeOut,
+      grid: gridRows ? 1 : 0,
+      gridRows,
+      needOutputs: keep || settings.eventValues,
+      instants: 0,
+      eventCount: 0,
+      hi: t0,
+      lo: 0,
+      progress: settings.progress,
+    };
+    this.run_ = run;
+    this.start(run);
+    let over = false;
+    const due = this.takeDue(run, t0, 0);
+    if (due.length > 0) over = this.instant(run, due);
+    else this.recorder.endRow(t0, ws.y, ws.d);
+    this.takeProbes(run, t0, 0);
+    while (!over) over = this.simple(run) || this.next(run);
+    if (result.status === 'failed') return result;
+    return this.finish(run);
+  }
+
+  /** Every state event predicted from the initial state. */
+  private start(run: Run): void {
+    this.clocks.reset(run.s.t0);
+    this.heap.clear();
+    this.zeno.reset();
+    this.unresolved.fill(0);
+    this.lastAt.fill(NaN);
+    this.stamp++;
+    for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
+  }
+
+  /** The scheduled events of the range, in time order (file order at one time). */
+  private schedule(p: Float64Array, t0: number, tEnd: number, queueT: number[], queueE: number[]): void {
+    const items: { t: number; e: number }[] = [];
+    for (const ev of this.model.events)
+      if (ev.schedule) for (const t of scheduleTimes(ev, p, t0, tEnd)) items.push({ t, e: ev.index });
+    items.sort((a, b) => a.t - b.t || a.e - b.e);
+    for (const it of items) {
+      queueT.push(it.t);
+      queueE.push(it.e);
+    }
+  }
+
+  /**
+   * The common instant, in one loop: one state event due alone (no scheduled event, probe,
+   * grid row or other crossing within the tie tolerance), no rows or ledger values to write,
+   * no event iteration. The same steps as `instant`, without its generality, so that a run of
+   * bounces or collisions is one hot loop from its first event (what the JIT compiles first).
+   * Returns true when the run is over, false when the next instant needs `next`.
+   */
+  private simple(run: Run): boolean {
+    if (run.gridRows || run.needOutputs) return false;
+    const heap = this.heap,
+      plans = this.plans,
+      ws = this.ws,
+      pr = this.predictor,
+      m = this.model;
+    const { y, p, d } = ws;
+    const tEnd = run.s.tEnd;
+    for (;;) {
+      const k = heap.top();
+      if (k < 0) return false;
+      const hi = heap.hi[k],
+        lo = heap.lo[k];
+      if (!(hi < tEnd) || this.unresolved[k] === 1) return false;
+      const t = hi + lo;
+      const tol = tieTolerance(hi);
+      if (run.qi < run.queueT.length && run.queueT[run.qi] <= t + tol) return false;
+      if (run.pi < run.probes.length && run.probes[run.pi] <= t) return false;
+      if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
+      const plan = plans[k];
+      if (m.events[k].moves.length > 0 || run.instants >= run.s.maxSteps) return false;
+      run.instants++;
+      run.hi = hi;
+      run.lo = lo;
+      this.clocks.allTo(plan.touch, hi, lo, y, p, d);
+      pr.coefficients(plan, t, y, p, d);
+      this.preValue[k] = pr.c[0];
+      this.preBound[k] = pr.c[plan.degree + 1];
+      this.preApproach[k] = pr.rateSign(plan);
+      const outcome = this.firing.fireOne(t, k);
+      run.eventCount++;
+      const stamp = ++this.stamp;
+      const again = plan.repredict;
+      for (let i = 0; i < again.length; i++) {
+        const j = again[i];
+        if (this.marks[j] === stamp) continue;
+        this.marks[j] = stamp;
+        if (!this.predictOne(run, j, j === k, false)) return true;
+      }
+      this.lastAt[k] = t;
+      if (run.eventCount > run.s.maxEvents)
+        return this.failAt(
+          run,
+          `more than ${run.s.maxEvents} events by ${m.system.independent} = ${t}; raise option maxEvents if that many are expected`,
+          t,
+        );
+      this.one[0] = k;
+      if (this.accumulates(run, this.one, t)) return true;
+      if (outcome.stopped) {
+        run.result.status = 'stopped';
+        run.result.message = `stopped by event ${outcome.stopper} at ${m.system.independent} = ${t}`;
+        return true;
+      }
+      if (run.progress !== undefined && (run.instants & 4095) === 0) run.progress(t);
+    }
+  }
+
+  /**
+   * Goes to the next instant (grid rows and probes before it) and processes it; at the end
+   * of the range, the rows and probes left. True when the run is over.
+   */
+  private next(run: Run): boolean {
+    const heap = this.heap,
+      tEnd = run.s.tEnd;
+    const k = heap.top();
+    let hi = k >= 0 ? heap.hi[k] : Infinity,
+      lo = k >= 0 ? heap.lo[k] : 0;
+    const q = run.qi < run.queueT.length ? run.queueT[run.qi] : Infinity;
+    if (q < hi || (q === hi && lo > 0)) {
+      hi = q;
+      lo = 0;
+    }
+    if (hi > tEnd || (hi === tEnd && lo > 0)) {
+      this.outputsUntil(run, tEnd, 0);
+      return true;
+    }
+    if (this.unresolved[k] === 1 && heap.hi[k] === hi && heap.lo[k] === lo) return this.failUnresolved(run, k, hi, lo);
+    if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
+    run.hi = hi;
+    run.lo = lo;
+    if (this.instant(run, this.takeDue(run, hi, lo))) return true;
+    if (run.pi < run.probes.length) this.takeProbes(run, hi, lo);
+    return false;
+  }
+
+  /**
+   * The events due at hi + lo, in file order. Scheduled events at that time and crossings
+   * within the tie tolerance of it are one instant; but a crossing that commutes with all of
+   * them (their read and write sets do not meet: two pairs of spheres far apart) keeps its
+   * own time and comes next, as an instant of its own, so that each of two independent
+   * impacts at one time counts (`hits := hits + 1` in both reads what the other wrote).
+   */
+  private takeDue(run: Run, hi: number, lo: number): number[] {
+    const list = this.dueList;
+    list.length = 0;
+    const tol = tieTolerance(hi);
+    let scheduled = false;
+    while (run.qi < run.queueT.length && Math.abs(run.queueT[run.qi] - hi - lo) <= tol) {
+      const e = run.queueE[run.qi++];
+      scheduled = true;
+      if (!list.includes(e)) list.push(e);
+    }
+    const n = this.heap.within(hi, lo, tol, this.due);
+    if (scheduled || n === 1) {
+      for (let i = 0; i < n; i++) if (!list.includes(this.due[i])) list.push(this.due[i]);
+    } else if (n > 1) this.conflicting(n, list);
+    if (list.length > 1) list.sort(ascending);
+    return list;
+  }
+
+  /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
+  private conflicting(n: number, list: number[]): void {
+    const heap = this.heap,
+      events = this.model.events,
+      due = this.due;
+    list.push(heap.top());
+    for (let grown = true; grown;) {
+      grown = false;
+      for (let i = 0; i < n; i++) {
+        const c = due[i];
+        if (list.includes(c)) continue;
+        const ec = events[c];
+        if (
+          list.some(
+            (k) =>
+              meets(events[k].writes, ec.reads) ||
+              meets(ec.writes, events[k].reads) ||
+              meets(events[k].writes, ec.writes),
+          )
+        ) {
+          list.push(c);
+          grown = true;
+        }
+      }
+    }
+  }
+
+  /** Brings the groups listed to the current instant. */
+  private bring(groups: Int32Array): void {
+    const run = this.run_!,
+      ws = this.ws;
+    this.clocks.allTo(groups, run.hi, run.lo, ws.y, ws.p, ws.d);
+  }
+
+  /** Fires the events due at the current instant (run.hi + run.lo) and predicts again what they changed; true when the run is over. */
+  private instant(run: Run, due: number[]): boolean {
+    const t = run.hi + run.lo;
+    if (++run.instants > run.s.maxSteps)
+      return this.failAt(
+        run,
+        `more than ${run.s.maxSteps} steps by ${this.model.system.independent} = ${t} (the analytic path takes one step per instant)`,
+        t,
+      );
+    if (!this.arrive(run, due, t)) return true;
+    const outcome = this.firing.fire(t, due);
+    run.eventCount += outcome.count;
+    if (outcome.iterationFailed)
+      return this.failAt(
+        run,
+        `event iteration at ${this.model.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`,
+        t,
+      );
+    if (!this.repredict(run, due, outcome.fired, t)) return true;
+    if (run.eventCount > run.s.maxEvents)
+      return this.failAt(
+        run,
+        `more than ${run.s.maxEvents} events by ${this.model.system.independent} = ${t}; raise option maxEvents if that many are expected`,
+        t,
+      );
+    if (this.accumulates(run, due, t)) return true;
+    if (outcome.stopped) {
+      run.result.status = 'stopped';
+      run.result.message = `stopped by event ${outcome.stopper} at ${this.model.system.independent} = ${t}`;
+      return true;
+    }
+    if (run.progress !== undefined && (run.instants & 4095) === 0) run.progress(t);
+    return false;
+  }
+
+  /**
+   * Before the actions: a state event found again at the very instant it fired is a contact
+   * (no flight in between that the arithmetic can see); the groups the events touch are
+   * brought to the instant; each state event's function is read just before its actions (its
+   * residue and how it arrived, for re-arming). False when the run is over.
+   */
+  private arrive(run: Run, due: number[], t: number): boolean {
+    const plans = this.plans,
+      ws = this.ws,
+      pr = this.predictor;
+    const tol = tieTolerance(t);
+    for (let i = 0; i < due.length; i++) {
+      const k = due[i],
+        plan = plans[k];
+      if (plan.watch >= 0 && Math.abs(t - this.lastAt[k]) <= tol) {
+        this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
+        return false;
+      }
+      this.bring(plan.touch);
+    }
+    if (run.needOutputs) this.bring(this.outputGroups);
+    for (let i = 0; i < due.length; i++) {
+      const k = due[i],
+        plan = plans[k];
+      if (plan.watch < 0) continue;
+      pr.coefficients(plan, t, ws.y, ws.p, ws.d);
+      this.preValue[k] = pr.c[0];
+      this.preBound[k] = pr.c[plan.degree + 1];
+      this.preApproach[k] = pr.rateSign(plan);
+    }
+    return true;
+  }
+
+  /** After the actions: every state event they can have changed predicted again, once. False when the run is over. */
+  private repredict(run: Run, due: number[], fired: readonly number[], t: number): boolean {
+    const plans = this.plans;
+    const stamp = ++this.stamp;
+    for (let f = 0; f < fired.length; f++) {
+      const k = fired[f];
+      const again = plans[k].repredict;
+      for (let i = 0; i < again.length; i++) {
+        const j = again[i];
+        if (this.marks[j] === stamp) continue;
+        this.marks[j] = stamp;
+        if (!this.predictOne(run, j, due.includes(j), false)) return false;
+      }
+      if (plans[k].watch >= 0) this.lastAt[k] = t;
+    }
+    return true;
+  }
+
+  /** A geometric accumulation of one of the events due (zeno.ts): the run stops there. */
+  private accumulates(run: Run, due: number[], t: number): boolean {
+    for (let i = 0; i < due.length; i++) {
+      const k = due[i];
+      const acc = this.zeno.note(k, run.hi, run.lo);
+      if (acc !== null && acc < run.s.tEnd && acc >= run.s.t0) {
+        const sys = this.model.system;
+        run.result.status = 'zeno';
+        run.result.accumulationPoint = acc;
+        run.result.message = `events of ${this.model.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${t}, after ${run.eventCount} events`;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Predicts state event j's next crossing at the current instant (its groups brought there);
+   * false when the run is over (a contact the analytic path does not hold).
+   */
+  private predictOne(run: Run, j: number, firedHere: boolean, start: boolean): boolean {
+    const plan = this.plans[j],
+      ws = this.ws,
+      pr = this.predictor;
+    const t = run.hi + run.lo;
+    this.bring(plan.reads);
+    pr.coefficients(plan, t, ws.y, ws.p, ws.d);
+    const still = firedHere && pr.unmoved(plan, this.preValue[j], this.preBound[j]);
+    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start);
+    if (pr.outcome === 'contact') {
+      this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
+      return false;
+    }
+    this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : 0;
+    if (pr.s === Infinity) this.heap.set(j, Infinity, 0);
+    else {
+      addTime(run.hi, run.lo, pr.s, this.pair);
+      this.heap.set(j, this.pair[0], this.pair[1]);
+    }
+    return true;
+  }
+
+  /** Grid rows (outputStep) up to and including the time hi + lo. */
+  private outputsUntil(run: Run, hi: number, lo: number): void {
+    if (run.gridRows) {
+      const ws = this.ws,
+        m = this.model,
+        h = run.s.outputStep,
+        t = hi + lo;
+      for (;;) {
+        const tg = run.s.t0 + run.grid * h;
+        if (tg > t || tg >= run.s.tEnd) break;
+        run.grid++;
+        this.clocks.allTo(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
+        m.outputs(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+        this.recorder.fixedRow(tg, ws.outPost);
+      }
+    }
+    // probes strictly before the instant (those at it are taken after its events)
+    while (run.pi < run.probes.length && run.probes[run.pi] < hi + lo) this.takeProbe(run, run.probes[run.pi]);
+  }
+
+  /** The probes at the time hi + lo, after the events there. */
+  private takeProbes(run: Run, hi: number, lo: number): void {
+    while (run.pi < run.probes.length && run.probes[run.pi] === hi + lo) this.takeProbe(run, run.probes[run.pi]);
+  }
+
+  private takeProbe(run: Run, t: number): void {
+    const ws = this.ws,
+      m = this.model;
+    this.clocks.everyTo(t, 0, ws.y, ws.p, ws.d);
+    run.probeOut.push({ t, y: ws.y.slice(0, m.nStates), d: ws.d.slice() });
+    run.pi++;
+  }
+
+  /** The end of a run that was not failed: the state at its last time, the final row and values, the counts. */
+  private finish(run: Run): SimulationResult {
+    const ws = this.ws,
+      m = this.model,
+      result = run.result;
+    const ended = result.status === 'ok';
+    const hi = ended ? run.s.tEnd : run.hi,
+      lo = ended ? 0 : run.lo;
+    if (ended) while (run.pi < run.probes.length) this.takeProbe(run, run.probes[run.pi]);
+    const t = hi + lo;
+    this.clocks.everyTo(hi, lo, ws.y, ws.p, ws.d);
+    this.recorder.endRow(t, ws.y, ws.d);
+    m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+    result.final = this.recorder.values(t, ws.outPost);
+    result.stats = { steps: run.instants, rejected: 0, rhsEvaluations: 0, events: run.eventCount, method: 'analytic' };
+    if (this.recorder.overflow)
+      return this.fail(
+        result,
+        `more than ${run.s.maxRows} rows kept in memory by ${m.system.independent} = ${t}; pass a sink (the command line streams its output), ask for fewer rows (outputStep, eventsOnly) or raise maxRows`,
+        t,
+      );
+    return result;
+  }
+
+  /** A crossing predicted within rounding of a double root has come due: precision ran out. */
+  private failUnresolved(run: Run, k: number, hi: number, lo: number): boolean {
+    const m = this.model,
+      t = hi + lo;
+    const ev = m.system.events[k];
+    return this.failAt(
+      run,
+      `precision ran out at ${m.system.independent} = ${t}: the function of event ${ev.name} (${ev.condition ? conditionText(m, k) : ev.name}) touches zero within its own rounding there, so whether it crosses cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`,
+      t,
+    );
+  }
+
+  /** Fails the run at time t (the state brought there). */
+  private failAt(run: Run, message: string, t: number): true {
+    const ws = this.ws;
+    this.clocks.everyTo(run.hi, run.lo, ws.y, ws.p, ws.d);
+    this.fail(run.result, message, t);
+    run.result.stats = {
+      steps: run.instants,
+      rejected: 0,
+      rhsEvaluations: 0,
+      events: run.eventCount,
+      method: 'analytic',
+    };
+    return true;
+  }
+
+  /** Marks a failed run: keeps what was computed and adds the state where it failed. */
+  private fail(result: SimulationResult, message: string, t: number): SimulationResult {
+    const ws = this.ws;
+    result.status = 'failed';
+    result.message = message;
+    this.recorder.endRow(t, ws.y, ws.d);
+    this.model.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+    result.final = this.recorder.values(t, ws.outPost);
+    return result;
+  }
+}
+
+const NO_PROBES: number[] = [];
+
+function meets(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const x of a) if (b.has(x)) return true;
+  return false;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
+function conditionText(m: CompiledModel, k: number): string {
+  const c = m.system.events[k].condition;
+  return c ? toText(c) : m.events[k].name;
+}

@@ -1,0 +1,88 @@
+/**
+ * What the event calendar needs to know about each event, worked out once per compiled model
+ * from its structure (structure.ts) and closed forms (closed-form.ts): the groups to advance
+ * before it fires, the slots its actions write, and the events whose predictions its actions
+ * can change (EVENTS.md 4: after an event, re-predict only what it touched).
+ */
+import type { CoefficientFunction } from '../codegen/closed-form.js';
+import type { CompiledModel } from '../codegen/compile.js';
+import type { SystemStructure } from '../structure/structure.js';
+
+export interface EventPlan {
+  /** a state event's watch index, or -1 for a time event */
+  watch: number;
+  /** +1 rises, -1 falls, 0 crosses */
+  dir: number;
+  degree: number;
+  coefficients: CoefficientFunction | null;
+  /** the groups its function reads */
+  reads: Int32Array;
+  /** the groups that must be at the instant before its actions run: what it reads, what its actions read and change, what event iteration reads after it */
+  touch: Int32Array;
+  /** the state and step/discrete slots its actions write */
+  ySlots: Int32Array;
+  dSlots: Int32Array;
+  /** the state events to predict again after it fires (itself included) */
+  repredict: Int32Array;
+}
+
+const PLANS = new WeakMap<CompiledModel, EventPlan[]>();
+
+/** The plans of a model's events, worked out once (every simulator of the model shares them; they are read only). */
+export function plansOf(m: CompiledModel, st: SystemStructure): EventPlan[] {
+  let plans = PLANS.get(m);
+  if (!plans) {
+    plans = planEvents(m, st);
+    PLANS.set(m, plans);
+  }
+  return plans;
+}
+
+export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
+  const cf = m.closedForm();
+  const sys = m.system;
+  const isStateEvent = m.events.map((ev) => ev.watchIndex >= 0);
+  // readers: group -> state events whose function reads it; discrete slot -> the same
+  const groupReaders = new Map<number, number[]>();
+  const discreteReaders = new Map<number, number[]>();
+  const push = (map: Map<number, number[]>, key: number, k: number) => {
+    const list = map.get(key);
+    if (list) list.push(k);
+    else map.set(key, [k]);
+  };
+  st.events.forEach((e, k) => {
+    if (!isStateEvent[k]) return;
+    for (const g of e.reads) push(groupReaders, g, k);
+    for (const dsl of e.readsDiscrete) push(discreteReaders, dsl, k);
+  });
+  const stateIndex = new Map(m.stateNames.map((n, i) => [n, i]));
+  const discreteIndex = new Map(m.discreteNames.map((n, i) => [n, i]));
+  return m.events.map((ev, k) => {
+    const e = st.events[k];
+    const touch = new Set<number>([...e.reads, ...e.actionReads, ...e.changes]);
+    for (const w of ev.moves) {
+      const info = m.watchInfo[w];
+      if (info.kind === 'event') for (const g of st.events[info.event].reads) touch.add(g);
+    }
+    const written = new Set<string>();
+    for (const a of sys.events[k].actions) if (a.kind === 'assign' || a.kind === 'jump') written.add(a.target);
+    const repredict = new Set<number>(isStateEvent[k] ? [k] : []);
+    for (const g of e.changes) for (const j of groupReaders.get(g) ?? []) repredict.add(j);
+    for (const dsl of e.writesDiscrete) for (const j of discreteReaders.get(dsl) ?? []) repredict.add(j);
+    return {
+      watch: ev.watchIndex,
+      dir: ev.direction === 'rises' ? 1 : ev.direction === 'falls' ? -1 : 0,
+      degree: cf.degree[k],
+      coefficients: cf.coefficients[k],
+      reads: Int32Array.from(e.reads),
+      touch: sorted(touch),
+      ySlots: sorted(new Set([...written].flatMap((n) => (stateIndex.has(n) ? [stateIndex.get(n)!] : [])))),
+      dSlots: sorted(new Set([...written].flatMap((n) => (discreteIndex.has(n) ? [discreteIndex.get(n)!] : [])))),
+      repredict: sorted(repredict),
+    };
+  });
+}
+
+function sorted(s: Set<number>): Int32Array {
+  return Int32Array.from(s).sort();
+}

@@ -1,0 +1,92 @@
+/**
+ * The next crossing of one state event, from the Taylor coefficients of its function about
+ * the current instant (closed-form.ts) and the certified roots (roots.ts), with the event
+ * core's rules for a function at zero (EVENTS.md 1 and 2):
+ *
+ * - Its own event just fired and the actions left its value where it was (a bounce: h = 0
+ *   before and after, only h' changed): the root at the instant is divided out and it fires
+ *   again only at a later crossing. If it leaves zero across the side it came from, without
+ *   an approach the arithmetic could see (a grazing arrival), or stays at zero with the
+ *   motion pushing it across (a plastic impact under gravity), it is a contact.
+ * - Any other function within its own rounding of zero (the scale of the terms it adds, not
+ *   of the state vector) that heads across is a coincident event: it fires at this instant.
+ *   One that heads away has the root at the instant divided out. One that nothing moves
+ *   (every coefficient within its rounding: bodies moving together) sits there.
+ * - At the start of a run a function at zero is taken as leaving it: an event needs a
+ *   crossing from the side its direction names (falls: from > 0), as on the stepper.
+ */
+import { PolynomialRoots } from './roots.js';
+import type { EventPlan } from './plan.js';
+
+export type Outcome = 'crossing' | 'contact' | 'unresolved';
+
+export class Predictor {
+  /** the coefficients and rounding bounds of the last function asked about */
+  readonly c: Float64Array;
+  /** the last prediction: what it found, and where (s from the instant; Infinity: no crossing ahead) */
+  outcome: Outcome = 'crossing';
+  s = Infinity;
+  private readonly roots = new PolynomialRoots();
+
+  constructor(maxDegree: number) {
+    this.c = new Float64Array(2 * (maxDegree + 1));
+  }
+
+  /** Evaluates plan's coefficients at (t, y, p, d) into c (its groups must be at t). */
+  coefficients(plan: EventPlan, t: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
+    plan.coefficients!(t, y, p, d, this.c);
+  }
+
+  /** The sign of the function's rate in c where it exceeds its rounding, else 0. */
+  rateSign(plan: EventPlan): number {
+    const D = plan.degree;
+    return D >= 1 && Math.abs(this.c[1]) > this.c[D + 2] ? Math.sign(this.c[1]) : 0;
+  }
+
+  /** Whether the value in c is within its rounding of `before` (the actions did not move it). */
+  unmoved(plan: EventPlan, before: number, boundBefore: number): boolean {
+    const D = plan.degree;
+    return Math.abs(this.c[0] - before) <= boundBefore + this.c[D + 1];
+  }
+
+  /**
+   * The next crossing within H of the function whose coefficients are in c. `still`: its
+   * event fired at this instant and left it at zero; `approach`: then, the sign of its rate
+   * when it arrived (0: too small to see); `start`: the first instant of the run.
+   */
+  predict(plan: EventPlan, H: number, still: boolean, approach: number, start: boolean): void {
+    const c = this.c,
+      D = plan.degree,
+      dir = plan.dir;
+    this.outcome = 'crossing';
+    const atZero = still || !(Math.abs(c[0]) > c[D + 1]);
+    if (atZero && !start) {
+      const sign = this.roots.departure(c, 0, D),
+        order = this.roots.order;
+      // nothing moves it (masses moving together after a plastic impact): it sits at zero
+      if (sign === 0) {
+        this.s = Infinity;
+        return;
+      }
+      if (still) {
+        const across = dir !== 0 ? sign === dir : approach !== 0 && sign === approach;
+        if (across && (order >= 2 || approach === 0)) {
+          this.outcome = 'contact';
+          this.s = 0;
+          return;
+        }
+      } else {
+        const side = dir !== 0 ? -dir : Math.sign(c[0]);
+        if (dir !== 0 ? sign === dir : side !== 0 && sign === -side) {
+          this.s = 0;
+          return;
+        }
+      }
+    }
+    this.s = this.roots.first(c, 0, D, atZero, dir, H);
+    if (this.roots.unresolved) {
+      this.outcome = 'unresolved';
+      this.s = this.roots.where;
+    }
+  }
+}
