@@ -20,7 +20,14 @@ import { ModelError } from '../expression/errors.js';
 import { didYouMean } from '../expression/suggest.js';
 import { METHODS, type MethodName } from '../integrators/stepper.js';
 import { missingNameMessage } from '../language/arrays.js';
-import { DEFAULTS, SimulationInputError, type LocateMode, type SimulateOptions, type SimulationSink } from './types.js';
+import {
+  DEFAULTS,
+  SimulationInputError,
+  type LocateMode,
+  type RunMethod,
+  type SimulateOptions,
+  type SimulationSink,
+} from './types.js';
 
 /** How options are named in messages: as the library's keys or as the command line's flags. */
 export type Naming = 'library' | 'flags';
@@ -126,7 +133,7 @@ const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
   ['to', finiteNumber],
   ['set', numbersByName],
   ['init', numbersByName],
-  ['method', oneOf(METHODS)],
+  ['method', oneOf([...METHODS, 'analytic'])],
   ['rtol', positiveNumber],
   ['atol', positiveNumber],
   ['step', positiveNumber],
@@ -280,7 +287,7 @@ export function checkOptions(
 
 /** Everything a run needs to know, resolved: the caller's options over the model's over the defaults. */
 export interface RunSettings {
-  method: MethodName;
+  method: RunMethod;
   rtol: number;
   atol: number;
   /** the fixed step of rk4 and euler, the largest step of the others; undefined: not given */
@@ -347,7 +354,7 @@ export function resolveSettings(
     modelsChecked.add(model);
   }
   const warnings: string[] = [];
-  const method = options.method ?? fromModel<MethodName>('method') ?? DEFAULTS.method;
+  const method = options.method ?? fromModel<RunMethod>('method') ?? DEFAULTS.method;
   let rtol = options.rtol ?? fromModel<number>('rtol') ?? DEFAULTS.rtol;
   if (rtol < MIN_RTOL) {
     // (in words that read the same from the library and the command line)
@@ -424,11 +431,11 @@ function checkNames(model: CompiledModel, set: ReadonlyMap<string, number>, init
 function checkLocate(
   model: CompiledModel,
   options: SimulateOptions,
-  method: MethodName,
+  method: RunMethod,
   locate: LocateMode,
   naming: Naming,
 ): void {
-  if (FIXED_STEP.includes(method)) return;
+  if ((FIXED_STEP as readonly RunMethod[]).includes(method)) return;
   const sys = model.system;
   const gridEvent = sys.events.find((ev) => ev.locate !== undefined && ev.locate !== 'exact');
   if (locate === 'exact' && gridEvent === undefined) return;

@@ -138,6 +138,9 @@ export class Simulator {
     const sys = m.system;
     const settings = resolveSettings(m, options);
     const { method, rtol, atol, locate, maxEvents, maxSteps, maxRows, outputStep, set } = settings;
+    // (the analytic path is chosen before the stepper: src/analytic/simulator.ts)
+    if (method === 'analytic')
+      throw new SimulationInputError(`method analytic is not a stepper: run it through deltastep's Simulator`);
     const stepOpt = settings.step;
     const p = m.parameters(set);
     ws.p = p;

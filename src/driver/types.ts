@@ -4,6 +4,9 @@
  */
 import type { MethodName } from '../integrators/stepper.js';
 
+/** What integrates a run: a stepper, auto, or the analytic path (closed-form segments, issue 23). */
+export type RunMethod = MethodName | 'analytic';
+
 export type LocateMode = 'exact' | 'before' | 'after';
 export type RunStatus = 'ok' | 'stopped' | 'zeno' | 'failed';
 
@@ -25,7 +28,8 @@ export interface SimulateOptions {
   set?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
   /** initial values by variable key (`y`, `y'`), overriding the model's */
   init?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
-  method?: MethodName;
+  /** a stepper, `auto`, or `analytic` (every part in closed form: src/analytic) */
+  method?: RunMethod;
   rtol?: number;
   atol?: number;
   /** fixed step for rk4, largest step otherwise */
