@@ -9,22 +9,51 @@ import type { AdvanceFunction } from '../codegen/closed-form.js';
 export class Clocks {
   readonly hi: Float64Array;
   readonly lo: Float64Array;
+  /**
+   * Groups advanced only to be looked at (outputs at an instant, a grid row, a probe) and
+   * put back afterwards, so that what is recorded never changes the rounding of the motion:
+   * a run gives the same numbers with and without rows. Per group: lent (1) or not; the
+   * lent groups, their clocks and states before.
+   */
+  private readonly lent: Uint8Array;
+  private readonly lentList: Int32Array;
+  private lentCount = 0;
+  private savedEnd = 0;
+  private readonly savedHi: Float64Array;
+  private readonly savedLo: Float64Array;
+  private readonly saved: Float64Array;
 
-  constructor(private readonly advance: readonly (AdvanceFunction | null)[]) {
-    this.hi = new Float64Array(advance.length);
-    this.lo = new Float64Array(advance.length);
+  constructor(
+    private readonly advance: readonly (AdvanceFunction | null)[],
+    /** per group, its state slots */
+    private readonly states: readonly Int32Array[],
+  ) {
+    const n = advance.length;
+    this.hi = new Float64Array(n);
+    this.lo = new Float64Array(n);
+    this.lent = new Uint8Array(n);
+    this.lentList = new Int32Array(n);
+    this.savedHi = new Float64Array(n);
+    this.savedLo = new Float64Array(n);
+    let total = 0;
+    for (const s of states) total += s.length;
+    this.saved = new Float64Array(total);
   }
 
-  /** Every group at time t0. */
+  /** Every group at time t0, none lent. */
   reset(t0: number): void {
     this.hi.fill(t0);
     this.lo.fill(0);
+    this.lent.fill(0);
+    this.lentCount = 0;
+    this.savedEnd = 0;
   }
 
-  /** Moves group g's states in y to the time hi + lo. */
+  /** Moves group g's states in y to the time hi + lo (a lent group brought there stays: it is no longer lent). */
   to(g: number, hi: number, lo: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
     const gh = this.hi[g],
       gl = this.lo[g];
+    if (this.lent[g] === 1) this.lent[g] = 0;
     if (gh === hi && gl === lo) return;
     const h = hi - gh + (lo - gl);
     if (h !== 0) this.advance[g]!(gh + gl, h, y, p, d);
@@ -37,9 +66,46 @@ export class Clocks {
     for (let i = 0; i < groups.length; i++) this.to(groups[i], hi, lo, y, p, d);
   }
 
-  /** Moves every group to the time hi + lo (the end of a run, a probe). */
+  /** Moves every group to the time hi + lo (the end of a run). */
   everyTo(hi: number, lo: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
     for (let g = 0; g < this.hi.length; g++) this.to(g, hi, lo, y, p, d);
+  }
+
+  /** Advances the groups listed (all when null) to hi + lo to be looked at; `giveBack` puts them back. */
+  lend(groups: Int32Array | null, hi: number, lo: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
+    const n = groups ? groups.length : this.hi.length;
+    for (let i = 0; i < n; i++) {
+      const g = groups ? groups[i] : i;
+      if (this.lent[g] === 1 || (this.hi[g] === hi && this.lo[g] === lo)) continue;
+      const slots = this.states[g];
+      // (the saved states of the lent groups, packed in the order they were lent)
+      const o = this.savedEnd;
+      for (let j = 0; j < slots.length; j++) this.saved[o + j] = y[slots[j]];
+      this.savedEnd += slots.length;
+      this.savedHi[g] = this.hi[g];
+      this.savedLo[g] = this.lo[g];
+      this.lentList[this.lentCount++] = g;
+      this.to(g, hi, lo, y, p, d);
+      this.lent[g] = 1;
+    }
+  }
+
+  /** Puts back the groups still lent: their states and clocks as before `lend`. */
+  giveBack(y: Float64Array): void {
+    let o = 0;
+    for (let j = 0; j < this.lentCount; j++) {
+      const g = this.lentList[j],
+        slots = this.states[g];
+      if (this.lent[g] === 1) {
+        for (let i = 0; i < slots.length; i++) y[slots[i]] = this.saved[o + i];
+        this.hi[g] = this.savedHi[g];
+        this.lo[g] = this.savedLo[g];
+        this.lent[g] = 0;
+      }
+      o += slots.length;
+    }
+    this.lentCount = 0;
+    this.savedEnd = 0;
   }
 }
 

@@ -94,6 +94,8 @@ export class AnalyticSimulator {
   private readonly due: Int32Array;
   private readonly dueList: number[] = [];
   private readonly one: number[] = [0];
+  /** the events fired at the current instant (for messages) */
+  private firedNow: readonly number[] = [];
   private readonly marks: Int32Array;
   private stamp = 0;
   private readonly pair = new Float64Array(2);
@@ -114,7 +116,10 @@ export class AnalyticSimulator {
     this.ws = new Workspace(model);
     this.recorder = new Recorder(this.ws);
     this.plans = plansOf(model, st);
-    this.clocks = new Clocks(model.closedForm().advance);
+    this.clocks = new Clocks(
+      model.closedForm().advance,
+      st.groups.map((g) => Int32Array.from(g.states)),
+    );
     this.firing = new AnalyticFiring(this.ws, this.recorder, this.plans, (k) => this.bring(this.plans[k].touch));
     this.zeno = new ZenoWatch(model.events.length);
     this.diagnosis = new Diagnosis(this.ws);
@@ -286,6 +291,7 @@ export class AnalyticSimulator {
       this.preApproach[k] = pr.rateSign(plan);
       const outcome = this.firing.fireOne(t, k);
       run.eventCount++;
+      this.firedNow = outcome.fired;
       const stamp = ++this.stamp;
       const again = plan.repredict;
       for (let i = 0; i < again.length; i++) {
@@ -341,34 +347,43 @@ export class AnalyticSimulator {
   }
 
   /**
-   * The events due at hi + lo, in file order. Scheduled events at that time and crossings
-   * within the tie tolerance of it are one instant; but a crossing that commutes with all of
-   * them (their read and write sets do not meet: two pairs of spheres far apart) keeps its
-   * own time and comes next, as an instant of its own, so that each of two independent
-   * impacts at one time counts (`hits := hits + 1` in both reads what the other wrote).
+   * The events due at the instant hi + lo, in file order. At a scheduled time: the time events
+   * due there (within the tie tolerance of one another, as on the stepper) and the crossings
+   * predicted at exactly that time. At a crossing: the crossings within the tie tolerance
+   * that do not commute with it (what they read and write meets, counters aside), processed
+   * together; one that commutes with all of them (two pairs of spheres far apart) keeps its
+   * own time and comes next, an instant of its own, so that both impacts count
+   * (`hits := hits + 1` in each); and time events scheduled at exactly that time.
    */
   private takeDue(run: Run, hi: number, lo: number): number[] {
-    const list = this.dueList;
+    const list = this.dueList,
+      heap = this.heap;
     list.length = 0;
-    const tol = tieTolerance(hi);
-    let scheduled = false;
-    while (run.qi < run.queueT.length && Math.abs(run.queueT[run.qi] - hi - lo) <= tol) {
-      const e = run.queueE[run.qi++];
-      scheduled = true;
-      if (!list.includes(e)) list.push(e);
-    }
-    const n = this.heap.within(hi, lo, tol, this.due);
-    if (scheduled || n === 1) {
+    const k = heap.top();
+    if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
+      const n = heap.within(hi, lo, tieTolerance(hi), this.due);
+      if (n > 1) this.conflicting(n, list);
+      else list.push(k);
+      while (run.qi < run.queueT.length && lo === 0 && run.queueT[run.qi] === hi) this.takeScheduled(run, list);
+    } else {
+      const tol = tieTolerance(hi);
+      while (run.qi < run.queueT.length && Math.abs(run.queueT[run.qi] - hi) <= tol) this.takeScheduled(run, list);
+      const n = heap.within(hi, 0, 0, this.due);
       for (let i = 0; i < n; i++) if (!list.includes(this.due[i])) list.push(this.due[i]);
-    } else if (n > 1) this.conflicting(n, list);
+    }
     if (list.length > 1) list.sort(ascending);
     return list;
+  }
+
+  private takeScheduled(run: Run, list: number[]): void {
+    const e = run.queueE[run.qi++];
+    if (!list.includes(e)) list.push(e);
   }
 
   /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
   private conflicting(n: number, list: number[]): void {
     const heap = this.heap,
-      events = this.model.events,
+      plans = this.plans,
       due = this.due;
     list.push(heap.top());
     for (let grown = true; grown;) {
@@ -376,13 +391,13 @@ export class AnalyticSimulator {
       for (let i = 0; i < n; i++) {
         const c = due[i];
         if (list.includes(c)) continue;
-        const ec = events[c];
+        const pc = plans[c];
         if (
           list.some(
             (k) =>
-              meets(events[k].writes, ec.reads) ||
-              meets(ec.writes, events[k].reads) ||
-              meets(events[k].writes, ec.writes),
+              meets(plans[k].commuteWrites, pc.commuteReads) ||
+              meets(pc.commuteWrites, plans[k].commuteReads) ||
+              meets(plans[k].commuteWrites, pc.commuteWrites),
           )
         ) {
           list.push(c);
@@ -418,6 +433,7 @@ export class AnalyticSimulator {
         t,
       );
     if (!this.repredict(run, due, outcome.fired, t)) return true;
+    this.clocks.giveBack(this.ws.y);
     if (run.eventCount > run.s.maxEvents)
       return this.failAt(
         run,
@@ -454,7 +470,7 @@ export class AnalyticSimulator {
       }
       this.bring(plan.touch);
     }
-    if (run.needOutputs) this.bring(this.outputGroups);
+    if (run.needOutputs) this.clocks.lend(this.outputGroups, run.hi, run.lo, ws.y, ws.p, ws.d);
     for (let i = 0; i < due.length; i++) {
       const k = due[i],
         plan = plans[k];
@@ -470,6 +486,7 @@ export class AnalyticSimulator {
   /** After the actions: every state event they can have changed predicted again, once. False when the run is over. */
   private repredict(run: Run, due: number[], fired: readonly number[], t: number): boolean {
     const plans = this.plans;
+    this.firedNow = fired;
     const stamp = ++this.stamp;
     for (let f = 0; f < fired.length; f++) {
       const k = fired[f];
@@ -518,6 +535,12 @@ export class AnalyticSimulator {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
       return false;
     }
+    if (pr.outcome === 'unresolved' && pr.s === 0) {
+      ws.gPrev[plan.watch] = pr.c[0];
+      ws.gBound[plan.watch] = pr.c[plan.degree + 1];
+      this.failAt(run, this.diagnosis.precisionMessage(plan.watch, t, this.firedNow), t);
+      return false;
+    }
     this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : 0;
     if (pr.s === Infinity) this.heap.set(j, Infinity, 0);
     else {
@@ -538,8 +561,9 @@ export class AnalyticSimulator {
         const tg = run.s.t0 + run.grid * h;
         if (tg > t || tg >= run.s.tEnd) break;
         run.grid++;
-        this.clocks.allTo(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
+        this.clocks.lend(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
         m.outputs(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+        this.clocks.giveBack(ws.y);
         this.recorder.fixedRow(tg, ws.outPost);
       }
     }
@@ -555,8 +579,9 @@ export class AnalyticSimulator {
   private takeProbe(run: Run, t: number): void {
     const ws = this.ws,
       m = this.model;
-    this.clocks.everyTo(t, 0, ws.y, ws.p, ws.d);
+    this.clocks.lend(null, t, 0, ws.y, ws.p, ws.d);
     run.probeOut.push({ t, y: ws.y.slice(0, m.nStates), d: ws.d.slice() });
+    this.clocks.giveBack(ws.y);
     run.pi++;
   }
 

@@ -7,6 +7,9 @@
 import type { CoefficientFunction } from '../codegen/closed-form.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SystemStructure } from '../structure/structure.js';
+import type { Expr } from '../expression/ast.js';
+import { references } from '../expression/expr.js';
+import type { FirstOrderSystem } from '../transform/system.js';
 
 export interface EventPlan {
   /** a state event's watch index, or -1 for a time event */
@@ -24,6 +27,14 @@ export interface EventPlan {
   dSlots: Int32Array;
   /** the state events to predict again after it fires (itself included) */
   repredict: Int32Array;
+  /**
+   * What it reads and writes, for deciding whether two events at one time commute: the
+   * states, step variables and discrete variables of its function and actions, except
+   * counters (a discrete only ever incremented by a constant, `hits := hits + 1`, and read by
+   * nothing else), whose increments commute.
+   */
+  commuteReads: ReadonlySet<string>;
+  commuteWrites: ReadonlySet<string>;
 }
 
 const PLANS = new WeakMap<CompiledModel, EventPlan[]>();
@@ -56,6 +67,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     for (const dsl of e.readsDiscrete) push(discreteReaders, dsl, k);
   });
   const stateIndex = new Map(m.stateNames.map((n, i) => [n, i]));
+  const counters = countersOf(sys);
   const discreteIndex = new Map(m.discreteNames.map((n, i) => [n, i]));
   return m.events.map((ev, k) => {
     const e = st.events[k];
@@ -69,7 +81,10 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     const repredict = new Set<number>(isStateEvent[k] ? [k] : []);
     for (const g of e.changes) for (const j of groupReaders.get(g) ?? []) repredict.add(j);
     for (const dsl of e.writesDiscrete) for (const j of discreteReaders.get(dsl) ?? []) repredict.add(j);
+    const names = namesOf(sys, k, counters);
     return {
+      commuteReads: names.reads,
+      commuteWrites: names.writes,
       watch: ev.watchIndex,
       dir: ev.direction === 'rises' ? 1 : ev.direction === 'falls' ? -1 : 0,
       degree: cf.degree[k],
@@ -81,6 +96,78 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       repredict: sorted(repredict),
     };
   });
+}
+
+/** Names an expression reads, through the algebraic variables. */
+function readsOf(sys: FirstOrderSystem, e: Expr, into: Set<string>): Set<string> {
+  const named = new Map(sys.namedValues.map((v) => [v.name, v.expr]));
+  const visit = (x: Expr) => {
+    for (const k of references(x)) {
+      if (into.has(k)) continue;
+      into.add(k);
+      const def = named.get(k);
+      if (def) visit(def);
+    }
+  };
+  visit(e);
+  return into;
+}
+
+/**
+ * The counters of a model: discrete variables that every action writing them increments by
+ * a constant (`hits := hits + 1`) and that no event function and no other action reads.
+ */
+function countersOf(sys: FirstOrderSystem): Set<string> {
+  const counters = new Set(sys.discretes.map((d) => d.name));
+  const read = new Set<string>();
+  for (const ev of sys.events) {
+    if (ev.condition) readsOf(sys, ev.condition, read);
+    for (const a of ev.actions) {
+      if (a.kind === 'jump') readsOf(sys, a.increment, read);
+      else if (a.kind === 'marcus') for (const j of a.jumps) readsOf(sys, j.rate, read);
+      else if (a.kind === 'assign') {
+        const v = a.value;
+        const increment =
+          v.kind === 'binary' &&
+          v.op === '+' &&
+          v.left.kind === 'name' &&
+          v.left.name === a.target &&
+          references(v.right).size === 0;
+        if (!increment) {
+          counters.delete(a.target);
+          readsOf(sys, v, read);
+        }
+      }
+    }
+  }
+  for (const k of read) counters.delete(k);
+  return counters;
+}
+
+/** What event k's function and actions read and write, counters left out (see EventPlan.commuteReads). */
+function namesOf(sys: FirstOrderSystem, k: number, counters: Set<string>): { reads: Set<string>; writes: Set<string> } {
+  const ev = sys.events[k];
+  const reads = new Set<string>(),
+    writes = new Set<string>();
+  if (ev.condition) readsOf(sys, ev.condition, reads);
+  for (const a of ev.actions) {
+    if (a.kind === 'assign') {
+      readsOf(sys, a.value, reads);
+      writes.add(a.target);
+    } else if (a.kind === 'jump') {
+      readsOf(sys, a.increment, reads);
+      writes.add(a.target);
+    } else if (a.kind === 'marcus')
+      for (const j of a.jumps) {
+        readsOf(sys, j.rate, reads);
+        writes.add(j.target);
+      }
+  }
+  for (const c of counters) {
+    reads.delete(c);
+    writes.delete(c);
+  }
+  return { reads, writes };
 }
 
 function sorted(s: Set<number>): Int32Array {

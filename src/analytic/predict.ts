@@ -8,9 +8,12 @@
  *   again only at a later crossing. If it leaves zero across the side it came from, without
  *   an approach the arithmetic could see (a grazing arrival), or stays at zero with the
  *   motion pushing it across (a plastic impact under gravity), it is a contact.
- * - Any other function within its own rounding of zero (the scale of the terms it adds, not
- *   of the state vector) that heads across is a coincident event: it fires at this instant.
- *   One that heads away has the root at the instant divided out. One that nothing moves
+ * - Any other function that the instant's actions changed and that sits within its own
+ *   rounding of zero (the scale of the terms it adds, not of the state vector) and heads
+ *   across is unresolved: whether it crosses before or after the instant cannot be told in
+ *   double precision (a gap x2 - x1 of positions near 3 below 1e-15). Functions that cross at
+ *   one instant without touching each other's motions were found together by their predicted
+ *   times. One that heads away has the root at the instant divided out. One that nothing moves
  *   (every coefficient within its rounding: bodies moving together) sits there.
  * - At the start of a run a function at zero is taken as leaving it: an event needs a
  *   crossing from the side its direction names (falls: from > 0), as on the stepper.
@@ -76,8 +79,11 @@ export class Predictor {
           return;
         }
       } else {
+        // the instant's actions changed its motion while it sat within rounding of zero:
+        // whether it crosses before or after the instant cannot be told
         const side = dir !== 0 ? -dir : Math.sign(c[0]);
         if (dir !== 0 ? sign === dir : side !== 0 && sign === -side) {
+          this.outcome = 'unresolved';
           this.s = 0;
           return;
         }

@@ -70,6 +70,7 @@ export class PolynomialRoots {
     // leading coefficients within their rounding are no part of the polynomial
     while (n > 0 && !(Math.abs(w[n]) > wb[n])) n--;
     if (n === 0 || !(H > 0)) return Infinity;
+    this.normalise(n);
     if (n === 1) {
       const s = -w[0] / w[1];
       return s > 0 && s <= H && (dir === 0 || Math.sign(w[1]) === dir) ? s : Infinity;
@@ -95,6 +96,27 @@ export class PolynomialRoots {
     }
     this.order = 0;
     return 0;
+  }
+
+  /**
+   * Scales the coefficients (and their bounds) by a power of two so that the largest is near
+   * one, exactly: the roots do not change, and the products of the discriminant neither
+   * underflow nor overflow (a ball of size 1e-200 has b^2 - 4ac = 1e-399).
+   */
+  private normalise(n: number): void {
+    const w = this.w,
+      wb = this.wb;
+    let big = 0;
+    for (let k = 0; k <= n; k++) big = Math.max(big, Math.abs(w[k]));
+    if (big > 1e-100 && big < 1e100) return;
+    const e = -Math.round(Math.log2(big));
+    // (in two factors: 2^e alone can overflow where the coefficients are subnormal)
+    const f1 = 2 ** Math.trunc(e / 2),
+      f2 = 2 ** (e - Math.trunc(e / 2));
+    for (let k = 0; k <= n; k++) {
+      w[k] = w[k] * f1 * f2;
+      wb[k] = wb[k] * f1 * f2;
+    }
   }
 
   /** w[0] + w[1] s + w[2] s^2 */
