@@ -15,7 +15,8 @@ import type { CompiledModel } from './codegen/compile.js';
 // the library finds exact roots of nonlinear delta arguments from the start (algebra.ts)
 import './transform/exact-roots.js';
 import { compileModel, type StageInput } from './codegen/stages.js';
-import { Simulator, SimulationInputError, type SimulateOptions, type SimulationResult } from './driver/index.js';
+import { SimulationInputError, type SimulateOptions, type SimulationResult } from './driver/index.js';
+import { Simulator } from './analytic/index.js';
 import { checkOptions } from './driver/settings.js';
 import { checkShootOptions, shoot as shootCompiled, type ShootOptions, type ShootResult } from './shooting/newton.js';
 
@@ -35,7 +36,8 @@ export type { AnalysedModel } from './analysis/analyse.js';
 export type { FirstOrderSystem, EventSpec, SystemState, StepVariable, ActionSpec } from './transform/system.js';
 export type { CompiledModel, CompiledEvent } from './codegen/compile.js';
 export { transformReport, formatText, formatLatex, type TransformReport } from './report/print.js';
-export { Simulator, SimulationInputError } from './driver/index.js';
+export { SimulationInputError } from './driver/index.js';
+export { Simulator } from './analytic/index.js';
 export type {
   SimulateOptions,
   SimulationResult,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../src/codegen/stages.js';
-import { Simulator } from '../src/driver/index.js';
+import { Simulator } from '../src/index.js';
 import {
   BatchInputError,
   checkReport,

@@ -3,7 +3,8 @@
  * shared counter by this thread and worker threads alike, and results land in shared arrays.
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import { Simulator, type RunStatus, type SimulateOptions } from '../driver/index.js';
+import type { RunStatus, SimulateOptions } from '../driver/index.js';
+import { Simulator } from '../analytic/index.js';
 import { evaluate, MissingValue } from '../expression/evaluate.js';
 import { checkReport, type ReportExpr } from './report.js';
 

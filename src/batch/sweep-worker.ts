@@ -11,7 +11,8 @@ import { compileModel } from '../codegen/stages.js';
 // workers compile as the main thread does: with exact roots where a delta argument has them
 import '../transform/exact-roots.js';
 import { BatchInputError, parseReport, runNextChunk, type ReportExpr, type SharedBatch } from './index.js';
-import { Simulator, SimulationInputError, type SimulateOptions } from '../driver/index.js';
+import { SimulationInputError, type SimulateOptions } from '../driver/index.js';
+import { Simulator } from '../analytic/index.js';
 
 export interface ChunkTask {
   file: string;

@@ -13,7 +13,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { readModelFile } from '../files/read-model-file.js';
-import { Simulator, type SimulateOptions } from '../driver/index.js';
+import type { SimulateOptions } from '../driver/index.js';
+import { Simulator } from '../analytic/index.js';
 import {
   BatchInputError,
   MAX_RUNS_PER_PROCESS,

@@ -4,7 +4,8 @@
  * write the result.
  */
 import { compileModel, parse } from '../codegen/stages.js';
-import { Simulator, type SimulateOptions, type SimulationResult } from '../driver/index.js';
+import type { SimulateOptions, SimulationResult } from '../driver/index.js';
+import { Simulator } from '../analytic/index.js';
 import type { Expr } from '../expression/ast.js';
 import { ModelError } from '../expression/errors.js';
 import { evaluate } from '../expression/evaluate.js';

@@ -30,7 +30,10 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--to <B>', 'end of the range (overrides the model)')
     .option('--set <NAME=VALUE>', 'a parameter or unknown (repeatable)', collect)
     .option('--init <NAME=VALUE,...>', "initial values, y' for a derivative (repeatable: one run each)", collect)
-    .option('--method <NAME>', 'auto (default: dopri5, rodas where stiff), dopri5, dop853, rodas, rk4 or euler')
+    .option(
+      '--method <NAME>',
+      'auto (default: analytic where every part has a closed form, else dopri5, rodas where stiff), analytic, dopri5, dop853, rodas, rk4 or euler',
+    )
     .option('--rtol <R>', 'relative tolerance')
     .option('--atol <A>', 'absolute tolerance')
     .option('--step <H>', 'fixed step for rk4, largest step otherwise')

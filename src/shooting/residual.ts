@@ -9,7 +9,8 @@
  * options) is allocated once and rewritten in place.
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import { Simulator, type SimulateOptions, type SimulationResult } from '../driver/index.js';
+import type { SimulateOptions, SimulationResult } from '../driver/index.js';
+import { Simulator } from '../analytic/index.js';
 
 const EMPTY = new Float64Array(0);
 
