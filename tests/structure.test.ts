@@ -3,9 +3,9 @@
  * what each event reads and writes, on small models whose structure is known by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { transformModel } from '../src/index.js';
+import { compileModel, formatLatex, formatText, transformModel, transformReport } from '../src/index.js';
 import { analyseStructure } from '../src/structure/structure.js';
-import { segmentsReport, segmentsText } from '../src/structure/segments.js';
+import { segmentsReport } from '../src/structure/segments.js';
 import { connectedParts, stronglyConnected } from '../src/structure/graph.js';
 
 const structureOf = (src: string) => {
@@ -49,11 +49,13 @@ describe('components and their closed forms', () => {
     expect(st.events[0].degree).toBe(2);
     expect(st.events[0].reads).toEqual([0]);
     expect(st.events[0].changes).toEqual([0]);
-    const text = segmentsText(segmentsReport(sys, st)).join('\n');
-    expect(text).toContain('h     closed form: polynomial of degree 2 in t');
-    expect(text).toContain('u1    closed form: polynomial of degree 1 in t');
-    expect(text).toContain('event bounce: times are roots of a polynomial of degree 2 in t');
-    expect(text).toContain('simulate takes the analytic path');
+    const r = segmentsReport(sys, st);
+    expect(r.segments.map((s) => [s.states.join(','), s.integration])).toEqual([
+      ['h', 'closed form: polynomial of degree 2 in t'],
+      ['u1', 'closed form: polynomial of degree 1 in t'],
+    ]);
+    expect(r.eventRoots).toEqual([{ event: 'bounce', times: 'roots of a polynomial of degree 2 in t' }]);
+    expect(r.analytic).toBe(true);
   });
 
   it('spheres in a row: one clock per sphere; a collision reads two and changes two', () => {
@@ -130,5 +132,42 @@ x(0) = 0`);
     expect(st.obstacles).toEqual([
       'event e1: its function sin(x) - 0.5 is not a polynomial in t between events (sin(x))',
     ]);
+  });
+});
+
+describe('transform says how each part is integrated, in every format', () => {
+  it('the ball: closed form in text, LaTeX, JSON (segments) and the generated JavaScript', () => {
+    const m = compileModel(BALL);
+    const report = transformReport(m);
+    const text = formatText(report);
+    expect(text).toContain(
+      [
+        'integration between events (closed form where the algebra allows)',
+        '  h     closed form: polynomial of degree 2 in t',
+        '  u1    closed form: polynomial of degree 1 in t',
+        '  event bounce: times are roots of a polynomial of degree 2 in t',
+        '  every part in closed form: simulate takes the analytic path (stats.method analytic)',
+      ].join('\n'),
+    );
+    expect(formatLatex(m.system, report)).toContain('%   h     closed form: polynomial of degree 2 in t');
+    const json = JSON.parse(JSON.stringify(report));
+    expect(json.segments).toEqual([
+      { states: ['h'], kind: 'polynomial', degree: 2, integration: 'closed form: polynomial of degree 2 in t' },
+      { states: ['u1'], kind: 'polynomial', degree: 1, integration: 'closed form: polynomial of degree 1 in t' },
+    ]);
+    expect(json.analyticPath).toEqual({ closedForm: true, obstacles: [] });
+    expect(m.source).toContain('// Closed forms of the analytic path');
+  });
+
+  it('a rope: numerically, with the reason', () => {
+    const text = formatText(
+      transformReport(
+        compileModel(
+          `independent x from 0 to 10\nparameter w = 1, H = 5\ny'' = w/H*sqrt(1 + y'^2)\ny(0) = 0; y'(0) = 1`,
+        ),
+      ),
+    );
+    expect(text).toContain("  y'    numerically (y'' reads y' (a cycle): not a polynomial in x)");
+    expect(text).toContain('  simulate integrates numerically (the analytic path needs every part in closed form)');
   });
 });

@@ -123,7 +123,7 @@ export function compileClosedForm(
       const terms = flow.taylor(name(x), degreeOf[s]).slice(1);
       if (terms.length === 0) continue;
       const names = terms.map((c) => {
-        const a = `a${consts.length}`;
+        const a = `c${consts.length}`;
         consts.push(`  const ${a} = ${em.expr(c, 'direct')};\n`);
         return a;
       });

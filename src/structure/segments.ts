@@ -58,19 +58,3 @@ export function segmentsReport(sys: FirstOrderSystem, st: SystemStructure): Segm
   });
   return { segments, eventRoots, analytic: st.closedForm, obstacles: st.obstacles };
 }
-
-/** The text section of `transform`. */
-export function segmentsText(r: SegmentsReport): string[] {
-  const width = Math.max(4, ...r.segments.map((s) => s.states.join(', ').length));
-  const lines = ['', 'integration between events (closed form where the algebra allows)'];
-  for (const s of r.segments)
-    lines.push(`  ${s.states.join(', ').padEnd(width)}  ${s.integration}${s.reason ? ` (${s.reason})` : ''}`);
-  for (const e of r.eventRoots)
-    lines.push(`  event ${e.event}: times are ${e.times}${e.reason ? ` (${e.reason})` : ''}`);
-  lines.push(
-    r.analytic
-      ? '  every part in closed form: simulate takes the analytic path (stats.method analytic)'
-      : '  simulate integrates numerically (the analytic path needs every part in closed form)',
-  );
-  return lines;
-}
