@@ -970,7 +970,8 @@ describe('transform prints an array model once, as loops over its template', () 
     const small = text(src, { set: { N: 8 } });
     const large = text(src, { set: { N: 600 } });
     expect(large.split('\n').length).toBe(small.split('\n').length);
-    expect(small.split('\n').length).toBeLessThan(70);
+    // (the template, and how its parts are integrated: report/segments.ts, 8 lines folded)
+    expect(small.split('\n').length).toBeLessThan(78);
     // a loop of the model keeps its range as written; the equations come from three statements (x[1], x[2..N-1], x[N]): numbers
     expect(large).toContain('  for i in 1:N-1: J[i] = (1 + e)*m/2*(u[i] + S[i] - (u[i+1] + S[i+1]))\n');
     expect(large).toContain("equations\n  for i in 1:600:\n    x[i]' = u[i] + S[i]\n    u[i]' = 0\n");

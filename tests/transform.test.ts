@@ -587,6 +587,12 @@ events (processed in this order at one instant)
 
 notes
   - ${r.warnings[0]}
+
+integration between events (closed form where the algebra allows)
+  h     closed form: polynomial of degree 2 in t
+  u1    closed form: polynomial of degree 1 in t
+  event bounce: times are roots of a polynomial of degree 2 in t
+  every part in closed form: simulate takes the analytic path (stats.method analytic)
 `);
   });
 
@@ -697,7 +703,7 @@ valueOf(0) = 0
     for (const id of identifiers) {
       const ok =
         allowed.has(id) ||
-        /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|local\d+|\w+Family\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|\w+Part\d+|outputs|initial|apply\d*|rate\d*|scalar\d*|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(
+        /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|local\d+|\w+Family\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|\w+Part\d+|outputs|initial|apply\d*|rate\d*|scalar\d*|advance\d*|coefficients\d*|h|c\d+|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(
           id,
         );
       expect(ok, `${file}: identifier '${id}' in the generated source`).toBe(true);

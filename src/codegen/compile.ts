@@ -871,7 +871,10 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     closedForm: () => (closedForm ??= compileClosedForm(system, structureOf(system), em)),
     // a getter, so that compiling a model does not differentiate it: only printing does
     get source() {
-      return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}`;
+      const closed = structureOf(system).closedForm
+        ? `\n\n// Closed forms of the analytic path (every part is a polynomial in the independent variable)\n\n${this.closedForm().source}`
+        : '';
+      return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}${closed}`;
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   type RangeHint,
 } from './fold.js';
 import { originOf } from '../language/arrays.js';
+import { attachSegments, segmentsLatex, segmentsLines, type SegmentsPart } from './segments.js';
 import type { Span } from '../expression/ast.js';
 
 /** How many scheduled times `transform` lists per event before it says "and N more". */
@@ -51,6 +52,10 @@ export interface TransformReport {
    * An array model only: its sections once, as lines and loops (`{for, from, to, body}`: the
    * body's lines for each value of the loop variable), whatever the number of elements (fold.ts).
    */
+  /** how each part is integrated between events (report/segments.ts) */
+  segments?: SegmentsPart['segments'];
+  eventRoots?: SegmentsPart['eventRoots'];
+  analyticPath?: SegmentsPart['analyticPath'];
   template?: Record<
     'parameters' | 'states' | 'stepVariables' | 'discretes' | 'algebraic' | 'situations' | 'equations' | 'events',
     FoldItem[]
@@ -260,6 +265,7 @@ export function transformReport(model: CompiledModel): TransformReport {
       get: () => (template ??= templateOf(report)),
     });
   }
+  attachSegments(report, model);
   return report;
 }
 
@@ -323,6 +329,7 @@ export function formatText(r: TransformReport): string {
   if (r.boundaryConditions.length)
     lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
   if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
+  if (r.segments) lines.push(...segmentsLines(r as SegmentsPart));
   // an array model: its copies folded back into loops (fold.ts)
   hints.length = lines.length;
   return foldLines(lines, undefined, hints).join('\n') + '\n';
@@ -356,6 +363,7 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
     );
     out.push('\\end{itemize}');
   }
+  if (r.segments) out.push(...segmentsLatex(r as SegmentsPart));
   return out.join('\n') + '\n';
 }
 
