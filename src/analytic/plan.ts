@@ -6,7 +6,7 @@
  */
 import type { CoefficientFunction } from '../codegen/closed-form.js';
 import type { CompiledModel } from '../codegen/compile.js';
-import type { SystemStructure } from '../structure/structure.js';
+import { readsOf, type SystemStructure } from '../structure/structure.js';
 import type { Expr } from '../expression/ast.js';
 import { references } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
@@ -98,18 +98,9 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
   });
 }
 
-/** Names an expression reads, through the algebraic variables. */
-function readsOf(sys: FirstOrderSystem, e: Expr, into: Set<string>): Set<string> {
-  const named = new Map(sys.namedValues.map((v) => [v.name, v.expr]));
-  const visit = (x: Expr) => {
-    for (const k of references(x)) {
-      if (into.has(k)) continue;
-      into.add(k);
-      const def = named.get(k);
-      if (def) visit(def);
-    }
-  };
-  visit(e);
+/** Adds the names an expression reads, through the algebraic variables, to `into`. */
+function addReads(sys: FirstOrderSystem, e: Expr, into: Set<string>): Set<string> {
+  for (const k of readsOf(sys, e)) into.add(k);
   return into;
 }
 
@@ -121,10 +112,10 @@ function countersOf(sys: FirstOrderSystem): Set<string> {
   const counters = new Set(sys.discretes.map((d) => d.name));
   const read = new Set<string>();
   for (const ev of sys.events) {
-    if (ev.condition) readsOf(sys, ev.condition, read);
+    if (ev.condition) addReads(sys, ev.condition, read);
     for (const a of ev.actions) {
-      if (a.kind === 'jump') readsOf(sys, a.increment, read);
-      else if (a.kind === 'marcus') for (const j of a.jumps) readsOf(sys, j.rate, read);
+      if (a.kind === 'jump') addReads(sys, a.increment, read);
+      else if (a.kind === 'marcus') for (const j of a.jumps) addReads(sys, j.rate, read);
       else if (a.kind === 'assign') {
         const v = a.value;
         const increment =
@@ -135,7 +126,7 @@ function countersOf(sys: FirstOrderSystem): Set<string> {
           references(v.right).size === 0;
         if (!increment) {
           counters.delete(a.target);
-          readsOf(sys, v, read);
+          addReads(sys, v, read);
         }
       }
     }
@@ -149,17 +140,17 @@ function namesOf(sys: FirstOrderSystem, k: number, counters: Set<string>): { rea
   const ev = sys.events[k];
   const reads = new Set<string>(),
     writes = new Set<string>();
-  if (ev.condition) readsOf(sys, ev.condition, reads);
+  if (ev.condition) addReads(sys, ev.condition, reads);
   for (const a of ev.actions) {
     if (a.kind === 'assign') {
-      readsOf(sys, a.value, reads);
+      addReads(sys, a.value, reads);
       writes.add(a.target);
     } else if (a.kind === 'jump') {
-      readsOf(sys, a.increment, reads);
+      addReads(sys, a.increment, reads);
       writes.add(a.target);
     } else if (a.kind === 'marcus')
       for (const j of a.jumps) {
-        readsOf(sys, j.rate, reads);
+        addReads(sys, j.rate, reads);
         writes.add(j.target);
       }
   }

@@ -101,6 +101,18 @@ class Reads {
   }
 }
 
+const READS = new WeakMap<FirstOrderSystem, Reads>();
+
+/** The names an expression of the system reads, through its algebraic variables (memoised per system). */
+export function readsOf(sys: FirstOrderSystem, e: Expr): Set<string> {
+  let r = READS.get(sys);
+  if (!r) {
+    r = new Reads(new Map(sys.namedValues.map((v) => [v.name, v.expr])));
+    READS.set(sys, r);
+  }
+  return r.of(e);
+}
+
 const STRUCTURES = new WeakMap<FirstOrderSystem, SystemStructure>();
 
 /** The structure of a system, analysed once (the compiler, the report and the run's selection share it). */
