@@ -35,7 +35,13 @@ import { Recorder } from './recorder.js';
 import { Switching } from './switching.js';
 import { resolveRange } from './range.js';
 import { resolveSettings } from './settings.js';
-import { SimulationInputError, type LocateMode, type SimulateOptions, type SimulationResult, type ValueRecord } from './types.js';
+import {
+  SimulationInputError,
+  type LocateMode,
+  type SimulateOptions,
+  type SimulationResult,
+  type ValueRecord,
+} from './types.js';
 import { Workspace, sharedRhs } from './workspace.js';
 
 /** What one run carries besides the workspace: settings, stop queue, counters. */
