@@ -29,7 +29,8 @@ import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
-import { initialState, parameterValues, runRange } from './setup.js';
+import { initialState, parameterValues } from './setup.js';
+import { resolveRange } from '../driver/range.js';
 import type { RunSettings } from '../driver/settings.js';
 
 /** What one run carries: its settings, the stop queue of scheduled events, probes and counters. */
@@ -149,7 +150,7 @@ export class AnalyticSimulator {
       sys = m.system;
     const p = parameterValues(m, settings.set, this.pBuffer);
     initialState(m, p, settings.init, ws.y, ws.d);
-    const { t0, tEnd } = runRange(m, options.from, options.to, p);
+    const { t0, tEnd } = resolveRange(m, p, options);
     if (tEnd < t0) return null;
     ws.p = p;
     ws.dir = 1;
