@@ -70,7 +70,9 @@ export function simulationText(r: SimulationResult): string {
     ? `, method auto: ${r.stats.switches} switch(es) between dopri5 and rodas, ${r.stats.method} at the end`
     : '';
   lines.push(
-    `${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`,
+    r.stats.method === 'analytic'
+      ? `analytic: every part in closed form, ${r.stats.events} events at the roots of their functions, no steps`
+      : `${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`,
   );
   if (r.events.length) {
     lines.push('', 'events');
