@@ -30,16 +30,16 @@ export const TOLS = {
 /**
  * Integration method per tolerance label and workload, chosen as a user would for the problem:
  * - W1 (a ball's flights) and W3 (spheres in uniform motion) move along polynomials of degree
- *   2 and 1 between events, which every Runge–Kutta method integrates exactly: the order buys
- *   nothing, so the cheapest stages win (DOPRI5: 6 evaluations a step against DOP853's 12,
- *   and dense output without extra stages).
+ *   2 and 1 between events: deltastep's default, auto, takes the analytic path for them
+ *   (closed forms, events at certified roots; the tolerances do not apply). `--method dopri5`
+ *   measures the stepper on them (every Runge–Kutta method integrates those polynomials
+ *   exactly, so the cheapest stages win).
  * - W2 (a harmonic oscillator) and W4 (the catenary) are smooth and curved: at rtol 1e-10
- *   DOP853's order 8 needs far fewer steps than order 5.
- * At the default tolerances deltastep's own default method (dopri5) is used throughout.
+ *   DOP853's order 8 needs far fewer steps than order 5; at the default tolerances, dopri5.
  */
 export const METHOD = {
-  tight: { W1: 'dopri5', W2: 'dop853', W3: 'dopri5', W4: 'dop853' },
-  default: { W1: 'dopri5', W2: 'dopri5', W3: 'dopri5', W4: 'dopri5' },
+  tight: { W1: 'auto', W2: 'dop853', W3: 'auto', W4: 'dop853' },
+  default: { W1: 'auto', W2: 'dopri5', W3: 'auto', W4: 'dopri5' },
 };
 
 /** workload parameters (mirror of ../shared/peers/js/common.js) */
@@ -288,7 +288,7 @@ export async function runDriver(workload, tol, repeats, { instrument = true } = 
 }
 
 const USAGE =
-  'usage: peer-driver.mjs --workload W1|W2|W3|W4 --tol tight|default --repeats N [--method dop853|dopri5|rk4]';
+  'usage: peer-driver.mjs --workload W1|W2|W3|W4 --tol tight|default --repeats N [--method auto|analytic|dop853|dopri5|rk4]';
 
 function parseArgs(argv) {
   const o = { workload: 'W1', tol: 'tight', repeats: 5, method: null };
@@ -299,7 +299,7 @@ function parseArgs(argv) {
     o[k] = k === 'repeats' ? parseInt(argv[++i], 10) : argv[++i];
   }
   if (!(o.repeats >= 1)) throw new Error('--repeats must be a positive integer');
-  if (o.method !== null && !['dop853', 'dopri5', 'rk4'].includes(o.method))
+  if (o.method !== null && !['dop853', 'dopri5', 'rk4', 'auto', 'analytic'].includes(o.method))
     throw new Error(`${USAGE} (unknown method '${o.method}')`);
   return o;
 }

@@ -191,7 +191,7 @@ export class AnalyticSimulator {
     if (settings.probes) result.probes = probeOut;
     const queueT = this.queueT,
       queueE = this.queueE;
-    queueT.length = queueE.length = 0;
+    if (queueT.length > 0) queueT.length = queueE.length = 0;
     if (this.scheduled)
       try {
         this.schedule(p, t0, tEnd, queueT, queueE);
@@ -292,7 +292,8 @@ export class AnalyticSimulator {
       this.preApproach[k] = pr.rateSign(plan);
       const outcome = this.firing.fireOne(t, k);
       run.eventCount++;
-      this.firedNow = outcome.fired;
+      this.one[0] = k;
+      this.firedNow = this.one;
       const stamp = ++this.stamp;
       const again = plan.repredict;
       for (let i = 0; i < again.length; i++) {
@@ -359,7 +360,7 @@ export class AnalyticSimulator {
   private takeDue(run: Run, hi: number, lo: number): number[] {
     const list = this.dueList,
       heap = this.heap;
-    list.length = 0;
+    if (list.length > 0) list.length = 0;
     const k = heap.top();
     if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
       const n = heap.within(hi, lo, tieTolerance(hi), this.due);

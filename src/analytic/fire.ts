@@ -63,14 +63,21 @@ export class AnalyticFiring {
     out.stopped = false;
     out.stopper = '';
     out.iterationFailed = false;
-    out.fired.length = 0;
+    out.fired = [];
     // one event that moves no other function, nothing to record: the whole instant is its action
-    if (fired.length === 1 && !this.withValues && !this.rows && this.ws.model.events[fired[0]].moves.length === 0)
-      return this.fireOne(t, fired[0]);
+    if (fired.length === 1 && !this.withValues && !this.rows && this.ws.model.events[fired[0]].moves.length === 0) {
+      this.fireOne(t, fired[0]);
+      out.fired.push(fired[0]);
+      return out;
+    }
     return this.general(t, fired);
   }
 
-  /** One event alone whose actions move no other event's function, with no rows or ledger values to write. */
+  /**
+   * One event alone whose actions move no other event's function, with no rows or ledger
+   * values to write. (The outcome's `fired` is then [k]: the caller knows it; it is left as
+   * it was, since emptying an array costs more than the rest of an impact.)
+   */
   fireOne(t: number, k: number): InstantOutcome {
     const ws = this.ws,
       ev = ws.model.events[k],
@@ -79,7 +86,6 @@ export class AnalyticFiring {
     out.stopped = false;
     out.stopper = '';
     out.iterationFailed = false;
-    out.fired.length = 0;
     const { ySlots, dSlots } = this.plans[k];
     const { y, d, yOut, dOut, yPre, dPre } = ws;
     for (let i = 0; i < ySlots.length; i++) yPre[ySlots[i]] = yOut[ySlots[i]] = y[ySlots[i]];
@@ -97,7 +103,6 @@ export class AnalyticFiring {
       jumps: NO_VALUES,
     });
     out.count = 1;
-    out.fired.push(k);
     if (ev.stops) {
       out.stopped = true;
       out.stopper = ev.name;

@@ -89,6 +89,13 @@ export class Predictor {
         }
       }
     }
+    if (D === 1) {
+      // a straight line: its root at once (at zero, the line leaves it and never comes back)
+      const v = c[1],
+        s = -c[0] / v;
+      this.s = !atZero && Math.abs(v) > c[3] && s > 0 && s <= H && (dir === 0 || Math.sign(v) === dir) ? s : Infinity;
+      return;
+    }
     this.s = this.roots.first(c, 0, D, atZero, dir, H);
     if (this.roots.unresolved) {
       this.outcome = 'unresolved';
