@@ -6,9 +6,7 @@
  */
 import type { CoefficientFunction } from '../codegen/closed-form.js';
 import type { CompiledModel } from '../codegen/compile.js';
-import { readsOf, type SystemStructure } from '../structure/structure.js';
-import type { Expr } from '../expression/ast.js';
-import { references } from '../expression/expr.js';
+import type { SystemStructure } from '../structure/structure.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 
 export interface EventPlan {
@@ -67,7 +65,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     for (const dsl of e.readsDiscrete) push(discreteReaders, dsl, k);
   });
   const stateIndex = new Map(m.stateNames.map((n, i) => [n, i]));
-  const counters = countersOf(sys);
+  const counters = countersOf(sys, st);
   const discreteIndex = new Map(m.discreteNames.map((n, i) => [n, i]));
   return m.events.map((ev, k) => {
     const e = st.events[k];
@@ -81,7 +79,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     const repredict = new Set<number>(isStateEvent[k] ? [k] : []);
     for (const g of e.changes) for (const j of groupReaders.get(g) ?? []) repredict.add(j);
     for (const dsl of e.writesDiscrete) for (const j of discreteReaders.get(dsl) ?? []) repredict.add(j);
-    const names = namesOf(sys, k, counters);
+    const names = namesOf(st, k, counters);
     return {
       commuteReads: names.reads,
       commuteWrites: names.writes,
@@ -98,61 +96,31 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
   });
 }
 
-/** Adds the names an expression reads, through the algebraic variables, to `into`. */
-function addReads(sys: FirstOrderSystem, e: Expr, into: Set<string>): Set<string> {
-  for (const k of readsOf(sys, e)) into.add(k);
-  return into;
-}
-
 /**
  * The counters of a model: discrete variables that every action writing them increments by
  * a constant (`hits := hits + 1`) and that no event function and no other action reads.
  */
-function countersOf(sys: FirstOrderSystem): Set<string> {
+function countersOf(sys: FirstOrderSystem, st: SystemStructure): Set<string> {
   const counters = new Set(sys.discretes.map((d) => d.name));
-  const read = new Set<string>();
-  for (const ev of sys.events) {
-    if (ev.condition) addReads(sys, ev.condition, read);
-    for (const a of ev.actions) {
-      if (a.kind === 'jump') addReads(sys, a.increment, read);
-      else if (a.kind === 'marcus') for (const j of a.jumps) addReads(sys, j.rate, read);
-      else if (a.kind === 'assign') {
-        const v = a.value;
-        const increment =
-          v.kind === 'binary' &&
-          v.op === '+' &&
-          v.left.kind === 'name' &&
-          v.left.name === a.target &&
-          references(v.right).size === 0;
-        if (!increment) {
-          counters.delete(a.target);
-          addReads(sys, v, read);
-        }
-      }
+  for (const e of st.events) {
+    for (const k of e.conditionNames) counters.delete(k);
+    for (const a of e.actions) {
+      if (a.increment) continue;
+      counters.delete(a.target);
+      for (const k of a.reads) counters.delete(k);
     }
   }
-  for (const k of read) counters.delete(k);
   return counters;
 }
 
 /** What event k's function and actions read and write, counters left out (see EventPlan.commuteReads). */
-function namesOf(sys: FirstOrderSystem, k: number, counters: Set<string>): { reads: Set<string>; writes: Set<string> } {
-  const ev = sys.events[k];
-  const reads = new Set<string>(),
+function namesOf(st: SystemStructure, k: number, counters: Set<string>): { reads: Set<string>; writes: Set<string> } {
+  const e = st.events[k];
+  const reads = new Set<string>(e.conditionNames),
     writes = new Set<string>();
-  if (ev.condition) addReads(sys, ev.condition, reads);
-  for (const a of ev.actions) {
-    if (a.kind === 'assign') {
-      addReads(sys, a.value, reads);
-      writes.add(a.target);
-    } else if (a.kind === 'jump') {
-      addReads(sys, a.increment, reads);
-      writes.add(a.target);
-    } else if (a.kind === 'marcus')
-      for (const j of a.jumps) {
-        addReads(sys, j.rate, reads);
-        writes.add(j.target);
-      }
+  for (const a of e.actions) {
+    for (const r of a.reads) reads.add(r);
+    writes.add(a.target);
   }
   for (const c of counters) {
     reads.delete(c);

@@ -59,6 +59,27 @@ export interface EventStructure {
   changes: number[];
   /** step and discrete slots the condition reads (directly or through algebraic variables) */
   readsDiscrete: number[];
+  /** the names the condition reads, through the algebraic variables */
+  conditionNames: string[];
+  /** per written slot of its actions: what the action reads, and whether it is an increment by a constant (`n := n + 1`) */
+  actions: ActionNames[];
+}
+
+export interface ActionNames {
+  target: string;
+  reads: string[];
+  increment: boolean;
+}
+
+/** `v := v + c` with c a constant expression (numbers only): an increment, which commutes with another. */
+function isIncrement(target: string, v: Expr): boolean {
+  return (
+    v.kind === 'binary' &&
+    v.op === '+' &&
+    v.left.kind === 'name' &&
+    v.left.name === target &&
+    references(v.right).size === 0
+  );
 }
 
 export interface SystemStructure {
@@ -99,18 +120,6 @@ class Reads {
     }
     return out;
   }
-}
-
-const READS = new WeakMap<FirstOrderSystem, Reads>();
-
-/** The names an expression of the system reads, through its algebraic variables (memoised per system). */
-export function readsOf(sys: FirstOrderSystem, e: Expr): Set<string> {
-  let r = READS.get(sys);
-  if (!r) {
-    r = new Reads(new Map(sys.namedValues.map((v) => [v.name, v.expr])));
-    READS.set(sys, r);
-  }
-  return r.of(e);
 }
 
 const STRUCTURES = new WeakMap<FirstOrderSystem, SystemStructure>();
@@ -175,10 +184,22 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
       motionReaders.get(d)!.add(groupOf[s]);
     }
   });
-  const groupsOf = (names: Iterable<string>) =>
-    sortedUnique([...names].flatMap((k) => (stateIndex.has(k) ? [groupOf[stateIndex.get(k)!]] : [])));
-  const discretesOf = (names: Iterable<string>) =>
-    sortedUnique([...names].flatMap((k) => (discreteIndex.has(k) ? [discreteIndex.get(k)!] : [])));
+  const groupsOf = (names: Iterable<string>) => {
+    const out: number[] = [];
+    for (const k of names) {
+      const s = stateIndex.get(k);
+      if (s !== undefined && !out.includes(groupOf[s])) out.push(groupOf[s]);
+    }
+    return out.sort((x, y) => x - y);
+  };
+  const discretesOf = (names: Iterable<string>) => {
+    const out: number[] = [];
+    for (const k of names) {
+      const d = discreteIndex.get(k);
+      if (d !== undefined && !out.includes(d)) out.push(d);
+    }
+    return out.sort((x, y) => x - y);
+  };
 
   const events: EventStructure[] = sys.events.map((ev) => {
     const condReads = ev.condition ? reads.of(ev.condition) : new Set<string>();
@@ -201,18 +222,18 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     }
     const actionNames = new Set<string>();
     const written = new Set<string>();
+    const actions: ActionNames[] = [];
+    const note = (target: string, value: Expr, increment: boolean) => {
+      const r = reads.of(value);
+      for (const k of r) actionNames.add(k);
+      written.add(target);
+      actions.push({ target, reads: [...r], increment });
+    };
     for (const a of ev.actions) {
-      if (a.kind === 'assign') {
-        for (const k of reads.of(a.value)) actionNames.add(k);
-        written.add(a.target);
-      } else if (a.kind === 'jump') {
-        for (const k of reads.of(a.increment)) actionNames.add(k);
-        written.add(a.target);
-      } else if (a.kind === 'marcus') {
-        for (const j of a.jumps) {
-          for (const k of reads.of(j.rate)) actionNames.add(k);
-          written.add(j.target);
-        }
+      if (a.kind === 'assign') note(a.target, a.value, isIncrement(a.target, a.value));
+      else if (a.kind === 'jump') note(a.target, a.increment, false);
+      else if (a.kind === 'marcus') {
+        for (const j of a.jumps) note(j.target, j.rate, false);
         reason ??= `its deltas follow deltaRule = marcus (a flow at the instant, integrated numerically)`;
       }
     }
@@ -229,6 +250,8 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
       writesStates,
       changes: sortedUnique([...changed]),
       readsDiscrete: discretesOf(condReads),
+      conditionNames: [...condReads],
+      actions,
     };
   });
 
