@@ -99,6 +99,13 @@ describe('first crossing', () => {
     expect(roots.order).toBe(1);
   });
 
+  it('a function that leaves zero at second order has a double root there: both divided out', () => {
+    // p = s^2 (1 - s) + rounding in the linear term: leaves zero upwards, falls through at 1
+    const c = Float64Array.from([0, 1e-18, 1, -1, 0, 8 * EPS, 8 * EPS, 8 * EPS]);
+    expect(roots.first(c, 0, 3, true, FALLS, 10)).toBe(1);
+    expect(roots.first(c, 0, 3, true, RISES, 10)).toBe(Infinity);
+  });
+
   it('a grazing whose depth is within rounding is reported, not guessed', () => {
     // (s - 1)^2 + 1e-18: a minimum at s = 1 whose height is below the coefficients' rounding
     const c = poly([1 + 1e-18, -2, 1]);

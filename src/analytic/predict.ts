@@ -96,6 +96,14 @@ export class Predictor {
       this.s = !atZero && Math.abs(v) > c[3] && s > 0 && s <= H && (dir === 0 || Math.sign(v) === dir) ? s : Infinity;
       return;
     }
+    if (D === 2 && atZero && Math.abs(c[2]) > c[5] && Math.abs(c[2]) > 1e-150 && Math.abs(c[2]) < 1e150) {
+      // a parabola leaving zero (a bounce): p(s)/s = c1 + c2 s, one root, crossed in the
+      // direction of c2; with c1 within its rounding, zero is a double root and it leaves
+      // for good
+      const s = -c[1] / c[2];
+      this.s = Math.abs(c[1]) > c[4] && s > 0 && s <= H && (dir === 0 || Math.sign(c[2]) === dir) ? s : Infinity;
+      return;
+    }
     this.s = this.roots.first(c, 0, D, atZero, dir, H);
     if (this.roots.unresolved) {
       this.outcome = 'unresolved';

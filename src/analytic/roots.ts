@@ -61,7 +61,10 @@ export class PolynomialRoots {
     this.where = NaN;
     const w = this.w,
       wb = this.wb;
-    const shift = atZero ? 1 : 0;
+    // at zero: the root there divided out, and again while the next coefficient is within its
+    // rounding (a function that leaves zero at second order has a double root there)
+    let shift = atZero ? 1 : 0;
+    while (atZero && shift < D && !(Math.abs(c[off + shift]) > c[off + D + 1 + shift])) shift++;
     let n = D - shift;
     for (let k = 0; k <= n; k++) {
       w[k] = c[off + k + shift];
