@@ -10,7 +10,9 @@
 // N + 1 root functions, CVodeReInit at each impact: ../shared/peers/row/cvode_row.c) is timed
 // by itself, integration only, when SUNDIALS and its source are on the machine
 // (../shared/peers/install.sh installs SUNDIALS). Impact counts are checked against the
-// exact count (row-model.mjs).
+// exact count (row-model.mjs). The default method takes the analytic path for this model (every
+// sphere in closed form between impacts); the stepper (--method dopri5) is timed beside it
+// unless --no-stepper.
 //
 // Each case runs twice: the model written out element by element (rowModel) and the array
 // model bench/w5/row.delta with N set from outside (`--set N=...`). Both must give the same
@@ -24,7 +26,11 @@ import { exactHits, rowModel } from './row-model.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
-const CVODE_SOURCE = join(ROOT, '..', 'shared', 'peers', 'row', 'cvode_row.c');
+// (../shared beside the checkout; from a worktree one level deeper, ../../shared)
+const CVODE_SOURCE =
+  [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
+    .map((d) => join(d, 'peers', 'row', 'cvode_row.c'))
+    .find((f) => existsSync(f)) ?? join(ROOT, '..', 'shared', 'peers', 'row', 'cvode_row.c');
 const ARRAY_MODEL = join(ROOT, 'bench', 'w5', 'row.delta');
 
 function parseArgs(argv) {
@@ -37,11 +43,13 @@ function parseArgs(argv) {
   };
   let n = null,
     t = 20;
+  o.stepper = true;
   for (let i = 2; i < argv.length; i++) {
     if (argv[i] === '--n') n = parseInt(argv[++i], 10);
     else if (argv[i] === '--t') t = parseInt(argv[++i], 10);
+    else if (argv[i] === '--no-stepper') o.stepper = false;
     else if (argv[i] === '--help' || argv[i] === '-h') {
-      console.log('usage: node bench/w5/run.mjs [--n N --t T]');
+      console.log('usage: node bench/w5/run.mjs [--n N --t T] [--no-stepper]');
       process.exit(0);
     } else throw new Error(`unknown argument '${argv[i]}' (try --help)`);
   }
@@ -136,6 +144,9 @@ try {
     const exact = exactHits(n, t);
     const ds = runCli(model, join(dir, 'out.json'));
     const inp = await inProcess(readFileSync(model, 'utf8'));
+    // the stepper on the same model (the default, auto, takes the analytic path for it)
+    const st = options.stepper ? runCli(model, join(dir, 'out-stepper.json'), ['--method', 'dopri5']) : null;
+    const stInp = options.stepper ? await inProcess(readFileSync(model, 'utf8'), { method: 'dopri5' }) : null;
     const arr = runArrayCli(n, t, dir, join(dir, 'out-array.json'));
     const arrInp = await inProcess(readFileSync(ARRAY_MODEL, 'utf8'), { set: { N: n }, to: t });
     let cv = null;
@@ -146,9 +157,11 @@ try {
         .map(Number);
       cv = { hits, seconds, steps };
     }
-    rows.push({ n, t, exact, ds, inp, arr, arrInp, same: sameFinal(ds, arr, n), cv });
+    rows.push({ n, t, exact, ds, inp, st, stInp, arr, arrInp, same: sameFinal(ds, arr, n), cv });
   }
-  console.log('W5, a row of N elastic spheres (rtol 1e-10, atol 1e-12): impacts, seconds, deltastep/CVODE\n');
+  console.log(
+    'W5, a row of N elastic spheres: impacts, seconds, deltastep/CVODE (deltastep: the analytic path, its default for this model; stepper: --method dopri5, rtol 1e-10, atol 1e-12)\n',
+  );
   const header = [
     'N',
     'T',
@@ -162,8 +175,12 @@ try {
     'CVODE s (integration)',
     'CVODE steps',
     'ratio',
+    'stepper impacts',
+    'stepper s (process)',
+    'stepper integrate ms',
+    'stepper ratio',
   ];
-  const table = rows.map(({ n, t, exact, ds, inp, cv }) => [
+  const table = rows.map(({ n, t, exact, ds, inp, st, stInp, cv }) => [
     n,
     t,
     exact,
@@ -176,6 +193,10 @@ try {
     cv ? cv.seconds.toFixed(3) : '-',
     cv ? cv.steps : '-',
     cv ? (ds.seconds / cv.seconds).toFixed(2) : '-',
+    st ? `${st.hits}${st.hits === exact ? '' : ' WRONG'}` : '-',
+    st ? st.seconds.toFixed(3) : '-',
+    stInp ? stInp.runMs.toFixed(0) : '-',
+    st && cv ? (st.seconds / cv.seconds).toFixed(2) : '-',
   ]);
   const print = (head, body) => {
     const widths = head.map((h, j) => Math.max(h.length, ...body.map((r) => String(r[j]).length)));
