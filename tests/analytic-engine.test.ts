@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileModel, simulate, Simulator, SimulationInputError, type SimulationResult } from '../src/index.js';
+import { ensureCliBuilt, MODELS_DIR, referenceModel, runCli } from './helpers.js';
+import { readdirSync } from 'node:fs';
 
 const FIXTURES = new URL('./fixtures/analytic/', import.meta.url);
 const REF = JSON.parse(readFileSync(new URL('references.json', FIXTURES), 'utf8')) as {
@@ -131,6 +133,42 @@ describe('the analytic path agrees with the stepper', () => {
         for (const k of Object.keys(b.final))
           expect(Math.abs(a.final[k] - b.final[k])).toBeLessThan(1e-8 * Math.max(1, Math.abs(b.final[k])));
     });
+});
+
+describe('every reference model that qualifies gives what the stepper gives', () => {
+  for (const file of readdirSync(MODELS_DIR).filter((f) => f.endsWith('.delta') && !f.startsWith('reject_'))) {
+    it(file, () => {
+      const m = compileModel(referenceModel(file), file);
+      const a = new Simulator(m).run({ eventValues: false });
+      const b = new Simulator(m).run({ method: 'dop853', rtol: 1e-12, atol: 1e-14, eventValues: false });
+      if (a.stats.method !== 'analytic') return; // integrated numerically: nothing to compare
+      expect(a.status).toBe(b.status);
+      const n = a.status === 'zeno' ? Math.min(a.events.length, b.events.length) : b.events.length;
+      expect(a.events.slice(0, n).map((e) => e.name)).toEqual(b.events.slice(0, n).map((e) => e.name));
+      for (let i = 0; i < n; i++)
+        expect(Math.abs(a.events[i].t - b.events[i].t)).toBeLessThan(1e-9 * Math.max(1, a.events[i].t));
+      if (a.status !== 'zeno')
+        for (const k of Object.keys(b.final))
+          expect(Math.abs(a.final[k] - b.final[k])).toBeLessThan(1e-8 * Math.max(1, Math.abs(b.final[k])));
+    });
+  }
+});
+
+describe('the command line', () => {
+  it('transform of the ball says closed form; simulate says analytic; --method analytic on a rope is exit 2', () => {
+    ensureCliBuilt();
+    const ball = `${MODELS_DIR}bouncing_ball.delta`;
+    const t = runCli(['transform', ball]);
+    expect(t.status).toBe(0);
+    expect(t.stdout).toContain('  h     closed form: polynomial of degree 2 in t\n');
+    const s = runCli(['simulate', ball, '--format', 'json']);
+    expect(JSON.parse(s.stdout).stats.method).toBe('analytic');
+    const rope = runCli(['simulate', `${MODELS_DIR}rope_r1.delta`, '--method', 'analytic']);
+    expect(rope.status).toBe(2);
+    expect(rope.stderr).toMatch(
+      /^deltastep: method analytic cannot run .*: not every part has a closed form: .*u1' reads u1 \(a cycle\)/,
+    );
+  });
 });
 
 describe('the event core on the analytic path', () => {
