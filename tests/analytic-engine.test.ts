@@ -257,6 +257,10 @@ describe('the event core on the analytic path', () => {
       'method analytic cannot run Model: not every part has a closed form: x, y: x and y depend on one another (a cycle): not a polynomial in t',
     );
     expect(simulate(osc, {}).stats.method).not.toBe('analytic');
+    // asked by the model's own option: a model error at that line
+    expect(() => simulate(`${osc}\noption method = analytic`, {})).toThrow(
+      /^<model>:5:1: option method = analytic cannot run Model: not every part has a closed form/,
+    );
     // zeno = continue holds contacts on the stepper
     const ball = `independent t from 0 to 20\nparameter g = 9.81, e = 0.8\noption zeno = continue\nevent bounce when h falls\nh'' = -g - (1 + e)*h'*delta(t - bounce)\nh(0) = 10; h'(0) = 0`;
     expect(simulate(ball, { eventValues: false }).stats.method).not.toBe('analytic');

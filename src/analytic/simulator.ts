@@ -17,6 +17,7 @@ import { resolveSettings } from '../driver/settings.js';
 import { Simulator as StepperSimulator } from '../driver/simulator.js';
 import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
 import { structureOf } from '../structure/structure.js';
+import { ModelError } from '../expression/errors.js';
 import { AnalyticSimulator } from './engine.js';
 
 export class Simulator {
@@ -36,8 +37,10 @@ export class Simulator {
     const method = options?.method ?? (m.system.options.get('method')?.value as string | undefined) ?? 'auto';
     if (method !== 'auto' && method !== 'analytic') return this.stepperRun(options);
     const asked = method === 'analytic';
+    // (asked by the model's option method = analytic: a refusal is a model error at that line)
+    const byModel = asked && options?.method === undefined;
     if (this.obstacles.length > 0) {
-      if (asked) throw refused(m, `not every part has a closed form: ${this.obstacles.join('; ')}`);
+      if (asked) throw refused(m, `not every part has a closed form: ${listed(this.obstacles)}`, byModel);
       return this.stepperRun(options);
     }
     const settings = resolveSettings(m, options);
@@ -46,12 +49,14 @@ export class Simulator {
         throw refused(
           m,
           `zeno = continue holds contacts as constraints, which the stepper integrates (use method auto)`,
+          byModel,
         );
       return this.stepperRun(options);
     }
     const result = (this.analytic ??= new AnalyticSimulator(m)).run(options, settings);
     if (result) return result;
-    if (asked) throw refused(m, `its range runs backwards, and the analytic path runs forwards only (use method auto)`);
+    if (asked)
+      throw refused(m, `its range runs backwards, and the analytic path runs forwards only (use method auto)`, byModel);
     return this.stepperRun(options);
   }
 
@@ -60,12 +65,28 @@ export class Simulator {
   }
 }
 
-function refused(m: CompiledModel, why: string): SimulationInputError {
-  return new SimulationInputError(`method analytic cannot run ${m.system.model}: ${why}`, {
+function refused(m: CompiledModel, why: string, byModel: boolean): Error {
+  const sys = m.system;
+  const option = sys.options.get('method');
+  if (byModel && option)
+    return new ModelError(
+      sys.file,
+      sys.source,
+      option.span,
+      `option method = analytic cannot run ${sys.model}: ${why}`,
+      'Write option method = auto: it takes the analytic path where the model allows it.',
+    );
+  return new SimulationInputError(`method analytic cannot run ${sys.model}: ${why}`, {
     option: 'method',
     value: 'analytic',
     allowed: 'auto or a stepper for this model',
   });
+}
+
+/** The first few obstacles and how many more (a row of a thousand cycles is not a message). */
+function listed(obstacles: readonly string[]): string {
+  const shown = obstacles.slice(0, 3).join('; ');
+  return obstacles.length > 3 ? `${shown}; and ${obstacles.length - 3} more` : shown;
 }
 
 /** One run of a compiled model, by the path it qualifies for. For repeated runs keep a {@link Simulator}. */
