@@ -227,7 +227,7 @@ describe('the event core on the analytic path', () => {
     const capped = simulate(ball, { maxEvents: 10 });
     expect(capped.status).toBe('failed');
     expect(capped.message).toBe(
-      `more than 10 events by t = ${capped.final.t}; raise option maxEvents if that many are expected`,
+      `more than 10 events by t = ${capped.final.t}; raise option maxEvents (--max-events) if that many are expected`,
     );
     const stopped = simulate(`independent t from 0 to 5\nevent s when x - 2 rises do stop end\nx' = 1\nx(0) = 0`, {});
     expect(stopped.status).toBe('stopped');

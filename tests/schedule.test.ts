@@ -93,15 +93,37 @@ describe('a run out of events or steps names the limit and its flag (issue 20, i
   });
 
   it('a tick every 1 with one step per instant: the step limit, not "the step size collapsed"', () => {
-    const r = simulate(tick('1e4'), { eventsOnly: true, record: false, maxEvents: 1e8, maxSteps: 10_000 });
+    // (the stepper's: by default this model, x' = 0 between ticks, takes the analytic path, below)
+    const r = simulate(tick('1e4'), {
+      eventsOnly: true,
+      record: false,
+      maxEvents: 1e8,
+      maxSteps: 10_000,
+      method: 'dopri5',
+    });
     expect(r.status).toBe('failed');
     expect(r.message).toBe(
       'more than 10000 steps by t = 9999: at this step size the rest of the range (1) needs about 1 more steps; raise maxSteps (--max-steps) or shorten the range',
     );
     expect(r.final.n).toBe(10_000);
-    const enough = simulate(tick('1e4'), { eventsOnly: true, record: false, maxEvents: 1e8, maxSteps: 10_001 });
+    const enough = simulate(tick('1e4'), {
+      eventsOnly: true,
+      record: false,
+      maxEvents: 1e8,
+      maxSteps: 10_001,
+      method: 'dopri5',
+    });
     expect(enough.status).toBe('ok');
     expect(enough.final.n).toBe(10_001);
+    // the analytic path takes one step per instant: the same limit, in its own words
+    const a = simulate(tick('1e4'), { eventsOnly: true, record: false, maxEvents: 1e8, maxSteps: 10_000 });
+    expect(a.stats.method).toBe('analytic');
+    expect(a.message).toBe(
+      'more than 10000 steps by t = 10000: the analytic path takes one step per instant; raise maxSteps (--max-steps) or shorten the range',
+    );
+    expect(simulate(tick('1e4'), { eventsOnly: true, record: false, maxEvents: 1e8, maxSteps: 10_001 }).final.n).toBe(
+      10_001,
+    );
   });
 
   it('a spring against a wall to 1e11: the step limit with its flag', () => {

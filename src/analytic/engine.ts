@@ -15,11 +15,12 @@
  * Zeno detection and limits, with `stats.method` 'analytic' and one step per instant.
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
+import { ScheduleError } from '../codegen/event-times.js';
 import { Diagnosis } from '../driver/diagnosis.js';
 import { MAX_EVENT_ITERATIONS } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
 import type { SimulateOptions, SimulationResult } from '../driver/types.js';
+import { StopQueue } from '../driver/stop-queue.js';
 import { Workspace } from '../driver/workspace.js';
 import { ZenoWatch } from '../driver/zeno.js';
 import { structureOf } from '../structure/structure.js';
@@ -47,10 +48,6 @@ interface Limits {
 interface Run {
   readonly s: Limits;
   readonly result: SimulationResult;
-  /** scheduled times (ascending) and their events, and the next one due */
-  readonly queueT: number[];
-  readonly queueE: number[];
-  qi: number;
   readonly probes: number[];
   pi: number;
   readonly probeOut: NonNullable<SimulationResult['probes']>;
@@ -104,10 +101,10 @@ export class AnalyticSimulator {
   /** the columns of every run's rows, the parameter values' buffer, the stop queue (reused) */
   private readonly columns: string[];
   private readonly pBuffer: Float64Array;
-  private readonly queueT: number[] = [];
-  private readonly queueE: number[] = [];
+  /** the scheduled times of time events, one stream per event merged (the stepper's stop queue) */
+  private readonly stopQueue: StopQueue;
+  private readonly scheduledDue: number[] = [];
   /** whether the model has time events (delta roots, at, every) */
-  private readonly scheduled: boolean;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -137,7 +134,7 @@ export class AnalyticSimulator {
     this.marks = new Int32Array(n);
     this.columns = [model.system.independent, ...model.outputNames];
     this.pBuffer = new Float64Array(model.paramNames.length);
-    this.scheduled = model.events.some((ev) => ev.schedule !== null);
+    this.stopQueue = new StopQueue(n);
   }
 
   /**
@@ -189,23 +186,16 @@ export class AnalyticSimulator {
     const probes = settings.probes ? settings.probes.filter((q) => q >= t0 && q <= tEnd).sort(ascending) : NO_PROBES;
     const probeOut: NonNullable<SimulationResult['probes']> = [];
     if (settings.probes) result.probes = probeOut;
-    const queueT = this.queueT,
-      queueE = this.queueE;
-    if (queueT.length > 0) queueT.length = queueE.length = 0;
-    if (this.scheduled)
-      try {
-        this.schedule(p, t0, tEnd, queueT, queueE);
-      } catch (err) {
-        if (err instanceof ScheduleError) return this.fail(result, err.message, t0);
-        throw err;
-      }
+    try {
+      this.stopQueue.reset(m.events, p, t0, tEnd, 1);
+    } catch (err) {
+      if (err instanceof ScheduleError) return this.fail(result, err.message, t0);
+      throw err;
+    }
     const gridRows = keep && !settings.eventsOnly && settings.outputStep > 0;
     const run: Run = {
       s,
       result,
-      queueT,
-      queueE,
-      qi: 0,
       probes,
       pi: 0,
       probeOut,
@@ -241,18 +231,6 @@ export class AnalyticSimulator {
     for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
   }
 
-  /** The scheduled events of the range, in time order (file order at one time). */
-  private schedule(p: Float64Array, t0: number, tEnd: number, queueT: number[], queueE: number[]): void {
-    const items: { t: number; e: number }[] = [];
-    for (const ev of this.model.events)
-      if (ev.schedule) for (const t of scheduleTimes(ev, p, t0, tEnd)) items.push({ t, e: ev.index });
-    items.sort((a, b) => a.t - b.t || a.e - b.e);
-    for (const it of items) {
-      queueT.push(it.t);
-      queueE.push(it.e);
-    }
-  }
-
   /**
    * The common instant, in one loop: one state event due alone (no scheduled event, probe,
    * grid row or other crossing within the tie tolerance), no rows or ledger values to write,
@@ -277,7 +255,8 @@ export class AnalyticSimulator {
       if (!(hi < tEnd) || this.unresolved[k] === 1) return false;
       const t = hi + lo;
       const tol = tieTolerance(hi);
-      if (run.qi < run.queueT.length && run.queueT[run.qi] <= t + tol) return false;
+      const q = this.stopQueue.peek();
+      if (q <= t + tol || this.stopQueue.failure !== null) return false;
       if (run.pi < run.probes.length && run.probes[run.pi] <= t) return false;
       if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
       const plan = plans[k];
@@ -306,7 +285,7 @@ export class AnalyticSimulator {
       if (run.eventCount > run.s.maxEvents)
         return this.failAt(
           run,
-          `more than ${run.s.maxEvents} events by ${m.system.independent} = ${t}; raise option maxEvents if that many are expected`,
+          `more than ${run.s.maxEvents} events by ${m.system.independent} = ${t}; raise option maxEvents (--max-events) if that many are expected`,
           t,
         );
       this.one[0] = k;
@@ -330,7 +309,9 @@ export class AnalyticSimulator {
     const k = heap.top();
     let hi = k >= 0 ? heap.hi[k] : Infinity,
       lo = k >= 0 ? heap.lo[k] : 0;
-    const q = run.qi < run.queueT.length ? run.queueT[run.qi] : Infinity;
+    if (this.stopQueue.failure !== null) return this.failAt(run, this.stopQueue.failure.message, run.hi + run.lo);
+    const queued = this.stopQueue.peek();
+    const q = queued === queued ? queued : Infinity;
     if (q < hi || (q === hi && lo > 0)) {
       hi = q;
       lo = 0;
@@ -366,10 +347,9 @@ export class AnalyticSimulator {
       const n = heap.within(hi, lo, tieTolerance(hi), this.due);
       if (n > 1) this.conflicting(n, list);
       else list.push(k);
-      while (run.qi < run.queueT.length && lo === 0 && run.queueT[run.qi] === hi) this.takeScheduled(run, list);
+      if (lo === 0 && this.stopQueue.peek() === hi) this.takeScheduled(hi, list);
     } else {
-      const tol = tieTolerance(hi);
-      while (run.qi < run.queueT.length && Math.abs(run.queueT[run.qi] - hi) <= tol) this.takeScheduled(run, list);
+      this.takeScheduled(hi, list);
       const n = heap.within(hi, 0, 0, this.due);
       for (let i = 0; i < n; i++) if (!list.includes(this.due[i])) list.push(this.due[i]);
     }
@@ -377,9 +357,12 @@ export class AnalyticSimulator {
     return list;
   }
 
-  private takeScheduled(run: Run, list: number[]): void {
-    const e = run.queueE[run.qi++];
-    if (!list.includes(e)) list.push(e);
+  /** The time events due at t (within 4 ulps, as on the stepper) into list, each once. */
+  private takeScheduled(t: number, list: number[]): void {
+    const due = this.scheduledDue;
+    if (due.length > 0) due.length = 0;
+    this.stopQueue.takeDue(t, due);
+    for (const e of due) if (!list.includes(e)) list.push(e);
   }
 
   /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
@@ -422,7 +405,7 @@ export class AnalyticSimulator {
     if (++run.instants > run.s.maxSteps)
       return this.failAt(
         run,
-        `more than ${run.s.maxSteps} steps by ${this.model.system.independent} = ${t} (the analytic path takes one step per instant)`,
+        `more than ${run.s.maxSteps} steps by ${this.model.system.independent} = ${t}: the analytic path takes one step per instant; raise maxSteps (--max-steps) or shorten the range`,
         t,
       );
     if (!this.arrive(run, due, t)) return true;
@@ -439,7 +422,7 @@ export class AnalyticSimulator {
     if (run.eventCount > run.s.maxEvents)
       return this.failAt(
         run,
-        `more than ${run.s.maxEvents} events by ${this.model.system.independent} = ${t}; raise option maxEvents if that many are expected`,
+        `more than ${run.s.maxEvents} events by ${this.model.system.independent} = ${t}; raise option maxEvents (--max-events) if that many are expected`,
         t,
       );
     if (this.accumulates(run, due, t)) return true;
