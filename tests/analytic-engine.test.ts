@@ -97,6 +97,36 @@ x3(0) = 10; x3'(0) = 1; x4(0) = 11; x4'(0) = 0`,
   });
 });
 
+describe('events at one time', () => {
+  it('a time event and a crossing at t = 1 that commute: an instant each, in file order; both count', () => {
+    const r = simulate(
+      "independent t from 0 to 3\nevent a at 1 do n := n + 1 end\nevent b when x - 1 rises do n := n + 10 end\ndiscrete n = 0\nx' = 1\nx(0) = 0",
+      {},
+    );
+    expect(r.stats.method).toBe('analytic');
+    expect(r.events.map((e) => [e.t, e.name])).toEqual([
+      [1, 'a'],
+      [1, 'b'],
+    ]);
+    expect(r.final.n).toBe(11);
+    expect(r.rows.map((row) => row[0])).toEqual([0, 1, 1, 1, 1, 3]);
+  });
+
+  it('that interact (both write v): one instant, every action reading the values before it', () => {
+    const r = simulate(
+      "independent t from 0 to 3\nevent a at 1 do v := 5 end\nevent b when x - 1 rises do v := v + 10 end\nx' = v\nv' = 0\nx(0) = 0; v(0) = 1",
+      {},
+    );
+    expect(r.events.map((e) => [e.t, e.name])).toEqual([
+      [1, 'a'],
+      [1, 'b'],
+    ]);
+    // b read v = 1 before the instant, and its assignment comes last in file order
+    expect(r.final.v).toBe(11);
+    expect(r.rows.map((row) => row[0])).toEqual([0, 1, 1, 3]);
+  });
+});
+
 describe('the analytic path agrees with the stepper', () => {
   const models: [string, string][] = [
     ['bouncing ball (delta form)', read('examples/bouncing_ball.delta')],

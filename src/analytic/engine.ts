@@ -104,6 +104,8 @@ export class AnalyticSimulator {
   /** the scheduled times of time events, one stream per event merged (the stepper's stop queue) */
   private readonly stopQueue: StopQueue;
   private readonly scheduledDue: number[] = [];
+  /** time events due at the current time that commute with the crossings processed there: the next instant */
+  private readonly deferred: number[] = [];
   /** whether the model has time events (delta roots, at, every) */
 
   constructor(model: CompiledModel) {
@@ -227,6 +229,7 @@ export class AnalyticSimulator {
     this.zeno.reset();
     this.unresolved.fill(0);
     this.lastAt.fill(NaN);
+    this.deferred.length = 0;
     this.stamp++;
     for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
   }
@@ -256,7 +259,7 @@ export class AnalyticSimulator {
       const t = hi + lo;
       const tol = tieTolerance(hi);
       const q = this.stopQueue.peek();
-      if (q <= t + tol || this.stopQueue.failure !== null) return false;
+      if (q <= t + tol || this.stopQueue.failure !== null || this.deferred.length > 0) return false;
       if (run.pi < run.probes.length && run.probes[run.pi] <= t) return false;
       if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
       const plan = plans[k];
@@ -312,7 +315,10 @@ export class AnalyticSimulator {
     if (this.stopQueue.failure !== null) return this.failAt(run, this.stopQueue.failure.message, run.hi + run.lo);
     const queued = this.stopQueue.peek();
     const q = queued === queued ? queued : Infinity;
-    if (q < hi || (q === hi && lo > 0)) {
+    if (this.deferred.length > 0) {
+      hi = run.hi;
+      lo = run.lo;
+    } else if (q < hi || (q === hi && lo > 0)) {
       hi = q;
       lo = 0;
     }
@@ -342,16 +348,35 @@ export class AnalyticSimulator {
     const list = this.dueList,
       heap = this.heap;
     if (list.length > 0) list.length = 0;
+    if (this.deferred.length > 0) {
+      // time events left from the instant before, at the same time: an instant of their own
+      for (const e of this.deferred) list.push(e);
+      this.deferred.length = 0;
+      return list;
+    }
     const k = heap.top();
     if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
       const n = heap.within(hi, lo, tieTolerance(hi), this.due);
+      list.push(k);
       if (n > 1) this.conflicting(n, list);
-      else list.push(k);
-      if (lo === 0 && this.stopQueue.peek() === hi) this.takeScheduled(hi, list);
+      if (lo === 0 && this.stopQueue.peek() === hi) {
+        // time events at exactly this time: with the crossings if they interact, else next
+        const scheduled = this.deferred;
+        this.takeScheduled(hi, scheduled);
+        if (scheduled.some((e) => list.some((c) => this.interact(e, c)))) {
+          for (const e of scheduled) if (!list.includes(e)) list.push(e);
+          scheduled.length = 0;
+        } else if (Math.min(...scheduled) < Math.min(...list)) {
+          // commuting: one instant after the other, in file order (the crossings stay in the heap)
+          list.length = 0;
+          for (const e of scheduled) list.push(e);
+          scheduled.length = 0;
+        }
+      }
     } else {
       this.takeScheduled(hi, list);
       const n = heap.within(hi, 0, 0, this.due);
-      for (let i = 0; i < n; i++) if (!list.includes(this.due[i])) list.push(this.due[i]);
+      if (n > 0) this.conflicting(n, list);
     }
     if (list.length > 1) list.sort(ascending);
     return list;
@@ -367,29 +392,27 @@ export class AnalyticSimulator {
 
   /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
   private conflicting(n: number, list: number[]): void {
-    const heap = this.heap,
-      plans = this.plans,
-      due = this.due;
-    list.push(heap.top());
+    const due = this.due;
     for (let grown = true; grown;) {
       grown = false;
       for (let i = 0; i < n; i++) {
         const c = due[i];
-        if (list.includes(c)) continue;
-        const pc = plans[c];
-        if (
-          list.some(
-            (k) =>
-              meets(plans[k].commuteWrites, pc.commuteReads) ||
-              meets(pc.commuteWrites, plans[k].commuteReads) ||
-              meets(plans[k].commuteWrites, pc.commuteWrites),
-          )
-        ) {
-          list.push(c);
-          grown = true;
-        }
+        if (list.includes(c) || !list.some((k) => this.interact(k, c))) continue;
+        list.push(c);
+        grown = true;
       }
     }
+  }
+
+  /** Whether events a and b do not commute: what one writes, the other reads or writes (counters aside). */
+  private interact(a: number, b: number): boolean {
+    const pa = this.plans[a],
+      pb = this.plans[b];
+    return (
+      meets(pa.commuteWrites, pb.commuteReads) ||
+      meets(pb.commuteWrites, pa.commuteReads) ||
+      meets(pa.commuteWrites, pb.commuteWrites)
+    );
   }
 
   /** Brings the groups listed to the current instant. */
