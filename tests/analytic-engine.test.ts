@@ -127,6 +127,27 @@ describe('events at one time', () => {
   });
 });
 
+/** The analytic path and the stepper at tight tolerances on one model: the same events and finals. */
+function expectSameAsStepper(source: string, file?: string): void {
+  const m = compileModel(source, file);
+  const a = new Simulator(m).run({ eventValues: false });
+  if (a.stats.method !== 'analytic') return; // integrated numerically: nothing to compare
+  const b = new Simulator(m).run({ method: 'dop853', rtol: 1e-12, atol: 1e-14, eventValues: false });
+  expect(a.status).toBe(b.status);
+  // a Zeno stop comes when the rest of the accumulation is below a thousand ulps of t: an event sooner or later
+  const n = a.status === 'zeno' ? Math.min(a.events.length, b.events.length) : b.events.length;
+  if (a.status === 'zeno') {
+    expect(Math.abs(a.events.length - b.events.length)).toBeLessThanOrEqual(2);
+    expect(Math.abs(a.accumulationPoint! - b.accumulationPoint!)).toBeLessThan(1e-9);
+  }
+  expect(a.events.slice(0, n).map((e) => e.name)).toEqual(b.events.slice(0, n).map((e) => e.name));
+  for (let i = 0; i < n; i++)
+    expect(Math.abs(a.events[i].t - b.events[i].t)).toBeLessThan(1e-9 * Math.max(1, a.events[i].t));
+  if (a.status !== 'zeno')
+    for (const k of Object.keys(b.final))
+      expect(Math.abs(a.final[k] - b.final[k])).toBeLessThan(1e-8 * Math.max(1, Math.abs(b.final[k])));
+}
+
 describe('the analytic path agrees with the stepper', () => {
   const models: [string, string][] = [
     ['bouncing ball (delta form)', read('examples/bouncing_ball.delta')],
@@ -145,43 +166,14 @@ describe('the analytic path agrees with the stepper', () => {
   ];
   for (const [name, source] of models)
     it(name, () => {
-      const m = compileModel(source);
-      const a = new Simulator(m).run({ eventValues: false });
-      const b = new Simulator(m).run({ method: 'dop853', rtol: 1e-12, atol: 1e-14, eventValues: false });
-      expect(a.stats.method).toBe('analytic');
-      expect(a.status).toBe(b.status);
-      // a Zeno stop comes when the rest of the accumulation is below a thousand ulps of t: an event sooner or later
-      const n = a.status === 'zeno' ? Math.min(a.events.length, b.events.length) : b.events.length;
-      if (a.status === 'zeno') {
-        expect(Math.abs(a.events.length - b.events.length)).toBeLessThanOrEqual(2);
-        expect(Math.abs(a.accumulationPoint! - b.accumulationPoint!)).toBeLessThan(1e-9);
-      }
-      expect(a.events.slice(0, n).map((e) => e.name)).toEqual(b.events.slice(0, n).map((e) => e.name));
-      for (let i = 0; i < n; i++)
-        expect(Math.abs(a.events[i].t - b.events[i].t)).toBeLessThan(1e-9 * Math.max(1, a.events[i].t));
-      if (a.status !== 'zeno')
-        for (const k of Object.keys(b.final))
-          expect(Math.abs(a.final[k] - b.final[k])).toBeLessThan(1e-8 * Math.max(1, Math.abs(b.final[k])));
+      expect(new Simulator(compileModel(source)).run({ eventValues: false }).stats.method).toBe('analytic');
+      expectSameAsStepper(source);
     });
 });
 
 describe('every reference model that qualifies gives what the stepper gives', () => {
-  for (const file of readdirSync(MODELS_DIR).filter((f) => f.endsWith('.delta') && !f.startsWith('reject_'))) {
-    it(file, () => {
-      const m = compileModel(referenceModel(file), file);
-      const a = new Simulator(m).run({ eventValues: false });
-      const b = new Simulator(m).run({ method: 'dop853', rtol: 1e-12, atol: 1e-14, eventValues: false });
-      if (a.stats.method !== 'analytic') return; // integrated numerically: nothing to compare
-      expect(a.status).toBe(b.status);
-      const n = a.status === 'zeno' ? Math.min(a.events.length, b.events.length) : b.events.length;
-      expect(a.events.slice(0, n).map((e) => e.name)).toEqual(b.events.slice(0, n).map((e) => e.name));
-      for (let i = 0; i < n; i++)
-        expect(Math.abs(a.events[i].t - b.events[i].t)).toBeLessThan(1e-9 * Math.max(1, a.events[i].t));
-      if (a.status !== 'zeno')
-        for (const k of Object.keys(b.final))
-          expect(Math.abs(a.final[k] - b.final[k])).toBeLessThan(1e-8 * Math.max(1, Math.abs(b.final[k])));
-    });
-  }
+  for (const file of readdirSync(MODELS_DIR).filter((f) => f.endsWith('.delta') && !f.startsWith('reject_')))
+    it(file, () => expectSameAsStepper(referenceModel(file), file));
 });
 
 describe('the command line', () => {

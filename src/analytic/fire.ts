@@ -6,7 +6,7 @@
  * write), not O(N): only the slots an event writes are copied (EVENTS.md 4), so an impact in
  * a row of 16384 spheres touches four numbers, not 32768.
  */
-import { matches, MAX_EVENT_ITERATIONS } from '../driver/firing.js';
+import { matches, MAX_EVENT_ITERATIONS, type FireOutcome } from '../driver/firing.js';
 import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
@@ -16,14 +16,8 @@ const NONE: number[] = [];
 /** the pre/post/jumps of every event of a run with `eventValues: false` */
 const NO_VALUES: ValueRecord = Object.freeze(Object.create(null) as ValueRecord);
 
-export interface InstantOutcome {
-  count: number;
-  stopped: boolean;
-  stopper: string;
-  iterationFailed: boolean;
-  /** every event fired at the instant, event iteration included */
-  fired: number[];
-}
+/** The stepper's outcome of an instant, without sliding modes and Marcus flows (the analytic path has neither). */
+export type InstantOutcome = Omit<FireOutcome, 'sliding' | 'flowFailed'>;
 
 export class AnalyticFiring {
   /** whether the run writes rows at all, and fills the ledger's values */
