@@ -30,6 +30,7 @@ import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
+import { DueEvents, tieTolerance } from './due.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
 import type { RunSettings } from '../driver/settings.js';
@@ -63,11 +64,6 @@ interface Run {
   readonly progress: ((t: number) => void) | undefined;
 }
 
-/** the tolerance within which two predicted times are one instant (as the stepper groups coincident crossings) */
-function tieTolerance(t: number): number {
-  return 4 * Number.EPSILON * Math.max(1, Math.abs(t));
-}
-
 export class AnalyticSimulator {
   readonly model: CompiledModel;
   private readonly ws: Workspace;
@@ -88,9 +84,8 @@ export class AnalyticSimulator {
   private readonly preApproach: Int8Array;
   /** per event: the time it last fired (NaN: not yet) */
   private readonly lastAt: Float64Array;
-  /** events due at an instant, marks of those predicted again, and the mark of this instant */
-  private readonly due: Int32Array;
-  private readonly dueList: number[] = [];
+  /** which events are due at an instant (due.ts); marks of those predicted again, and the mark of this instant */
+  private readonly dueAt: DueEvents;
   private readonly one: number[] = [0];
   /** the events fired at the current instant (for messages) */
   private firedNow: readonly number[] = [];
@@ -103,9 +98,6 @@ export class AnalyticSimulator {
   private readonly pBuffer: Float64Array;
   /** the scheduled times of time events, one stream per event merged (the stepper's stop queue) */
   private readonly stopQueue: StopQueue;
-  private readonly scheduledDue: number[] = [];
-  /** time events due at the current time that commute with the crossings processed there: the next instant */
-  private readonly deferred: number[] = [];
   /** whether the model has time events (delta roots, at, every) */
 
   constructor(model: CompiledModel) {
@@ -132,11 +124,11 @@ export class AnalyticSimulator {
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.lastAt = new Float64Array(n);
-    this.due = new Int32Array(n);
     this.marks = new Int32Array(n);
     this.columns = [model.system.independent, ...model.outputNames];
     this.pBuffer = new Float64Array(model.paramNames.length);
     this.stopQueue = new StopQueue(n);
+    this.dueAt = new DueEvents(this.heap, this.stopQueue, this.plans);
   }
 
   /**
@@ -213,7 +205,7 @@ export class AnalyticSimulator {
     this.run_ = run;
     this.start(run);
     let over = false;
-    const due = this.takeDue(run, t0, 0);
+    const due = this.dueAt.take(t0, 0);
     if (due.length > 0) over = this.instant(run, due);
     else this.recorder.endRow(t0, ws.y, ws.d);
     this.takeProbes(run, t0, 0);
@@ -229,7 +221,7 @@ export class AnalyticSimulator {
     this.zeno.reset();
     this.unresolved.fill(0);
     this.lastAt.fill(NaN);
-    this.deferred.length = 0;
+    this.dueAt.deferred.length = 0;
     this.stamp++;
     for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
   }
@@ -259,7 +251,7 @@ export class AnalyticSimulator {
       const t = hi + lo;
       const tol = tieTolerance(hi);
       const q = this.stopQueue.peek();
-      if (q <= t + tol || this.stopQueue.failure !== null || this.deferred.length > 0) return false;
+      if (q <= t + tol || this.stopQueue.failure !== null || this.dueAt.deferred.length > 0) return false;
       if (run.pi < run.probes.length && run.probes[run.pi] <= t) return false;
       if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
       const plan = plans[k];
@@ -315,7 +307,7 @@ export class AnalyticSimulator {
     if (this.stopQueue.failure !== null) return this.failAt(run, this.stopQueue.failure.message, run.hi + run.lo);
     const queued = this.stopQueue.peek();
     const q = queued === queued ? queued : Infinity;
-    if (this.deferred.length > 0) {
+    if (this.dueAt.deferred.length > 0) {
       hi = run.hi;
       lo = run.lo;
     } else if (q < hi || (q === hi && lo > 0)) {
@@ -330,89 +322,9 @@ export class AnalyticSimulator {
     if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
     run.hi = hi;
     run.lo = lo;
-    if (this.instant(run, this.takeDue(run, hi, lo))) return true;
+    if (this.instant(run, this.dueAt.take(hi, lo))) return true;
     if (run.pi < run.probes.length) this.takeProbes(run, hi, lo);
     return false;
-  }
-
-  /**
-   * The events due at the instant hi + lo, in file order. At a scheduled time: the time events
-   * due there (within the tie tolerance of one another, as on the stepper) and the crossings
-   * predicted at exactly that time. At a crossing: the crossings within the tie tolerance
-   * that do not commute with it (what they read and write meets, counters aside), processed
-   * together; one that commutes with all of them (two pairs of spheres far apart) keeps its
-   * own time and comes next, an instant of its own, so that both impacts count
-   * (`hits := hits + 1` in each); and time events scheduled at exactly that time.
-   */
-  private takeDue(run: Run, hi: number, lo: number): number[] {
-    const list = this.dueList,
-      heap = this.heap;
-    if (list.length > 0) list.length = 0;
-    if (this.deferred.length > 0) {
-      // time events left from the instant before, at the same time: an instant of their own
-      for (const e of this.deferred) list.push(e);
-      this.deferred.length = 0;
-      return list;
-    }
-    const k = heap.top();
-    if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
-      const n = heap.within(hi, lo, tieTolerance(hi), this.due);
-      list.push(k);
-      if (n > 1) this.conflicting(n, list);
-      if (lo === 0 && this.stopQueue.peek() === hi) {
-        // time events at exactly this time: with the crossings if they interact, else next
-        const scheduled = this.deferred;
-        this.takeScheduled(hi, scheduled);
-        if (scheduled.some((e) => list.some((c) => this.interact(e, c)))) {
-          for (const e of scheduled) if (!list.includes(e)) list.push(e);
-          scheduled.length = 0;
-        } else if (Math.min(...scheduled) < Math.min(...list)) {
-          // commuting: one instant after the other, in file order (the crossings stay in the heap)
-          list.length = 0;
-          for (const e of scheduled) list.push(e);
-          scheduled.length = 0;
-        }
-      }
-    } else {
-      this.takeScheduled(hi, list);
-      const n = heap.within(hi, 0, 0, this.due);
-      if (n > 0) this.conflicting(n, list);
-    }
-    if (list.length > 1) list.sort(ascending);
-    return list;
-  }
-
-  /** The time events due at t (within 4 ulps, as on the stepper) into list, each once. */
-  private takeScheduled(t: number, list: number[]): void {
-    const due = this.scheduledDue;
-    if (due.length > 0) due.length = 0;
-    this.stopQueue.takeDue(t, due);
-    for (const e of due) if (!list.includes(e)) list.push(e);
-  }
-
-  /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
-  private conflicting(n: number, list: number[]): void {
-    const due = this.due;
-    for (let grown = true; grown;) {
-      grown = false;
-      for (let i = 0; i < n; i++) {
-        const c = due[i];
-        if (list.includes(c) || !list.some((k) => this.interact(k, c))) continue;
-        list.push(c);
-        grown = true;
-      }
-    }
-  }
-
-  /** Whether events a and b do not commute: what one writes, the other reads or writes (counters aside). */
-  private interact(a: number, b: number): boolean {
-    const pa = this.plans[a],
-      pb = this.plans[b];
-    return (
-      meets(pa.commuteWrites, pb.commuteReads) ||
-      meets(pb.commuteWrites, pa.commuteReads) ||
-      meets(pa.commuteWrites, pb.commuteWrites)
-    );
   }
 
   /** Brings the groups listed to the current instant. */
@@ -657,11 +569,6 @@ export class AnalyticSimulator {
 }
 
 const NO_PROBES: number[] = [];
-
-function meets(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  for (const x of a) if (b.has(x)) return true;
-  return false;
-}
 
 function ascending(a: number, b: number): number {
   return a - b;

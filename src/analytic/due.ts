@@ -1,0 +1,122 @@
+/**
+ * Which events are due at an instant of the analytic path: crossings predicted within the tie
+ * tolerance of one another and time events from the stop queue, together when they interact
+ * and one instant after the other (at the same time, in file order) when they commute. Two
+ * events commute when what one writes the other neither reads nor writes, counters aside
+ * (plan.ts): two pairs of spheres far apart that collide at one time both collide and both
+ * count, whatever rounding makes of their times; interacting events read the values before
+ * their common instant, as the language says.
+ */
+import type { StopQueue } from '../driver/stop-queue.js';
+import type { EventHeap } from './heap.js';
+import type { EventPlan } from './plan.js';
+
+/** the tolerance within which two predicted times are one instant (as the stepper groups coincident crossings) */
+export function tieTolerance(t: number): number {
+  return 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+}
+
+export class DueEvents {
+  /** time events due at the current time that commute with the crossings processed there: the next instant */
+  readonly deferred: number[] = [];
+  private readonly list: number[] = [];
+  private readonly due: Int32Array;
+  private readonly scheduledDue: number[] = [];
+
+  constructor(
+    private readonly heap: EventHeap,
+    private readonly stopQueue: StopQueue,
+    private readonly plans: readonly EventPlan[],
+  ) {
+    this.due = new Int32Array(Math.max(1, heap.size));
+  }
+
+  /**
+   * The events due at the instant hi + lo, in file order. At a scheduled time: the time events
+   * due there (within the tie tolerance of one another, as on the stepper) and the crossings
+   * predicted at exactly that time. At a crossing: the crossings within the tie tolerance
+   * that do not commute with it (what they read and write meets, counters aside), processed
+   * together; one that commutes with all of them (two pairs of spheres far apart) keeps its
+   * own time and comes next, an instant of its own, so that both impacts count
+   * (`hits := hits + 1` in each); and time events scheduled at exactly that time.
+   */
+  take(hi: number, lo: number): number[] {
+    const list = this.list,
+      heap = this.heap;
+    if (list.length > 0) list.length = 0;
+    if (this.deferred.length > 0) {
+      // time events left from the instant before, at the same time: an instant of their own
+      for (const e of this.deferred) list.push(e);
+      this.deferred.length = 0;
+      return list;
+    }
+    const k = heap.top();
+    if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
+      const n = heap.within(hi, lo, tieTolerance(hi), this.due);
+      list.push(k);
+      if (n > 1) this.conflicting(n, list);
+      if (lo === 0 && this.stopQueue.peek() === hi) {
+        // time events at exactly this time: with the crossings if they interact, else next
+        const scheduled = this.deferred;
+        this.takeScheduled(hi, scheduled);
+        if (scheduled.some((e) => list.some((c) => this.interact(e, c)))) {
+          for (const e of scheduled) if (!list.includes(e)) list.push(e);
+          scheduled.length = 0;
+        } else if (Math.min(...scheduled) < Math.min(...list)) {
+          // commuting: one instant after the other, in file order (the crossings stay in the heap)
+          list.length = 0;
+          for (const e of scheduled) list.push(e);
+          scheduled.length = 0;
+        }
+      }
+    } else {
+      this.takeScheduled(hi, list);
+      const n = heap.within(hi, 0, 0, this.due);
+      if (n > 0) this.conflicting(n, list);
+    }
+    if (list.length > 1) list.sort(ascending);
+    return list;
+  }
+
+  /** The time events due at t (within 4 ulps, as on the stepper) into list, each once. */
+  private takeScheduled(t: number, list: number[]): void {
+    const due = this.scheduledDue;
+    if (due.length > 0) due.length = 0;
+    this.stopQueue.takeDue(t, due);
+    for (const e of due) if (!list.includes(e)) list.push(e);
+  }
+
+  /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
+  private conflicting(n: number, list: number[]): void {
+    const due = this.due;
+    for (let grown = true; grown;) {
+      grown = false;
+      for (let i = 0; i < n; i++) {
+        const c = due[i];
+        if (list.includes(c) || !list.some((k) => this.interact(k, c))) continue;
+        list.push(c);
+        grown = true;
+      }
+    }
+  }
+
+  /** Whether events a and b do not commute: what one writes, the other reads or writes (counters aside). */
+  private interact(a: number, b: number): boolean {
+    const pa = this.plans[a],
+      pb = this.plans[b];
+    return (
+      meets(pa.commuteWrites, pb.commuteReads) ||
+      meets(pb.commuteWrites, pa.commuteReads) ||
+      meets(pa.commuteWrites, pb.commuteWrites)
+    );
+  }
+}
+
+function meets(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const x of a) if (b.has(x)) return true;
+  return false;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
