@@ -158,8 +158,6 @@ export function initialStep(
   return hNew;
 }
 
-export { minStepSize } from './stepper-base.js';
-
 /** when the remaining distance is at most this multiple of the step, stretch the step to land */
 export const STRETCH = 1.01;
 

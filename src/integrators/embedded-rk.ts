@@ -1,11 +1,5 @@
-import {
-  NON_FINITE_SHRINK,
-  StepSizeController,
-  initialStep,
-  stepEnd,
-  type ControllerParameters,
-} from './controller.js';
-import { StepperBase } from './stepper-base.js';
+import { NON_FINITE_SHRINK, StepSizeController, type ControllerParameters } from './controller.js';
+import { StepperBase, checkTolerances } from './stepper-base.js';
 import type { Rhs, StepOutcome } from './stepper.js';
 
 /**
@@ -53,10 +47,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
 
   constructor(n: number, f: Rhs, rtol: number, atol: number, hMax: number, control: ControllerParameters) {
     super(n, f);
-    if (!(rtol >= 0) || !(atol >= 0) || !(rtol > 0 || atol > 0)) {
-      throw new RangeError(`tolerances must be non-negative and not both zero (rtol=${rtol}, atol=${atol})`);
-    }
-    if (!(hMax > 0)) throw new RangeError(`hMax must be positive (Infinity for no limit), got ${hMax}`);
+    checkTolerances(rtol, atol, hMax);
     this.rtol = rtol;
     this.atol = atol;
     this.hMax = hMax;
@@ -88,36 +79,14 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   step(tLimit: number): StepOutcome {
     if (!this.beginStep(tLimit)) return 'nonFinite';
     const t0 = this.t,
-      dir = this.stepDir,
-      dist = this.stepDist,
-      hMin = this.stepHMin;
-    const hMax = this.hMax;
-    let absH = this.hAbsNext;
-    if (!(absH > 0)) {
-      absH = initialStep(
-        this.f,
-        t0,
-        this.y,
-        this.dydt,
-        dir,
-        this.hinitOrder,
-        hMax,
-        this.atol,
-        this.rtol,
-        this.n,
-        this.scratchA,
-        this.scratchB,
-      );
-      this.stats.rhsEvaluations++;
-    }
-    if (absH > hMax) absH = hMax;
+      hMax = this.hMax;
+    let absH = this.firstTry(this.hAbsNext, this.hinitOrder, hMax, this.atol, this.rtol, this.scratchA, this.scratchB);
     let afterRejection = false;
     let nonFinite = false;
     for (;;) {
-      if (absH < hMin && absH < dist) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
-      const tNew = stepEnd(t0, tLimit, dist, dir, absH, hMax);
+      const tNew = this.attemptEnd(tLimit, absH, hMax);
+      if (tNew !== tNew) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
       const h = tNew - t0; // the step actually taken, so that tPrev + hLast is t
-      if (h === 0) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
       const hAbs = Math.abs(h);
       const err = this.attempt(t0, h, tNew);
       let bad = !(err < Infinity);

@@ -1,9 +1,9 @@
-import { initialStep, NON_FINITE_SHRINK, stepEnd } from './controller.js';
+import { NON_FINITE_SHRINK } from './controller.js';
 import { scaledRmsNorm } from './error-norms.js';
-import { bandPays } from '../codegen/jacobian.js';
+import { JacobianStore } from './jacobian-store.js';
 import { BandedLu, luFactor, luSolve } from './lu.js';
-import type { JacobianFunctions, Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
-import { StepperBase, allFinite } from './stepper-base.js';
+import type { Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
+import { StepperBase, allFinite, checkTolerances } from './stepper-base.js';
 import { RODAS } from './tableaus/rodas.js';
 
 /*
@@ -98,22 +98,11 @@ export class RodasStepper extends StepperBase implements Stepper {
   private readonly rtol: number;
   private readonly atol: number;
   private readonly hMax: number;
-  private readonly jacFns: JacobianFunctions | null;
-  /**
-   * ∂f/∂y: row-major n×n, or in band storage when jacBandW > 0 (entry (i, j) at
-   * i·jacBandW + j − i + lower); zeros outside the pattern written once. And ∂f/∂t.
-   */
-  private readonly J: Float64Array;
-  private readonly jacBandW: number;
-  private readonly ft: Float64Array;
-  private autonomous: boolean;
-  /** J was last written by finite differences (all entries): zero it before the exact one */
-  private jacDense = false;
+  /** ∂f/∂y and ∂f/∂t, evaluated at the start of every step (jacobian-store.ts) */
+  private readonly jac: JacobianStore;
+  private readonly autonomous: boolean;
   /** J and ft belong to (t, y): kept through the rejected attempts of a step */
   private jacFresh = false;
-  /** bandwidths of J (n − 1 when dense or unknown) */
-  private readonly lower: number;
-  private readonly upper: number;
   private readonly lu: Float64Array | null;
   private readonly piv: Int32Array;
   private readonly band: BandedLu | null;
@@ -153,25 +142,13 @@ export class RodasStepper extends StepperBase implements Stepper {
   constructor(n: number, f: Rhs, options: StepperOptions) {
     super(n, f);
     const { rtol, atol, hMax } = options;
-    if (!(rtol >= 0) || !(atol >= 0) || !(rtol > 0 || atol > 0)) {
-      throw new RangeError(`tolerances must be non-negative and not both zero (rtol=${rtol}, atol=${atol})`);
-    }
-    if (!(hMax > 0)) throw new RangeError(`hMax must be positive (Infinity for no limit), got ${hMax}`);
+    checkTolerances(rtol, atol, hMax);
     this.rtol = rtol;
     this.atol = atol;
     this.hMax = hMax;
-    this.jacFns = options.jacobian?.() ?? null;
-    this.autonomous = this.jacFns !== null && this.jacFns.dfdt === null;
-    this.ft = new Float64Array(n);
-    const lower = this.jacFns?.lower ?? n - 1,
-      upper = this.jacFns?.upper ?? n - 1;
-    this.lower = lower;
-    this.upper = upper;
-    this.band = bandPays(n, lower, upper) ? new BandedLu(n, lower, upper) : null;
-    // a banded Jacobian offered in band storage is kept so: a chain of 10^4 cells must not
-    // need an n×n array
-    this.jacBandW = this.band !== null && this.jacFns?.dfdyBand ? lower + upper + 1 : 0;
-    this.J = new Float64Array(this.jacBandW > 0 ? n * this.jacBandW : n * n);
+    this.jac = new JacobianStore(n, f, options.jacobian?.() ?? null, true);
+    this.autonomous = this.jac.autonomous;
+    this.band = this.jac.banded ? new BandedLu(n, this.jac.lower, this.jac.upper) : null;
     this.lu = this.band ? null : new Float64Array(n * n);
     this.piv = new Int32Array(n);
     this.u1 = new Float64Array(n);
@@ -199,96 +176,16 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.denseCheck = true;
   }
 
-  /** ∂f/∂y and ∂f/∂t at (t, y) into J, ft */
-  private evaluateJacobian(t: number): void {
-    const n = this.n,
-      J = this.J,
-      y = this.y,
-      wJ = this.jacBandW;
-    const jf = this.jacFns;
-    if (jf !== null) {
-      if (this.jacDense) {
-        J.fill(0);
-        this.jacDense = false;
-      }
-      if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
-        if (jf.dfdt !== null) jf.dfdt(t, y, this.ft);
-        // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
-        // give the large finite slope the step actually sees, and the run goes on to where f
-        // itself fails, as under an explicit method.
-        if (allFinite(J, J.length) && allFinite(this.ft, n)) return;
-      }
-    }
-    // finite differences (Hairer's rodas.f: δ = sqrt(uround·max(1e-5, |y_j|)))
-    const ys = this.ys,
-      fk = this.fk,
-      f0 = this.dydt;
-    ys.set(y);
-    if (wJ > 0) {
-      // Curtis, Powell & Reid: columns wJ apart touch disjoint rows of a band, so one
-      // evaluation of f serves all of them: wJ evaluations instead of n
-      const lower = this.lower,
-        upper = this.upper;
-      for (let g = 0; g < wJ && g < n; g++) {
-        for (let j = g; j < n; j += wJ) ys[j] = y[j] + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(y[j])));
-        this.f(t, ys, fk);
-        for (let j = g; j < n; j += wJ) {
-          const dj = ys[j] - y[j];
-          const iLo = Math.max(0, j - upper),
-            iHi = Math.min(n - 1, j + lower);
-          for (let i = iLo; i <= iHi; i++) J[i * wJ + (j - i + lower)] = (fk[i] - f0[i]) / dj;
-          ys[j] = y[j];
-        }
-      }
-      this.stats.rhsEvaluations += Math.min(wJ, n);
-    } else {
-      for (let j = 0; j < n; j++) {
-        const yj = y[j];
-        ys[j] = yj + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(yj)));
-        const dj = ys[j] - yj; // the increment actually represented
-        this.f(t, ys, fk);
-        for (let i = 0; i < n; i++) J[i * n + j] = (fk[i] - f0[i]) / dj;
-        ys[j] = yj;
-      }
-      this.stats.rhsEvaluations += n;
-    }
-    this.jacDense = true;
-    if (jf === null || jf.dfdt !== null) {
-      const del = Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(t)));
-      const t1 = t + del;
-      this.f(t1, y, fk);
-      this.stats.rhsEvaluations++;
-      const dt = t1 - t;
-      for (let i = 0; i < n; i++) this.ft[i] = (fk[i] - f0[i]) / dt;
-    }
-  }
-
   /** LU of I/(hγ) − J; false if singular */
   private factor(h: number): boolean {
-    const n = this.n,
-      J = this.J,
-      fac = 1 / (h * GAMMA);
+    const fac = 1 / (h * GAMMA);
     const band = this.band;
     if (band !== null) {
-      const { ab, w, ml, mu } = band;
-      const wJ = this.jacBandW;
-      ab.fill(0);
-      for (let i = 0; i < n; i++) {
-        const jLo = Math.max(0, i - ml),
-          jHi = Math.min(n - 1, i + mu);
-        const off = i * w - i + ml;
-        // J's row i: band storage shares the offset j − i + ml, with its own stride
-        const offJ = wJ > 0 ? i * wJ - i + ml : i * n;
-        for (let j = jLo; j <= jHi; j++) ab[off + j] = -J[offJ + j];
-        ab[off + i] += fac;
-      }
+      this.jac.shiftedBand(fac, band.ab, band.w);
       return band.factor();
     }
-    const lu = this.lu!;
-    const nn = n * n;
-    for (let k = 0; k < nn; k++) lu[k] = -J[k];
-    for (let i = 0; i < n; i++) lu[i * n + i] += fac;
-    return luFactor(lu, n, this.piv);
+    this.jac.shiftedDense(fac, this.lu!);
+    return luFactor(this.lu!, this.n, this.piv);
   }
 
   private solve(b: Float64Array): void {
@@ -302,7 +199,7 @@ export class RodasStepper extends StepperBase implements Stepper {
       f = this.f,
       y = this.y,
       f0 = this.dydt,
-      ft = this.ft;
+      ft = this.jac.ft;
     const u1 = this.u1,
       u2 = this.u2,
       u3 = this.u3,
@@ -313,7 +210,7 @@ export class RodasStepper extends StepperBase implements Stepper {
       fk = this.fk,
       y1 = this.yNew;
     if (!this.jacFresh) {
-      this.evaluateJacobian(t0);
+      this.stats.rhsEvaluations += this.jac.evaluate(t0, y, f0, ys, fk);
       this.jacFresh = true;
     }
     if (!this.factor(h)) return Number.POSITIVE_INFINITY;
@@ -379,36 +276,14 @@ export class RodasStepper extends StepperBase implements Stepper {
   step(tLimit: number): StepOutcome {
     if (!this.beginStep(tLimit)) return 'nonFinite';
     const t0 = this.t,
-      dir = this.stepDir,
-      dist = this.stepDist,
-      hMin = this.stepHMin;
-    const hMax = this.hMax;
-    let absH = this.hAbsNext;
-    if (!(absH > 0)) {
-      absH = initialStep(
-        this.f,
-        t0,
-        this.y,
-        this.dydt,
-        dir,
-        this.order,
-        hMax,
-        this.atol,
-        this.rtol,
-        this.n,
-        this.ys,
-        this.fk,
-      );
-      this.stats.rhsEvaluations++;
-    }
-    if (absH > hMax) absH = hMax;
+      hMax = this.hMax;
+    let absH = this.firstTry(this.hAbsNext, this.order, hMax, this.atol, this.rtol, this.ys, this.fk);
     let rejectedOnce = false;
     let nonFinite = false;
     for (;;) {
-      if (absH < hMin && absH < dist) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
-      const tNew = stepEnd(t0, tLimit, dist, dir, absH, hMax);
+      const tNew = this.attemptEnd(tLimit, absH, hMax);
+      if (tNew !== tNew) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
       const h = tNew - t0;
-      if (h === 0) return nonFinite ? 'nonFinite' : 'stepSizeUnderflow';
       const hAbs = Math.abs(h);
       const err = this.attempt(t0, h, tNew);
       const mismatch = err <= 1 && this.denseCheck ? this.denseMismatch(h) : 0;
@@ -493,20 +368,7 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.jacFresh = false;
     this.stepId++;
     // stiffness of the step just taken, from the Jacobian at its start
-    const n = this.n,
-      J = this.J,
-      lower = this.lower,
-      upper = this.upper,
-      wJ = this.jacBandW;
-    let norm = 0;
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      const r = wJ > 0 ? i * wJ - i + lower : i * n,
-        jHi = Math.min(n - 1, i + upper);
-      for (let j = Math.max(0, i - lower); j <= jHi; j++) s += Math.abs(J[r + j]);
-      if (s > norm) norm = s;
-    }
-    const hn = Math.abs(h) * norm;
+    const hn = Math.abs(h) * this.jac.infNorm();
     this.hNorm = hn;
     this.nonStiffSteps = hn < 1.5 ? this.nonStiffSteps + 1 : 0;
   }

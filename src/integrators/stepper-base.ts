@@ -1,3 +1,4 @@
+import { initialStep, stepEnd } from './controller.js';
 import type { MethodName, Rhs, StepperStats } from './stepper.js';
 
 /**
@@ -73,6 +74,42 @@ export abstract class StepperBase {
     return this.dydtFinite;
   }
 
+  /**
+   * The first step magnitude to try in `step`: the proposal carried over from the last step,
+   * or, when there is none (NaN: after a reset without hInit), Hairer's initial-step heuristic
+   * for a method of the given order (one evaluation of f, counted; wa, wb are work space);
+   * within hMax. Call after beginStep.
+   */
+  protected firstTry(
+    proposal: number,
+    order: number,
+    hMax: number,
+    atol: number,
+    rtol: number,
+    wa: Float64Array,
+    wb: Float64Array,
+  ): number {
+    let absH = proposal;
+    if (!(absH > 0)) {
+      absH = initialStep(this.f, this.t, this.y, this.dydt, this.stepDir, order, hMax, atol, rtol, this.n, wa, wb);
+      this.stats.rhsEvaluations++;
+    }
+    return absH > hMax ? hMax : absH;
+  }
+
+  /**
+   * The end of the next attempt of magnitude absH towards tLimit (controller.ts, stepEnd: it
+   * lands on tLimit itself, or splits what is left evenly), or NaN when a step of absH is below
+   * the resolution of t and does not reach tLimit: the caller then gives up with
+   * 'stepSizeUnderflow' (or 'nonFinite' when its cuts were for values that were not finite).
+   */
+  protected attemptEnd(tLimit: number, absH: number, hMax: number): number {
+    const dist = this.stepDist;
+    if (absH < this.stepHMin && absH < dist) return Number.NaN;
+    const tNew = stepEnd(this.t, tLimit, dist, this.stepDir, absH, hMax);
+    return tNew === this.t ? Number.NaN : tNew;
+  }
+
   /** The preconditions of `step(tLimit)` (see the Stepper contract). */
   protected checkStep(tLimit: number): void {
     if (!this.started) throw new Error(`${this.method}: call reset() before step()`);
@@ -124,6 +161,14 @@ export abstract class StepperBase {
     this.stats.rejected = 0;
     this.stats.rhsEvaluations = 0;
   }
+}
+
+/** The options every adaptive stepper checks: the tolerances, and hMax. Throws a RangeError. */
+export function checkTolerances(rtol: number, atol: number, hMax: number): void {
+  if (!(rtol >= 0) || !(atol >= 0) || !(rtol > 0 || atol > 0)) {
+    throw new RangeError(`tolerances must be non-negative and not both zero (rtol=${rtol}, atol=${atol})`);
+  }
+  if (!(hMax > 0)) throw new RangeError(`hMax must be positive (Infinity for no limit), got ${hMax}`);
 }
 
 /** the resolution of t: steps below this are step-size underflow (about 16 ulp of |t|) */

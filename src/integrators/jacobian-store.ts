@@ -1,0 +1,163 @@
+import { bandPays } from '../codegen/jacobian.js';
+import type { JacobianFunctions, Rhs } from './stepper.js';
+import { allFinite } from './stepper-base.js';
+
+/**
+ * ∂f/∂y (and ∂f/∂t for a Rosenbrock method) of the implicit steppers, rodas and radau5: where
+ * it is kept, how it is evaluated (the exact Jacobian the symbolic stage writes, else finite
+ * differences, grouped by columns for a banded one), and how it enters an iteration matrix
+ * c·I − J. One place, so that both methods read the same numbers from the same model.
+ *
+ * Storage: row-major n×n, or in band storage when the Jacobian is banded enough to pay
+ * (codegen/jacobian.ts, bandPays) and offered so: entry (i, j) at i·wJ + j − i + lower. A chain
+ * of 10^4 cells must not need an n×n array. Entries outside the pattern are written once as
+ * zeros.
+ */
+export class JacobianStore {
+  readonly n: number;
+  /** bandwidths of J (n − 1 when dense or unknown) */
+  readonly lower: number;
+  readonly upper: number;
+  /** whether the iteration matrices are to be factored as banded */
+  readonly banded: boolean;
+  /** the row width of J in band storage, 0 when J is n×n */
+  readonly wJ: number;
+  readonly J: Float64Array;
+  /** ∂f/∂t (only with `withTime`) */
+  readonly ft: Float64Array;
+  /** f does not read t (known from the exact Jacobian): ∂f/∂t = 0 */
+  readonly autonomous: boolean;
+  private readonly fns: JacobianFunctions | null;
+  private readonly f: Rhs;
+  private readonly withTime: boolean;
+  /** J was last written by finite differences (all entries): zero it before the exact one */
+  private dense = false;
+
+  constructor(n: number, f: Rhs, fns: JacobianFunctions | null, withTime: boolean) {
+    this.n = n;
+    this.f = f;
+    this.fns = fns;
+    this.withTime = withTime;
+    this.autonomous = fns !== null && fns.dfdt === null;
+    this.lower = fns?.lower ?? n - 1;
+    this.upper = fns?.upper ?? n - 1;
+    this.banded = bandPays(n, this.lower, this.upper);
+    this.wJ = this.banded && fns?.dfdyBand ? this.lower + this.upper + 1 : 0;
+    this.J = new Float64Array(this.wJ > 0 ? n * this.wJ : n * n);
+    this.ft = new Float64Array(withTime ? n : 0);
+  }
+
+  /**
+   * ∂f/∂y (and ∂f/∂t) at (t, y), f0 = f(t, y); ys and fk (length n) are work space. Returns the
+   * number of evaluations of f it made (0 with the exact Jacobian).
+   */
+  evaluate(t: number, y: Float64Array, f0: Float64Array, ys: Float64Array, fk: Float64Array): number {
+    const n = this.n,
+      J = this.J,
+      wJ = this.wJ;
+    const jf = this.fns;
+    if (jf !== null) {
+      if (this.dense) {
+        J.fill(0);
+        this.dense = false;
+      }
+      if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
+        if (this.withTime && jf.dfdt !== null) jf.dfdt(t, y, this.ft);
+        // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
+        // give the large finite slope the step actually sees, and the run goes on to where f
+        // itself fails, as under an explicit method.
+        if (allFinite(J, J.length) && allFinite(this.ft, this.ft.length)) return 0;
+      }
+    }
+    // finite differences (Hairer's rodas.f, radau5.f: δ = sqrt(uround·max(1e-5, |y_j|)))
+    let evaluations: number;
+    ys.set(y);
+    if (wJ > 0) {
+      // Curtis, Powell & Reid: columns wJ apart touch disjoint rows of a band, so one
+      // evaluation of f serves all of them: wJ evaluations instead of n
+      const lower = this.lower,
+        upper = this.upper;
+      for (let g = 0; g < wJ && g < n; g++) {
+        for (let j = g; j < n; j += wJ) ys[j] = y[j] + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(y[j])));
+        this.f(t, ys, fk);
+        for (let j = g; j < n; j += wJ) {
+          const dj = ys[j] - y[j];
+          const iLo = Math.max(0, j - upper),
+            iHi = Math.min(n - 1, j + lower);
+          for (let i = iLo; i <= iHi; i++) J[i * wJ + (j - i + lower)] = (fk[i] - f0[i]) / dj;
+          ys[j] = y[j];
+        }
+      }
+      evaluations = Math.min(wJ, n);
+    } else {
+      for (let j = 0; j < n; j++) {
+        const yj = y[j];
+        ys[j] = yj + Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(yj)));
+        const dj = ys[j] - yj; // the increment actually represented
+        this.f(t, ys, fk);
+        for (let i = 0; i < n; i++) J[i * n + j] = (fk[i] - f0[i]) / dj;
+        ys[j] = yj;
+      }
+      evaluations = n;
+    }
+    this.dense = true;
+    if (this.withTime && (jf === null || jf.dfdt !== null)) {
+      const del = Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(t)));
+      const t1 = t + del;
+      this.f(t1, y, fk);
+      evaluations++;
+      const dt = t1 - t;
+      for (let i = 0; i < n; i++) this.ft[i] = (fk[i] - f0[i]) / dt;
+    }
+    return evaluations;
+  }
+
+  /** ‖J‖∞, the largest row sum of |J_ij| */
+  infNorm(): number {
+    const n = this.n,
+      J = this.J,
+      lower = this.lower,
+      upper = this.upper,
+      wJ = this.wJ;
+    let norm = 0;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      const r = wJ > 0 ? i * wJ - i + lower : i * n,
+        jHi = Math.min(n - 1, i + upper);
+      for (let j = Math.max(0, i - lower); j <= jHi; j++) s += Math.abs(J[r + j]);
+      if (s > norm) norm = s;
+    }
+    return norm;
+  }
+
+  /** c·I − J into a (row-major n×n) */
+  shiftedDense(c: number, a: Float64Array): void {
+    const n = this.n,
+      J = this.J,
+      nn = n * n;
+    for (let k = 0; k < nn; k++) a[k] = -J[k];
+    for (let i = 0; i < n; i++) a[i * n + i] += c;
+  }
+
+  /**
+   * c·I − J into ab, in the band storage of lu.ts (row width w, entry (i, j) at
+   * i·w + j − i + ml, ml = lower); the fill-in columns are zeroed.
+   */
+  shiftedBand(c: number, ab: Float64Array, w: number): void {
+    const n = this.n,
+      J = this.J,
+      ml = this.lower,
+      mu = this.upper,
+      wJ = this.wJ;
+    ab.fill(0);
+    for (let i = 0; i < n; i++) {
+      const jLo = Math.max(0, i - ml),
+        jHi = Math.min(n - 1, i + mu);
+      const off = i * w - i + ml;
+      // J's row i: band storage shares the offset j − i + ml, with its own stride
+      const offJ = wJ > 0 ? i * wJ - i + ml : i * n;
+      for (let j = jLo; j <= jHi; j++) ab[off + j] = -J[offJ + j];
+      ab[off + i] += c;
+    }
+  }
+}
