@@ -341,7 +341,7 @@ const CASES: [string, string, string][] = [
   [
     'a bad method',
     "option method = trapezoid\ny' = 1\ny(0) = 0",
-    'm.delta:1:17: option method must be one of euler, rk4, dopri5, dop853, rodas, auto, analytic\n  option method = trapezoid\n                  ^\nWrite e.g. option method = euler.',
+    'm.delta:1:17: option method must be one of euler, rk4, dopri5, dop853, rodas, radau5, auto, analytic\n  option method = trapezoid\n                  ^\nWrite e.g. option method = euler.',
   ],
   [
     'a bad deltaRule',

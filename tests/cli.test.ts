@@ -138,7 +138,7 @@ A delta with 1 prime(s) needs an equation for a derivative of order 2 or higher;
     ],
     [
       ['simulate', modelPath('delta_a.delta'), '--method', 'trapezoid'],
-      'deltastep: --method must be one of euler, rk4, dopri5, dop853, rodas, auto, analytic, got trapezoid\n',
+      'deltastep: --method must be one of euler, rk4, dopri5, dop853, rodas, radau5, auto, analytic, got trapezoid\n',
     ],
     [
       ['simulate', modelPath('delta_a.delta'), '--set', 'q=1'],

@@ -48,7 +48,10 @@ describe('library options: every mistake is a SimulationInputError that names th
     [{ rtol: -1 }, 'rtol must be a positive number, such as 1e-8, got -1'],
     [{ atol: Number.NaN }, 'atol must be a positive number, such as 1e-8, got NaN'],
     [{ step: Infinity }, 'step must be a positive number, such as 1e-8, got Infinity'],
-    [{ method: 'bogus' }, "method must be one of euler, rk4, dopri5, dop853, rodas, auto, analytic, got 'bogus'"],
+    [
+      { method: 'bogus' },
+      "method must be one of euler, rk4, dopri5, dop853, rodas, radau5, auto, analytic, got 'bogus'",
+    ],
     [{ maxEvents: -1 }, 'maxEvents must be a whole number of at least 1, got -1'],
     [{ maxSteps: 2.5 }, 'maxSteps must be a whole number of at least 1, got 2.5'],
     [{ maxRows: 0 }, 'maxRows must be a whole number of at least 1, got 0'],

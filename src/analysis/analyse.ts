@@ -100,7 +100,7 @@ export interface AnalysedModel {
 
 /** (a Map: a user's option name must never reach Object.prototype, as `constructor` would) */
 const OPTION_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['method', ['euler', 'rk4', 'dopri5', 'dop853', 'rodas', 'auto', 'analytic']],
+  ['method', ['euler', 'rk4', 'dopri5', 'dop853', 'rodas', 'radau5', 'auto', 'analytic']],
   ['locate', ['exact', 'before', 'after']],
   ['deltaRule', ['left', 'marcus']],
   ['zeno', ['stop', 'continue']],

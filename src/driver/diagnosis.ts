@@ -300,7 +300,8 @@ function nonFiniteMessage(what: string): string {
   return `${what}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
 }
 
-/** whether the steps are taken by an implicit method (rodas, or auto while it uses rodas) */
+/** whether the steps are taken by an implicit method (rodas, radau5, or auto while it uses one) */
 function implicit(stepper: Stepper): boolean {
-  return stepper.method === 'rodas' || (stepper.method === 'auto' && stepper.stats.method === 'rodas');
+  const m = stepper.method === 'auto' ? stepper.stats.method : stepper.method;
+  return m === 'rodas' || m === 'radau5';
 }

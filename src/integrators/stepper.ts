@@ -68,19 +68,22 @@ export interface Stepper {
 
 /**
  * euler (fixed-step forward Euler, to reproduce tools that use it), rk4, dopri5, dop853:
- * explicit Runge–Kutta; rodas: linearly implicit (Rosenbrock) for stiff
- * problems; auto: dopri5, switching to rodas and back as the problem's stiffness changes.
+ * explicit Runge–Kutta; rodas: linearly implicit (Rosenbrock, order 4) for stiff problems;
+ * radau5: implicit Runge–Kutta (Radau IIA, order 5) for stiff problems at tight tolerances;
+ * auto: dopri5, switching to an implicit method (rodas, or radau5 at tight tolerances) and
+ * back as the problem's stiffness changes.
  */
-export type MethodName = 'euler' | 'rk4' | 'dopri5' | 'dop853' | 'rodas' | 'auto';
+export type MethodName = 'euler' | 'rk4' | 'dopri5' | 'dop853' | 'rodas' | 'radau5' | 'auto';
 
 /** (here, with the types, so that the command line can list them without loading a stepper) */
-/** the integration methods: the explicit ones in order of increasing order, the implicit one, and auto */
+/** the integration methods: the explicit ones in order of increasing order, the implicit ones, and auto */
 export const METHODS: readonly MethodName[] = Object.freeze([
   'euler',
   'rk4',
   'dopri5',
   'dop853',
   'rodas',
+  'radau5',
   'auto',
 ] as const);
 
@@ -99,6 +102,12 @@ export interface StepperStats {
   method?: string;
   /** auto: how often it switched between its explicit and its implicit method */
   switches?: number;
+  /** auto: why the method in use was chosen (see auto.ts) */
+  methodReason?: string;
+  /** radau5: evaluations of the Jacobian (exact or by differences) */
+  jacobians?: number;
+  /** radau5: factorisations of its iteration matrices (one real and one complex LU each) */
+  factorizations?: number;
 }
 
 export type Rhs = (t: number, y: Float64Array, dydt: Float64Array) => void;
@@ -112,6 +121,14 @@ export interface StepperOptions {
   hMax: number;
   /** rk4 only: the fixed step magnitude */
   hFixed?: number;
+  /** radau5 only, for measuring its order: steps of exactly hMax, the error estimate ignored */
+  uncontrolled?: boolean;
+  /**
+   * Whether the caller reads the dense output between the ends of the steps (events and
+   * switches located on it, rows interpolated from it); default true. False lets radau5 size
+   * its steps for the accuracy of their ends alone (see radau5.ts, DENSE_TOL_FACTOR).
+   */
+  denseOutput?: boolean;
   /**
    * Implicit methods: the exact Jacobian, made on first use (compiling it costs a symbolic
    * differentiation that a run staying explicit should not pay). Absent or null: finite

@@ -2,6 +2,7 @@ import { AutoStepper } from './auto.js';
 import { Dop853Stepper } from './dop853.js';
 import { Dopri5Stepper } from './dopri5.js';
 import { EulerStepper } from './euler.js';
+import { Radau5Stepper } from './radau5.js';
 import { RodasStepper } from './rodas.js';
 import { Rk4Stepper } from './rk4.js';
 import type { MethodName, Rhs, Stepper, StepperOptions } from './stepper.js';
@@ -15,8 +16,9 @@ export { METHODS };
  * here, once). Options: `rtol`, `atol`, `hMax` for the adaptive methods; `hFixed` (or a
  * finite `hMax`) for rk4, whose step is min(hFixed, hMax). Throws an `Error` for an unknown
  * method and a `RangeError` for invalid options. Call `reset(t, y)` before the first step.
- * rodas and auto use `options.jacobian` when given (finite differences otherwise); auto makes
- * its rodas stepper, and asks for the Jacobian, only when the problem first looks stiff.
+ * rodas, radau5 and auto use `options.jacobian` when given (finite differences otherwise);
+ * auto makes its implicit stepper, and asks for the Jacobian, only when the problem first
+ * looks stiff.
  */
 export function createStepper(method: MethodName, n: number, f: Rhs, options: StepperOptions): Stepper {
   switch (method) {
@@ -30,6 +32,8 @@ export function createStepper(method: MethodName, n: number, f: Rhs, options: St
       return new Dop853Stepper(n, f, options);
     case 'rodas':
       return new RodasStepper(n, f, options);
+    case 'radau5':
+      return new Radau5Stepper(n, f, options);
     case 'auto':
       return new AutoStepper(n, f, options);
     default: {

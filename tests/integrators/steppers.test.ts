@@ -198,8 +198,8 @@ function runTo(s: Stepper, tLimit: number, maxCalls = 100000): number {
 
 describe('createStepper', () => {
   it('knows the methods and their properties', () => {
-    expect([...METHODS]).toEqual(expect.arrayContaining(['rk4', 'dopri5', 'dop853', 'rodas', 'auto']));
-    const orders: Record<string, number> = { euler: 1, rk4: 4, dopri5: 5, dop853: 8, rodas: 4, auto: 5 };
+    expect([...METHODS]).toEqual(expect.arrayContaining(['rk4', 'dopri5', 'dop853', 'rodas', 'radau5', 'auto']));
+    const orders: Record<string, number> = { euler: 1, rk4: 4, dopri5: 5, dop853: 8, rodas: 4, radau5: 5, auto: 5 };
     for (const m of METHODS) {
       const s = createStepper(m, 2, rotation.f, { rtol: 1e-6, atol: 1e-9, hMax: 0.1 });
       expect(s.method).toBe(m);

@@ -1,0 +1,117 @@
+import { RADAU5 } from './tableaus/radau5.js';
+
+/*
+ * The collocation polynomial of a RADAU5 step (radau5.f: the CONT array and CONTR5), written in
+ * s = (x − x₁)/h ∈ [−1, 0] from the stage increments Z_i = Y_i − y₀:
+ *   u(s) = y₁ + s (d₁ + (s − c₂ + 1)(d₂ + (s − c₁ + 1) d₃)),
+ * Newton's form through s = 0 (y₁ = y₀ + Z₃), c₂ − 1 (Y₂), c₁ − 1 (Y₁) and −1 (y₀). It is the
+ * dense output of the step and, extrapolated, the starting value of the next step's Newton
+ * iteration.
+ */
+const C1 = RADAU5.c[0],
+  C2 = RADAU5.c[1];
+const C1M1 = C1 - 1,
+  C2M1 = C2 - 1,
+  C1MC2 = C1 - C2;
+const [[TI11, TI12, TI13], [TI21, TI22, TI23], [TI31, TI32, TI33]] = RADAU5.TI;
+
+/** d₁, d₂, d₃ of the polynomial from the stage increments z1..z3 (length n) */
+export function collocationCoefficients(
+  z1: Float64Array,
+  z2: Float64Array,
+  z3: Float64Array,
+  d1: Float64Array,
+  d2: Float64Array,
+  d3: Float64Array,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    const a = z1[i],
+      b = z2[i];
+    const c1 = (b - z3[i]) / C2M1;
+    const ak = (a - b) / C1MC2;
+    const c2 = (ak - c1) / C1M1;
+    d1[i] = c1;
+    d2[i] = c2;
+    d3[i] = c2 - (ak - a / C1) / C2;
+  }
+}
+
+/**
+ * Starting values of the Newton iteration for a step of c3q times the last one (the last
+ * step's polynomial extrapolated to the new stages, radau5.f): Z into z1..z3, W = T⁻¹Z into
+ * w1..w3.
+ */
+export function extrapolateStages(
+  d1: Float64Array,
+  d2: Float64Array,
+  d3: Float64Array,
+  c3q: number,
+  z: readonly [Float64Array, Float64Array, Float64Array],
+  w: readonly [Float64Array, Float64Array, Float64Array],
+  n: number,
+): void {
+  const c1q = C1 * c3q,
+    c2q = C2 * c3q;
+  const [z1, z2, z3] = z,
+    [w1, w2, w3] = w;
+  for (let i = 0; i < n; i++) {
+    const a1 = d1[i],
+      a2 = d2[i],
+      a3 = d3[i];
+    const x1 = c1q * (a1 + (c1q - C2M1) * (a2 + (c1q - C1M1) * a3));
+    const x2 = c2q * (a1 + (c2q - C2M1) * (a2 + (c2q - C1M1) * a3));
+    const x3 = c3q * (a1 + (c3q - C2M1) * (a2 + (c3q - C1M1) * a3));
+    z1[i] = x1;
+    z2[i] = x2;
+    z3[i] = x3;
+    w1[i] = TI11 * x1 + TI12 * x2 + TI13 * x3;
+    w2[i] = TI21 * x1 + TI22 * x2 + TI23 * x3;
+    w3[i] = TI31 * x1 + TI32 * x2 + TI33 * x3;
+  }
+}
+
+/** u(s) at s = th for component i, y1 = y₁ */
+export function collocationAt(
+  y1: Float64Array,
+  d1: Float64Array,
+  d2: Float64Array,
+  d3: Float64Array,
+  th: number,
+  i: number,
+): number {
+  return y1[i] + th * (d1[i] + (th - C2M1) * (d2[i] + (th - C1M1) * d3[i]));
+}
+
+/**
+ * The scaled RMS of h·(u'(x₀) − f(x₀, y₀)) for the polynomial of the stages z1..z3 (not yet
+ * accepted, so from the stages rather than d₁..d₃): the slope of the dense output at the
+ * start of the step against the right-hand side there (see rodas.ts, denseMismatch).
+ */
+export function slopeMismatch(
+  z1: Float64Array,
+  z2: Float64Array,
+  z3: Float64Array,
+  f0: Float64Array,
+  scal: Float64Array,
+  h: number,
+  n: number,
+): number {
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const a = z1[i],
+      b = z2[i],
+      c = z3[i];
+    const d1 = (b - c) / C2M1;
+    const ak = (a - b) / C1MC2;
+    const d2 = (ak - d1) / C1M1;
+    const d3 = d2 - (ak - a / C1) / C2;
+    // du/ds at s = −1: u − y₁ = s·r(s), r = d1 + (s − C2M1)·q, q = d2 + (s − C1M1)·d3
+    const q = d2 + (-1 - C1M1) * d3;
+    const r = d1 + (-1 - C2M1) * q;
+    const slope = r - (q + (-1 - C2M1) * d3);
+    const m = (slope - h * f0[i]) / scal[i];
+    sum += m * m;
+  }
+  return Math.sqrt(sum / n);
+}
