@@ -67,7 +67,7 @@ export function simulationText(r: SimulationResult): string {
   if (r.accumulationPoint !== undefined)
     lines.push(`accumulation point: ${r.independent} = ${formatValue(r.accumulationPoint)}`);
   const method = r.stats.switches
-    ? `, method auto: ${r.stats.switches} switch(es) between dopri5 and rodas, ${r.stats.method} at the end`
+    ? `, method auto: ${r.stats.switches} switch(es) between dopri5 and an implicit method (rodas, radau5), ${r.stats.method} at the end`
     : '';
   lines.push(
     r.stats.method === 'analytic'

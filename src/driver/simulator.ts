@@ -122,8 +122,15 @@ export class Simulator {
   }
 
   /** The stepper for these settings, made once and reused while they stay the same. */
-  private stepperFor(method: MethodName, rtol: number, atol: number, hMax: number, hFixed: number): Stepper {
-    const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}`;
+  private stepperFor(
+    method: MethodName,
+    rtol: number,
+    atol: number,
+    hMax: number,
+    hFixed: number,
+    denseOutput: boolean,
+  ): Stepper {
+    const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}|${denseOutput}`;
     if (this.stepper && this.stepperKey === key) return this.stepper;
     // the Jacobian is compiled only if an implicit stepper is made (auto: when the run first looks stiff)
     const jacobian = () => modelJacobian(this.model, this.ws.y.length);
@@ -133,6 +140,7 @@ export class Simulator {
       hMax,
       hFixed,
       jacobian,
+      denseOutput,
     });
     this.stepperKey = key;
     return this.stepper;
@@ -170,7 +178,9 @@ export class Simulator {
     // (an empty range takes no step: any positive step will do for a fixed-step method)
     const hFixed = stepOpt ?? (Math.abs(tEnd - t0) / 1000 || 1);
     const fixedStep = method === 'rk4' || method === 'euler';
-    const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed);
+    // the dense output is read only to locate watched functions and to interpolate grid rows
+    const dense = ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly);
+    const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed, dense);
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
@@ -272,7 +282,7 @@ export class Simulator {
   }
 
   private finishStats(rs: RunState): void {
-    const st = rs.stepper.stats as typeof rs.stepper.stats & { method?: string; switches?: number };
+    const st = rs.stepper.stats;
     rs.result.stats = {
       steps: st.steps,
       rejected: st.rejected,
@@ -281,6 +291,7 @@ export class Simulator {
     };
     if (st.method !== undefined) rs.result.stats.method = st.method;
     if (st.switches !== undefined) rs.result.stats.switches = st.switches;
+    if (st.methodReason !== undefined) rs.result.stats.methodReason = st.methodReason;
   }
 
   private rowsMessage(maxRows: number, t: number): string {

@@ -100,6 +100,8 @@ export interface RunStats {
   method?: string;
   /** how often `auto` switched between its explicit and implicit method */
   switches?: number;
+  /** why `auto` uses the method it ended with (stiffness, tolerance) */
+  methodReason?: string;
 }
 
 export interface SimulationResult {

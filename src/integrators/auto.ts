@@ -1,4 +1,5 @@
 import { Dopri5Stepper } from './dopri5.js';
+import { Radau5Stepper } from './radau5.js';
 import { RodasStepper } from './rodas.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions, StepperStats } from './stepper.js';
 
@@ -9,6 +10,17 @@ import type { Rhs, StepOutcome, Stepper, StepperOptions, StepperStats } from './
  * being cleared and DOPRI5 crawls on at the stability limit for thousands of steps.
  */
 const STIFF_H_LAMBDA = 2.5;
+/**
+ * The same where radau5 takes over (tight tolerances), and radau5's |h|·‖J‖∞ below which its
+ * steps count as non-stiff. At rtol 1e-10 DOPRI5 lingers with h·|λ| between 1 and 2.5 for
+ * thousands of steps where radau5 takes tens (ROBER: 5218 steps in all with 2.5, 973 with
+ * 0.5; OREGO 9426 and 3126), because radau5's steps there are set by accuracy and are much
+ * longer. The way back uses the same bound, below which DOPRI5's own estimate would not call
+ * the problem stiff (‖J‖∞ ≥ |λ|), so the two tests do not hand the problem to and fro.
+ * Accuracy-limited non-stiff problems show h·|λ| of a few hundredths at these tolerances
+ * (an oscillator: h ≈ 0.02 at rtol 1e-10), far below it.
+ */
+const STIFF_H_LAMBDA_TIGHT = 0.5;
 /** positive stiffness tests that make auto switch to the implicit method (Hairer's dopri5.f: 15) */
 const STIFF_TESTS = 15;
 /** non-stiff tests in a row that clear the count (dopri5.f: 6) */
@@ -18,26 +30,46 @@ const NON_STIFF_STEPS = 15;
 /** an explicit phase shorter than this that ends stiff again was a false alarm: back off */
 const SHORT_EXPLICIT_PHASE = 100;
 const MAX_NON_STIFF_STEPS = 15 * 4 ** 5;
+/**
+ * rtol below which the implicit method is radau5 (order 5) rather than rodas (order 4).
+ * Measured on the Test Set problems (bench/stiff/testset.mjs, bench/README.md): at rtol 1e-7
+ * and tighter radau5 is faster on all five (1.2 to 3x at 1e-7, 3 to 15x at 1e-10); at 1e-6
+ * (the default) the two are within each other's noise, rodas ahead on ROBER, radau5 on VDPOL;
+ * at 1e-5 and looser rodas is faster (cheaper steps, and a restart after an event costs it no
+ * Newton iteration from scratch). So the default tolerance keeps rodas.
+ */
+export const RADAU5_BELOW_RTOL = 5e-7;
+
+type Implicit = RodasStepper | Radau5Stepper;
+
+const REASON_START = 'not stiff (so far): dopri5, the explicit method auto starts with';
 
 /**
- * `auto`: DOPRI5 while the problem is not stiff, RODAS while it is, switching both ways at the
- * end of an accepted step (as LSODA switches between Adams and BDF).
+ * `auto`: DOPRI5 while the problem is not stiff, an implicit method while it is, switching
+ * both ways at the end of an accepted step (as LSODA switches between Adams and BDF). The
+ * implicit method is chosen by the tolerance: radau5 (order 5) where rtol is below
+ * RADAU5_BELOW_RTOL, rodas (order 4) at looser ones (where its cheaper steps win).
  *
  * - Explicit → implicit: Hairer's stiffness test of DOPRI5 (h·|λ| ≈ h‖k7 − k6‖/‖y1 − y6‖, an
  *   estimate of the dominant eigenvalue times the step, from stages it computes anyway) above
- *   3.25 on 15 accepted steps with no run of 6 clearly below it in between: the step size is
- *   held at the border of stability, not set by accuracy.
- * - Implicit → explicit: RODAS's own test (rodas.ts, nonStiffSteps): |h|·‖J‖∞ below 1.5, well
- *   inside DOPRI5's stability region, on 15 accepted steps in a row: DOPRI5 could take the
- *   same steps, at six evaluations of f and no Jacobian or LU. The fast transient after a
- *   restart (a dose into a stiff compartment model) looks like that, and DOPRI5 then finds the
- *   problem stiff again at once: each such short explicit phase multiplies the run RODAS must
- *   show by 4, so that auto does not thrash.
+ *   2.5 on 15 accepted steps with no run of 6 clearly below it in between: the step size is
+ *   held at the border of stability, not set by accuracy. (At tight tolerances, where radau5
+ *   takes over, above 0.5: see STIFF_H_LAMBDA_TIGHT.)
+ * - Implicit → explicit: the implicit method's own test (rodas.ts, radau5.ts: nonStiffSteps):
+ *   |h|·‖J‖∞ below 1.5 (radau5: 0.5, see STIFF_H_LAMBDA_TIGHT), well inside DOPRI5's
+ *   stability region, on 15 accepted steps in a row:
+ *   DOPRI5 could take the same steps, at six evaluations of f and no Jacobian or LU. The fast
+ *   transient after a restart (a dose into a stiff compartment model) looks like that, and
+ *   DOPRI5 then finds the problem stiff again at once: each such short explicit phase
+ *   multiplies the run the implicit method must show by 4, so that auto does not thrash.
  *
  * The implicit stepper (and with it the model's Jacobian) is made at the first switch, so a
  * problem that never looks stiff costs what DOPRI5 costs. A switch restarts the other stepper
  * at the current state with the step in use (one evaluation of f). Events do not switch: a
  * reset restarts the method in use, since stiffness is a property of the model's time scales.
+ *
+ * `stats.method` is the method in use, `stats.methodReason` why (one of a few fixed strings,
+ * made once: no allocation per switch), `stats.switches` how often it changed.
  *
  * The public state (y, t, ...) is the active stepper's, mirrored after every call; the arrays
  * change identity at a switch, so a caller reads them after each call (as the Simulator does).
@@ -46,15 +78,27 @@ export class AutoStepper implements Stepper {
   readonly method = 'auto' as const;
   readonly n: number;
   readonly adaptive = true;
-  readonly stats: StepperStats = { steps: 0, rejected: 0, rhsEvaluations: 0, method: 'dopri5', switches: 0 };
+  readonly stats: StepperStats = {
+    steps: 0,
+    rejected: 0,
+    rhsEvaluations: 0,
+    method: 'dopri5',
+    switches: 0,
+    methodReason: REASON_START,
+  };
   private readonly explicit: Dopri5Stepper;
-  private stiff: RodasStepper | null = null;
-  private active: Dopri5Stepper | RodasStepper;
+  private stiff: Implicit | null = null;
+  private active: Dopri5Stepper | Implicit;
   private readonly f: Rhs;
   private readonly options: StepperOptions;
+  /** the implicit method for this tolerance, and why (see RADAU5_BELOW_RTOL) */
+  private readonly implicitMethod: 'rodas' | 'radau5';
+  private readonly reasonStiff: string;
+  private readonly reasonBack: string;
+  private readonly stiffHLambda: number;
   private stiffCount = 0;
   private nonStiffCount = 0;
-  /** RODAS's non-stiff run needed to switch back (grows after false alarms) */
+  /** the implicit method's non-stiff run needed to switch back (grows after false alarms) */
   private backAfter = NON_STIFF_STEPS;
   /** accepted explicit steps since the last switch to DOPRI5 */
   private explicitSteps = 0;
@@ -66,6 +110,16 @@ export class AutoStepper implements Stepper {
     this.f = f;
     this.options = options;
     this.explicit = new Dopri5Stepper(n, f, options);
+    const tol = options.rtol > 0 ? options.rtol : options.atol;
+    this.implicitMethod = tol < RADAU5_BELOW_RTOL ? 'radau5' : 'rodas';
+    this.stiffHLambda = this.implicitMethod === 'radau5' ? STIFF_H_LAMBDA_TIGHT : STIFF_H_LAMBDA;
+    this.reasonStiff =
+      `stiff: h·|λ| of dopri5's steps above ${this.stiffHLambda} on ${STIFF_TESTS} steps; ` +
+      (this.implicitMethod === 'radau5'
+        ? `rtol ${tol} < ${RADAU5_BELOW_RTOL}: radau5, order 5`
+        : `rtol ${tol} ≥ ${RADAU5_BELOW_RTOL}: rodas, order 4`);
+    const backBelow = this.implicitMethod === 'radau5' ? STIFF_H_LAMBDA_TIGHT : 1.5;
+    this.reasonBack = `not stiff: ${this.implicitMethod}'s last ${NON_STIFF_STEPS} or more steps were well inside dopri5's stability region (|h|·‖J‖∞ < ${backBelow}): back to dopri5`;
     this.active = this.explicit;
     this.y = this.explicit.y;
     this.yPrev = this.explicit.yPrev;
@@ -113,7 +167,7 @@ export class AutoStepper implements Stepper {
     if (this.stiff) this.stiff.firstStepGrowth = v;
   }
   /** the method taking the steps now */
-  get current(): 'dopri5' | 'rodas' {
+  get current(): 'dopri5' | 'rodas' | 'radau5' {
     return this.active.method;
   }
 
@@ -133,7 +187,7 @@ export class AutoStepper implements Stepper {
     if (outcome === 'accepted' && this.active === this.explicit) {
       this.explicitSteps++;
       const hl = this.explicit.hLambda;
-      if (hl > STIFF_H_LAMBDA) {
+      if (hl > this.stiffHLambda) {
         this.nonStiffCount = 0;
         this.stiffCount++;
       } else if (++this.nonStiffCount >= NON_STIFF_TESTS) {
@@ -145,25 +199,31 @@ export class AutoStepper implements Stepper {
     return outcome;
   }
 
-  private stiffStepper(): RodasStepper {
+  private stiffStepper(): Implicit {
     if (this.stiff === null) {
-      this.stiff = new RodasStepper(this.n, this.f, this.options);
+      this.stiff =
+        this.implicitMethod === 'radau5'
+          ? new Radau5Stepper(this.n, this.f, this.options)
+          : new RodasStepper(this.n, this.f, this.options);
+      if (this.stiff instanceof Radau5Stepper) this.stiff.nonStiffBelow = STIFF_H_LAMBDA_TIGHT;
       this.stiff.minStep = this.minStepValue;
       this.stiff.firstStepGrowth = this.growth;
     }
     return this.stiff;
   }
 
-  private switchTo(next: Dopri5Stepper | RodasStepper): void {
+  private switchTo(next: Dopri5Stepper | Implicit): void {
     const from = this.active;
     const h = from.hLast;
     next.reset(from.t, from.y, h !== 0 ? h : undefined);
-    if (next instanceof RodasStepper) {
+    if (!(next instanceof Dopri5Stepper)) {
       next.nonStiffSteps = 0;
       if (this.stats.switches! > 0 && this.explicitSteps < SHORT_EXPLICIT_PHASE)
         this.backAfter = Math.min(4 * this.backAfter, MAX_NON_STIFF_STEPS);
+      this.stats.methodReason = this.reasonStiff;
     } else {
       this.explicitSteps = 0;
+      this.stats.methodReason = this.reasonBack;
     }
     this.stiffCount = 0;
     this.nonStiffCount = 0;
@@ -204,6 +264,7 @@ export class AutoStepper implements Stepper {
     this.explicitSteps = 0;
     this.stats.switches = 0;
     this.stats.method = this.active.method;
+    this.stats.methodReason = REASON_START;
     this.mirror();
     this.syncStats();
   }
