@@ -11,6 +11,8 @@ import { RADAU5 } from '../src/integrators/tableaus/radau5.js';
 import { createStepper } from '../src/integrators/steppers.js';
 import { luFactor, luSolve, SparseAwareLu } from '../src/integrators/lu.js';
 import { BandedComplexLu, SparseAwareComplexLu } from '../src/integrators/lu-complex.js';
+import { JacobianStore } from '../src/integrators/jacobian-store.js';
+import { minimumDegreeOrder } from '../src/integrators/ordering.js';
 import type { JacobianFunctions, Rhs } from '../src/integrators/stepper.js';
 import { smooth } from './smooth-problem.js';
 
@@ -209,6 +211,53 @@ describe('the linear algebra of radau5 (lu.ts, lu-complex.ts)', () => {
       lu.solve(x2);
       expect(Array.from(x2)).toEqual(Array.from(x1));
     }
+  });
+});
+
+describe('the fill-reducing order of the dense iteration matrices (ordering.ts, jacobian-store.ts)', () => {
+  it('minimum degree leaves the hub of an arrow matrix to the end: no fill, where the natural order fills it all', () => {
+    // row and column 0 full, and the diagonal: in the natural order L and U fill completely
+    const n = 12,
+      pattern = new Uint8Array(n * n);
+    for (let i = 0; i < n; i++) pattern[i * n + i] = pattern[i] = pattern[i * n] = 1;
+    const order = new Int32Array(n);
+    minimumDegreeOrder(n, pattern, order);
+    expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+    // the fill of Gaussian elimination in this order (symbolically): none
+    const filled = (ord: Int32Array) => {
+      const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => pattern[ord[i] * n + ord[j]]));
+      let fill = 0;
+      for (let k = 0; k < n; k++)
+        for (let i = k + 1; i < n; i++)
+          for (let j = k + 1; j < n; j++)
+            if (a[i][k] && a[k][j] && !a[i][j]) {
+              a[i][j] = 1;
+              fill++;
+            }
+      return fill;
+    };
+    expect(filled(order)).toBe(0);
+    expect(filled(Int32Array.from({ length: n }, (_, i) => i))).toBe((n - 1) * (n - 2));
+  });
+
+  it('the pattern is what dfdy writes, zeros and sentinel-like values included', () => {
+    const n = 3;
+    const fns: JacobianFunctions = {
+      dfdy: (_t, _y, out) => {
+        out[0] = 0; // (0, 0), structurally there, zero here
+        out[5] = 1.2345678e-300; // (1, 2), equal to one of the sentinels
+        out[7] = 2; // (2, 1)
+        return true;
+      },
+      dfdt: null,
+      lower: 2,
+      upper: 2,
+    };
+    const store = new JacobianStore(n, () => {}, fns, false, true);
+    const v = () => new Float64Array(n);
+    expect(store.evaluate(0, v(), v(), v(), v())).toBe(0);
+    expect(Array.from(store.pattern!)).toEqual([1, 0, 0, 0, 0, 1, 0, 1, 0]);
+    expect(Array.from(store.J)).toEqual([0, 0, 0, 0, 0, 1.2345678e-300, 0, 2, 0]);
   });
 });
 

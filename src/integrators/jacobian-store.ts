@@ -32,8 +32,14 @@ export class JacobianStore {
   private readonly withTime: boolean;
   /** J was last written by finite differences (all entries): zero it before the exact one */
   private dense = false;
+  /**
+   * With `findPattern`, dense storage and the exact Jacobian: the entries dfdy writes (the
+   * structural nonzeros, 1) once found at the first evaluation; null until then.
+   */
+  pattern: Uint8Array | null = null;
+  private readonly patternBuffer: Uint8Array | null;
 
-  constructor(n: number, f: Rhs, fns: JacobianFunctions | null, withTime: boolean) {
+  constructor(n: number, f: Rhs, fns: JacobianFunctions | null, withTime: boolean, findPattern = false) {
     this.n = n;
     this.f = f;
     this.fns = fns;
@@ -45,6 +51,30 @@ export class JacobianStore {
     this.wJ = this.banded && fns?.dfdyBand ? this.lower + this.upper + 1 : 0;
     this.J = new Float64Array(this.wJ > 0 ? n * this.wJ : n * n);
     this.ft = new Float64Array(withTime ? n : 0);
+    this.patternBuffer = findPattern && fns !== null && this.wJ === 0 ? new Uint8Array(n * n) : null;
+  }
+
+  /**
+   * The structural nonzeros: dfdy writes exactly those (StepperOptions.jacobian), so what it
+   * overwrites in an array filled with a sentinel is the pattern. Twice, with two sentinels,
+   * so that a value equal to one of them cannot hide an entry. False if dfdy declined.
+   */
+  private findPattern(t: number, y: Float64Array): boolean {
+    const J = this.J,
+      pat = this.patternBuffer!,
+      jf = this.fns!;
+    pat.fill(0);
+    for (const sentinel of [1.2345678e-300, -8.7654321e-301]) {
+      J.fill(sentinel);
+      if (!jf.dfdy(t, y, J)) {
+        J.fill(0);
+        return false;
+      }
+      for (let k = 0; k < J.length; k++) if (J[k] !== sentinel) pat[k] = 1;
+    }
+    for (let k = 0; k < J.length; k++) if (pat[k] === 0) J[k] = 0;
+    this.pattern = pat;
+    return true;
   }
 
   /**
@@ -61,7 +91,13 @@ export class JacobianStore {
         J.fill(0);
         this.dense = false;
       }
-      if (wJ > 0 ? jf.dfdyBand!(t, y, J) : jf.dfdy(t, y, J)) {
+      const written =
+        this.patternBuffer !== null && this.pattern === null
+          ? this.findPattern(t, y)
+          : wJ > 0
+            ? jf.dfdyBand!(t, y, J)
+            : jf.dfdy(t, y, J);
+      if (written) {
         if (this.withTime && jf.dfdt !== null) jf.dfdt(t, y, this.ft);
         // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
         // give the large finite slope the step actually sees, and the run goes on to where f

@@ -1,17 +1,29 @@
 import { JacobianStore } from './jacobian-store.js';
 import { BandedLu, SparseAwareLu } from './lu.js';
 import { BandedComplexLu, SparseAwareComplexLu } from './lu-complex.js';
+import { minimumDegreeOrder } from './ordering.js';
 import type { JacobianFunctions, Rhs } from './stepper.js';
 import { RADAU5 } from './tableaus/radau5.js';
 
 const GAMMA = RADAU5.gamma,
   ALPHA = RADAU5.alpha,
   BETA = RADAU5.beta;
+/**
+ * The sizes for which the dense matrices are factored in a fill-reducing order (ordering.ts):
+ * below, the factors are too small to gain; above, making the order (O(n³) once) would cost
+ * more than it saves in a short run.
+ */
+const ORDER_MIN = 8;
+const ORDER_MAX = 400;
 
 /**
  * RADAU5's Jacobian and its two iteration matrices, (γ/h) I − J (real) and
  * ((α + iβ)/h) I − J (complex), factored for one h at a time: dense (sparse-aware, lu.ts) or
- * banded (lu.ts, lu-complex.ts), as the Jacobian is. All arrays are allocated here, once.
+ * banded (lu.ts, lu-complex.ts), as the Jacobian is. A dense pair is factored with its rows and
+ * columns in a fill-reducing order once the exact Jacobian's pattern is known (the same
+ * permutation on both sides: the matrices stay shifted by a multiple of I, so partial pivoting
+ * mostly keeps the diagonal, and the factors stay as sparse as the order makes them). All
+ * arrays are allocated here, once.
  */
 export class RadauMatrices {
   readonly jac: JacobianStore;
@@ -22,15 +34,24 @@ export class RadauMatrices {
   private readonly band2: BandedComplexLu | null;
   /** ‖J‖∞ of the Jacobian in hand */
   jacNorm = 0.5;
+  /** the fill-reducing order (row and column i of the factored matrices is perm[i]), or null */
+  private perm: Int32Array | null = null;
+  private readonly permBuffer: Int32Array | null;
+  private readonly wr: Float64Array;
+  private readonly wi: Float64Array;
 
   constructor(n: number, f: Rhs, fns: JacobianFunctions | null) {
     this.n = n;
-    this.jac = new JacobianStore(n, f, fns, false);
+    const ordered = n >= ORDER_MIN && n <= ORDER_MAX;
+    this.jac = new JacobianStore(n, f, fns, false, ordered);
     const banded = this.jac.banded;
     this.band1 = banded ? new BandedLu(n, this.jac.lower, this.jac.upper) : null;
     this.band2 = banded ? new BandedComplexLu(n, this.jac.lower, this.jac.upper) : null;
     this.e1 = banded ? null : new SparseAwareLu(n);
     this.e2 = banded ? null : new SparseAwareComplexLu(n);
+    this.permBuffer = ordered && !banded ? new Int32Array(n) : null;
+    this.wr = new Float64Array(this.permBuffer ? n : 0);
+    this.wi = new Float64Array(this.permBuffer ? n : 0);
   }
 
   /**
@@ -40,6 +61,10 @@ export class RadauMatrices {
   evaluate(t: number, y: Float64Array, f0: Float64Array, ys: Float64Array, fk: Float64Array): number {
     const evaluations = this.jac.evaluate(t, y, f0, ys, fk);
     this.jacNorm = this.jac.infNorm();
+    if (this.perm === null && this.permBuffer !== null && this.jac.pattern !== null) {
+      minimumDegreeOrder(this.n, this.jac.pattern, this.permBuffer);
+      this.perm = this.permBuffer;
+    }
     return evaluations;
   }
 
@@ -65,23 +90,63 @@ export class RadauMatrices {
     const e1 = this.e1!,
       e2 = this.e2!,
       e2i = e2.ai;
-    this.jac.shiftedDense(fac1, e1.a);
+    this.shifted(fac1, e1.a);
     if (!e1.factor()) return false;
-    this.jac.shiftedDense(alphn, e2.ar);
+    this.shifted(alphn, e2.ar);
     e2i.fill(0);
     for (let i = 0; i < n; i++) e2i[i * n + i] = betan;
     return e2.factor();
   }
 
+  /** c·I − J into a, in the fill-reducing order if there is one */
+  private shifted(c: number, a: Float64Array): void {
+    const perm = this.perm;
+    if (perm === null) {
+      this.jac.shiftedDense(c, a);
+      return;
+    }
+    const n = this.n,
+      J = this.jac.J;
+    for (let i = 0; i < n; i++) {
+      const ri = i * n,
+        rp = perm[i] * n;
+      for (let j = 0; j < n; j++) a[ri + j] = -J[rp + perm[j]];
+      a[ri + i] += c;
+    }
+  }
+
   /** b ← ((γ/h) I − J)⁻¹ b */
   solveReal(b: Float64Array): void {
+    const perm = this.perm;
     if (this.band1 !== null) this.band1.solve(b);
-    else this.e1!.solve(b);
+    else if (perm === null) this.e1!.solve(b);
+    else {
+      const n = this.n,
+        w = this.wr;
+      for (let i = 0; i < n; i++) w[i] = b[perm[i]];
+      this.e1!.solve(w);
+      for (let i = 0; i < n; i++) b[perm[i]] = w[i];
+    }
   }
 
   /** (re + i·im) ← (((α + iβ)/h) I − J)⁻¹ (re + i·im) */
   solveComplex(re: Float64Array, im: Float64Array): void {
+    const perm = this.perm;
     if (this.band2 !== null) this.band2.solve(re, im);
-    else this.e2!.solve(re, im);
+    else if (perm === null) this.e2!.solve(re, im);
+    else {
+      const n = this.n,
+        wr = this.wr,
+        wi = this.wi;
+      for (let i = 0; i < n; i++) {
+        wr[i] = re[perm[i]];
+        wi[i] = im[perm[i]];
+      }
+      this.e2!.solve(wr, wi);
+      for (let i = 0; i < n; i++) {
+        re[perm[i]] = wr[i];
+        im[perm[i]] = wi[i];
+      }
+    }
   }
 }
