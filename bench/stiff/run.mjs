@@ -12,10 +12,10 @@
 // (median of 20, analytic Jacobian); the other workloads at rtol 1e-6 and 1e-8. Accuracy
 // against bench/stiff/references.json.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { loadDist, median } from './common.mjs';
 import { fileURLToPath } from 'node:url';
 
-const DIST = new URL('../../dist/index.js', import.meta.url);
 const HERE = new URL('./', import.meta.url);
 
 function parseArgs(argv) {
@@ -30,21 +30,12 @@ function parseArgs(argv) {
   return o;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b),
-    n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-};
 const rel = (a, b) => Math.abs(a - b) / Math.abs(b);
 const e1 = (x) => x.toExponential(1);
 
 async function main() {
   const o = parseArgs(process.argv);
-  if (!existsSync(DIST)) {
-    console.error('bench/stiff: dist/index.js is missing; run `npm run build` first');
-    process.exit(1);
-  }
-  const lib = await import(DIST.href);
+  const lib = await loadDist();
   const refs = JSON.parse(readFileSync(new URL('references.json', HERE), 'utf8'));
   const model = (name) => lib.compileModel(readFileSync(new URL(`${name}.delta`, HERE), 'utf8'), `${name}.delta`);
 
@@ -111,7 +102,7 @@ async function main() {
   console.log('');
   const rows = [];
   for (const w of workloads) {
-    for (const method of ['auto', 'rodas']) {
+    for (const method of ['auto', 'rodas', 'radau5']) {
       const opts = { method, rtol: w.rtol, atol: w.atol, eventsOnly: true };
       let last,
         cold = 0;
