@@ -1,12 +1,11 @@
 /**
  * The batch commands (sweep, montecarlo, merge) as the command line lists them: their flags
- * and descriptions. Their work (batch.ts, with worker threads and progress bars) loads only
+ * and descriptions. Their work (sweep.ts, montecarlo.ts, merge.ts; the pool in batch/pool.ts) loads only
  * when one of them runs.
  */
 import type { Command } from 'commander';
-import type { BatchContext, MergeFlags, MonteCarloFlags, SweepFlags } from './batch.js';
+import type { BatchContext, MergeFlags, MonteCarloFlags, SweepFlags } from './batch-settings.js';
 
-const batch = () => import('./batch.js');
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerBatchCommands(program: Command, ctx: BatchContext): void {
@@ -29,7 +28,9 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
     .option('--vary <NAME=FROM:TO:COUNT>', 'the parameter and its values')
     .option('--log-x', 'plot: logarithmic parameter axis')
     .option('--log-y', 'plot: logarithmic value axis (default: when a value spans more than two decades)')
-    .action(async (file: string, flags: SweepFlags) => ctx.setExit(await (await batch()).runSweep(ctx, file, flags)));
+    .action(async (file: string, flags: SweepFlags) =>
+      ctx.setExit(await (await import('./sweep.js')).runSweep(ctx, file, flags)),
+    );
   batchFlags(
     ctx.addSharedFlags(
       program.command('montecarlo <file>').description('statistics of final values over random parameters'),
@@ -39,7 +40,7 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
     .option('--samples <N>', 'number of samples (default 1000)')
     .option('--seed <S>', 'seed of the generator (default 1)')
     .action(async (file: string, flags: MonteCarloFlags) =>
-      ctx.setExit(await (await batch()).runMonteCarlo(ctx, file, flags)),
+      ctx.setExit(await (await import('./montecarlo.js')).runMonteCarlo(ctx, file, flags)),
     );
   program
     .command('merge <files...>')
@@ -49,5 +50,7 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
     .option('--plot <PATH>', 'write a plot (.svg or .png)')
     .option('--log-x', 'sweep plot: logarithmic parameter axis')
     .option('--log-y', 'sweep plot: logarithmic value axis')
-    .action(async (files: string[], flags: MergeFlags) => ctx.setExit(await (await batch()).runMerge(files, flags)));
+    .action(async (files: string[], flags: MergeFlags) =>
+      ctx.setExit(await (await import('./merge.js')).runMerge(files, flags)),
+    );
 }
