@@ -53,13 +53,22 @@ function elementsByName(e: Expr, label: string): Expr {
   });
 }
 
+/**
+ * A run's final value of `key`, or undefined when the run has none: its own keys only, since
+ * the record may be a plain object and a model may call a parameter `constructor` or
+ * `toString` (an inherited member must never stand in for a value).
+ */
+export function finalValue(final: Readonly<Record<string, number>>, key: string): number | undefined {
+  return Object.hasOwn(final, key) ? final[key] : undefined;
+}
+
 /** The value of each report expression on a run's final values (and the parameters). */
 export function reportValues(
   report: ReportExpr[],
   run: SimulationResult,
   parameters: ReadonlyMap<string, number>,
 ): number[] {
-  const lookup = (k: string) => run.final[k] ?? parameters.get(k);
+  const lookup = (k: string) => finalValue(run.final, k) ?? parameters.get(k);
   return report.map((r) => {
     try {
       return evaluate(r.expr, lookup);
@@ -74,8 +83,12 @@ export function reportValues(
   });
 }
 
-/** COUNT values from FROM to TO, both included (FROM may exceed TO). */
-
+/**
+ * Checks once, before any run, that every name in the report is something a run's final
+ * values (the independent variable and the outputs) or the parameters can give, and every
+ * function a built-in one: a batch of thousands of runs should not start to fail on its
+ * first row, and a worker thread cannot tell a typo from a bug.
+ */
 export function checkReport(report: readonly ReportExpr[], model: CompiledModel): void {
   const finals = [model.system.independent, ...model.outputNames];
   const known = new Set([...finals, ...model.paramNames, 'pi']);
@@ -96,5 +109,3 @@ export function checkReport(report: readonly ReportExpr[], model: CompiledModel)
     });
   }
 }
-
-/** What a chunk of runs gives: columnar, like the shared arrays of {@link SharedBatch}. */

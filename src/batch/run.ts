@@ -6,7 +6,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import type { RunStatus, SimulateOptions } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 import { evaluate, MissingValue } from '../expression/evaluate.js';
-import { checkReport, type ReportExpr } from './report.js';
+import { checkReport, finalValue, type ReportExpr } from './report.js';
 
 export interface ChunkResult {
   /** `values[k * report.length + j]`: report j of the chunk's run k (NaN where it has none) */
@@ -43,7 +43,7 @@ export function runChunk(
   // Parameters are looked up only when a report names one that is not a final value.
   let params: Float64Array | null = null;
   const lookup = (key: string): number | undefined => {
-    const v = final[key];
+    const v = finalValue(final, key);
     if (v !== undefined) return v;
     const i = model.paramNames.indexOf(key);
     if (i < 0) return undefined;

@@ -5,6 +5,7 @@
  */
 import { BatchInputError } from './report.js';
 
+/** COUNT values from FROM to TO, both included (FROM may exceed TO); those of runs first..end-1. */
 export function sweepValues(from: number, to: number, count: number, first = 0, end = count): number[] {
   if (count === 1) return [from];
   return Array.from({ length: end - first }, (_, j) => {
@@ -36,13 +37,6 @@ export function parseVary(text: string): { name: string; from: number; to: numbe
     throw new BatchInputError(`--vary '${text}': ${count} runs are more than a batch can have (${MAX_BATCH_RUNS})`);
   return { name: m[1], from, to, count };
 }
-
-/**
- * Checks once, before any run, that every name in the report is something a run's final
- * values (the independent variable and the outputs) or the parameters can give, and every
- * function a built-in one: a batch of thousands of runs should not start to fail on its
- * first row, and a worker thread cannot tell a typo from a bug.
- */
 
 // ---------------------------------------------------------------------------
 // Random samples: a seeded generator that gives the same numbers on every machine.
