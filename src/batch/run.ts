@@ -3,9 +3,9 @@
  * shared counter by this thread and worker threads alike, and results land in shared arrays.
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import type { RunStatus, SimulateOptions } from '../driver/index.js';
+import type { RunStatus, SimulateOptions, SimulationResult, SimulationSink } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
-import { evaluate, MissingValue } from '../expression/evaluate.js';
+import { evaluate } from '../expression/evaluate.js';
 import { checkReport, finalValue, type ReportExpr } from './report.js';
 
 export interface ChunkResult {
@@ -32,7 +32,8 @@ export function runChunk(
   const model = simulator.model;
   const count = names.length === 0 ? 0 : parameters.length / names.length;
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
-  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false };
+  // (no rows, and a ledger that goes nowhere: a run's events are not kept, however many)
+  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink: DISCARD };
   const nr = report.length;
   const out: ChunkResult = {
     values: new Float64Array(count * nr),
@@ -52,23 +53,47 @@ export function runChunk(
   };
   for (let k = 0; k < count; k++) {
     for (let j = 0; j < names.length; j++) set.set(names[j], parameters[k * names.length + j]);
-    const run = simulator.run(runOptions);
+    let run: SimulationResult;
+    try {
+      run = simulator.run(runOptions);
+    } catch (err) {
+      // One run's problem (an empty range for rk4, an end of the range that its parameter
+      // makes infinite) is that run's failure: the others are kept.
+      out.values.fill(NaN, k * nr, (k + 1) * nr);
+      out.status[k] = 'failed';
+      out.message[k] = err instanceof Error ? err.message : String(err);
+      onProgress?.(k + 1);
+      continue;
+    }
     final = run.final;
     params = null;
-    for (let j = 0; j < nr; j++) {
-      try {
-        out.values[k * nr + j] = evaluate(report[j].expr, lookup);
-      } catch (err) {
-        if (!(err instanceof MissingValue)) throw err;
-        // checkReport rules this out; a failed run may still lack a value
-        out.values[k * nr + j] = NaN;
-      }
-    }
+    for (let j = 0; j < nr; j++) out.values[k * nr + j] = reportValue(report[j], lookup);
     out.status[k] = run.status;
     out.message[k] = run.message;
     onProgress?.(k + 1);
   }
   return out;
+}
+
+/** Rows and ledger entries of a batch's runs: dropped as they come. */
+const DISCARD: SimulationSink = {
+  row() {
+    /* not kept */
+  },
+  event() {
+    /* not kept */
+  },
+};
+
+/** A report's value, NaN where the run has none or it cannot be computed. */
+function reportValue(r: ReportExpr, lookup: (key: string) => number | undefined): number {
+  try {
+    return evaluate(r.expr, lookup);
+  } catch {
+    // checkReport rules a missing name out (MissingValue), but a failed run may lack a value,
+    // and the parameters may not evaluate for this run's values
+    return NaN;
+  }
 }
 
 /**

@@ -74,8 +74,10 @@ export default function runTask(task: ChunkTask): ChunkReply {
   } catch (err) {
     // Stop the other threads: the batch cannot complete.
     Atomics.store(task.batch.counters, 0, 1 << 30);
-    if (err instanceof BatchInputError || err instanceof SimulationInputError)
+    // (runs fail one by one in runChunk: what arrives here stops the batch, such as a model
+    // file changed since the main thread checked it; an error's class does not cross threads)
+    if (err instanceof BatchInputError || err instanceof SimulationInputError || err instanceof Error)
       return { ok: false, message: err.message };
-    throw err;
+    return { ok: false, message: String(err) };
   }
 }
