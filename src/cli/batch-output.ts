@@ -4,6 +4,7 @@
  */
 import { EXIT, CliError } from './options.js';
 import { formatValue } from './output.js';
+import { OutputError } from './out-file.js';
 import type { Batch } from './batch-settings.js';
 
 /** JSON numbers cannot be NaN: NaN (a run that has no value) is written as null. */
@@ -39,6 +40,7 @@ export async function savePlot(svg: string, path: string): Promise<void> {
   try {
     await writePlot(svg, path);
   } catch (err) {
+    if (err instanceof OutputError) throw err;
     throw new CliError(`--plot ${path}: ${(err as Error).message}`);
   }
 }

@@ -18,6 +18,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { formatLatex, formatText, transformReport } from '../report/print.js';
 import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
 import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText, table, toJson } from './output.js';
+import { OutputError } from './out-file.js';
 import { startRunProgress } from './progress.js';
 import { readModelFile } from '../files/read-model-file.js';
 
@@ -184,6 +185,7 @@ async function plotRuns(
   try {
     await writePlot(svg, path);
   } catch (err) {
+    if (err instanceof OutputError) throw err;
     throw new CliError((err as Error).message);
   }
 }

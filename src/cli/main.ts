@@ -4,7 +4,8 @@
  *
  * Exit codes: 0 success; 1 the model is wrong (FILE:LINE:COL with the line and a caret);
  * 2 the command line is wrong; 3 the numerics failed or did not converge (whatever was
- * computed is still written); 4 the run stopped on an accumulation of events (zeno).
+ * computed is still written); 4 the run stopped on an accumulation of events (zeno); 5 an
+ * output could not be written (out-file.ts); 141 the standard output's reader went away.
  * No stack trace ever reaches the user.
  */
 import { realpathSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { ShootInputError } from '../shooting/errors.js';
 import { ModelError } from '../expression/errors.js';
 import { registerBatchCommands } from './batch-commands.js';
 import { CliError, EXIT, type SharedFlags } from './options.js';
+import { checkWritable, ClosedPipe, OUTPUT_EXIT, OutputError, OutputPathError } from './out-file.js';
+import { removeTemporaries } from './temporary.js';
 
 const VERSION = '0.1.0';
 
@@ -57,7 +60,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('Simulate models with point abstractions: Dirac deltas become steps and exact events.')
     .version(`deltastep ${VERSION}`)
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // An --out or --plot that cannot be written is said before anything runs, not after.
+    .hook('preAction', (_program, command) => {
+      const o = command.opts<{ out?: unknown; plot?: unknown }>();
+      if (typeof o.out === 'string') checkWritable(o.out, '--out');
+      if (typeof o.plot === 'string') checkWritable(o.plot, '--plot');
+    });
 
   program
     .command('transform <file>')
@@ -93,6 +102,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A closed stderr (or a stdout written by a library) must not end in an unhandled 'error'
+  // event with a stack trace: the command's own writes report their failures.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   let code: number = EXIT.ok;
   const program = buildProgram((c) => {
     code = c;
@@ -121,13 +134,20 @@ export function reportError(err: unknown): number {
     process.stderr.write(`${err.message}\n`);
     return EXIT.model;
   }
-  if (err instanceof CliError || err instanceof SimulationInputError) {
+  if (err instanceof CliError || err instanceof SimulationInputError || err instanceof OutputPathError) {
     process.stderr.write(`deltastep: ${err.message}\n`);
     return EXIT.usage;
   }
   if (err instanceof ShootInputError) {
     process.stderr.write(`deltastep: ${err.message}\n`);
     return EXIT.model;
+  }
+  // (what was computed and can still be written has been; temporary files go now)
+  removeTemporaries();
+  if (err instanceof ClosedPipe) return OUTPUT_EXIT.closedPipe;
+  if (err instanceof OutputError) {
+    process.stderr.write(`deltastep: ${err.message}\n`);
+    return err.opening ? EXIT.usage : OUTPUT_EXIT.output;
   }
   process.stderr.write(
     `deltastep: internal error: ${err instanceof Error ? err.message : String(err)}\nPlease report this with the model that caused it.\n`,

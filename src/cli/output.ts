@@ -2,25 +2,13 @@
  * Writing results: stdout or --out, JSON, CSV and small aligned tables for a person.
  * A failed run's partial results are written like any other.
  */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EventRecord, SimulationResult, SimulationSink } from '../driver/index.js';
-import { CliError } from './options.js';
+import { StreamOut } from './out-file.js';
+import { removeTemporary, temporaryDir } from './temporary.js';
 
-export function emit(text: string, out: string | undefined): void {
-  if (!out) {
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-    return;
-  }
-  try {
-    writeFileSync(out, text.endsWith('\n') ? text : `${text}\n`);
-  } catch (err) {
-    throw new CliError(
-      `cannot write --out ${out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`,
-    );
-  }
-}
+export { emit, StreamOut } from './out-file.js';
 
 export function toJson(value: unknown): string {
   return JSON.stringify(value, null, 1);
@@ -104,57 +92,6 @@ export function simulationText(r: SimulationResult): string {
   return lines.join('\n') + '\n';
 }
 
-/**
- * Text written in pieces to stdout or a file through a 64 KB buffer (fs.writeSync), so a long
- * run's rows never pile up in memory as one string.
- */
-export class StreamOut {
-  private readonly fd: number;
-  private readonly owned: boolean;
-  private buffer = '';
-
-  constructor(path: string | undefined) {
-    if (path === undefined) {
-      this.fd = 1;
-      this.owned = false;
-      return;
-    }
-    try {
-      this.fd = openSync(path, 'w');
-    } catch (err) {
-      throw new CliError(
-        `cannot write --out ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the directory does not exist' : (err as Error).message}`,
-      );
-    }
-    this.owned = true;
-  }
-
-  write(text: string): void {
-    this.buffer += text;
-    if (this.buffer.length >= 1 << 16) this.flush();
-  }
-
-  flush(): void {
-    let rest = Buffer.from(this.buffer, 'utf8');
-    this.buffer = '';
-    while (rest.length > 0) {
-      try {
-        const n = writeSync(this.fd, rest);
-        rest = rest.subarray(n);
-      } catch (err) {
-        // a pipe that is full for the moment (stdout to a slow reader): try again
-        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
-        throw err;
-      }
-    }
-  }
-
-  close(): void {
-    this.flush();
-    if (this.owned) closeSync(this.fd);
-  }
-}
-
 const jsonNumber = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
 
 /** A record of numbers as JSON.stringify writes it (keys in its order: for-in's on an own, plain record). */
@@ -182,6 +119,7 @@ function eventJson(r: EventRecord): string {
 export class JsonRunWriter implements SimulationSink {
   private firstRow = true;
   private readonly events: EventRecord[] = [];
+  private readonly ledgerDir: string;
   private readonly ledgerPath: string;
   private readonly ledger: StreamOut;
   private ledgerCount = 0;
@@ -195,8 +133,9 @@ export class JsonRunWriter implements SimulationSink {
     out.write(
       `{\n${indent} "model": ${JSON.stringify(head.model)},\n${indent} "independent": ${JSON.stringify(head.independent)},\n${indent} "columns": ${JSON.stringify(head.columns)},\n${indent} "rows": [`,
     );
-    this.ledgerPath = join(mkdtempSync(join(tmpdir(), 'deltastep-ledger-')), 'events.json');
-    this.ledger = new StreamOut(this.ledgerPath);
+    this.ledgerDir = temporaryDir('ledger');
+    this.ledgerPath = join(this.ledgerDir, 'events.json');
+    this.ledger = new StreamOut(this.ledgerPath, "the ledger's temporary file");
   }
 
   row(row: ArrayLike<number>): void {
@@ -237,7 +176,7 @@ export class JsonRunWriter implements SimulationSink {
       this.out.write(decoder.decode());
     } finally {
       closeSync(fd);
-      rmSync(dirname(this.ledgerPath), { recursive: true, force: true });
+      removeTemporary(this.ledgerDir);
     }
     this.out.write(`${this.ledgerCount > 0 ? `\n${i} ` : ''}],\n${lines(tail)}\n${i}}`);
     return this.events;

@@ -9,12 +9,12 @@
  * `.`, `[` and `\` in field names as nested access.
  */
 import { readFileSync } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import type { TopLevelSpec } from 'vega-lite';
 import { importModule } from './import-module.js';
+import { PLOT_EXTENSIONS, writeWhole } from './out-file.js';
 
 /**
  * vega and vega-lite, loaded when a plot is drawn: they are ES modules with top-level await,
@@ -559,13 +559,12 @@ function xsChunks(xs: number[], f: (...v: number[]) => number): number[] {
   return out;
 }
 
-/** Extensions accepted by {@link writePlot}. */
-export const PLOT_EXTENSIONS = ['.svg', '.png', '.html'] as const;
+export { PLOT_EXTENSIONS } from './out-file.js';
 
 /**
  * Writes an SVG document to `path`: `.svg` as is, `.png` rasterised at 2x on white.
- * Throws an `Error` for any other extension (naming the supported ones) and when the
- * parent directory does not exist (it is not created: a typo in the path should fail).
+ * Throws an `Error` for any other extension (naming the supported ones), and an OutputError
+ * that says why when the file cannot be written (a directory that does not exist, a full disk).
  */
 export async function writePlot(svg: string, path: string): Promise<void> {
   const ext = extname(path).toLowerCase();
@@ -574,17 +573,8 @@ export async function writePlot(svg: string, path: string): Promise<void> {
       `cannot write plot '${path}': unsupported extension '${ext || '(none)'}'; use ${PLOT_EXTENSIONS.join(' or ')}`,
     );
   }
-  const dir = dirname(resolve(path));
-  let isDir: boolean;
-  try {
-    isDir = (await stat(dir)).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new Error(`cannot write plot '${path}': directory '${dir}' does not exist`);
-
   if (ext === '.svg' || ext === '.html') {
-    await writeFile(path, svg, 'utf8');
+    writeWhole(path, svg, '--plot');
     return;
   }
   const png = new Resvg(svg, {
@@ -594,5 +584,5 @@ export async function writePlot(svg: string, path: string): Promise<void> {
   })
     .render()
     .asPng();
-  await writeFile(path, png);
+  writeWhole(path, png, '--plot');
 }
