@@ -80,7 +80,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   addSharedFlags(program.command('simulate <file>').description('integrate the model; print or write the trajectory'))
     .option('--variables <LIST>', 'comma-separated columns to plot (default: all)')
     .action(async (file: string, flags: SharedFlags & { variables?: string }) =>
-      setExit(await (await commands()).runSimulate(file, { ...flags, plotVariables: flags.variables })),
+      setExit(await (await import('./simulate.js')).runSimulate(file, { ...flags, plotVariables: flags.variables })),
     );
 
   addSharedFlags(
