@@ -51,6 +51,7 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--events-only', 'rows only at the ends and before/after each event')
     .option('--max-steps <N>', 'limit on integration steps (default 10000000)')
     .option('--max-events <N>', 'limit on events (default 100000, or option maxEvents)')
+    .option('--max-rows <N>', 'limit on the rows of a run, written or kept (default 5000000)')
     .option('--zeno <MODE>', 'stop (default) or continue: hold accumulations and persisting contacts as constraints')
     .option('--quiet', 'no progress bar');
 }

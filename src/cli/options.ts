@@ -32,6 +32,7 @@ export interface SharedFlags {
   eventsOnly?: boolean;
   maxSteps?: string;
   maxEvents?: string;
+  maxRows?: string;
   zeno?: string;
 }
 
@@ -96,6 +97,7 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
   if (flags.eventsOnly) o.eventsOnly = true;
   o.maxSteps = number('--max-steps', flags.maxSteps);
   o.maxEvents = number('--max-events', flags.maxEvents);
+  o.maxRows = number('--max-rows', flags.maxRows);
   o.zeno = flags.zeno as SimulateOptions['zeno'];
   if (flags.out !== undefined && flags.out.trim() === '')
     throw new CliError('--out needs a file name; leave it out to write to the standard output');

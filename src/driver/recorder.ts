@@ -30,8 +30,10 @@ export class Recorder {
   /** the last row's time, and whether it was a plain step row (not an event's) */
   private lastT = NaN;
   private lastWasStep = false;
-  /** more rows than maxRows would have been kept in memory */
+  /** the run produced more rows than maxRows: no row is written past it, and the run stops */
   overflow = false;
+  /** where the first row past the limit would have stood */
+  private overflowAt = NaN;
   /** names are ordinary keys unless a model calls a variable __proto__ */
   private readonly plainRecords: boolean;
 
@@ -60,7 +62,8 @@ export class Recorder {
     this.keep = o.keep;
     this.eventsOnly = o.eventsOnly;
     this.outputStep = o.outputStep;
-    this.maxRows = this.sink ? Infinity : o.maxRows;
+    // (the limit holds for streamed rows too: a sink writing to a file would fill the disk)
+    this.maxRows = o.maxRows;
     this.gridStart = o.t0;
     this.gridNext = 1;
     this.tEnd = o.tEnd;
@@ -68,6 +71,7 @@ export class Recorder {
     this.lastT = NaN;
     this.lastWasStep = false;
     this.overflow = false;
+    this.overflowAt = NaN;
   }
 
   /** whether plain step rows are written (not on a grid, not events only) */
@@ -75,8 +79,13 @@ export class Recorder {
     return this.keep && !this.eventsOnly && this.outputStep === 0;
   }
 
-  /** Writes the row [t, ...out]. */
+  /** Writes the row [t, ...out], unless it is one past the row limit. */
   private push(t: number, out: Float64Array, step: boolean): void {
+    if (++this.count > this.maxRows) {
+      if (!this.overflow) this.overflowAt = t;
+      this.overflow = true;
+      return;
+    }
     this.lastT = t;
     this.lastWasStep = step;
     if (this.sink) {
@@ -84,10 +93,6 @@ export class Recorder {
       b[0] = t;
       for (let i = 0; i < out.length; i++) b[i + 1] = out[i];
       this.sink.row(b);
-      return;
-    }
-    if (++this.count > this.maxRows) {
-      this.overflow = true;
       return;
     }
     const r = new Array<number>(out.length + 1);
@@ -114,7 +119,7 @@ export class Recorder {
     const ws = this.ws,
       dir = ws.dir,
       h = this.outputStep;
-    for (;;) {
+    while (!this.overflow) {
       const tg = this.gridStart + dir * this.gridNext * h;
       if (dir * (tg - tAbs) > 0 || dir * (tg - this.tEnd) >= 0) return;
       this.gridNext++;
@@ -155,6 +160,11 @@ export class Recorder {
       return;
     }
     this.fixedRow(t, out);
+  }
+
+  /** Why the run stopped at the row limit, naming the limit and how to raise it or need less. */
+  overflowMessage(): string {
+    return `more than ${this.maxRows} rows by ${this.ws.model.system.independent} = ${this.overflowAt} (the row limit, maxRows; --max-rows on the command line): ask for fewer rows (outputStep or eventsOnly; --output-step, --events-only) or raise the limit`;
   }
 
   ledger(entry: EventRecord): void {

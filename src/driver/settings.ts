@@ -45,6 +45,7 @@ const FLAGS: ReadonlyMap<string, string> = new Map([
   ['locate', '--locate'],
   ['maxEvents', '--max-events'],
   ['maxSteps', '--max-steps'],
+  ['maxRows', '--max-rows'],
   ['outputStep', '--output-step'],
   ['eventsOnly', '--events-only'],
   ['zeno', '--zeno'],

@@ -269,7 +269,8 @@ export class Simulator {
       this.refreshWatch(t0, y, d);
     }
     this.takeProbes(rs, t0);
-    while (!finished && !rs.ended) finished = this.advance(rs);
+    // (a run past the row limit stops there: its rows could otherwise fill a disk)
+    while (!finished && !rs.ended && !this.recorder.overflow) finished = this.advance(rs);
 
     if (result.status === 'failed') return result;
     const t = rs.t;
@@ -277,7 +278,7 @@ export class Simulator {
     m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     this.finishStats(rs);
-    if (this.recorder.overflow) return this.fail(result, this.rowsMessage(maxRows, t), t, ws.y, ws.d);
+    if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t, ws.y, ws.d);
     return result;
   }
 
@@ -292,10 +293,6 @@ export class Simulator {
     if (st.method !== undefined) rs.result.stats.method = st.method;
     if (st.switches !== undefined) rs.result.stats.switches = st.switches;
     if (st.methodReason !== undefined) rs.result.stats.methodReason = st.methodReason;
-  }
-
-  private rowsMessage(maxRows: number, t: number): string {
-    return `more than ${maxRows} rows kept in memory by ${this.model.system.independent} = ${t}; pass a sink (the command line streams its output), ask for fewer rows (outputStep, eventsOnly) or raise maxRows`;
   }
 
   /**
