@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spansDecades } from '../src/cli/sweep.js';
+import { spansDecades } from '../src/cli/sweep-writer.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -91,9 +91,11 @@ describe('sweep', () => {
     const all = await json('sweep', C12, '--vary', 'e=1:0.5:2', ...TIGHT);
     expect(all.columns).toEqual(['e', 'x1', "x1'", 'x2', "x2'", 'x3', "x3'", 'x4', "x4'", 'n']);
     const csv = await cli('sweep', C12, '--vary', 'e=1:0.5:2', '--report', 'n', ...TIGHT, '--format', 'csv');
-    expect(csv.stdout).toBe('e,n\n1,3\n0.5,6\n');
+    // each run with its status (issue 21, item 2)
+    expect(csv.stdout).toBe('e,n,status\n1,3,ok\n0.5,6,ok\n');
     const text = await cli('sweep', C12, '--vary', 'e=1:0.5:2', '--report', 'n', ...TIGHT);
-    expect(text.stdout.split('\n')[0]).toMatch(/^e\s+n$/);
+    expect(text.stdout.split('\n')[0]).toMatch(/^e\s+n\s+status$/);
+    expect(text.stdout.endsWith('\n2 runs: 2 ok\n')).toBe(true);
   });
 
   it('writes a plot of each reported value against the parameter', async () => {

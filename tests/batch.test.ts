@@ -10,17 +10,21 @@ import { Simulator } from '../src/index.js';
 import {
   BatchInputError,
   checkReport,
-  chunkCount,
+  chunkRuns,
+  claimChunk,
+  MESSAGE_BYTES,
+  PUBLISHED,
+  RUN_STATUSES,
+  ringMessage,
+  runRingChunk,
+  sharedRing,
   drawSamples,
   parseReport,
   parseSample,
   parseVary,
   runChunk,
-  runNextChunk,
   sampleValues,
   SeededRandom,
-  sharedBatch,
-  sharedResult,
   sliceRange,
   statistics,
   sweepValues,
@@ -195,20 +199,59 @@ describe('C12 (ARGESIM collision processes) through the chunk runner', () => {
     expect(Math.abs(d)).toBeLessThan(1e-10);
   });
 
-  it('the shared-batch loop (what worker threads run) gives what one chunk gives', () => {
+  it('the ring (what worker threads run): chunks published, claimed, run and taken in order give what one chunk gives', () => {
     const es = Float64Array.from(sweepValues(1, 0.18, 37));
     const report = parseReport("n, x4'");
     const direct = runChunk(new Simulator(c12), report, TIGHT, ['e'], es);
-    const b = sharedBatch(es, 37, 2, 5);
-    const messages = new Map<number, string>();
+    // 37 runs in chunks of 5 through 3 slots: the ring is reused, as in a long batch
+    const ring = sharedRing(37, 5, 3, 1, 2);
     const sim = new Simulator(c12);
-    let runs = 0,
-      claims = 0;
-    for (let done; (done = runNextChunk(sim, report, TIGHT, ['e'], b, messages, () => claims++)) > 0;) runs += done;
-    expect(runs).toBe(37);
-    expect(claims).toBe(chunkCount(b));
-    const shared = sharedResult(b, messages);
-    expect(Array.from(shared.values)).toEqual(Array.from(direct.values));
-    expect(shared.status).toEqual(direct.status);
+    const values: number[] = [],
+      status: string[] = [];
+    let published = 0,
+      taken = 0;
+    const publish = () => {
+      while (published < ring.chunks && published < taken + ring.slots) {
+        const slot = published % ring.slots;
+        ring.parameters.set(es.subarray(published * 5, published * 5 + chunkRuns(ring, published)), slot * 5);
+        published++;
+      }
+      Atomics.store(ring.counters, PUBLISHED, published);
+    };
+    publish();
+    for (let c; (c = claimChunk(ring)) !== -2;) {
+      expect(c).toBeGreaterThanOrEqual(0);
+      runRingChunk(ring, c, sim, report, TIGHT, ['e']);
+      const slot = c % ring.slots;
+      expect(Atomics.load(ring.done, slot)).toBe(c + 1);
+      for (let k = 0; k < chunkRuns(ring, c); k++) {
+        values.push(...ring.values.subarray((slot * 5 + k) * 2, (slot * 5 + k + 1) * 2));
+        status.push(RUN_STATUSES[ring.status[slot * 5 + k] - 1]);
+        expect(ringMessage(ring, slot, k)).toBe(direct.message[c * 5 + k]);
+      }
+      taken++;
+      publish();
+    }
+    expect(taken).toBe(8);
+    expect(values).toEqual(Array.from(direct.values));
+    expect(status).toEqual(direct.status);
+  });
+
+  it('a message longer than its room in the ring is cut at a character, and says so', () => {
+    const ring = sharedRing(1, 1, 1, 1, 0);
+    const long = 'é'.repeat(2000);
+    const sim = {
+      model: c12,
+      run: () => {
+        throw new Error(long);
+      },
+    } as unknown as Simulator;
+    Atomics.store(ring.counters, PUBLISHED, 1);
+    runRingChunk(ring, claimChunk(ring), sim, [], {}, ['e']);
+    const m = ringMessage(ring, 0, 0)!;
+    expect(m.endsWith(' ... (cut)')).toBe(true);
+    expect(m.startsWith('éé')).toBe(true);
+    expect(Buffer.byteLength(m)).toBeLessThanOrEqual(MESSAGE_BYTES);
+    expect(m).not.toContain('\ufffd');
   });
 });

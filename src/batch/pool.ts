@@ -1,7 +1,9 @@
 /**
  * Running a batch on threads: this one and, when the batch is long enough to pay for them, a
  * pool of worker threads (tinypool, loading dist/sweep-worker.js), all claiming chunks of runs
- * from one shared batch (run.ts).
+ * from one bounded ring (ring.ts). This thread publishes the chunks' parameters in order and
+ * hands every chunk, in the order of the runs, to a consumer that writes it out as it comes:
+ * memory does not grow with the batch.
  *
  * This thread works too: it has the model compiled already and starts at once, while a worker
  * first loads the bundle and compiles (about 0.1 s), then warms up its JIT (the first thousand
@@ -14,11 +16,23 @@ import { fileURLToPath } from 'node:url';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
+import type { InterruptFlag } from './interrupt.js';
 import { BatchInputError, type ReportExpr } from './report.js';
-import { runChunk, runNextChunk, sharedBatch, sharedResult, type ChunkResult } from './run.js';
+import {
+  chunkRuns,
+  claimChunk,
+  DONE,
+  NEXT,
+  PUBLISHED,
+  ringMessage,
+  runRingChunk,
+  sharedRing,
+  stopRing,
+  type SharedRing,
+} from './ring.js';
 import type { ChunkReply, ChunkTask } from './sweep-worker.js';
 
-/** One batch (or the slice of it that this process runs): a model and its runs' parameters. */
+/** One batch (or the slice of it that this process runs): a model and how to make its runs' parameters. */
 export interface Job {
   file: string;
   /** the model text: workers compile it themselves */
@@ -27,9 +41,30 @@ export interface Job {
   report: ReportExpr[];
   options: SimulateOptions;
   names: string[];
-  /** run k's value of names[j] at [k * names.length + j] */
-  parameters: Float64Array;
   count: number;
+  /**
+   * Writes the parameters of runs `first .. first+runs-1` (run k's value of names[j] at
+   * [k * names.length + j]); called in the order of the runs.
+   */
+  fill(out: Float64Array, first: number, runs: number): void;
+}
+
+/** The results of consecutive runs, valid only during the call that receives them. */
+export interface ChunkView {
+  /** index of the first run (from the start of the job) */
+  first: number;
+  runs: number;
+  /** run k's value of names[j] at [k * names + j] */
+  parameters: Float64Array;
+  /** run k's report j at [k * reports + j] */
+  values: Float64Array;
+  /** run k's status code (see statusCode; 0: the run did not start, the batch was interrupted) */
+  status: Uint8Array;
+  message(k: number): string | null;
+}
+
+export interface ChunkConsumer {
+  chunk(view: ChunkView): void;
 }
 
 /** The part of a progress bar the pool drives. */
@@ -47,6 +82,8 @@ export interface PoolSettings {
   eager: boolean;
   progress: PoolProgress;
   loadPool: () => Promise<PoolClass>;
+  /** set by a signal: every thread stops, and the chunks done so far are still consumed */
+  interrupt?: InterruptFlag;
 }
 
 /** Runs per thread at least: below that, a worker's start-up costs more than it saves. */
@@ -60,6 +97,8 @@ const WORKER_COST_MS = 300;
 const CHUNKS_PER_THREAD = 32;
 const MIN_CHUNK = 4;
 const MAX_CHUNK = 256;
+/** This thread returns to its event loop at least this often (signals, the pool's messages). */
+const YIELD_MS = 25;
 
 function workerFile(): URL {
   // Next to the command-line bundle in dist/; tsup builds it from src/batch/sweep-worker.ts.
@@ -69,99 +108,167 @@ function workerFile(): URL {
   return url;
 }
 
-/** Runs a job on at most `settings.threads` threads: this one and up to threads - 1 pool threads. */
-export async function execute(job: Job, settings: PoolSettings): Promise<ChunkResult> {
-  const threads = Math.min(settings.threads, Math.ceil(job.count / MIN_RUNS_PER_THREAD));
-  if (threads <= 1)
-    return runChunk(new Simulator(job.model), job.report, job.options, job.names, job.parameters, (done) =>
-      settings.progress.update(done),
-    );
-  return executeShared(job, threads, settings);
-}
-
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Slot states of the workers, in a shared Int32Array. */
-const CLAIMED = 2;
+type WaitAsync = (a: Int32Array, i: number, v: number, t: number) => { async: boolean; value: unknown };
+const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+
+/** Waits until a chunk is done (any thread) or `ms` have passed. */
+async function waitForDone(r: SharedRing, ms: number): Promise<void> {
+  const seen = Atomics.load(r.counters, DONE);
+  if (waitAsync) {
+    const w = waitAsync(r.counters, DONE, seen, ms);
+    if (w.async) await w.value;
+  } else await sleep(1);
+}
+
+/** Slot states of the workers, in a shared Int32Array: 1 once a worker has its task. */
+const STARTED = 1;
 
 interface Workers {
   slots: Int32Array;
-  replies: Promise<void>[];
   destroy(): Promise<void>;
 }
 
-async function executeShared(job: Job, threads: number, settings: PoolSettings): Promise<ChunkResult> {
-  const Tinypool = await settings.loadPool();
+/**
+ * Runs a job on at most `settings.threads` threads and hands every chunk of results, in order,
+ * to `consumer`; returns the number of runs handed over (all of them unless interrupted).
+ * A consumer that throws (an output that failed) stops the batch.
+ */
+export async function execute(job: Job, consumer: ChunkConsumer, settings: PoolSettings): Promise<number> {
+  const threads = Math.max(1, Math.min(settings.threads, Math.ceil(job.count / MIN_RUNS_PER_THREAD)));
   const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(job.count / (threads * CHUNKS_PER_THREAD))));
-  const batch = sharedBatch(job.parameters, job.count, job.report.length, chunkSize);
-  const messages = new Map<number, string>();
+  const ring = sharedRing(
+    job.count,
+    chunkSize,
+    threads <= 1 ? 2 : 2 * threads + 2,
+    job.names.length,
+    job.report.length,
+  );
   const state: { failure: unknown; abandoned: boolean } = { failure: null, abandoned: false };
-  const stopAll = () => Atomics.store(batch.counters, 0, 1 << 30);
+  let written = 0,
+    published = 0;
+  const m = ring.names,
+    nr = ring.reports;
 
-  const startWorkers = (n: number): Workers => {
+  const publish = () => {
+    while (published < ring.chunks && published < written + ring.slots) {
+      const base = (published % ring.slots) * chunkSize;
+      job.fill(
+        ring.parameters.subarray(base * m, (base + chunkRuns(ring, published)) * m),
+        published * chunkSize,
+        chunkRuns(ring, published),
+      );
+      published++;
+    }
+    Atomics.store(ring.counters, PUBLISHED, published);
+    Atomics.notify(ring.counters, PUBLISHED);
+  };
+  const consume = () => {
+    while (written < published && Atomics.load(ring.done, written % ring.slots) === written + 1) {
+      const slot = written % ring.slots,
+        base = slot * chunkSize,
+        runs = chunkRuns(ring, written);
+      consumer.chunk({
+        first: written * chunkSize,
+        runs,
+        parameters: ring.parameters.subarray(base * m, (base + runs) * m),
+        values: ring.values.subarray(base * nr, (base + runs) * nr),
+        status: ring.status.subarray(base, base + runs),
+        message: (k) => ringMessage(ring, slot, k),
+      });
+      written++;
+      settings.progress.update(Math.min(job.count, written * chunkSize));
+      publish();
+    }
+  };
+  const interrupted = () => settings.interrupt !== undefined && Atomics.load(settings.interrupt, 0) !== 0;
+
+  const startWorkers = async (n: number): Promise<Workers> => {
+    const Tinypool = await settings.loadPool();
     const slots = new Int32Array(new SharedArrayBuffer(4 * n));
     const pool = new Tinypool({ filename: workerFile().href, minThreads: n, maxThreads: n });
-    const replies = Array.from({ length: n }, (_, slot) => {
+    for (let slot = 0; slot < n; slot++) {
       const task: ChunkTask = {
         file: job.file,
         source: job.source,
         report: job.report.map((r) => r.label).join(', '),
         options: job.options,
         names: job.names,
-        batch,
+        ring,
         slots,
         slot,
+        interrupt: settings.interrupt,
       };
-      return (pool.run(task) as Promise<ChunkReply>).then(
+      (pool.run(task) as Promise<ChunkReply>).then(
         (reply) => {
           if (!reply.ok) {
             state.failure ??= new BatchInputError(reply.message);
-            stopAll();
-          } else for (const [i, m] of reply.messages) messages.set(i, m);
+            stopRing(ring);
+          }
         },
         (err: unknown) => {
           // A worker still starting when the batch is done is terminated: not a failure.
           if (!state.abandoned) {
             state.failure ??= err;
-            stopAll();
+            stopRing(ring);
           }
         },
       );
-    });
-    return { slots, replies, destroy: () => pool.destroy() };
+    }
+    return { slots, destroy: () => pool.destroy() };
   };
 
   let workers: Workers | null = null;
   try {
-    if (settings.eager) workers = startWorkers(threads - 1);
+    publish();
+    if (settings.eager && threads > 1) workers = await startWorkers(threads - 1);
     const simulator = new Simulator(job.model);
     const t0 = performance.now();
-    while (state.failure === null && runNextChunk(simulator, job.report, job.options, job.names, batch, messages) > 0) {
-      const finished = Atomics.load(batch.counters, 1);
-      settings.progress.update(finished);
-      if (workers === null) {
-        const elapsed = performance.now() - t0;
-        if (elapsed > WATCH_MS && (elapsed / finished) * (job.count - finished) > WORKER_COST_MS)
-          workers = startWorkers(threads - 1);
-      }
-      // tinypool hands a worker its task from this thread's event loop: let it, until each has started.
-      if (workers?.slots.some((s) => s === 0)) await yieldToEventLoop();
-    }
-    while (state.failure === null && Atomics.load(batch.counters, 1) < job.count) {
-      await sleep(5);
-      settings.progress.update(Atomics.load(batch.counters, 1));
-    }
-    if (workers) {
-      // The workers that ran chunks reply at once now (nothing is left to claim): their messages.
-      const w = workers;
-      await Promise.all(w.replies.filter((_, slot) => Atomics.load(w.slots, slot) === CLAIMED));
+    let lastYield = t0,
+      mine = 0;
+    while (written < ring.chunks && !interrupted()) {
+      if (state.failure !== null) throw state.failure;
+      consume();
+      const c = claimChunk(ring);
+      if (c >= 0) {
+        runRingChunk(ring, c, simulator, job.report, job.options, job.names, settings.interrupt);
+        mine += chunkRuns(ring, c);
+        const now = performance.now();
+        if (
+          workers === null &&
+          threads > 1 &&
+          now - t0 > WATCH_MS &&
+          ((now - t0) / mine) * (job.count - mine) > WORKER_COST_MS
+        )
+          workers = await startWorkers(threads - 1);
+        // tinypool hands a worker its task from this thread's event loop: let it, until each
+        // has started; and let signals and timers in now and then
+        if (workers?.slots.some((s) => s !== STARTED) || now - lastYield > YIELD_MS) {
+          await yieldToEventLoop();
+          lastYield = performance.now();
+        }
+      } else if (written < ring.chunks) await waitForDone(ring, YIELD_MS);
     }
     if (state.failure !== null) throw state.failure;
+    if (interrupted()) {
+      // every chunk claimed stops at its next run (or within it): wait for them, then hand them over
+      stopRing(ring);
+      while (!claimedAreDone(ring, written)) await waitForDone(ring, YIELD_MS);
+      consume();
+    }
   } finally {
     state.abandoned = true;
-    stopAll();
+    stopRing(ring);
     await workers?.destroy();
   }
-  return sharedResult(batch, messages);
+  return Math.min(job.count, written * chunkSize);
+}
+
+/** Whether every chunk claimed from `from` on is done. */
+function claimedAreDone(r: SharedRing, from: number): boolean {
+  const claimed = Math.min(Atomics.load(r.counters, NEXT), r.chunks);
+  for (let c = from; c < claimed; c++) if (Atomics.load(r.done, c % r.slots) !== c + 1) return false;
+  return true;
 }

@@ -1,17 +1,30 @@
 /**
- * Running a batch: one Simulator serves every run of a chunk; chunks are claimed from a
- * shared counter by this thread and worker threads alike, and results land in shared arrays.
+ * Running the runs of a batch: one Simulator serves every run of a chunk, each run's failure
+ * is its own, and a signal stops the chunk between runs or within one (ring.ts shares chunks
+ * between threads).
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import type { RunStatus, SimulateOptions, SimulationResult, SimulationSink } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 import { evaluate } from '../expression/evaluate.js';
+import { checkInterrupt, Interrupted, type InterruptFlag } from './interrupt.js';
 import { checkReport, finalValue, type ReportExpr } from './report.js';
+
+/** What a run of a batch ended with: a run's status, or `interrupted` (a signal stopped it midway). */
+export type BatchStatus = RunStatus | 'interrupted';
+
+/** The statuses in the order of their codes (a status is stored as 1 + its place; 0: not run). */
+export const RUN_STATUSES: readonly BatchStatus[] = ['ok', 'stopped', 'zeno', 'failed', 'interrupted'];
+
+export function statusCode(s: BatchStatus): number {
+  return 1 + RUN_STATUSES.indexOf(s);
+}
 
 export interface ChunkResult {
   /** `values[k * report.length + j]`: report j of the chunk's run k (NaN where it has none) */
   values: Float64Array;
-  status: RunStatus[];
+  /** undefined for a run not started (the batch was interrupted before it) */
+  status: BatchStatus[];
   message: (string | null)[];
 }
 
@@ -28,16 +41,21 @@ export function runChunk(
   names: readonly string[],
   parameters: Float64Array,
   onProgress?: (done: number) => void,
+  interrupt?: InterruptFlag,
 ): ChunkResult {
   const model = simulator.model;
   const count = names.length === 0 ? 0 : parameters.length / names.length;
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
-  // (no rows, and a ledger that goes nowhere: a run's events are not kept, however many)
-  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink: DISCARD };
+  // No rows, and a ledger that goes nowhere: a run's events are not kept, however many. A
+  // signal is seen between runs and, in a long run, at its events and every few thousand steps.
+  const check = () => checkInterrupt(interrupt);
+  const sink: SimulationSink = interrupt ? { row: check, event: check } : DISCARD;
+  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink };
+  if (interrupt) runOptions.progress = check;
   const nr = report.length;
   const out: ChunkResult = {
     values: new Float64Array(count * nr),
-    status: new Array<RunStatus>(count),
+    status: new Array<BatchStatus>(count),
     message: new Array<string | null>(count),
   };
   let final: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -52,14 +70,21 @@ export function runChunk(
     return params[i];
   };
   for (let k = 0; k < count; k++) {
+    if (interrupt !== undefined && Atomics.load(interrupt, 0) !== 0) break;
     for (let j = 0; j < names.length; j++) set.set(names[j], parameters[k * names.length + j]);
     let run: SimulationResult;
     try {
       run = simulator.run(runOptions);
     } catch (err) {
+      out.values.fill(NaN, k * nr, (k + 1) * nr);
+      if (err instanceof Interrupted) {
+        // the run stopped midway: its values are not final values
+        out.status[k] = 'interrupted';
+        out.message[k] = err.message;
+        break;
+      }
       // One run's problem (an empty range for rk4, an end of the range that its parameter
       // makes infinite) is that run's failure: the others are kept.
-      out.values.fill(NaN, k * nr, (k + 1) * nr);
       out.status[k] = 'failed';
       out.message[k] = err instanceof Error ? err.message : String(err);
       onProgress?.(k + 1);
@@ -94,88 +119,6 @@ function reportValue(r: ReportExpr, lookup: (key: string) => number | undefined)
     // and the parameters may not evaluate for this run's values
     return NaN;
   }
-}
-
-/**
- * A batch shared between threads: every array lives in a SharedArrayBuffer, and each thread
- * (this one and the workers) claims the next contiguous chunk of runs with one atomic add,
- * runs it and writes its results in place. No thread waits for another to hand it work, so
- * a thread busy with a long chunk never starves the others, and a worker that starts late
- * simply finds fewer chunks left.
- */
-export interface SharedBatch {
-  /** run i's value of names[j] at [i * names.length + j] */
-  parameters: Float64Array;
-  /** run i's report j at [i * report.length + j] */
-  values: Float64Array;
-  /** run i's status as 1 + its place in {@link RUN_STATUSES}; 0 while not run */
-  status: Uint8Array;
-  /** [next chunk to claim, runs finished]; raising the first past the last chunk stops every thread */
-  counters: Int32Array;
-  count: number;
-  chunkSize: number;
-}
-
-export const RUN_STATUSES: readonly RunStatus[] = ['ok', 'stopped', 'zeno', 'failed'];
-
-export function sharedBatch(parameters: Float64Array, count: number, reports: number, chunkSize: number): SharedBatch {
-  const shared = (bytes: number) => new SharedArrayBuffer(Math.max(bytes, 8));
-  const p = new Float64Array(shared(parameters.length * 8));
-  p.set(parameters);
-  return {
-    parameters: p,
-    values: new Float64Array(shared(count * reports * 8)),
-    status: new Uint8Array(shared(count)),
-    counters: new Int32Array(shared(8)),
-    count,
-    chunkSize,
-  };
-}
-
-export function chunkCount(b: SharedBatch): number {
-  return Math.ceil(b.count / b.chunkSize);
-}
-
-/**
- * Claims and runs the next chunk of a shared batch; returns the runs it did (0: none left).
- * Messages of runs (why one failed or stopped) go to `messages` by run index: they are few
- * and travel back once, at the end. `onClaim` runs once a chunk is claimed, before any of it
- * counts as finished (a worker flags there that the main thread must wait for its messages).
- */
-export function runNextChunk(
-  simulator: Simulator,
-  report: readonly ReportExpr[],
-  options: SimulateOptions,
-  names: readonly string[],
-  b: SharedBatch,
-  messages: Map<number, string>,
-  onClaim?: () => void,
-): number {
-  const c = Atomics.add(b.counters, 0, 1);
-  if (c >= chunkCount(b)) return 0;
-  onClaim?.();
-  const first = c * b.chunkSize,
-    end = Math.min(b.count, first + b.chunkSize);
-  const m = names.length,
-    nr = report.length;
-  const r = runChunk(simulator, report, options, names, b.parameters.subarray(first * m, end * m));
-  b.values.set(r.values, first * nr);
-  for (let k = 0; k < end - first; k++) {
-    b.status[first + k] = 1 + RUN_STATUSES.indexOf(r.status[k]);
-    const msg = r.message[k];
-    if (msg !== null) messages.set(first + k, msg);
-  }
-  Atomics.add(b.counters, 1, end - first);
-  return end - first;
-}
-
-/** The results of a finished shared batch, in the form of {@link runChunk}'s. */
-export function sharedResult(b: SharedBatch, messages: ReadonlyMap<number, string>): ChunkResult {
-  return {
-    values: b.values,
-    status: Array.from(b.status, (code) => RUN_STATUSES[code - 1] ?? 'failed'),
-    message: Array.from({ length: b.count }, (_, i) => messages.get(i) ?? null),
-  };
 }
 
 export interface BatchRow {

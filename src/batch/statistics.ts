@@ -1,4 +1,11 @@
-/** Statistics of a reported value over the runs of a Monte Carlo batch. */
+/**
+ * Statistics of a reported value over the runs of a Monte Carlo batch, taken as the runs come
+ * (one pass, constant memory, whatever the number of runs): count, mean and sum of squared
+ * deviations by Welford's update (stable where the naive sum of squares cancels), extremes.
+ * The 95% interval of the mean is the normal approximation mean ± 1.96·sd/√n; no quantiles
+ * are kept. Runs are added in the order of their index, so that a batch gives the same
+ * numbers bit for bit whether one thread, many workers or merged shards computed it.
+ */
 export interface Statistics {
   mean: number;
   sd: number;
@@ -8,24 +15,36 @@ export interface Statistics {
   n: number;
 }
 
+export class StatisticsAccumulator {
+  private n = 0;
+  private mean = 0;
+  private m2 = 0;
+  private min = Infinity;
+  private max = -Infinity;
+
+  /** Adds one value; a value that is not finite is left out. */
+  add(x: number): void {
+    if (!Number.isFinite(x)) return;
+    this.n++;
+    const d = x - this.mean;
+    this.mean += d / this.n;
+    this.m2 += d * (x - this.mean);
+    if (x < this.min) this.min = x;
+    if (x > this.max) this.max = x;
+  }
+
+  result(): Statistics {
+    const n = this.n;
+    if (n === 0) return { mean: NaN, sd: NaN, ci95: [NaN, NaN], min: NaN, max: NaN, n };
+    const sd = n > 1 ? Math.sqrt(this.m2 / (n - 1)) : 0;
+    const half = (1.959963984540054 * sd) / Math.sqrt(n);
+    return { mean: this.mean, sd, ci95: [this.mean - half, this.mean + half], min: this.min, max: this.max, n };
+  }
+}
+
 /** Mean, sample standard deviation, a normal-approximation 95% interval of the mean, extremes. Non-finite values are left out. */
 export function statistics(values: readonly number[]): Statistics {
-  const xs = values.filter(Number.isFinite);
-  const n = xs.length;
-  if (n === 0) return { mean: NaN, sd: NaN, ci95: [NaN, NaN], min: NaN, max: NaN, n };
-  // Loops, not Math.min(...xs): a spread of a million samples overflows the stack.
-  let mean = 0,
-    min = Infinity,
-    max = -Infinity;
-  for (const x of xs) {
-    mean += x;
-    if (x < min) min = x;
-    if (x > max) max = x;
-  }
-  mean /= n;
-  let ss = 0;
-  for (const x of xs) ss += (x - mean) ** 2;
-  const sd = n > 1 ? Math.sqrt(ss / (n - 1)) : 0;
-  const half = (1.959963984540054 * sd) / Math.sqrt(n);
-  return { mean, sd, ci95: [mean - half, mean + half], min, max, n };
+  const acc = new StatisticsAccumulator();
+  for (const x of values) acc.add(x);
+  return acc.result();
 }

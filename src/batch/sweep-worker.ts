@@ -1,18 +1,21 @@
 /**
  * The worker thread of `sweep` and `montecarlo` (loaded by tinypool from dist/sweep-worker.js).
  *
- * A worker gets one task per batch: the model as its source text, and the batch's shared
- * arrays. It compiles the model once (cached by file and text, with one Simulator and its
- * work arrays, for every later batch in the same worker), then claims contiguous chunks of
- * runs until none are left, writing the results into the shared arrays: no message per
- * run or per chunk, which would cost more than a run of a small model.
+ * A worker gets one task per batch: the model as its source text, and the batch's shared ring
+ * (ring.ts). It compiles the model once (cached by file and text, with one Simulator and its
+ * work arrays, for every later batch in the same worker), then claims published chunks of
+ * runs until none are left, writing the results into the ring: no message per run or per
+ * chunk, which would cost more than a run of a small model. When no chunk is published yet
+ * (the main thread has not consumed the oldest), it sleeps until one is.
  */
 import { compileModel } from '../codegen/stages.js';
 // workers compile as the main thread does: with exact roots where a delta argument has them
 import '../transform/exact-roots.js';
-import { BatchInputError, parseReport, runNextChunk, type ReportExpr, type SharedBatch } from './index.js';
-import { SimulationInputError, type SimulateOptions } from '../driver/index.js';
+import type { SimulateOptions } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
+import type { InterruptFlag } from './interrupt.js';
+import { parseReport, type ReportExpr } from './report.js';
+import { claimChunk, PUBLISHED, runRingChunk, type SharedRing } from './ring.js';
 
 export interface ChunkTask {
   file: string;
@@ -21,22 +24,19 @@ export interface ChunkTask {
   report: string;
   options: SimulateOptions;
   names: string[];
-  batch: SharedBatch;
-  /**
-   * this worker's state at [slot]: 1 once it has its task (the main thread stops yielding to
-   * hand out tasks when every worker has one), 2 once it has claimed a chunk (the main thread
-   * then waits for its reply, which carries the messages of its runs)
-   */
+  ring: SharedRing;
+  /** this worker's state at [slot]: 1 once it has its task (the main thread stops yielding to hand out tasks when every worker has one) */
   slots: Int32Array;
   slot: number;
+  interrupt?: InterruptFlag;
 }
 
 /**
- * What a worker gives back: the messages of its runs by index. Input problems (which the
- * main thread checks first, so only a model file changed meanwhile could cause them) come
- * back as a message, because an error's class does not survive the trip between threads.
+ * What a worker gives back: nothing but whether it could work. Runs fail one by one inside
+ * the ring; what comes back here stops the batch (a model file changed since the main thread
+ * checked it), as a message, because an error's class does not survive the trip between threads.
  */
-export type ChunkReply = { ok: true; messages: [number, string][] } | { ok: false; message: string };
+export type ChunkReply = { ok: true } | { ok: false; message: string };
 
 interface Compiled {
   simulator: Simulator;
@@ -65,19 +65,17 @@ export default function runTask(task: ChunkTask): ChunkReply {
       report = parseReport(task.report);
       c.reports.set(task.report, report);
     }
-    const messages = new Map<number, string>();
-    const claim = () => Atomics.store(task.slots, task.slot, 2);
-    while (runNextChunk(c.simulator, report, task.options, task.names, task.batch, messages, claim) > 0) {
-      /* next chunk */
+    const ring = task.ring;
+    for (;;) {
+      const published = Atomics.load(ring.counters, PUBLISHED);
+      const chunk = claimChunk(ring);
+      if (chunk === -2) break;
+      // none published yet: sleep until the main thread publishes more (or stops the batch)
+      if (chunk === -1) Atomics.wait(ring.counters, PUBLISHED, published, 50);
+      else runRingChunk(ring, chunk, c.simulator, report, task.options, task.names, task.interrupt);
     }
-    return { ok: true, messages: [...messages] };
+    return { ok: true };
   } catch (err) {
-    // Stop the other threads: the batch cannot complete.
-    Atomics.store(task.batch.counters, 0, 1 << 30);
-    // (runs fail one by one in runChunk: what arrives here stops the batch, such as a model
-    // file changed since the main thread checked it; an error's class does not cross threads)
-    if (err instanceof BatchInputError || err instanceof SimulationInputError || err instanceof Error)
-      return { ok: false, message: err.message };
-    return { ok: false, message: String(err) };
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
 }

@@ -5,13 +5,16 @@
  */
 import { BatchInputError } from './report.js';
 
+/** Value k of COUNT values from FROM to TO, both included (FROM may exceed TO). */
+export function sweepValue(from: number, to: number, count: number, k: number): number {
+  if (count === 1) return from;
+  return k === count - 1 ? to : from + ((to - from) * k) / (count - 1);
+}
+
 /** COUNT values from FROM to TO, both included (FROM may exceed TO); those of runs first..end-1. */
 export function sweepValues(from: number, to: number, count: number, first = 0, end = count): number[] {
   if (count === 1) return [from];
-  return Array.from({ length: end - first }, (_, j) => {
-    const k = first + j;
-    return k === count - 1 ? to : from + ((to - from) * k) / (count - 1);
-  });
+  return Array.from({ length: end - first }, (_, j) => sweepValue(from, to, count, first + j));
 }
 
 /** The most runs one process takes on (a slice of a larger batch: --shard K/N). */
@@ -129,28 +132,49 @@ export function parseSample(text: string): { name: string; distribution: Distrib
 }
 
 /**
- * The parameter values of samples `first .. first+count-1`, flat: sample k's value of
- * `samples[j]` at `[k * samples.length + j]`. The generator runs in sample order, one value
- * per distribution in the order given, from sample 0 (the samples before `first` are drawn
- * and dropped: far cheaper than a run), so that sample i has the same values whatever
- * slice, shard, worker or machine computes it.
+ * The parameter values of samples, drawn in order: the generator runs in sample order, one
+ * value per distribution in the order given, from sample 0 (the samples before `first` are
+ * drawn and dropped: far cheaper than a run), so that sample i has the same values whatever
+ * slice, shard, worker or machine computes it. Sample k's value of `samples[j]` goes to
+ * `[k * samples.length + j]`.
  */
+export class SampleStream {
+  private readonly rng: SeededRandom;
+  private readonly m: number;
+
+  constructor(
+    seed: number,
+    first: number,
+    private readonly samples: readonly { name: string; distribution: Distribution }[],
+  ) {
+    this.rng = new SeededRandom(seed);
+    this.m = samples.length;
+    const skip = new Float64Array(this.m);
+    for (let i = 0; i < first; i++) this.draw(skip, 0);
+  }
+
+  private draw(out: Float64Array, at: number): void {
+    for (let j = 0; j < this.m; j++) {
+      const d = this.samples[j].distribution;
+      out[at + j] = d.kind === 'normal' ? d.mean + d.sd * this.rng.normal() : d.a + (d.b - d.a) * this.rng.uniform();
+    }
+  }
+
+  /** The next `count` samples into `out` (from its start). */
+  next(out: Float64Array, count: number): void {
+    for (let k = 0; k < count; k++) this.draw(out, k * this.m);
+  }
+}
+
+/** The parameter values of samples `first .. first+count-1`, flat (see {@link SampleStream}). */
 export function sampleValues(
   seed: number,
   first: number,
   count: number,
   samples: readonly { name: string; distribution: Distribution }[],
 ): Float64Array {
-  const rng = new SeededRandom(seed);
-  const m = samples.length;
-  const out = new Float64Array(count * m);
-  for (let i = 0; i < first + count; i++) {
-    for (let j = 0; j < m; j++) {
-      const d = samples[j].distribution;
-      const v = d.kind === 'normal' ? d.mean + d.sd * rng.normal() : d.a + (d.b - d.a) * rng.uniform();
-      if (i >= first) out[(i - first) * m + j] = v;
-    }
-  }
+  const out = new Float64Array(count * samples.length);
+  new SampleStream(seed, first, samples).next(out, count);
   return out;
 }
 

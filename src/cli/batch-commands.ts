@@ -39,6 +39,10 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
     .option('--sample <NAME~DIST>', 'NAME~normal(MEAN,SD) or NAME~uniform(A,B) (repeatable)', collect)
     .option('--samples <N>', 'number of samples (default 1000)')
     .option('--seed <S>', 'seed of the generator (default 1)')
+    .option(
+      '--stats-over <STATUSES>',
+      'the runs the statistics are over, by status (default ok,stopped: those that reached their end; all: every run)',
+    )
     .action(async (file: string, flags: MonteCarloFlags) =>
       ctx.setExit(await (await import('./montecarlo.js')).runMonteCarlo(ctx, file, flags)),
     );

@@ -18,11 +18,11 @@ import {
   MAX_RUNS_PER_PROCESS,
   checkReport,
   parseReport,
-  type ChunkResult,
   type Distribution,
+  type InterruptFlag,
   type ReportExpr,
 } from '../batch/index.js';
-import { execute, type Job, type PoolClass, type PoolSettings } from '../batch/pool.js';
+import { execute, type ChunkConsumer, type Job, type PoolClass, type PoolSettings } from '../batch/pool.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { CliError, formatFlag, initRuns, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { startProgress, type Progress } from './progress.js';
@@ -53,6 +53,7 @@ export interface MonteCarloFlags extends BatchFlags {
   sample?: string[];
   samples?: string;
   seed?: string;
+  statsOver?: string;
 }
 export interface MergeFlags extends PlotFlags {
   format?: string;
@@ -86,16 +87,15 @@ export interface Settings {
   vary?: { name: string; from: number; to: number; count: number };
   samples?: SampleSpec[];
   seed?: number;
+  /** montecarlo: the statuses whose runs enter the statistics (--stats-over) */
+  statsOver?: string[];
 }
 
-/** The runs `first .. first+count-1` of a batch and what they gave. */
-export interface Batch {
+/** The document of the runs `first .. first+count-1` of a batch (all of it, or one shard). */
+export interface BatchDoc {
   settings: Settings;
   first: number;
   count: number;
-  /** run k's value of settings.names[j] at [k * names.length + j] */
-  parameters: Float64Array;
-  result: ChunkResult;
   shard?: { k: number; n: number };
 }
 
@@ -219,13 +219,26 @@ export function workerThreads(flags: SharedFlags): { n: number; explicit: boolea
   return { n: workersFlag(flags, availableParallelism()), explicit: flags.workers !== undefined };
 }
 
-/** Runs a batch's job on the pool with a progress bar (on a terminal); a worker's input problem is a usage error. */
+/** What writes a batch's document as its runs come, then ends it. */
+export interface BatchWriter extends ChunkConsumer {
+  /** ends the document (`signal`: the signal that interrupted the batch, or 0); the exit code */
+  finish(signal: number): Promise<number>;
+  /** after an error: nothing half-written of ours, no temporary file */
+  abandon(): void;
+}
+
+/**
+ * Runs a batch's job on the pool with a progress bar (on a terminal), handing its results in
+ * order to `writer`, then ends the document; a worker's input problem is a usage error.
+ */
 export async function runJob(
   job: Job,
+  writer: BatchWriter,
   workers: { n: number; explicit: boolean },
   label: string,
   quiet: boolean | undefined,
-): Promise<ChunkResult> {
+  interrupt?: InterruptFlag,
+): Promise<number> {
   const progress: Progress = await startProgress(job.count, label, quiet);
   const settings: PoolSettings = {
     threads: workers.n,
@@ -233,10 +246,14 @@ export async function runJob(
     progress,
     // (the pool loads with the first batch that needs threads, not with every command)
     loadPool: async () => (await importModule<typeof import('tinypool')>('tinypool')).Tinypool as PoolClass,
+    interrupt,
   };
   try {
-    return await execute(job, settings);
+    await execute(job, writer, settings);
+    progress.stop();
+    return await writer.finish(interrupt ? Atomics.load(interrupt, 0) : 0);
   } catch (err) {
+    writer.abandon();
     if (err instanceof BatchInputError) throw new CliError(err.message);
     throw err;
   } finally {

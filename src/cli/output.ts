@@ -42,6 +42,54 @@ export function table(header: string[], rows: (string | number)[][]): string {
     .join('\n');
 }
 
+/**
+ * An aligned table written as its rows come: the widths are those of the first rows (up to
+ * WIDTH_ROWS, held until then), later rows are padded to them (a wider value only shifts its
+ * own line). A table of up to WIDTH_ROWS rows is exactly {@link table}'s.
+ */
+export class StreamTable {
+  static readonly WIDTH_ROWS = 1000;
+  private held: string[][] | null = [];
+  private widths: number[] = [];
+
+  constructor(
+    private readonly out: StreamOut,
+    private readonly header: string[],
+  ) {}
+
+  row(cells: (string | number)[]): void {
+    const text = cells.map((c) => (typeof c === 'number' ? formatValue(c) : c));
+    if (this.held) {
+      this.held.push(text);
+      if (this.held.length >= StreamTable.WIDTH_ROWS) this.release();
+    } else this.write(text);
+  }
+
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    this.widths = this.header.map((h, j) => held.reduce((w, r) => Math.max(w, (r[j] ?? '').length), h.length));
+    this.write(this.header);
+    for (const r of held) this.write(r);
+  }
+
+  private write(cells: string[]): void {
+    this.out.write(
+      `${cells
+        .map((c, j) => c.padEnd(this.widths[j] ?? 0))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+  }
+
+  /** Writes what is still held (the whole table when it had fewer than WIDTH_ROWS rows). */
+  end(): void {
+    if (this.held) this.release();
+  }
+}
+
+export const jsonNumber = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
+
 export function formatValue(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   if (v !== 0 && (Math.abs(v) < 1e-4 || Math.abs(v) >= 1e7)) return v.toExponential(10);
@@ -91,8 +139,6 @@ export function simulationText(r: SimulationResult): string {
   );
   return lines.join('\n') + '\n';
 }
-
-const jsonNumber = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
 
 /** A record of numbers as JSON.stringify writes it (keys in its order: for-in's on an own, plain record). */
 function valuesJson(v: Readonly<Record<string, number>>): string {

@@ -57,6 +57,8 @@ export interface TrajectoryPlotInput {
 /** Input of {@link renderXYPlot}. */
 export interface XYPlotInput {
   title: string;
+  /** a line under the title (what is not drawn, and why) */
+  subtitle?: string;
   /** x axis title. The y axis title is the series name if there is one series, else "value". */
   xLabel: string;
   series: { name: string; points: [number, number][] }[];
@@ -75,6 +77,8 @@ export interface HistogramInput {
   xLabel: string;
   /** Samples; non-finite values are skipped. */
   values: number[];
+  /** how many samples each value stands for (fine bins of many samples, see StreamHistogram); default 1 each */
+  weights?: number[];
   /**
    * Maximum number of bins (default: Sturges' rule, at least 5). Bin boundaries are
    * rounded to "nice" numbers, so the actual count can be a little lower.
@@ -104,10 +108,10 @@ const baseConfig = {
 };
 
 /** What every plot shares: the schema, the title, the size and the style. */
-function frame(title: string) {
+function frame(title: string, subtitle?: string) {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
+    title: subtitle ? { text: title, subtitle } : title,
     width: WIDTH,
     height: HEIGHT,
     config: baseConfig,
@@ -439,7 +443,7 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
       : { type: 'line' as const, strokeWidth: 1.6, point: kind === 'linepoint' ? { filled: true, size: 30 } : false };
 
   const spec: TopLevelSpec = {
-    ...frame(input.title),
+    ...frame(input.title, input.subtitle),
     data: { values },
     mark,
     encoding: {
@@ -475,9 +479,13 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
  * at most `bins` of them) so that constant or empty samples still give a sensible plot.
  */
 export async function renderHistogram(input: HistogramInput): Promise<string> {
-  const xs = input.values.filter(finite);
+  const w = input.weights;
+  const keep = input.values.map((x, k) => finite(x) && (w === undefined || w[k] > 0));
+  const xs = input.values.filter((_, k) => keep[k]);
+  const ws = w?.filter((_, k) => keep[k]);
+  const total = ws ? ws.reduce((a, b) => a + b, 0) : xs.length;
   const markers = (input.markers ?? []).filter((m) => finite(m.value));
-  const maxbins = Math.max(1, Math.floor(input.bins ?? Math.max(5, Math.ceil(Math.log2(Math.max(1, xs.length)) + 1))));
+  const maxbins = Math.max(1, Math.floor(input.bins ?? Math.max(5, Math.ceil(Math.log2(Math.max(1, total)) + 1))));
 
   const bars: { x0: number; x1: number; count: number }[] = [];
   if (xs.length > 0) {
@@ -491,11 +499,11 @@ export async function renderHistogram(input: HistogramInput): Promise<string> {
     }
     const { start, step, n } = niceBins(lo, hi, maxbins);
     const counts = new Array<number>(n).fill(0);
-    for (const x of xs) {
+    xs.forEach((x, i) => {
       // The last bin is closed on the right so the maximum is counted.
       const k = Math.min(n - 1, Math.max(0, Math.floor((x - start) / step)));
-      counts[k]++;
-    }
+      counts[k] += ws ? ws[i] : 1;
+    });
     counts.forEach((count, k) => bars.push({ x0: start + k * step, x1: start + (k + 1) * step, count }));
   }
 
