@@ -9,6 +9,7 @@
  */
 import {
   MAX_BATCH_RUNS,
+  MAX_RUNS_PER_PROCESS,
   RUN_STATUSES,
   SampleStream,
   sliceRange,
@@ -172,6 +173,11 @@ export function checkShard(file: string): Shard {
       file,
       `shard.indices must be [${first}, ${end - 1}] for slice ${k}/${n} of ${settings.total} runs, got ${show(indices)}`,
     );
+  if (end - first > MAX_RUNS_PER_PROCESS)
+    problem(
+      file,
+      `slice ${k}/${n} of ${settings.total} runs has ${end - first}, more than one process runs (${MAX_RUNS_PER_PROCESS})`,
+    );
   const shard: Shard = { file, settings, k, n, first, count: end - first };
   if (settings.command === 'sweep') checkSweepShard(shard, head);
   else checkMonteCarloShard(shard, head);
@@ -204,7 +210,8 @@ function checkFailures(shard: Shard, r: JsonReader, failed: Uint8Array, count: n
     last = i as number;
     seen++;
   });
-  if (seen !== count) problem(shard.file, `"failures" lists ${seen} runs but ${count} rows have status failed`);
+  if (seen !== count)
+    problem(shard.file, `"failures" lists ${seen} run${seen === 1 ? '' : 's'} but ${count} rows have status failed`);
 }
 
 function checkRuns(shard: Shard, head: Record<string, unknown>, counts: Map<string, number>): void {
