@@ -119,7 +119,10 @@ async function waitForDone(r: SharedRing, ms: number): Promise<void> {
   const seen = Atomics.load(r.counters, DONE);
   if (waitAsync) {
     const w = waitAsync(r.counters, DONE, seen, ms);
+    // (a pending waitAsync does not keep the event loop alive: a timer does)
+    const alive = setTimeout(() => undefined, ms);
     if (w.async) await w.value;
+    clearTimeout(alive);
   } else await sleep(1);
 }
 

@@ -27,6 +27,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { CliError, formatFlag, initRuns, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { startProgress, type Progress } from './progress.js';
 import { autoShard } from './shard.js';
+import { interruptedText, signalExit, signalsReady } from './signals.js';
 import { importModule } from './import-module.js';
 import { missingNameMessage } from '../language/arrays.js';
 
@@ -249,9 +250,16 @@ export async function runJob(
     interrupt,
   };
   try {
+    await signalsReady();
     await execute(job, writer, settings);
     progress.stop();
-    return await writer.finish(interrupt ? Atomics.load(interrupt, 0) : 0);
+    const signal = interrupt ? Atomics.load(interrupt, 0) : 0;
+    const code = await writer.finish(signal);
+    if (!signal) return code;
+    process.stderr.write(
+      `deltastep: ${interruptedText(signal)}; the output holds the runs done (marked interrupted)\n`,
+    );
+    return signalExit(signal);
   } catch (err) {
     writer.abandon();
     if (err instanceof BatchInputError) throw new CliError(err.message);

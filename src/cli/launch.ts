@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { lendImport } from './import-module.js';
+import { INTERRUPTIBLE, watchSignals } from './signals.js';
 
 interface CommandLine {
   main(argv: string[]): Promise<number>;
@@ -106,6 +107,10 @@ function load(): { commandLine: CommandLine; saveCache: () => void } {
   };
   return { commandLine: mod.exports as CommandLine, saveCache };
 }
+
+// A run is interrupted by a signal through a watcher thread (signals.ts): start it now, so that
+// it listens (it takes a few tens of milliseconds) by the time the command line is loaded.
+if (INTERRUPTIBLE.has(process.argv[2] ?? '')) watchSignals();
 
 // A script run through vm cannot import() (Node 20 has no stable hook for it): the packages
 // the command line imports (vega for plots, tinypool for sweeps) come through this module's.

@@ -19,10 +19,12 @@ import {
   type MonteCarloFlags,
   type Settings,
 } from './batch-settings.js';
+import { watchSignals } from './signals.js';
 import { parseStatsOver } from './batch-status.js';
 import { MonteCarloWriter } from './montecarlo-writer.js';
 
 export async function runMonteCarlo(ctx: BatchContext, file: string, flags: MonteCarloFlags): Promise<number> {
+  const interrupt = watchSignals();
   const output = outputFlags(flags, 'text');
   if (!flags.sample?.length) throw new CliError('montecarlo needs --sample "NAME~normal(MEAN,SD)" (or uniform(A,B))');
   const samples = guard(() => flags.sample!.map(parseSample));
@@ -75,5 +77,6 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
     workers,
     'montecarlo',
     flags.quiet,
+    interrupt,
   );
 }

@@ -2,7 +2,8 @@
  * `deltastep simulate`: run the model (once per --init) and write the trajectory as it is
  * produced (JSON, CSV) or the run's summary (text), and a plot of the first run.
  */
-import type { SimulationResult } from '../driver/index.js';
+import { Interrupted } from '../batch/index.js';
+import type { EventRecord, SimulateOptions, SimulationResult, SimulationSink } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 import type { Expr } from '../expression/ast.js';
 import { ModelError } from '../expression/errors.js';
@@ -11,8 +12,10 @@ import { references } from '../expression/expr.js';
 import { parseExpression, splitExpressionList } from '../language/parser.js';
 import { didYouMean } from '../expression/suggest.js';
 import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
-import { CsvRunWriter, JsonRunWriter, StreamOut, csvLine, emit, simulationText } from './output.js';
-import { OutputError } from './out-file.js';
+import { csvLine, emit, simulationText } from './output.js';
+import { OutputError, StreamOut } from './out-file.js';
+import { CsvRunWriter, JsonRunWriter, RunTap, TextLedger, type RunEnd } from './run-writers.js';
+import { interruptedText, signalExit, signalsReady, watchSignals } from './signals.js';
 import { startRunProgress } from './progress.js';
 import { loadModel } from './commands.js';
 
@@ -20,7 +23,29 @@ function exitFor(r: SimulationResult): number {
   return r.status === 'failed' ? EXIT.numerics : r.status === 'zeno' ? EXIT.zeno : EXIT.ok;
 }
 
+/** One run through its tap: the result, or null when a signal stopped it (the tap knows where). */
+function runOne(simulator: Simulator, options: SimulateOptions): SimulationResult | null {
+  try {
+    return simulator.run(options);
+  } catch (err) {
+    if (err instanceof Interrupted) return null;
+    throw err;
+  }
+}
+
+/** What an interrupted run can still say: where it was, its last row, how many events. */
+function interruptedEnd(tap: RunTap, signal: number, independent: string): RunEnd {
+  return {
+    status: 'interrupted',
+    message: `${interruptedText(signal)} ${Number.isFinite(tap.t) ? `at ${independent} = ${tap.t}` : 'before its first step'}`,
+    warnings: [],
+    final: tap.final(),
+    stats: { steps: null, rejected: null, rhsEvaluations: null, events: tap.events },
+  };
+}
+
 export async function runSimulate(file: string, flags: SharedFlags & { plotVariables?: string }): Promise<number> {
+  const interrupt = watchSignals();
   const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
   const base = simulateOptions(flags);
   const model = await loadModel(file, base.set);
@@ -29,76 +54,96 @@ export async function runSimulate(file: string, flags: SharedFlags & { plotVaria
   if (flags.plot) plotSeries(flags.plotVariables, [model.system.independent, ...model.outputNames]);
   const simulator = new Simulator(model);
   const inits = initRuns(flags);
+  const sys = model.system;
+  const columns = [sys.independent, ...model.outputNames];
   // the first run's rows, for a plot (the output itself never keeps them)
   const plotRows: number[][] | null = flags.plot ? [] : null;
-  const runs: SimulationResult[] = [];
+  const plotSink: SimulationSink | null = plotRows ? { row: (r) => plotRows.push(Array.from(r)) } : null;
+  const plotEvents: EventRecord[] = [];
   // a progress bar on a terminal for a run longer than a second
-  const sys = model.system;
-  const from =
-    base.from ??
-    (sys.range.from
-      ? model.parametersExpr(sys.range.from, model.parameters(base.set as Map<string, number> | undefined))
-      : 0);
-  const to =
-    base.to ??
-    (sys.range.to
-      ? model.parametersExpr(sys.range.to, model.parameters(base.set as Map<string, number> | undefined))
-      : NaN);
+  const params = model.parameters(base.set as Map<string, number> | undefined);
+  const from = base.from ?? (sys.range.from ? model.parametersExpr(sys.range.from, params) : 0);
+  const to = base.to ?? (sys.range.to ? model.parametersExpr(sys.range.to, params) : NaN);
   const bar = Number.isFinite(to) ? await startRunProgress(from, to, `simulate ${sys.model}`, flags.quiet) : null;
-  if (bar) base.progress = (t) => bar.update(t);
-  if (format === 'text') {
-    // the text shows the ledger and the final values, not rows
-    for (const init of inits)
-      runs.push(simulator.run({ ...base, init, record: plotRows !== null && runs.length === 0 }));
-    emit(runs.map(simulationText).join('\n'), flags.out);
-  } else {
-    // Rows stream to the output as they are produced: memory does not grow with the run.
-    const out = new StreamOut(flags.out);
-    try {
-      const columns = [model.system.independent, ...model.outputNames];
-      const many = inits.length > 1;
-      if (format === 'json') {
-        if (many) out.write('{"runs": [\n');
-        inits.forEach((init, i) => {
-          const writer = new JsonRunWriter(
-            out,
-            many ? ' ' : '',
-            { model: model.system.model, independent: model.system.independent, columns },
-            i === 0 ? plotRows : null,
-          );
-          const r = simulator.run({ ...base, init, sink: writer });
-          r.events = writer.finish(r);
-          runs.push(r);
-          out.write(many && i < inits.length - 1 ? ',\n' : '\n');
-        });
-        if (many) out.write(']}\n');
-      } else {
-        out.write(`${csvLine(many ? ['run', ...columns] : columns)}\n`);
-        inits.forEach((init, i) => {
-          const writer = new CsvRunWriter(out, many ? i + 1 : null, i === 0 ? plotRows : null);
-          // (CSV has no ledger: its before/after records would only take memory)
-          const r = simulator.run({ ...base, init, sink: writer, eventValues: plotRows !== null && i === 0 });
-          r.events = writer.events;
-          runs.push(r);
-        });
-      }
-    } finally {
-      out.close();
+
+  await signalsReady();
+  const runs: SimulationResult[] = [];
+  const texts: string[] = [];
+  const many = inits.length > 1;
+  // Rows stream to the output as they are produced: memory does not grow with the run.
+  const out = format === 'text' ? null : new StreamOut(flags.out);
+  let json: JsonRunWriter | null = null;
+  let signal = 0,
+    at = NaN;
+  try {
+    if (format === 'json' && many) out!.write('{"runs": [\n');
+    if (format === 'csv') out!.write(`${csvLine(many ? ['run', ...columns] : columns)}\n`);
+    for (let i = 0; i < inits.length && signal === 0; i++) {
+      const first = i === 0 && plotSink !== null;
+      const ledger = format === 'text' ? new TextLedger() : null;
+      json =
+        format === 'json'
+          ? new JsonRunWriter(out!, many ? ' ' : '', { model: sys.model, independent: sys.independent, columns })
+          : null;
+      const writer = ledger ?? json ?? new CsvRunWriter(out!, many ? i + 1 : null);
+      const events: SimulationSink = { row: () => undefined, event: (e) => plotEvents.push(e) };
+      const tap = new RunTap([writer, ...(first ? [plotSink!, events] : [])], interrupt, columns);
+      const r = runOne(simulator, {
+        ...base,
+        init: inits[i],
+        sink: tap,
+        // the text has no rows (unless for a plot); CSV no ledger values
+        record: format !== 'text' || first,
+        eventValues: format !== 'csv' || first,
+        progress: (t) => {
+          bar?.update(t);
+          tap.progress(t);
+        },
+      });
+      signal = r === null ? Atomics.load(interrupt, 0) : 0;
+      at = tap.t;
+      const end: RunEnd = r ?? interruptedEnd(tap, signal, sys.independent);
+      if (r) runs.push(r);
+      if (json) {
+        json.finish(end);
+        json = null;
+        out!.write(many && i < inits.length - 1 && signal === 0 ? ',\n' : '\n');
+      } else if (ledger) {
+        const shown = { ...(r ?? ({ model: sys.model, independent: sys.independent } as SimulationResult)), ...end };
+        texts.push(simulationText({ ...shown, events: ledger.shown() } as SimulationResult, ledger.count));
+      } else if (signal) out!.write(`# ${end.message}\n`);
     }
-    if (plotRows) runs[0].rows = plotRows;
+    if (format === 'json' && many) out!.write(']}\n');
+    if (out) out.close();
+    else emit(texts.join('\n'), flags.out);
+  } catch (err) {
+    json?.discard();
+    out?.abandon();
+    throw err;
+  } finally {
+    bar?.stop();
   }
-  bar?.stop();
-  delete base.progress;
+  // (a signal the run could not see, during its start-up: the document is whole, the code says it)
+  signal ||= Atomics.load(interrupt, 0);
+  if (signal) {
+    const where = Number.isFinite(at) ? ` at ${sys.independent} = ${at}` : '';
+    process.stderr.write(
+      `deltastep: ${interruptedText(signal)}${where}; ${flags.out ?? 'the output'} holds what was computed (status interrupted)\n`,
+    );
+    return signalExit(signal);
+  }
   const gridAsked = base.outputStep !== undefined || base.eventsOnly === true;
-  if (flags.plot)
+  if (flags.plot) {
+    const shown = { ...runs[0], rows: plotRows!, events: plotEvents };
     await plotRuns(
-      runs,
+      [shown],
       flags.plot,
       flags.plotVariables,
       gridAsked
         ? undefined
         : (outputStep, to) => simulator.run({ ...base, init: inits[0], outputStep, to, record: true }),
     );
+  }
   for (const r of runs) {
     for (const w of r.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);

@@ -19,9 +19,11 @@ import {
   type Settings,
   type SweepFlags,
 } from './batch-settings.js';
+import { watchSignals } from './signals.js';
 import { SweepWriter } from './sweep-writer.js';
 
 export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Promise<number> {
+  const interrupt = watchSignals();
   const output = outputFlags(flags, 'text');
   if (!flags.vary) throw new CliError('sweep needs --vary NAME=FROM:TO:COUNT, e.g. --vary e=1:0.18:200');
   const vary = guard(() => parseVary(flags.vary!));
@@ -63,5 +65,6 @@ export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlag
     workers,
     `sweep ${vary.name}`,
     flags.quiet,
+    interrupt,
   );
 }
