@@ -52,6 +52,11 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
     .option('--format <FORMAT>', 'json (default), csv or text')
     .option('--out <PATH>', 'write the output (montecarlo: the samples) to a file')
     .option('--plot <PATH>', 'write a plot (.svg or .png)')
+    .option('--title <T>', 'plot: its title')
+    .option('--xlabel <X>', 'plot: the title of its x axis')
+    .option('--ylabel <Y>', 'plot: the title of its y axis')
+    .option('--width <W>', 'plot: width in pixels (default 720)')
+    .option('--height <H>', 'plot: height in pixels (default 400)')
     .option('--log-x', 'sweep plot: logarithmic parameter axis')
     .option('--log-y', 'sweep plot: logarithmic value axis')
     .action(async (files: string[], flags: MergeFlags) =>

@@ -27,6 +27,8 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { CliError, formatFlag, initRuns, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { startProgress, type Progress } from './progress.js';
 import { autoShard } from './shard.js';
+import type { PlotLook } from './plot-render.js';
+import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { interruptedText, signalExit, signalsReady } from './signals.js';
 import { importModule } from './import-module.js';
 import { missingNameMessage } from '../language/arrays.js';
@@ -38,7 +40,7 @@ export interface BatchContext {
   setExit: (code: number) => void;
 }
 
-export interface PlotFlags {
+export interface PlotFlags extends PlotLookFlags {
   plot?: string;
   logX?: boolean;
   logY?: boolean;
@@ -62,9 +64,13 @@ export interface MergeFlags extends PlotFlags {
 }
 
 /** Output flags of a batch, after validation. */
-export interface OutputFlags extends PlotFlags {
+export interface OutputFlags {
   format: string;
   out?: string;
+  plot?: string;
+  logX?: boolean;
+  logY?: boolean;
+  look: PlotLook;
 }
 
 export type SampleSpec = { name: string; distribution: Distribution };
@@ -180,6 +186,7 @@ export function outputFlags(flags: SharedFlags & PlotFlags, fallback: string): O
     plot: flags.plot,
     logX: flags.logX,
     logY: flags.logY,
+    look: plotLook(flags),
   };
 }
 

@@ -14,6 +14,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { formatLatex, formatText, transformReport } from '../report/print.js';
 import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
 import { emit, simulationText, table, toJson } from './output.js';
+import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { readModelFile } from '../files/read-model-file.js';
 
 /**
@@ -74,7 +75,10 @@ function shootText(r: ShootResult): string {
   return lines.join('\n') + '\n';
 }
 
-export async function runShoot(file: string, flags: SharedFlags & { jacobian?: string }): Promise<number> {
+export async function runShoot(
+  file: string,
+  flags: SharedFlags & PlotLookFlags & { jacobian?: string },
+): Promise<number> {
   const format = formatFlag(flags, ['text', 'json'], 'text');
   const options = simulateOptions(flags);
   const inits = initRuns(flags);
@@ -96,7 +100,7 @@ export async function runShoot(file: string, flags: SharedFlags & { jacobian?: s
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
   for (const w of result.solution?.warnings ?? []) process.stderr.write(`${file}: warning: ${w}\n`);
   if (flags.plot && result.solution)
-    await (await import('./simulate.js')).plotRuns([result.solution], flags.plot, undefined);
+    await (await import('./trajectory-plot.js')).plotRuns([result.solution], flags.plot, undefined, plotLook(flags));
   if (!result.converged) {
     process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`);
     return EXIT.numerics;

@@ -43,7 +43,12 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--locate <MODE>', 'exact (default), before or after: where fixed-step runs apply an event')
     .option('--format <FORMAT>', 'text (default) or json; simulate also csv')
     .option('--out <PATH>', 'write the output to a file')
-    .option('--plot <PATH>', 'write a plot (.svg or .png)')
+    .option('--plot <PATH>', 'write a plot (.svg, .png or .html)')
+    .option('--title <T>', 'plot: its title (default: the model and what is drawn)')
+    .option('--xlabel <X>', 'plot: the title of its x axis')
+    .option('--ylabel <Y>', 'plot: the title of its y axis (of each panel)')
+    .option('--width <W>', 'plot: width of the plotting area in pixels (default 720; a PNG has twice as many)')
+    .option('--height <H>', 'plot: height of the plotting area in pixels (default 400)')
     .option(
       '--output-step <DT>',
       "one row per DT of the independent variable (plus every event's rows), instead of one per step",

@@ -207,6 +207,7 @@ export class MonteCarloWriter implements ChunkConsumer {
       // about sqrt(n) bins: Sturges' log2(n) + 1 hides the shape of a thousand samples
       bins: Math.min(60, Math.max(10, Math.round(Math.sqrt(n)))),
       markers: Number.isFinite(mean) ? [{ label: `mean ${Number(mean.toPrecision(6))}`, value: mean }] : [],
+      look: this.output.look,
     });
     await savePlot(svg, this.output.plot!);
   }

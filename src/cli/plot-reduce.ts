@@ -21,6 +21,12 @@ export interface ReducedPoint {
 
 export const JUMPS_PER_COLUMN = 2;
 
+/** The plotting area's size by default, in pixels (a PNG has twice as many: two columns per pixel). */
+export const PLOT_WIDTH = 720;
+export const PLOT_HEIGHT = 400;
+/** More event instants than this are drawn as a rug, not as rules across the panel. */
+export const RUG_ABOVE = 100;
+
 /** The M4 reduction of one series over [lo, hi], points arriving in the order of x (rising or falling). */
 export class SeriesReducer {
   private readonly out: ReducedPoint[] = [];
@@ -169,5 +175,42 @@ export class StreamHistogram {
       }
     });
     return { values, weights };
+  }
+}
+
+/**
+ * The event instants a plot marks, as they come: how many distinct instants, the last one,
+ * the first RUG_ABOVE + 1 with their names (rules and labels when there are few), and the
+ * first in each of `slices` equal slices of [lo, hi] (the rug when there are many).
+ */
+export class EventMarks {
+  count = 0;
+  last = -Infinity;
+  private readonly first: { t: number; name: string }[] = [];
+  private readonly bySlice = new Map<number, { t: number; name: string }>();
+  private readonly width: number;
+
+  constructor(
+    private readonly lo: number,
+    hi: number,
+    private readonly slices: number,
+  ) {
+    this.width = hi > lo ? (hi - lo) / slices : 0;
+  }
+
+  add(t: number, name: string): void {
+    if (!Number.isFinite(t) || t === this.last) return;
+    this.count++;
+    this.last = t;
+    const mark = { t, name };
+    if (this.first.length <= RUG_ABOVE) this.first.push(mark);
+    const k = this.width > 0 ? Math.min(this.slices - 1, Math.max(0, Math.floor((t - this.lo) / this.width))) : 0;
+    if (!this.bySlice.has(k)) this.bySlice.set(k, mark);
+  }
+
+  /** All instants when there are few, one per slice when there are many. */
+  instants(): { t: number; name: string }[] {
+    if (this.count <= RUG_ABOVE) return this.first;
+    return [...this.bySlice.values()].sort((a, b) => a.t - b.t);
   }
 }

@@ -11,7 +11,7 @@ import type { BatchDoc, OutputFlags } from './batch-settings.js';
 import { COMPLETED, StatusTally } from './batch-status.js';
 import { csvLine, jsonNumber, StreamTable } from './output.js';
 import { StreamOut } from './out-file.js';
-import { SeriesReducer } from './plot-reduce.js';
+import { PLOT_WIDTH, SeriesReducer } from './plot-reduce.js';
 import { Spool } from './spool.js';
 
 /** The keys that make a shard's document mergeable: which slice, and the settings of the batch. */
@@ -61,7 +61,7 @@ export class SweepWriter implements ChunkConsumer {
       const v = s.vary!;
       const lo = Math.min(v.from, v.to),
         hi = Math.max(v.from, v.to);
-      this.plot = s.report.map(() => new SeriesReducer(lo, hi, 1440));
+      this.plot = s.report.map(() => new SeriesReducer(lo, hi, 2 * (output.look.width ?? PLOT_WIDTH)));
     } else this.plot = null;
   }
 
@@ -162,6 +162,7 @@ export class SweepWriter implements ChunkConsumer {
       series,
       logX: this.output.logX ?? false,
       logY,
+      look: this.output.look,
     });
     await savePlot(svg, this.output.plot!);
   }
