@@ -82,7 +82,8 @@ describe('library options: every mistake is a SimulationInputError that names th
   });
 
   it.each([
-    ['t_eval', 'outputStep'],
+    // (SciPy's t_eval is outputTimes: rows exactly at the times given)
+    ['t_eval', 'outputTimes'],
     ['RTOL', 'rtol'],
     ['max_step', 'step'],
     ['rtoll', 'rtol'],

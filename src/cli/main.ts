@@ -53,6 +53,10 @@ export function addSharedFlags(cmd: Command): Command {
       '--output-step <DT>',
       "one row per DT of the independent variable (plus every event's rows), instead of one per step",
     )
+    .option(
+      '--output-times <LIST>',
+      "rows exactly at these times (comma-separated, or FROM:TO:COUNT), plus every event's rows",
+    )
     .option('--events-only', 'rows only at the ends and before/after each event')
     .option('--max-steps <N>', 'limit on integration steps (default 10000000)')
     .option('--max-events <N>', 'limit on events (default 100000, or option maxEvents)')

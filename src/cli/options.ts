@@ -6,6 +6,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, LocateMode } from '../driver/index.js';
 import { resolveRange } from '../driver/range.js';
 import { checkOptions, resolveSettings } from '../driver/settings.js';
+import { parseOutputTimes } from './output-times.js';
 import type { MethodName } from '../integrators/stepper.js';
 
 /** The command line is wrong: exit code 2. */
@@ -29,6 +30,7 @@ export interface SharedFlags {
   workers?: string;
   quiet?: boolean;
   outputStep?: string;
+  outputTimes?: string;
   eventsOnly?: boolean;
   maxSteps?: string;
   maxEvents?: string;
@@ -94,6 +96,7 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
   o.step = number('--step', flags.step);
   o.locate = flags.locate as LocateMode | undefined;
   o.outputStep = number('--output-step', flags.outputStep);
+  if (flags.outputTimes !== undefined) o.outputTimes = parseOutputTimes(flags.outputTimes);
   if (flags.eventsOnly) o.eventsOnly = true;
   o.maxSteps = number('--max-steps', flags.maxSteps);
   o.maxEvents = number('--max-events', flags.maxEvents);

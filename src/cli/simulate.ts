@@ -139,7 +139,7 @@ export async function runSimulate(
     );
     return signalExit(signal);
   }
-  const gridAsked = base.outputStep !== undefined || base.eventsOnly === true;
+  const gridAsked = base.outputStep !== undefined || base.eventsOnly === true || base.outputTimes !== undefined;
   if (plot && plotted) {
     // the first run again over the plot's window, rows on a fine grid, into a new collector
     const again = (outputStep: number, end: number) => {

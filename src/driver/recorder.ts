@@ -1,10 +1,18 @@
 /**
  * Rows and the impulse ledger: where they go (the result, or a sink as they are produced)
- * and how dense they are (every accepted step, a grid of `outputStep`, or events only).
- * Event rows (before and after) and the two ends are always written.
+ * and how dense they are (every accepted step, a grid of `outputStep`, rows exactly at the
+ * `outputTimes`, or events only). Event rows (before and after) are always written; the two
+ * ends too, except with `outputTimes`, whose rows are those times (a run that stops early
+ * still writes where it stopped).
  */
 import type { Stepper } from '../integrators/stepper.js';
-import type { EventRecord, SimulationResult, SimulationSink, ValueRecord } from './types.js';
+import {
+  SimulationInputError,
+  type EventRecord,
+  type SimulationResult,
+  type SimulationSink,
+  type ValueRecord,
+} from './types.js';
 import type { Workspace } from './workspace.js';
 
 function record(): ValueRecord {
@@ -23,6 +31,8 @@ export class Recorder {
   /** absolute start of the grid, and the index of its next point */
   private gridStart = 0;
   private gridNext = 1;
+  /** outputTimes, in the order of the run (null: not asked for) */
+  private times: Float64Array | null = null;
   private tEnd = 0;
   private readonly buffer: Float64Array;
   private readonly out: Float64Array;
@@ -51,11 +61,13 @@ export class Recorder {
       sink?: SimulationSink;
       eventsOnly: boolean;
       outputStep: number;
+      outputTimes?: readonly number[];
       maxRows: number;
       t0: number;
       tEnd: number;
     },
   ): void {
+    this.times = o.outputTimes ? this.orderTimes(o.outputTimes, o.t0, o.tEnd) : null;
     this.sink = o.sink ?? null;
     this.rows = result.rows;
     this.events = result.events;
@@ -65,7 +77,7 @@ export class Recorder {
     // (the limit holds for streamed rows too: a sink writing to a file would fill the disk)
     this.maxRows = o.maxRows;
     this.gridStart = o.t0;
-    this.gridNext = 1;
+    this.gridNext = this.times ? 0 : 1;
     this.tEnd = o.tEnd;
     this.count = 0;
     this.lastT = NaN;
@@ -74,9 +86,30 @@ export class Recorder {
     this.overflowAt = NaN;
   }
 
-  /** whether plain step rows are written (not on a grid, not events only) */
+  /**
+   * The output times in the order of the run, each once; a time outside the range is an input
+   * error (it could never be written).
+   */
+  private orderTimes(times: readonly number[], t0: number, tEnd: number): Float64Array {
+    const dir = tEnd >= t0 ? 1 : -1;
+    for (const t of times)
+      if (!(dir * (t - t0) >= 0 && dir * (tEnd - t) >= 0))
+        throw new SimulationInputError(
+          `outputTimes: ${t} is outside the range ${t0} to ${tEnd} (--output-times on the command line)`,
+        );
+    const sorted = Float64Array.from(new Set(times)).sort();
+    return dir > 0 ? sorted : sorted.reverse();
+  }
+
+  /** whether plain step rows are written (not on a grid, not at given times, not events only) */
   get everyStep(): boolean {
-    return this.keep && !this.eventsOnly && this.outputStep === 0;
+    return this.keep && !this.eventsOnly && this.outputStep === 0 && this.times === null;
+  }
+
+  /** the grid's point k: of outputStep, or the k-th output time (NaN past the last) */
+  private gridPoint(k: number): number {
+    if (this.times) return k < this.times.length ? this.times[k] : NaN;
+    return this.gridStart + this.ws.dir * k * this.outputStep;
   }
 
   /** Writes the row [t, ...out], unless it is one past the row limit. */
@@ -115,13 +148,13 @@ export class Recorder {
    * inside the step, where it was cut by an event).
    */
   gridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number, tau1: number): void {
-    if (!this.keep || this.eventsOnly || this.outputStep === 0) return;
+    if (!this.keep || this.eventsOnly || (this.outputStep === 0 && this.times === null)) return;
     const ws = this.ws,
-      dir = ws.dir,
-      h = this.outputStep;
+      dir = ws.dir;
     while (!this.overflow) {
-      const tg = this.gridStart + dir * this.gridNext * h;
-      if (dir * (tg - tAbs) > 0 || dir * (tg - this.tEnd) >= 0) return;
+      const tg = this.gridPoint(this.gridNext);
+      // (the end's row is written as the end's, NaN: no grid point left)
+      if (!(dir * (tg - tAbs) <= 0) || dir * (tg - this.tEnd) >= 0) return;
       this.gridNext++;
       if (dir * (tg - tPrevAbs) <= 0) continue;
       stepper.interpolate(tg === tAbs ? tau1 : tau0 + (tg - tPrevAbs), ws.yTmp);
@@ -132,6 +165,10 @@ export class Recorder {
 
   /** Moves the grid past t (an event or restart at t already wrote its rows). */
   skipGridTo(t: number): void {
+    if (this.times) {
+      while (this.gridNext < this.times.length && this.ws.dir * (this.times[this.gridNext] - t) <= 0) this.gridNext++;
+      return;
+    }
     if (this.outputStep === 0) return;
     const k = Math.floor((this.ws.dir * (t - this.gridStart)) / this.outputStep) + 1;
     if (k > this.gridNext) this.gridNext = k;
@@ -142,9 +179,13 @@ export class Recorder {
     if (this.keep) this.push(t, out, false);
   }
 
-  /** The row at (t, y, d) unless the last row already stands at t: the start, the end, a failure. */
+  /**
+   * The row at (t, y, d) unless the last row already stands at t: the start, the end, a failure.
+   * With outputTimes, the start and the end only when they are among the times.
+   */
   endRow(t: number, y: Float64Array, d: Float64Array): void {
     if (!this.keep || this.lastT === t || !Number.isFinite(t)) return;
+    if (this.times && (t === this.gridStart || t === this.tEnd) && !this.times.includes(t)) return;
     const ws = this.ws;
     ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
     this.push(t, this.out, false);

@@ -48,6 +48,7 @@ const FLAGS: ReadonlyMap<string, string> = new Map([
   ['maxRows', '--max-rows'],
   ['outputStep', '--output-step'],
   ['eventsOnly', '--events-only'],
+  ['outputTimes', '--output-times'],
   ['zeno', '--zeno'],
   ['jacobian', '--jacobian'],
 ]);
@@ -146,6 +147,7 @@ const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
   ['sink', sink],
   ['outputStep', positiveNumber],
   ['eventsOnly', flag],
+  ['outputTimes', numberList],
   ['eventValues', flag],
   [
     'zeno',
@@ -160,8 +162,8 @@ const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
 
 /** Other tools' names for options, so that an unknown key can point at ours. */
 const FOREIGN_NAMES: ReadonlyMap<string, string> = new Map([
-  ['t_eval', 'outputStep'],
-  ['teval', 'outputStep'],
+  ['t_eval', 'outputTimes'],
+  ['teval', 'outputTimes'],
   ['max_step', 'step'],
   ['maxstep', 'step'],
   ['first_step', 'step'],
@@ -276,6 +278,14 @@ export function checkOptions(
     );
   }
   const o = options as SimulateOptions;
+  if (o.outputTimes !== undefined && (o.outputStep !== undefined || o.eventsOnly))
+    throw inputError(
+      naming,
+      'outputTimes',
+      o.outputTimes,
+      'not both',
+      `${both('outputTimes', o.eventsOnly ? 'eventsOnly' : 'outputStep', naming)} exclude each other: choose one`,
+    );
   if (o.outputStep !== undefined && o.eventsOnly)
     throw inputError(
       naming,
@@ -299,6 +309,7 @@ export interface RunSettings {
   maxRows: number;
   outputStep: number;
   eventsOnly: boolean;
+  outputTimes: readonly number[] | undefined;
   record: boolean;
   eventValues: boolean;
   zeno: 'stop' | 'continue';
@@ -381,6 +392,7 @@ export function resolveSettings(
     maxRows: options.maxRows ?? DEFAULTS.maxRows,
     outputStep: options.outputStep ?? 0,
     eventsOnly: options.eventsOnly ?? false,
+    outputTimes: options.outputTimes,
     record: options.record ?? true,
     eventValues: options.eventValues ?? true,
     zeno: options.zeno ?? fromModel<'stop' | 'continue'>('zeno') ?? 'stop',

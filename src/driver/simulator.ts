@@ -211,6 +211,7 @@ export class Simulator {
       sink: settings.sink,
       eventsOnly: settings.eventsOnly,
       outputStep,
+      outputTimes: settings.outputTimes,
       maxRows,
       t0,
       tEnd,

@@ -53,6 +53,13 @@ export interface SimulateOptions {
   /** rows only at events (before and after) and at the two ends of the range */
   eventsOnly?: boolean;
   /**
+   * Rows exactly at these values of the independent variable (read off the dense output), plus
+   * the before/after rows of every event: SciPy's `t_eval`. The ends of the range get a row only
+   * when listed; a run that stops early still gets the row where it stopped. Every time must lie
+   * in the range; excludes `outputStep` and `eventsOnly`.
+   */
+  outputTimes?: readonly number[];
+  /**
    * Fill each event's `pre`, `post` and `jumps` (default true). Off, the ledger keeps when
    * and which events happened, and those three are one shared empty record: sweeps and
    * benchmarks that read only final values or event times skip building two value records
