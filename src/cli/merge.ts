@@ -12,7 +12,9 @@ import {
   type MergeFlags,
   type Settings,
 } from './batch-settings.js';
+import { checkInterrupt, Interrupted } from '../batch/index.js';
 import { CliError } from './options.js';
+import { interruptedText, signalExit, watchSignals } from './signals.js';
 import { checkShard, feedShard, type Shard } from './merge-shard.js';
 import { MonteCarloWriter } from './montecarlo-writer.js';
 import { SweepWriter } from './sweep-writer.js';
@@ -76,11 +78,24 @@ export async function runMerge(files: string[], flags: MergeFlags): Promise<numb
   const doc: BatchDoc = { settings, first: 0, count: settings.total };
   const writer: BatchWriter =
     settings.command === 'sweep' ? new SweepWriter(doc, output) : new MonteCarloWriter(doc, output);
+  // a signal ends the merge between chunks, the document marked as a batch's would be
+  const interrupt = watchSignals();
   try {
-    for (const s of ordered) feedShard(s, (view) => writer.chunk({ ...view, first: s.first + view.first }));
+    for (const s of ordered)
+      feedShard(s, (view) => {
+        checkInterrupt(interrupt);
+        writer.chunk({ ...view, first: s.first + view.first });
+      });
   } catch (err) {
-    writer.abandon();
-    throw err;
+    if (!(err instanceof Interrupted)) {
+      writer.abandon();
+      throw err;
+    }
+    await writer.finish(err.signal);
+    process.stderr.write(
+      `deltastep: merge ${interruptedText(err.signal)}; the output holds the runs merged (marked interrupted)\n`,
+    );
+    return signalExit(err.signal);
   }
   return writer.finish(0);
 }

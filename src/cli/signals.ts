@@ -13,6 +13,9 @@
  * (process.binding('signal_wrap')); where that is not available, the main thread's listener
  * sets the same flag, and a run then sees it at its end.
  *
+ * transform and shoot write their output only at their end: a signal ends them as Node does,
+ * at once, and leaves nothing half-written.
+ *
  * The launcher starts the watcher for the commands that compute, before it loads the command
  * line (launch.ts), so that it is listening by the time a run starts; this module imports
  * nothing of the pipeline, for the launcher's sake.
@@ -25,7 +28,7 @@ export function signalExit(signal: number): number {
 }
 
 /** The commands whose runs a signal interrupts (the others end as Node ends them). */
-export const INTERRUPTIBLE = new Set(['simulate', 'sweep', 'montecarlo']);
+export const INTERRUPTIBLE = new Set(['simulate', 'sweep', 'montecarlo', 'merge']);
 
 // The watcher, as the source of a worker: it listens on its own event loop and sets the flag.
 const WATCHER = `
