@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel } from '../src/codegen/stages.js';
-import { Simulator } from '../src/driver/index.js';
+import { Simulator } from '../src/analytic/index.js';
 import { parseReport, runChunk } from '../src/batch/index.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
 

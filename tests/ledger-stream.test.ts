@@ -60,9 +60,10 @@ describe('1e5 events in a 28 MB heap', () => {
     const r = run('text');
     expect(r.status).toBe(0);
     const text = readFileSync(r.out, 'utf8');
-    expect(text).toMatch(/ 9999\d events/);
+    // (99999 ticks before t = 1e5, and one at it where the run ends there: the analytic path)
+    expect(text).toMatch(/ (99999|100000) events/);
     expect(text.match(/ tick /g)).toHaveLength(40);
-    expect(text).toMatch(/\(9995\d more\)/);
+    expect(text).toMatch(/\((99959|99960) more\)/);
   }, 120_000);
 
   it('CSV: the rows before and after each event', () => {

@@ -30,6 +30,24 @@ describe('outputTimes', () => {
     expect(r.final.t).toBe(3);
   });
 
+  it('the analytic path and the stepper write the same rows', () => {
+    const times = [0, 0.3, 1.2, 2, 2.9];
+    const analytic = simulate(SPEC_EXAMPLES.bouncingBall, { to: 3, outputTimes: times });
+    const stepper = simulate(SPEC_EXAMPLES.bouncingBall, {
+      to: 3,
+      outputTimes: times,
+      method: 'dopri5',
+      rtol: 1e-10,
+      atol: 1e-12,
+    });
+    expect(analytic.stats.method).toBe('analytic');
+    expect(analytic.rows).toHaveLength(stepper.rows.length);
+    analytic.rows.forEach((row, k) => {
+      expect(Math.abs(row[0] - stepper.rows[k][0])).toBeLessThan(1e-9);
+      expect(Math.abs(row[1] - stepper.rows[k][1])).toBeLessThan(1e-7);
+    });
+  });
+
   it('the start and the end get a row when listed, once', () => {
     const r = simulate(SPEC_EXAMPLES.bouncingBall, { to: 1, outputTimes: [0, 0.25, 1] });
     expect(r.rows.map((row) => row[0])).toEqual([0, 0.25, 1]);

@@ -52,8 +52,6 @@ interface Run {
   readonly probes: number[];
   pi: number;
   readonly probeOut: NonNullable<SimulationResult['probes']>;
-  /** the next grid row's index (outputStep), 0 without a grid */
-  grid: number;
   readonly gridRows: boolean;
   readonly needOutputs: boolean;
   instants: number;
@@ -171,6 +169,7 @@ export class AnalyticSimulator {
       sink: settings.sink,
       eventsOnly: settings.eventsOnly,
       outputStep: settings.outputStep,
+      outputTimes: settings.outputTimes,
       maxRows: settings.maxRows,
       t0,
       tEnd,
@@ -186,14 +185,13 @@ export class AnalyticSimulator {
       if (err instanceof ScheduleError) return this.fail(result, err.message, t0);
       throw err;
     }
-    const gridRows = keep && !settings.eventsOnly && settings.outputStep > 0;
+    const gridRows = keep && !settings.eventsOnly && (settings.outputStep > 0 || settings.outputTimes !== undefined);
     const run: Run = {
       s,
       result,
       probes,
       pi: 0,
       probeOut,
-      grid: gridRows ? 1 : 0,
       gridRows,
       needOutputs: keep || settings.eventValues,
       instants: 0,
@@ -209,7 +207,8 @@ export class AnalyticSimulator {
     if (due.length > 0) over = this.instant(run, due);
     else this.recorder.endRow(t0, ws.y, ws.d);
     this.takeProbes(run, t0, 0);
-    while (!over) over = this.simple(run) || this.next(run);
+    // (a run past the row limit stops there: its rows could otherwise fill a disk)
+    while (!over && !this.recorder.overflow) over = this.simple(run) || this.next(run);
     if (result.status === 'failed') return result;
     return this.finish(run);
   }
@@ -470,17 +469,16 @@ export class AnalyticSimulator {
     return true;
   }
 
-  /** Grid rows (outputStep) up to and including the time hi + lo. */
+  /** Grid rows (outputStep, or outputTimes: the recorder's grid) up to and including the time hi + lo. */
   private outputsUntil(run: Run, hi: number, lo: number): void {
     if (run.gridRows) {
       const ws = this.ws,
         m = this.model,
-        h = run.s.outputStep,
         t = hi + lo;
       for (;;) {
-        const tg = run.s.t0 + run.grid * h;
-        if (tg > t || tg >= run.s.tEnd) break;
-        run.grid++;
+        const tg = this.recorder.nextGridTime();
+        if (!(tg <= t) || tg >= run.s.tEnd) break;
+        this.recorder.advanceGrid();
         this.clocks.lend(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
         m.outputs(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
         this.clocks.giveBack(ws.y);
@@ -520,12 +518,7 @@ export class AnalyticSimulator {
     m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     result.stats = { steps: run.instants, rejected: 0, rhsEvaluations: 0, events: run.eventCount, method: 'analytic' };
-    if (this.recorder.overflow)
-      return this.fail(
-        result,
-        `more than ${run.s.maxRows} rows kept in memory by ${m.system.independent} = ${t}; pass a sink (the command line streams its output), ask for fewer rows (outputStep, eventsOnly) or raise maxRows`,
-        t,
-      );
+    if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t);
     return result;
   }
 

@@ -77,7 +77,8 @@ export class Recorder {
     // (the limit holds for streamed rows too: a sink writing to a file would fill the disk)
     this.maxRows = o.maxRows;
     this.gridStart = o.t0;
-    this.gridNext = this.times ? 0 : 1;
+    // (a time at the start is the start's row, written as the start's)
+    this.gridNext = this.times ? (this.times.length > 0 && this.times[0] === o.t0 ? 1 : 0) : 1;
     this.tEnd = o.tEnd;
     this.count = 0;
     this.lastT = NaN;
@@ -161,6 +162,20 @@ export class Recorder {
       ws.model.outputs(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out);
       this.push(tg, this.out, false);
     }
+  }
+
+  /**
+   * The next point of the grid (outputStep or outputTimes) not yet written, NaN when there is
+   * none: for a driver that writes grid rows itself (the analytic path, from closed forms),
+   * which then calls {@link advanceGrid} and writes the row with {@link fixedRow}.
+   */
+  nextGridTime(): number {
+    if (!this.keep || this.eventsOnly || (this.outputStep === 0 && this.times === null) || this.overflow) return NaN;
+    return this.gridPoint(this.gridNext);
+  }
+
+  advanceGrid(): void {
+    this.gridNext++;
   }
 
   /** Moves the grid past t (an event or restart at t already wrote its rows). */
