@@ -108,7 +108,7 @@ export function simulationText(r: SimulationResult, events = r.events.length): s
       ? `${events} events before the interruption`
       : r.stats.method === 'analytic'
         ? `analytic: every part in closed form, ${r.stats.events} events at the roots of their functions, no steps`
-      : `${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`,
+        : `${r.stats.steps} steps (${r.stats.rejected} rejected), ${r.stats.rhsEvaluations} right-hand-side evaluations, ${r.stats.events} events${method}`,
   );
   if (r.events.length) {
     // the first 20 and the last 20 (r.events may hold only those: TextLedger)
