@@ -47,11 +47,9 @@ export function runChunk(
   const count = names.length === 0 ? 0 : parameters.length / names.length;
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
   // No rows, and a ledger that goes nowhere: a run's events are not kept, however many. A
-  // signal is seen between runs and, in a long run, at its events and every few thousand steps.
-  const check = () => checkInterrupt(interrupt);
-  const sink: SimulationSink = interrupt ? { row: check, event: check } : DISCARD;
-  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink };
-  if (interrupt) runOptions.progress = check;
+  // signal is seen between runs and, in a long run, every few thousand steps.
+  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink: DISCARD };
+  if (interrupt) runOptions.progress = () => checkInterrupt(interrupt);
   const nr = report.length;
   const out: ChunkResult = {
     values: new Float64Array(count * nr),
