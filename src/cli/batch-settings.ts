@@ -18,6 +18,7 @@ import {
   MAX_RUNS_PER_PROCESS,
   checkReport,
   parseReport,
+  sliceRange,
   type Distribution,
   type InterruptFlag,
   type ReportExpr,
@@ -220,6 +221,30 @@ export async function loadCheck(
   guard(() => checkReport(report, model));
   // Workers compile the text; its hash tells the shards of one model from another's.
   return { model, source: readModelFile(file), report };
+}
+
+/**
+ * What sweep and montecarlo do alike before their runs, `total` runs of the varied `names`:
+ * the slice this process runs (--shard), the threads, the run options, the model and report
+ * checked, and the settings that every batch has (the command adds its own).
+ */
+export async function prepareBatch(ctx: BatchContext, file: string, flags: BatchFlags, names: string[], total: number) {
+  const shard = parseShard(flags.shard, total, flags.quiet);
+  const workers = workerThreads(flags);
+  const options = batchOptions(flags);
+  const { model, source, report } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
+  const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
+  checkSliceSize(end - first, total);
+  const common = {
+    model: model.system.model,
+    sha256: sha256(source),
+    names,
+    report: report.map((r) => r.label),
+    options: canonical(options) as Record<string, unknown>,
+    total,
+  };
+  const job = { file, source, model, report, options, names, count: end - first };
+  return { shard, workers, first, count: end - first, common, job };
 }
 
 /** The thread count (--workers, default the cores) and whether it was asked for. */

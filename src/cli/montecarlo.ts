@@ -2,19 +2,13 @@
  * `deltastep montecarlo`: statistics of final values over random parameters (written by
  * montecarlo-writer.ts as the runs come).
  */
-import { parseReport, parseSample, SampleStream, sliceRange } from '../batch/index.js';
+import { parseReport, parseSample, SampleStream } from '../batch/index.js';
 import { CliError, parseNumber } from './options.js';
 import {
-  batchOptions,
-  canonical,
-  checkSliceSize,
   guard,
-  loadCheck,
   outputFlags,
-  parseShard,
+  prepareBatch,
   runJob,
-  sha256,
-  workerThreads,
   type BatchContext,
   type MonteCarloFlags,
   type Settings,
@@ -38,45 +32,21 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
     throw new CliError(`--seed must be a whole number from 0 to 4294967295, got ${flags.seed}`);
   const report = guard(() => parseReport(flags.report ?? ''));
   if (report.length === 0) throw new CliError('montecarlo needs --report EXPR (e.g. --report "x4\'")');
-  const shard = parseShard(flags.shard, count, flags.quiet);
-  const workers = workerThreads(flags);
-  const options = batchOptions(flags);
+  const statsOver = parseStatsOver(flags.statsOver);
   const names = samples.map((s) => s.name);
   if (new Set(names).size !== names.length)
     throw new CliError(`--sample names a parameter twice (${names.join(', ')}): give each parameter one distribution`);
-  const { model, source } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
-  const { first, end } = shard ? sliceRange(count, shard.k, shard.n) : { first: 0, end: count };
-  checkSliceSize(end - first, count);
+  const b = await prepareBatch(ctx, file, flags, names, count);
   const settings: Settings = {
     command: 'montecarlo',
-    model: model.system.model,
-    sha256: sha256(source),
-    names,
-    report: report.map((r) => r.label),
-    options: canonical(options) as Record<string, unknown>,
-    total: count,
+    ...b.common,
     samples,
     seed,
-    statsOver: parseStatsOver(flags.statsOver),
+    statsOver,
   };
-  const stream = new SampleStream(seed, first, samples);
-  const writer = new MonteCarloWriter({ settings, first, count: end - first, shard }, output);
-  return runJob(
-    // (the pool asks for the samples in order: the generator runs on)
-    {
-      file,
-      source,
-      model,
-      report,
-      options,
-      names,
-      count: end - first,
-      fill: (out, _k0, runs) => stream.next(out, runs),
-    },
-    writer,
-    workers,
-    'montecarlo',
-    flags.quiet,
-    interrupt,
-  );
+  const stream = new SampleStream(seed, b.first, samples);
+  const writer = new MonteCarloWriter({ settings, first: b.first, count: b.count, shard: b.shard }, output);
+  // (the pool asks for the samples in order: the generator runs on)
+  const fill = (out: Float64Array, _k0: number, runs: number) => stream.next(out, runs);
+  return runJob({ ...b.job, fill }, writer, b.workers, 'montecarlo', flags.quiet, interrupt);
 }

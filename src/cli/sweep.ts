@@ -2,19 +2,13 @@
  * `deltastep sweep`: one run per value of a parameter, a table of the reported final values
  * with each run's status (sweep-writer.ts writes it as the runs come).
  */
-import { parseReport, parseVary, sliceRange, sweepValue } from '../batch/index.js';
+import { parseReport, parseVary, sweepValue } from '../batch/index.js';
 import { CliError } from './options.js';
 import {
-  batchOptions,
-  canonical,
-  checkSliceSize,
   guard,
-  loadCheck,
   outputFlags,
-  parseShard,
+  prepareBatch,
   runJob,
-  sha256,
-  workerThreads,
   type BatchContext,
   type Settings,
   type SweepFlags,
@@ -30,41 +24,16 @@ export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlag
   // Parsed here to report a bad --report before the model loads; empty means every final value.
   guard(() => parseReport(flags.report ?? ''));
   const total = vary.count;
-  const shard = parseShard(flags.shard, total, flags.quiet);
-  const workers = workerThreads(flags);
-  const options = batchOptions(flags);
-  const { model, source, report } = await loadCheck(ctx, file, [vary.name], flags.report ?? '', options.set);
-  const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
-  checkSliceSize(end - first, total);
+  const b = await prepareBatch(ctx, file, flags, [vary.name], total);
   const settings: Settings = {
     command: 'sweep',
-    model: model.system.model,
-    sha256: sha256(source),
-    names: [vary.name],
-    report: report.map((r) => r.label),
-    options: canonical(options) as Record<string, unknown>,
-    total,
+    ...b.common,
     vary: { name: vary.name, from: vary.from, to: total === 1 ? vary.from : vary.to, count: total },
   };
-  const writer = new SweepWriter({ settings, first, count: end - first, shard }, output);
-  return runJob(
-    {
-      file,
-      source,
-      model,
-      report,
-      options,
-      names: [vary.name],
-      count: end - first,
-      // run k of this slice is run first + k of the sweep
-      fill: (out, k0, runs) => {
-        for (let k = 0; k < runs; k++) out[k] = sweepValue(vary.from, vary.to, total, first + k0 + k);
-      },
-    },
-    writer,
-    workers,
-    `sweep ${vary.name}`,
-    flags.quiet,
-    interrupt,
-  );
+  const writer = new SweepWriter({ settings, first: b.first, count: b.count, shard: b.shard }, output);
+  // run k of this slice is run first + k of the sweep
+  const fill = (out: Float64Array, k0: number, runs: number) => {
+    for (let k = 0; k < runs; k++) out[k] = sweepValue(vary.from, vary.to, total, b.first + k0 + k);
+  };
+  return runJob({ ...b.job, fill }, writer, b.workers, `sweep ${vary.name}`, flags.quiet, interrupt);
 }
