@@ -46,8 +46,9 @@ type ScalarFn = (t: number, y: Float64Array, p: Float64Array, d: Float64Array, s
 const at = (f: ScalarFn, p: Float64Array, t: number) => f(t, EMPTY, p, EMPTY, EMPTY);
 
 /**
- * Sorted (ascending) times of one event in [lo, hi], ends included; the first `limit` of them
- * only, if given (a listing of a tick every 1 to 1e7 needs its first few, not ten million).
+ * Sorted times of one event in [lo, hi], ends included, ascending (or descending with dir -1,
+ * the order of a backward run); the first `limit` of them only, if given (a listing of a tick
+ * every 1 to 1e7 needs its first few, not ten million).
  */
 export function scheduleTimes(
   ev: CompiledEvent,
@@ -55,8 +56,9 @@ export function scheduleTimes(
   lo: number,
   hi: number,
   limit = Number.POSITIVE_INFINITY,
+  dir: 1 | -1 = 1,
 ): number[] {
-  const stream = scheduleStream(ev, p, lo, hi, 1);
+  const stream = scheduleStream(ev, p, lo, hi, dir);
   const out: number[] = [];
   if (stream) for (let t = stream.next(); t === t && out.length < limit; t = stream.next()) out.push(t);
   return out;

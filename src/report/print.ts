@@ -193,8 +193,10 @@ function actionText(a: ActionSpec): string[] {
 }
 
 /**
- * The report, with every scheduled time of the default parameters. A double root of a delta
- * argument is found here too, so `transform` refuses the model as `simulate` would.
+ * The report, with the scheduled times of the default parameters (the first
+ * MAX_LISTED_TIMES of each event). A double root of a delta argument among them is found
+ * here too, so `transform` refuses the model as `simulate` would; one further along the
+ * range ends the run that reaches it.
  */
 export function transformReport(model: CompiledModel): TransformReport {
   const sys = model.system;
@@ -210,14 +212,19 @@ export function transformReport(model: CompiledModel): TransformReport {
         warnings.push(`${ev.name}: the range has no end in the model, so its times are listed when a run gives one`);
       else {
         try {
-          times = scheduleTimes(model.events[i], p, Math.min(from, to), Math.max(from, to));
+          // one more than are listed, to know that there are more: a tick every 1 to 1e7 is
+          // ten million times, which a listing must not hold (the run's stop queue streams them)
+          const lo = Math.min(from, to),
+            hi = Math.max(from, to);
+          times = scheduleTimes(model.events[i], p, lo, hi, MAX_LISTED_TIMES + 1, to < from ? -1 : 1);
         } catch (err) {
           if (err instanceof ScheduleError) throw new ModelError(sys.file, sys.source, ev.span, err.message, err.hint);
           throw err;
         }
-        if (to < from) times.reverse();
         if (times.length > MAX_LISTED_TIMES) {
-          warnings.push(`${ev.name}: ${times.length} times in the range; the first ${MAX_LISTED_TIMES} are listed`);
+          warnings.push(
+            `${ev.name}: more than ${MAX_LISTED_TIMES} times in the range; the first ${MAX_LISTED_TIMES} are listed`,
+          );
           times = times.slice(0, MAX_LISTED_TIMES);
         }
       }
