@@ -255,10 +255,12 @@ export class AnalyticSimulator {
       if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
       const plan = plans[k];
       if (m.events[k].moves.length > 0 || run.instants >= run.s.maxSteps) return false;
+      this.clocks.allTo(plan.touch, hi, lo, y, p, d);
+      // a function it turns sitting at zero: event iteration, on the general path
+      if (this.firing.touchesZero(t, k)) return false;
       run.instants++;
       run.hi = hi;
       run.lo = lo;
-      this.clocks.allTo(plan.touch, hi, lo, y, p, d);
       pr.coefficients(plan, t, y, p, d);
       this.preValue[k] = pr.c[0];
       this.preBound[k] = pr.c[plan.degree + 1];

@@ -6,7 +6,13 @@
  * write), not O(N): only the slots an event writes are copied (EVENTS.md 4), so an impact in
  * a row of 16384 spheres touches four numbers, not 32768.
  */
-import { matches, MAX_EVENT_ITERATIONS, type FireOutcome } from '../driver/firing.js';
+import {
+  MAX_EVENT_ITERATIONS,
+  readFunction,
+  sentAcross,
+  type FireOutcome,
+  type FunctionPoint,
+} from '../driver/firing.js';
 import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
@@ -23,9 +29,11 @@ export class AnalyticFiring {
   /** whether the run writes rows at all, and fills the ledger's values */
   rows = true;
   withValues = true;
-  /** functions that event iteration looks at, and their values before the actions */
+  /** functions that event iteration looks at, and their values, rates and roundings before the actions */
   private readonly moved: Int32Array;
   private readonly movedBefore: Float64Array;
+  private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
+  private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
 
   constructor(
     private readonly ws: Workspace,
@@ -35,7 +43,7 @@ export class AnalyticFiring {
     private readonly prepare: (k: number) => void,
   ) {
     this.moved = new Int32Array(Math.max(1, ws.nWatch));
-    this.movedBefore = new Float64Array(Math.max(1, ws.nWatch));
+    this.movedBefore = new Float64Array(4 * Math.max(1, ws.nWatch));
   }
 
   /** the outcome of the last instant (one object, reused: the caller reads it at once) */
@@ -59,7 +67,13 @@ export class AnalyticFiring {
     out.iterationFailed = false;
     out.fired = [];
     // one event that moves no other function, nothing to record: the whole instant is its action
-    if (fired.length === 1 && !this.withValues && !this.rows && this.ws.model.events[fired[0]].moves.length === 0) {
+    if (
+      fired.length === 1 &&
+      !this.withValues &&
+      !this.rows &&
+      this.ws.model.events[fired[0]].moves.length === 0 &&
+      !this.touchesZero(t, fired[0])
+    ) {
       this.fireOne(t, fired[0]);
       out.fired.push(fired[0]);
       return out;
@@ -172,38 +186,66 @@ export class AnalyticFiring {
     }
   }
 
-  /** The values, before the round's actions, of the state events' functions they can move; returns how many. */
+  /** The state events' functions the round's actions can change, read before them (into `moved`); returns how many. */
   private valuesBefore(t: number, round: readonly number[]): number {
     const ws = this.ws,
       m = ws.model;
     let n = 0;
     for (const e of round) {
-      const moves = m.events[e].moves;
-      for (let i = 0; i < moves.length; i++) {
-        const k = moves[i],
+      const touches = m.events[e].touches;
+      for (let i = 0; i < touches.length; i++) {
+        const k = touches[i],
           w = m.watchInfo[k];
         if (w.kind !== 'event' || round.includes(w.event) || listed(this.moved, n, k)) continue;
         this.moved[n] = k;
-        this.movedBefore[n++] = m.watchOne[k](t, ws.y, ws.p, ws.d, ws.sw);
+        readFunction(ws, k, t, ws.y, ws.d, this.point);
+        this.movedBefore[4 * n] = this.point.g;
+        this.movedBefore[4 * n + 1] = this.point.rate;
+        this.movedBefore[4 * n + 2] = this.point.gBound;
+        this.movedBefore[4 * n + 3] = this.point.rateBound;
+        n++;
       }
     }
     return n;
   }
 
-  /** The events whose functions the round's actions made cross in their direction, or null. */
+  /** The events whose functions the round's actions sent across in their direction (sentAcross), or null. */
   private crossedBy(t: number, n: number): number[] | null {
     const ws = this.ws,
-      m = ws.model;
+      m = ws.model,
+      before = this.pointBefore,
+      mb = this.movedBefore;
     let next: number[] | null = null;
     for (let i = 0; i < n; i++) {
-      const k = this.moved[i],
-        before = this.movedBefore[i];
-      const after = m.watchOne[k](t, ws.y, ws.p, ws.d, ws.sw);
-      if (before === 0 || Math.sign(after) === Math.sign(before)) continue;
+      const k = this.moved[i];
+      before.g = mb[4 * i];
+      before.rate = mb[4 * i + 1];
+      before.gBound = mb[4 * i + 2];
+      before.rateBound = mb[4 * i + 3];
+      const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
       const e = (m.watchInfo[k] as { event: number }).event;
-      if (matches(m.events[e].direction ?? 'crosses', Math.sign(before))) (next ??= []).push(e);
+      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, this.outcome.fired.includes(e)))
+        (next ??= []).push(e);
     }
     return next;
+  }
+
+  /**
+   * Whether a function event k's actions can turn (its `touches`) sits within its rounding of
+   * zero at t: then event iteration must look at it (the next sphere of Newton's cradle),
+   * and the instant takes the general path.
+   */
+  touchesZero(t: number, k: number): boolean {
+    const ws = this.ws,
+      m = ws.model,
+      touches = m.events[k].touches;
+    for (let i = 0; i < touches.length; i++) {
+      const w = touches[i];
+      if (m.watchInfo[w].kind !== 'event') continue;
+      const g = m.watchOne[w](t, ws.y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) > 4 * m.boundOne[w](t, ws.y, ws.p, ws.d, ws.sw))) return true;
+    }
+    return false;
   }
 
   /** The output values after event k's actions alone, from the pre-event values of the round. */

@@ -18,7 +18,7 @@ export interface EventPlan {
   coefficients: CoefficientFunction | null;
   /** the groups its function reads */
   reads: Int32Array;
-  /** the groups that must be at the instant before its actions run: what it reads, what its actions read and change, what event iteration reads after it */
+  /** the groups that must be at the instant before its actions run: what it reads, what its actions read and change, what event iteration reads after it (the functions it touches) */
   touch: Int32Array;
   /** the state and step/discrete slots its actions write */
   ySlots: Int32Array;
@@ -70,7 +70,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
   return m.events.map((ev, k) => {
     const e = st.events[k];
     const touch = new Set<number>([...e.reads, ...e.actionReads, ...e.changes]);
-    for (const w of ev.moves) {
+    for (const w of ev.touches) {
       const info = m.watchInfo[w];
       if (info.kind === 'event') for (const g of st.events[info.event].reads) touch.add(g);
     }

@@ -84,6 +84,11 @@ export interface CompiledEvent {
    */
   moves: Int32Array;
   /**
+   * the watched functions whose values or rates its actions can change: those event
+   * iteration looks at for a function left at zero and turned across (Newton's cradle)
+   */
+  touches: Int32Array;
+  /**
    * the slots its condition, the condition's rate and its actions read, and the slots its
    * actions write, of those that can change when an event fires (states, step variables and
    * what conditions read): two events whose sets meet do not commute, so their order matters
@@ -569,14 +574,21 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   );
 
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
+  const accumulators = accumulatorsOf(system);
   const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
   const applyBodies: string[] = [];
   system.events.forEach((ev, i) => {
     // Assignments set a slot; jumps add to it (deltas at one instant all count), reversed
     // when the run goes backwards (dir = -1) so that integrating back undoes the step.
+    // A variable that every assignment only adds to (`hits := hits + 1`, `E := E - loss`)
+    // accumulates: two events at one instant that each count both count, as two deltas'
+    // jumps do. (Where a plain assignment also writes it, the last in file order wins.)
     const writes = ev.actions.filter((a): a is AssignAction | JumpAction => a.kind === 'assign' || a.kind === 'jump');
     const marcus = ev.actions.find((a) => a.kind === 'marcus');
-    const values = writes.map((a) => (a.kind === 'assign' ? a.value : a.increment));
+    const added = writes.map((a) =>
+      a.kind === 'assign' && accumulators.has(a.target) ? addedTo(a.target, a.value) : null,
+    );
+    const values = writes.map((a, k) => (a.kind === 'assign' ? (added[k]?.term ?? a.value) : a.increment));
     // Locked: a relation of the right-hand side reads the branch of the step that ended at
     // the instant, its left limit, like every other value an action reads (at the instant
     // itself h < R may already read false: a rule's value held there would be the stale one).
@@ -589,7 +601,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
           writes.forEach((a, k) => {
             const s = slotIndex(a.target);
             const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
-            lines.push(a.kind === 'jump' ? `  ${target} += dir * x${k};\n` : `  ${target} = x${k};\n`);
+            const op = a.kind === 'jump' ? '+= dir *' : added[k] ? added[k].op : '=';
+            lines.push(`  ${target} ${op} x${k};\n`);
           });
           return lines.join('');
         })(em),
@@ -782,11 +795,21 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       else readers.set(name, [k]);
     }
   });
-  const moves = writtenSlots.map((slots) => {
-    const ks = new Set<number>();
-    for (const sl of slots) for (const k of readers.get(sl) ?? []) ks.add(k);
-    return Int32Array.from(ks).sort();
+  const rateReaders = new Map<string, number[]>();
+  rateReads.forEach((reads, k) => {
+    for (const name of reads) {
+      const list = rateReaders.get(name);
+      if (list) list.push(k);
+      else rateReaders.set(name, [k]);
+    }
   });
+  const functionsReading = (slots: ReadonlySet<string>, indexes: Map<string, number[]>[]): Int32Array => {
+    const ks = new Set<number>();
+    for (const sl of slots) for (const index of indexes) for (const k of index.get(sl) ?? []) ks.add(k);
+    return Int32Array.from(ks).sort();
+  };
+  const moves = writtenSlots.map((slots) => functionsReading(slots, [readers]));
+  const touches = writtenSlots.map((slots) => functionsReading(slots, [readers, rateReaders]));
 
   const events: CompiledEvent[] = system.events.map((ev, i) => {
     const si = scheduleIndex[i];
@@ -821,6 +844,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       locate: ev.locate ?? null,
       changes: meta.changes,
       moves: moves[i],
+      touches: touches[i],
       reads: eventReads[i],
       writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
     };
@@ -889,4 +913,32 @@ export function parameterValues(system: FirstOrderSystem, overrides?: ReadonlyMa
     out[i] = v;
   });
   return out;
+}
+
+/** The targets that every assignment of the model writes by adding to them (see addedTo). */
+function accumulatorsOf(system: FirstOrderSystem): Set<string> {
+  const adding = new Set<string>(),
+    other = new Set<string>();
+  for (const ev of system.events)
+    for (const a of ev.actions) {
+      if (a.kind !== 'assign') continue;
+      if (addedTo(a.target, a.value)) adding.add(a.target);
+      else other.add(a.target);
+    }
+  for (const t of other) adding.delete(t);
+  return adding;
+}
+
+/**
+ * What an assignment `v := v + term` (or `term + v`, or `v - term`) adds to its own target,
+ * and how; null for any other assignment. The term must not read v again.
+ */
+function addedTo(target: string, value: Expr): { term: Expr; op: '+=' | '-=' } | null {
+  if (value.kind !== 'binary' || (value.op !== '+' && value.op !== '-')) return null;
+  const isTarget = (e: Expr) => e.kind === 'name' && e.name === target;
+  let term: Expr | null = null;
+  if (isTarget(value.left)) term = value.right;
+  else if (value.op === '+' && isTarget(value.right)) term = value.left;
+  if (term === null || references(term).has(target)) return null;
+  return { term, op: value.op === '-' && term === value.right ? '-=' : '+=' };
 }

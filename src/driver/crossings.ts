@@ -105,6 +105,9 @@ export class Crossings {
   private readonly isBoolean: Uint8Array;
   /** the functions that may cross in this step */
   private readonly candidates: Int32Array;
+  /** the same, kept as they were found (find reorders `candidates`), and how many */
+  private readonly stepCandidates: Int32Array;
+  private stepCandidateCount = 0;
   /** per function: the samples that bracket its crossing (times; values and rates at both ends) */
   private readonly sampleLeft: Float64Array;
   private readonly sampleRight: Float64Array;
@@ -153,6 +156,7 @@ export class Crossings {
     this.sittingFrom = new Int8Array(nw);
     this.consumedUntil = new Float64Array(nw);
     this.candidates = new Int32Array(nw);
+    this.stepCandidates = new Int32Array(nw);
     this.sampleLeft = new Float64Array(nw);
     this.sampleRight = new Float64Array(nw);
     this.sampleG = new Float64Array(2 * nw);
@@ -268,6 +272,8 @@ export class Crossings {
       this.earliest[k] = earliest;
       candidates[nc++] = k;
     }
+    this.stepCandidates.set(candidates.subarray(0, nc));
+    this.stepCandidateCount = nc;
     if (this.checkUnresolved) {
       this.checkUnresolved = false;
       // (only the functions of events that do not commute with one fired can be ambiguous:
@@ -582,6 +588,43 @@ export class Crossings {
     return Math.abs(g) <= 4 * bound;
   }
 
+  /**
+   * Adds to `fired` the events whose functions sit, at the instant just found (absolute time
+   * t, the stepper's tLocal, the state y), within their own rounding of zero and head across
+   * in their direction, although located a little later: they are coincident with the
+   * instant's events (EVENTS.md 2) and fire with them. Two pairs of spheres far apart that
+   * collide at one time are located apart by the rounding of the farther pair's positions
+   * (1e-12 near x = 3000); the second would otherwise start the next step past its zero and
+   * never fire. Only events that commute with those fired join: for one that interacts, the
+   * order cannot be told, and the first step after the instant says so (startsUnresolved).
+   */
+  coincident(t: number, tLocal: number, y: Float64Array, dtZero: number, fired: number[]): void {
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir,
+      stepper = this.stepper;
+    if (stepper === null) return;
+    const a = stepper.tPrev,
+      h = stepper.t - a;
+    const slack = 4 * Number.EPSILON * Math.max(1, Math.abs(tLocal)) + 1e-9 * Math.abs(h);
+    const n = fired.length;
+    for (let c = 0; c < this.stepCandidateCount; c++) {
+      const k = this.stepCandidates[c];
+      const w = m.watchInfo[k];
+      if (w.kind !== 'event' || this.held[k] || fired.includes(w.event)) continue;
+      // (it cannot be near zero before the earliest time its rates allow)
+      if (dir * (a + this.earliest[k] * h - tLocal) > slack) continue;
+      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
+        rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw) + Math.abs(rate) * dtZero)) continue;
+      const heading = Math.sign(dir * rate);
+      const g0 = ws.gPrev[k];
+      if (heading === 0 || !matches(this.direction[k], -heading) || (g0 !== 0 && Math.sign(g0) !== -heading)) continue;
+      if (this.conflictsWith(w.event, fired, n)) continue;
+      fired.push(w.event);
+    }
+  }
+
   /** The names each event reads and writes, as numbers, once: string sets cost more than the rest of the test. */
   private numberNames(): void {
     if (this.eventReads !== null) return;
@@ -647,10 +690,18 @@ export class Crossings {
 
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */
   private conflictsWithFired(e: number): boolean {
+    return this.conflictsWith(e, this.firedAtInstant, this.firedAtInstant.length);
+  }
+
+  /** Whether event e does not commute with one of the first n events of `events`. */
+  private conflictsWith(e: number, events: readonly number[], n: number): boolean {
     this.numberNames();
     const reads = this.eventReads!,
       writes = this.eventWrites!;
-    for (const f of this.firedAtInstant) if (meet(writes[f], reads[e]) || meet(writes[e], reads[f])) return true;
+    for (let i = 0; i < n; i++) {
+      const f = events[i];
+      if (meet(writes[f], reads[e]) || meet(writes[e], reads[f])) return true;
+    }
     return false;
   }
 

@@ -54,6 +54,63 @@ export function matches(direction: 'rises' | 'falls' | 'crosses', signBefore: nu
   return direction === 'crosses' || (direction === 'rises' ? signBefore < 0 : signBefore > 0);
 }
 
+/** A watched function's value and rate, with their roundings, at one state. */
+export interface FunctionPoint {
+  g: number;
+  rate: number;
+  gBound: number;
+  rateBound: number;
+}
+
+/**
+ * Whether one round of actions at an instant sent a state event's function across its zero
+ * in its direction (EVENTS.md 2), from its value and rate before and after the round (both
+ * paths' event iteration decide by this):
+ * - its value changed sign (a reset that moves a level past a threshold), or
+ * - the round left it within its rounding of zero and turned its motion across, where its
+ *   zero is known: it rested there (a rate within its rounding: the next sphere of Newton's
+ *   cradle, at rest in contact, takes the impact at the same instant), or its own event fired
+ *   earlier at this instant (sequential impacts of a cradle with e < 1).
+ * A function near zero that was moving is not at a zero the arithmetic knows (a gap of 1e-17
+ * between spheres near x = 3 rounds to 0): whether it crosses before or after the instant is
+ * the first step's to judge, and it says so when it cannot.
+ */
+export function sentAcross(
+  direction: 'rises' | 'falls' | 'crosses',
+  dir: number,
+  before: FunctionPoint,
+  after: FunctionPoint,
+  firedHere: boolean,
+): boolean {
+  const gB = before.g,
+    gA = after.g;
+  if (gB !== 0 && Math.sign(gA) !== Math.sign(gB)) return matches(direction, Math.sign(gB));
+  if (!(Math.abs(gA) <= 4 * after.gBound)) return false;
+  const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+  const headed = Math.abs(before.rate) > 4 * before.rateBound ? Math.sign(dir * before.rate) : 0;
+  if (heading === 0 || !matches(direction, -heading)) return false;
+  return firedHere ? headed !== heading : headed === 0;
+}
+
+/** Reads watched function k and its rate, with their roundings, at (t, y, d) into `point`. */
+export function readFunction(
+  ws: Workspace,
+  k: number,
+  t: number,
+  y: Float64Array,
+  d: Float64Array,
+  point: FunctionPoint,
+): FunctionPoint {
+  const m = ws.model,
+    p = ws.p,
+    sw = ws.sw;
+  point.g = m.watchOne[k](t, y, p, d, sw);
+  point.rate = m.rateOne[k](t, y, p, d, sw);
+  point.gBound = m.boundOne[k](t, y, p, d, sw);
+  point.rateBound = m.rateBoundOne[k](t, y, p, d, sw);
+  return point;
+}
+
 export class Firing {
   /** whether the run writes rows at all, and fills the ledger's values */
   rows = true;
@@ -62,6 +119,9 @@ export class Firing {
   rtol = 1e-6;
   atol = 1e-9;
   private readonly flows = new Map<number, Flow>();
+  /** a touched function before and after a round (event iteration) */
+  private readonly before: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
+  private readonly after: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
 
   constructor(
     private readonly ws: Workspace,
@@ -102,20 +162,20 @@ export class Firing {
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
       }
-      // Event iteration: an action that makes another state event's function cross fires it
-      // now. Only the functions these actions can move are looked at (none, when an impact
-      // changes velocities and the functions read positions).
+      // Event iteration: an action that sends another state event's function across fires it
+      // now (sentAcross). Only the functions these actions can change are looked at.
       let next: number[] | null = null;
       for (const e of round) {
-        const moves = m.events[e].moves;
-        for (let i = 0; i < moves.length; i++) {
-          const k = moves[i],
+        const touches = m.events[e].touches;
+        for (let i = 0; i < touches.length; i++) {
+          const k = touches[i],
             w = m.watchInfo[k];
           if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event)) continue;
-          const before = m.watchOne[k](t, ws.y, p, ws.d, sw),
-            after = m.watchOne[k](t, ws.yOut, p, ws.dOut, sw);
-          if (before === 0 || Math.sign(after) === Math.sign(before)) continue;
-          if (matches(m.events[w.event].direction ?? 'crosses', Math.sign(before))) (next ??= []).push(w.event);
+          const before = readFunction(ws, k, t, ws.y, ws.d, this.before),
+            after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
+          const firedHere = all.includes(w.event);
+          if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere))
+            (next ??= []).push(w.event);
         }
       }
       ws.y.set(ws.yOut);

@@ -440,6 +440,11 @@ export class Simulator {
       locate === 'exact'
         ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc))
         : 0;
+    if (locate === 'exact' && firedEvents.length > 0) {
+      const before = firedEvents.length;
+      cr.coincident(t, at, ws.y, dtZero, firedEvents);
+      if (firedEvents.length > before) firedEvents.sort((a, b) => a - b);
+    }
     if (firedEvents.length > 0) {
       // Placed at the start of its step, an event has used up its crossing in that step: the
       // step taken again from there would find it again (an action that leaves the function

@@ -1,0 +1,117 @@
+/**
+ * Events at one instant (EVENTS.md 2; issue 20, item 1): two crossings that coincide in exact
+ * arithmetic both fire, whatever the scales of their functions, on every method and on the
+ * analytic path; an action that turns a function resting at its zero across fires it at the
+ * same instant (Newton's cradle); increments from events at one instant all count. Counts
+ * and velocities are exact: equal masses in elastic impacts exchange their velocities.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileModel, Simulator, simulate } from '../src/index.js';
+
+const METHODS = ['auto', 'dopri5', 'dop853', 'rodas', 'radau5'] as const;
+const TOLERANCES = [{}, { rtol: 1e-10, atol: 1e-12 }];
+
+/** Point spheres of unit mass on a line, with Newton's law at every gap; `hits` counts the impacts. */
+function spheres(x: number[], v: number[], e: number, tEnd: number): string {
+  const n = x.length;
+  const lines = [
+    `independent t from 0 to ${tEnd}`,
+    `parameter m = 1, e = ${e}`,
+    'discrete hits = 0',
+    `output ${x.map((_, i) => `x${i + 1}'`).join(', ')}, hits`,
+  ];
+  for (let i = 1; i < n; i++) {
+    lines.push(`event c${i} when x${i + 1} - x${i} falls do hits := hits + 1 end`);
+    lines.push(`J${i} = (1 + e)*m/2*(x${i}' - x${i + 1}')`);
+  }
+  for (let i = 1; i <= n; i++) {
+    const terms = [];
+    if (i > 1) terms.push(`+ J${i - 1}*delta(t - c${i - 1})`);
+    if (i < n) terms.push(`- J${i}*delta(t - c${i})`);
+    lines.push(`m*x${i}'' = ${terms.join(' ').replace(/^\+ /, '')}`);
+    lines.push(`x${i}(0) = ${x[i - 1]}; x${i}'(0) = ${v[i - 1]}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+describe('two crossings at one instant on different scales both fire', () => {
+  // gaps of 1 closing at 0.6 near x = 1 and near x = 3026: both close at t = 5/3 exactly; the
+  // second gap's rounding (ulp(3026) = 4.5e-13) puts its location up to about 1e-12 away
+  const model = compileModel(spheres([1, 2, 3026, 3027], [0.3, -0.3, 0.3, -0.3], 1, 3));
+  const sim = new Simulator(model);
+  for (const method of METHODS)
+    for (const tol of TOLERANCES)
+      it(`${method}${tol.rtol ? ' at rtol 1e-10' : ''}: two impacts, the velocities exchanged`, () => {
+        const run = sim.run({ method, ...tol, record: false });
+        expect(run.status).toBe('ok');
+        expect(run.final.hits).toBe(2);
+        expect(run.events.map((e) => e.name).sort()).toEqual(['c1', 'c3']);
+        for (const e of run.events) expect(Math.abs(e.t - 5 / 3)).toBeLessThan(2e-12);
+        expect([1, 2, 3, 4].map((i) => run.final[`x${i}'`])).toEqual([-0.3, 0.3, -0.3, 0.3]);
+      });
+});
+
+describe('increments from events at one instant all count', () => {
+  // two balls dropped together bounce at the same instant, exactly
+  const balls = `independent t from 0 to 1
+parameter g = 9.81
+discrete hits = 0, lost = 0
+output hits, lost
+event ba when a falls do hits := hits + 1; lost := lost - a' end
+event bb when b falls do hits := 1 + hits; lost := lost - b' end
+a'' = -g - 2*a'*delta(t - ba)
+b'' = -g - 2*b'*delta(t - bb)
+a(0) = 1; a'(0) = 0
+b(0) = 1; b'(0) = 0
+`;
+  for (const method of METHODS)
+    it(`${method}: hits = 2, and lost adds both speeds`, () => {
+      const run = simulate(balls, { method, rtol: 1e-10, atol: 1e-12 });
+      expect(run.status).toBe('ok');
+      expect(run.events).toHaveLength(2);
+      expect(run.events[0].t).toBe(run.events[1].t);
+      expect(run.final.hits).toBe(2);
+      // each arrives at sqrt(2 g h) = sqrt(19.62)
+      expect(Math.abs(run.final.lost - 2 * Math.sqrt(19.62))).toBeLessThan(1e-8);
+    });
+});
+
+describe("Newton's cradle: an impact passes through spheres at rest in contact at the same instant", () => {
+  for (const n of [3, 5]) {
+    // the first sphere at 0 moving at 1; the others at rest at x = 1, touching (gaps of 0)
+    const x = [0, ...Array<number>(n - 1).fill(1)];
+    const v = [1, ...Array<number>(n - 1).fill(0)];
+    const sim = new Simulator(compileModel(spheres(x, v, 1, 3)));
+    for (const method of METHODS)
+      it(`${n} spheres, ${method}: n - 1 impacts at t = 1, the last one leaves at 1, the others stay`, () => {
+        const run = sim.run({ method });
+        expect(run.status).toBe('ok');
+        expect(run.final.hits).toBe(n - 1);
+        expect(run.events.map((e) => e.name)).toEqual(Array.from({ length: n - 1 }, (_, i) => `c${i + 1}`));
+        // (located to the rounding of the gap, 3.6e-15 at x = 1, at a closing speed of 1)
+        for (const e of run.events) expect(Math.abs(e.t - 1)).toBeLessThan(1e-14);
+        const speeds = Array.from({ length: n }, (_, i) => run.final[`x${i + 1}'`]);
+        expect(speeds).toEqual([...Array<number>(n - 1).fill(0), 1]);
+      });
+  }
+
+  it('3 spheres, e = 0.5: the impacts alternate until they part, as sequential impacts give', () => {
+    // c1: (1, 0, 0) -> (1/4, 3/4, 0); c2: -> (1/4, 3/16, 9/16); c1: -> (13/64, 15/64, 9/16)
+    const run = new Simulator(compileModel(spheres([0, 1, 1], [1, 0, 0], 0.5, 3))).run({});
+    expect(run.status).toBe('ok');
+    expect(run.events.map((e) => e.name)).toEqual(['c1', 'c2', 'c1']);
+    expect([1, 2, 3].map((i) => run.final[`x${i}'`])).toEqual([13 / 64, 15 / 64, 9 / 16]);
+  });
+});
+
+describe('rows of many spheres: exact impact counts where pairs far apart collide at one instant', () => {
+  // ../shared/peers/row: at N = 4096, T = 5 two pairs (near spheres 499 and 3026) meet at
+  // t = 2.4657020840114 in exact arithmetic; losing one loses six more impacts after it
+  it('4096 spheres over [0, 5] on the stepper (dopri5): exactly 5832 impacts', async () => {
+    const { rowModel, exactHits } = await import('../bench/w5/row-model.mjs');
+    expect(exactHits(4096, 5)).toBe(5832);
+    const run = simulate(rowModel(4096, 5), { method: 'dopri5', record: false, eventValues: false });
+    expect(run.status).toBe('ok');
+    expect(run.final.hits).toBe(5832);
+  }, 120_000);
+});
