@@ -16,6 +16,7 @@ import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions,
 import { emit, simulationText, table, toJson } from './output.js';
 import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { readModelFile } from '../files/read-model-file.js';
+import { escapeText } from './escape.js';
 
 /**
  * Loads and compiles a model; model errors propagate as ModelError (exit 1). The computer
@@ -98,11 +99,11 @@ export async function runShoot(
   checkShootConditions(model, options, 'flags');
   const result = shoot(model, shootOptions);
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
-  for (const w of result.solution?.warnings ?? []) process.stderr.write(`${file}: warning: ${w}\n`);
+  for (const w of result.solution?.warnings ?? []) process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);
   if (flags.plot && result.solution)
     await (await import('./trajectory-plot.js')).plotRuns([result.solution], flags.plot, undefined, plotLook(flags));
   if (!result.converged) {
-    process.stderr.write(`${file}: shooting did not converge: ${result.message ?? result.status}\n`);
+    process.stderr.write(`${escapeText(file)}: shooting did not converge: ${result.message ?? result.status}\n`);
     return EXIT.numerics;
   }
   return result.solution && result.solution.status === 'failed' ? EXIT.numerics : EXIT.ok;

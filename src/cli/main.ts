@@ -16,8 +16,9 @@ import { ShootInputError } from '../shooting/errors.js';
 import { ModelError } from '../expression/errors.js';
 import { registerBatchCommands } from './batch-commands.js';
 import { CliError, EXIT, type SharedFlags } from './options.js';
-import { checkWritable, ClosedPipe, OUTPUT_EXIT, OutputError, OutputPathError } from './out-file.js';
+import { checkWritable, ClosedPipe, OUTPUT_EXIT, OutputError, OutputPathError, StreamOut } from './out-file.js';
 import { removeTemporaries } from './temporary.js';
+import { escapeLines, escapeText } from './escape.js';
 
 const VERSION = '0.1.0';
 
@@ -67,6 +68,17 @@ export function addSharedFlags(cmd: Command): Command {
 
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('deltastep')
+    // (before the commands are added: they inherit it) help and version are written as any
+    // output is, so that a full disk or device is said (exit 5); commander's own messages echo
+    // what was typed, controls written out
+    .configureOutput({
+      writeOut: (text) => {
+        const out = new StreamOut(undefined);
+        out.write(text);
+        out.close();
+      },
+      outputError: (text, write) => write(escapeLines(text)),
+    })
     .description('Simulate models with point abstractions: Dirac deltas become steps and exact events.')
     .version(`deltastep ${VERSION}`)
     .showHelpAfterError('(run with --help for usage)')
@@ -140,29 +152,42 @@ export function reportError(err: unknown): number {
       return EXIT.ok;
     return EXIT.usage;
   }
+  // Messages echo flag values and paths: their control and bidirectional characters are
+  // written out (escape.ts). These messages are one line each; a model error's has several.
   if (err instanceof ModelError) {
-    process.stderr.write(`${err.message}\n`);
+    process.stderr.write(`${modelErrorText(err)}\n`);
     return EXIT.model;
   }
   if (err instanceof CliError || err instanceof SimulationInputError || err instanceof OutputPathError) {
-    process.stderr.write(`deltastep: ${err.message}\n`);
+    process.stderr.write(`deltastep: ${escapeText(err.message)}\n`);
     return EXIT.usage;
   }
   if (err instanceof ShootInputError) {
-    process.stderr.write(`deltastep: ${err.message}\n`);
+    process.stderr.write(`deltastep: ${escapeText(err.message)}\n`);
     return EXIT.model;
   }
   // (what was computed and can still be written has been; temporary files go now)
   removeTemporaries();
   if (err instanceof ClosedPipe) return OUTPUT_EXIT.closedPipe;
   if (err instanceof OutputError) {
-    process.stderr.write(`deltastep: ${err.message}\n`);
+    process.stderr.write(`deltastep: ${escapeText(err.message)}\n`);
     return err.opening ? EXIT.usage : OUTPUT_EXIT.output;
   }
   process.stderr.write(
-    `deltastep: internal error: ${err instanceof Error ? err.message : String(err)}\nPlease report this with the model that caused it.\n`,
+    `deltastep: internal error: ${escapeText(err instanceof Error ? err.message : String(err))}\nPlease report this with the model that caused it.\n`,
   );
   return EXIT.numerics;
+}
+
+/**
+ * A model error's lines, the path in its first (a file name may hold a line feed) and every
+ * line with its controls written out, the line feeds between them kept.
+ */
+function modelErrorText(err: ModelError): string {
+  const m = err.message;
+  return m.startsWith(`${err.file}:`)
+    ? `${escapeText(err.file)}${escapeLines(m.slice(err.file.length))}`
+    : escapeLines(m);
 }
 
 // Run only as the entry point, not when imported by tests.
