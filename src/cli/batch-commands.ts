@@ -25,7 +25,8 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
       program.command('sweep <file>').description('one run per parameter value; a table of reported final values'),
     ),
   )
-    .option('--vary <NAME=FROM:TO:COUNT>', 'the parameter and its values')
+    // (collected, so that a second --vary is refused rather than silently replacing the first)
+    .option('--vary <NAME=FROM:TO:COUNT>', 'the parameter and its values (one)', collect)
     .option('--log-x', 'plot: logarithmic parameter axis')
     .option('--log-y', 'plot: logarithmic value axis (default: when a value spans more than two decades)')
     .action(async (file: string, flags: SweepFlags) =>

@@ -33,6 +33,7 @@ import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { interruptedText, signalExit, signalsReady } from './signals.js';
 import { importModule } from './import-module.js';
 import { missingNameMessage } from '../language/arrays.js';
+import { escapeText } from './escape.js';
 
 export interface BatchContext {
   addSharedFlags: (cmd: Command) => Command;
@@ -51,7 +52,7 @@ export interface BatchFlags extends SharedFlags, PlotFlags {
   shard?: string;
 }
 export interface SweepFlags extends BatchFlags {
-  vary?: string;
+  vary?: string[];
 }
 export interface MonteCarloFlags extends BatchFlags {
   sample?: string[];
@@ -125,7 +126,8 @@ export function parseShard(
   if (text === undefined) return undefined;
   if (text.trim() === 'auto') {
     const auto = autoShard(process.env);
-    if (!quiet) process.stderr.write(`deltastep: --shard auto: slice ${auto.k}/${auto.n} (${auto.source})\n`);
+    if (!quiet)
+      process.stderr.write(`deltastep: --shard auto: slice ${auto.k}/${auto.n} (${escapeText(auto.source)})\n`);
     text = `${auto.k}/${auto.n}`;
   }
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
@@ -228,10 +230,18 @@ export async function loadCheck(
  * the slice this process runs (--shard), the threads, the run options, the model and report
  * checked, and the settings that every batch has (the command adds its own).
  */
-export async function prepareBatch(ctx: BatchContext, file: string, flags: BatchFlags, names: string[], total: number) {
+export async function prepareBatch(
+  ctx: BatchContext,
+  file: string,
+  flags: BatchFlags,
+  varied: { flag: '--vary' | '--sample'; names: string[] },
+  total: number,
+) {
+  const names = varied.names;
   const shard = parseShard(flags.shard, total, flags.quiet);
   const workers = workerThreads(flags);
   const options = batchOptions(flags);
+  checkNotSet(varied.flag, names, options.set);
   const { model, source, report } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   checkSliceSize(end - first, total);
@@ -245,6 +255,19 @@ export async function prepareBatch(ctx: BatchContext, file: string, flags: Batch
   };
   const job = { file, source, model, report, options, names, count: end - first };
   return { shard, workers, first, count: end - first, common, job };
+}
+
+/**
+ * A name that --vary or --sample varies and --set also gives: the run would take one of the
+ * two values silently; a usage error that says which flag to drop it from.
+ */
+export function checkNotSet(flag: '--vary' | '--sample', names: readonly string[], set: SimulateOptions['set']): void {
+  if (!(set instanceof Map)) return;
+  for (const n of names)
+    if (set.has(n))
+      throw new CliError(
+        `${n} is given by both ${flag} and --set (${n}=${set.get(n)}); ${flag} sets it for each run: drop ${n} from --set, or drop ${flag} to run with ${n}=${set.get(n)}`,
+      );
 }
 
 /** The thread count (--workers, default the cores) and whether it was asked for. */

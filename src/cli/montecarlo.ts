@@ -34,9 +34,14 @@ export async function runMonteCarlo(ctx: BatchContext, file: string, flags: Mont
   if (report.length === 0) throw new CliError('montecarlo needs --report EXPR (e.g. --report "x4\'")');
   const statsOver = parseStatsOver(flags.statsOver);
   const names = samples.map((s) => s.name);
-  if (new Set(names).size !== names.length)
-    throw new CliError(`--sample names a parameter twice (${names.join(', ')}): give each parameter one distribution`);
-  const b = await prepareBatch(ctx, file, flags, names, count);
+  const again = names.findIndex((n, j) => names.indexOf(n) !== j);
+  if (again >= 0) {
+    const n = names[again];
+    throw new CliError(
+      `--sample gives ${n} twice (${flags.sample[names.indexOf(n)]} and ${flags.sample[again]}); give each parameter one distribution`,
+    );
+  }
+  const b = await prepareBatch(ctx, file, flags, { flag: '--sample', names }, count);
   const settings: Settings = {
     command: 'montecarlo',
     ...b.common,

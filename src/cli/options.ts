@@ -7,6 +7,7 @@ import type { SimulateOptions, LocateMode } from '../driver/index.js';
 import { resolveRange } from '../driver/range.js';
 import { checkOptions, resolveSettings } from '../driver/settings.js';
 import { parseOutputTimes } from './output-times.js';
+import { escapeText } from './escape.js';
 import type { MethodName } from '../integrators/stepper.js';
 
 /** The command line is wrong: exit code 2. */
@@ -43,9 +44,11 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function parseNumber(flag: string, text: string): number {
   const t = text.trim();
-  if (!DECIMAL.test(t)) throw new CliError(`${flag} needs a decimal number such as 10, 0.5 or 1e-8, got '${text}'`);
+  if (!DECIMAL.test(t))
+    throw new CliError(`${flag} needs a decimal number such as 10, 0.5 or 1e-8, got '${escapeText(text)}'`);
   const v = Number(t);
-  if (!Number.isFinite(v)) throw new CliError(`${flag} ${text} is out of the range of double precision numbers`);
+  if (!Number.isFinite(v))
+    throw new CliError(`${flag} ${escapeText(text)} is out of the range of double precision numbers`);
   return v;
 }
 
@@ -56,24 +59,52 @@ export function parseNumber(flag: string, text: string): number {
  */
 export function parseAssignments(flag: string, text: string): Map<string, number> {
   const out = new Map<string, number>();
+  const written = new Map<string, string>();
   // commas inside an element's brackets (a[2,1]) do not separate pairs
   for (const part of text.split(/,(?![^[\]]*\])/)) {
     const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*('*)\s*=\s*(.+?)\s*$/.exec(part);
     if (!m)
       throw new CliError(
-        `${flag} '${text}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}, or NAME[INDEX]=VALUE for an element of an array`,
+        `${flag} '${escapeText(text)}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}, or NAME[INDEX]=VALUE for an element of an array`,
       );
     let name = m[1];
     if (m[2] !== undefined) {
       const indices = m[2].split(',').map((k) => k.trim());
       if (!indices.every((k) => /^-?\d+$/.test(k)))
-        throw new CliError(`${flag} '${part.trim()}': the index of ${m[1]} must be a whole number, as in ${m[1]}[1]`);
+        throw new CliError(
+          `${flag} '${escapeText(part.trim())}': the index of ${m[1]} must be a whole number, as in ${m[1]}[1]`,
+        );
       name += `[${indices.map(Number).join(',')}]`;
     }
     name += m[3];
+    // (a name given twice would be last-wins, silently)
+    const before = written.get(name);
+    if (before !== undefined) throw twice(flag, name, before, part.trim());
+    written.set(name, part.trim());
     out.set(name, parseNumber(`${flag} ${name}`, m[4]));
   }
   return out;
+}
+
+/** A usage error: `flag` gives `name` twice (as `a` and as `b`). */
+function twice(flag: string, name: string, a: string, b: string): CliError {
+  return new CliError(
+    `${flag} gives ${name} twice (${escapeText(a)} and ${escapeText(b)}); give each name one value${flag === '--init' ? ' per --init' : ''}`,
+  );
+}
+
+/** The --set values of every --set flag together; a name in two of them is a usage error. */
+export function parseSets(texts: readonly string[]): Map<string, number> {
+  const set = new Map<string, number>();
+  const written = new Map<string, string>();
+  for (const text of texts)
+    for (const [k, v] of parseAssignments('--set', text)) {
+      const before = written.get(k);
+      if (before !== undefined) throw twice('--set', k, before, `${k}=${v}`);
+      written.set(k, `${k}=${v}`);
+      set.set(k, v);
+    }
+  return set;
 }
 
 /**
@@ -85,11 +116,7 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
   const number = (flag: string, text: string | undefined) => (text === undefined ? undefined : parseNumber(flag, text));
   o.from = number('--from', flags.from);
   o.to = number('--to', flags.to);
-  if (flags.set?.length) {
-    const set = new Map<string, number>();
-    for (const s of flags.set) for (const [k, v] of parseAssignments('--set', s)) set.set(k, v);
-    o.set = set;
-  }
+  if (flags.set?.length) o.set = parseSets(flags.set);
   o.method = flags.method as MethodName | undefined;
   o.rtol = number('--rtol', flags.rtol);
   o.atol = number('--atol', flags.atol);
@@ -128,7 +155,7 @@ export function initRuns(flags: SharedFlags): (Map<string, number> | undefined)[
 
 export function formatFlag(flags: SharedFlags, allowed: readonly string[], fallback: string): string {
   const f = flags.format ?? fallback;
-  if (!allowed.includes(f)) throw new CliError(`--format ${f}: write one of ${allowed.join(', ')}`);
+  if (!allowed.includes(f)) throw new CliError(`--format ${escapeText(f)}: write one of ${allowed.join(', ')}`);
   return f;
 }
 
@@ -136,6 +163,6 @@ export function workersFlag(flags: SharedFlags, fallback: number): number {
   if (flags.workers === undefined) return fallback;
   const v = parseNumber('--workers', flags.workers);
   if (!Number.isInteger(v) || v < 1)
-    throw new CliError(`--workers must be a whole number of at least 1, got ${flags.workers}`);
+    throw new CliError(`--workers must be a whole number of at least 1, got ${escapeText(flags.workers)}`);
   return v;
 }

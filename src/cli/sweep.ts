@@ -19,12 +19,16 @@ import { SweepWriter } from './sweep-writer.js';
 export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Promise<number> {
   const interrupt = watchSignals();
   const output = outputFlags(flags, 'text');
-  if (!flags.vary) throw new CliError('sweep needs --vary NAME=FROM:TO:COUNT, e.g. --vary e=1:0.18:200');
-  const vary = guard(() => parseVary(flags.vary!));
+  if (!flags.vary?.length) throw new CliError('sweep needs --vary NAME=FROM:TO:COUNT, e.g. --vary e=1:0.18:200');
+  if (flags.vary.length > 1)
+    throw new CliError(
+      `--vary was given ${flags.vary.length} times (${flags.vary.map((v) => `--vary ${v}`).join(', ')}); a sweep varies one parameter: run one sweep per parameter, or vary several at random with montecarlo --sample "NAME~uniform(A,B)"`,
+    );
+  const vary = guard(() => parseVary(flags.vary![0]));
   // Parsed here to report a bad --report before the model loads; empty means every final value.
   guard(() => parseReport(flags.report ?? ''));
   const total = vary.count;
-  const b = await prepareBatch(ctx, file, flags, [vary.name], total);
+  const b = await prepareBatch(ctx, file, flags, { flag: '--vary', names: [vary.name] }, total);
   const settings: Settings = {
     command: 'sweep',
     ...b.common,
