@@ -34,6 +34,11 @@ export function parseVary(text: string): { name: string; from: number; to: numbe
   const [from, to, count] = [Number(m[2]), Number(m[3]), Number(m[4])];
   if (!Number.isFinite(from) || !Number.isFinite(to))
     throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
+  // (the values are FROM + (TO - FROM)·k/(COUNT - 1): an infinite width gives infinite values)
+  if (!Number.isFinite(to - from))
+    throw new BatchInputError(
+      `--vary '${text}': TO - FROM is beyond the range of double precision numbers (1.8e308), so the values between would not be finite; narrow the range`,
+    );
   if (!Number.isInteger(count) || count < 1)
     throw new BatchInputError(`--vary '${text}': COUNT must be a whole number of at least 1`);
   if (count > MAX_BATCH_RUNS)
@@ -112,6 +117,12 @@ function rotl(x: number, k: number): number {
 
 export type Distribution = { kind: 'normal'; mean: number; sd: number } | { kind: 'uniform'; a: number; b: number };
 
+/**
+ * How far a normal draw reaches, in standard deviations: Box-Muller's radius sqrt(-2 ln u) with
+ * the smallest u the generator gives (2^-53) is 8.5717.
+ */
+const NORMAL_REACH = 8.58;
+
 /** `NAME~normal(MEAN,SD)` or `NAME~uniform(A,B)` */
 export function parseSample(text: string): { name: string; distribution: Distribution } {
   const m = new RegExp(
@@ -125,9 +136,18 @@ export function parseSample(text: string): { name: string; distribution: Distrib
     throw new BatchInputError(`--sample '${text}': the arguments must be numbers`);
   if (m[2] === 'normal') {
     if (!(b >= 0)) throw new BatchInputError(`--sample '${text}': the standard deviation must not be negative`);
+    if (!Number.isFinite(Math.abs(a) + NORMAL_REACH * b))
+      throw new BatchInputError(
+        `--sample '${text}': draws reach MEAN ± ${NORMAL_REACH} SD, beyond the range of double precision numbers (1.8e308), so some would be infinite; give a smaller MEAN or SD`,
+      );
     return { name: m[1], distribution: { kind: 'normal', mean: a, sd: b } };
   }
   if (!(b >= a)) throw new BatchInputError(`--sample '${text}': uniform(A,B) needs A <= B`);
+  // (a draw is A + (B - A)·u: an infinite width gives infinite draws)
+  if (!Number.isFinite(b - a))
+    throw new BatchInputError(
+      `--sample '${text}': B - A is beyond the range of double precision numbers (1.8e308), so the draws would be infinite; narrow the range`,
+    );
   return { name: m[1], distribution: { kind: 'uniform', a, b } };
 }
 
