@@ -7,6 +7,7 @@
  * the rows). Every problem is a usage error naming the file and the field. The file is read a
  * value at a time (json-reader.ts): a shard of millions of runs is never held whole.
  */
+import { statSync } from 'node:fs';
 import {
   MAX_BATCH_RUNS,
   MAX_RUNS_PER_PROCESS,
@@ -22,6 +23,7 @@ import type { Settings } from './batch-settings.js';
 import { parseStatsOver } from './batch-status.js';
 import { JsonReader, JsonSyntaxError } from './json-reader.js';
 import { CliError } from './options.js';
+import { describeFileError } from './out-file.js';
 
 /** A checked shard: its settings and the runs `first .. first+count-1` it holds. */
 export interface Shard {
@@ -56,14 +58,12 @@ const show = (v: unknown): string => {
 /** Opens a shard file and walks its top-level keys, reading the small ones whole. */
 function walk(file: string, onList: (key: string, r: JsonReader) => void): Record<string, unknown> {
   let r: JsonReader;
+  // (a directory opens for reading on Linux; its first read fails)
+  if (isDirectory(file)) problem(file, 'this is a directory, not a shard file');
   try {
     r = new JsonReader(file);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return problem(
-      file,
-      e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'a directory' : (e.message ?? String(e)),
-    );
+    return problem(file, unreadable(err, file));
   }
   const head: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   try {
@@ -77,11 +77,38 @@ function walk(file: string, onList: (key: string, r: JsonReader) => void): Recor
     r.end();
   } catch (err) {
     if (err instanceof JsonSyntaxError) problem(file, err.message);
+    // a read that failed (EISDIR, EIO) is the file's problem, said as such
+    if (typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).syscall)
+      problem(file, unreadable(err, file));
     throw err;
   } finally {
     r.close();
   }
   return head;
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Why a shard file cannot be read, in words. */
+function unreadable(err: unknown, file: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'this is a directory, not a shard file';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied: you may not read ${file}`;
+    default:
+      return `cannot be read: ${describeFileError(err, file)}`;
+  }
 }
 
 function tryObject(r: JsonReader): boolean {
