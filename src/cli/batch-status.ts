@@ -30,6 +30,8 @@ export function parseStatsOver(text: string | undefined): BatchStatus[] {
 interface Notable {
   index: number;
   at: string;
+  /** the parameters as --set takes them, every digit kept: `e=0.30000000000000004` */
+  set: string;
   message: string | null;
 }
 
@@ -47,7 +49,8 @@ export class StatusTally {
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     if ((status === 'failed' && !this.firstFailed) || (status === 'zeno' && !this.firstZeno)) {
       const at = this.names.map((n, j) => `${n} = ${formatValue(parameters[j])}`).join(', ');
-      const notable = { index, at, message };
+      const set = this.names.map((n, j) => `${n}=${String(parameters[j])}`).join(',');
+      const notable = { index, at, set, message };
       if (status === 'failed') this.firstFailed = notable;
       else this.firstZeno = notable;
     }
@@ -74,14 +77,18 @@ export class StatusTally {
   exit(): number {
     const failed = this.count('failed'),
       zeno = this.count('zeno');
-    const first = (n: Notable) => `run ${n.index} (${n.at}): ${n.message ?? ''}`.trimEnd();
+    // (merged shards keep the messages of failed runs only: a zeno run's is said how to see)
+    const first = (n: Notable, what: string) =>
+      n.message
+        ? `run ${n.index} (${n.at}): ${n.message}`
+        : `run ${n.index} (${n.at}), whose message the shards' JSON does not keep: simulate the model with --set ${n.set.includes(',') ? `"${n.set}"` : n.set} to see ${what}`;
     if (failed > 0)
       process.stderr.write(
-        `deltastep: ${failed} of ${this.runs} runs failed; the first, ${first(this.firstFailed!)}\n`,
+        `deltastep: ${failed} of ${this.runs} runs failed; the first, ${first(this.firstFailed!, 'why it failed')}\n`,
       );
     if (zeno > 0)
       process.stderr.write(
-        `deltastep: ${zeno} of ${this.runs} runs stopped at an accumulation of events (zeno) before the end; the first, ${first(this.firstZeno!)}\n`,
+        `deltastep: ${zeno} of ${this.runs} runs stopped at an accumulation of events (zeno) before the end; the first, ${first(this.firstZeno!, 'where it stopped')}\n`,
       );
     return failed > 0 ? EXIT.numerics : zeno > 0 ? EXIT.zeno : EXIT.ok;
   }
