@@ -148,18 +148,27 @@ export class MonteCarloWriter implements ChunkConsumer {
         } else if (note) samples.write(`# ${note}\n`);
         samples.close();
       });
+    // (a summary that cannot be written, stdout full, still leaves the histogram drawn)
+    let summaryError: unknown = null;
     if (summaryToStdout) {
       const out = new StreamOut(undefined);
-      if (this.output.format === 'json') {
-        out.write('{\n');
-        this.summaryJson(out, statistics, note, false);
-        out.write('\n}\n');
-      } else this.summaryTable(out, statistics, note);
-      out.close();
+      try {
+        if (this.output.format === 'json') {
+          out.write('{\n');
+          this.summaryJson(out, statistics, note, false);
+          out.write('\n}\n');
+        } else this.summaryTable(out, statistics, note);
+        out.close();
+      } catch (err) {
+        if (!(err instanceof OutputError)) throw err;
+        summaryError = err;
+      }
     }
     this.failures?.discard();
-    if (this.histogram && this.output.plot && !signal) await this.drawHistogram(statistics);
+    // (the histogram of the runs done, marked, when a signal cut the batch short)
+    if (this.histogram && this.output.plot) await this.drawHistogram(statistics, note);
     const code = this.tally.exit();
+    if (summaryError) throw summaryError;
     if (this.samplesError) throw this.samplesError;
     return code;
   }
@@ -191,7 +200,8 @@ export class MonteCarloWriter implements ChunkConsumer {
     this.failures?.discard();
   }
 
-  private async drawHistogram(statistics: Record<string, Statistics>): Promise<void> {
+  /** `note`: how a signal cut the batch short, or '' */
+  private async drawHistogram(statistics: Record<string, Statistics>, note: string): Promise<void> {
     const s = this.doc.settings,
       label = s.report[0];
     const { values, weights } = this.histogram!.weighted();
@@ -201,6 +211,7 @@ export class MonteCarloWriter implements ChunkConsumer {
     const { savePlot } = await import('./batch-output.js');
     const svg = await renderHistogram({
       title: `${s.model}: ${label} over ${n} samples (${(s.samples ?? []).map((p) => `${p.name} ~ ${describe(p.distribution)}`).join(', ')})`,
+      subtitle: note || undefined,
       xLabel: label,
       values,
       weights,

@@ -26,6 +26,8 @@ export interface XYPlotInput {
 /** Input of {@link renderHistogram}. */
 export interface HistogramInput {
   title: string;
+  /** a line under the title (a batch that a signal cut short) */
+  subtitle?: string;
   /** x axis title. */
   xLabel: string;
   /** Samples; non-finite values are skipped. */
@@ -129,7 +131,7 @@ export async function renderHistogram(input: HistogramInput): Promise<string> {
   }
 
   const spec: TopLevelSpec = {
-    ...frame(input.title, undefined, input.look),
+    ...frame(input.title, input.subtitle, input.look),
     layer: [
       {
         data: { values: bars },

@@ -10,7 +10,7 @@ import type { ChunkConsumer, ChunkView } from '../batch/pool.js';
 import type { BatchDoc, OutputFlags } from './batch-settings.js';
 import { COMPLETED, StatusTally } from './batch-status.js';
 import { csvLine, jsonNumber, StreamTable } from './output.js';
-import { StreamOut } from './out-file.js';
+import { OutputError, StreamOut } from './out-file.js';
 import { PLOT_WIDTH, SeriesReducer } from './plot-reduce.js';
 import { Spool } from './spool.js';
 
@@ -38,6 +38,8 @@ export class SweepWriter implements ChunkConsumer {
   private rows = 0;
   /** runs that reached the end (drawn) and those that did not (said in the plot) */
   private notDrawn = 0;
+  /** the output failed (a full disk): the batch goes on for the plot, then this is thrown */
+  private outError: OutputError | null = null;
 
   constructor(
     private readonly doc: BatchDoc,
@@ -76,12 +78,27 @@ export class SweepWriter implements ChunkConsumer {
       const values = view.values.subarray(k * nr, (k + 1) * nr);
       const message = status === 'ok' ? null : view.message(k);
       this.tally.add(index, view.parameters.subarray(k, k + 1), status, message);
-      this.row(index, x, values, status, message);
+      if (!this.outError) this.keepOutput(() => this.row(index, x, values, status, message));
       if (this.plot) {
         const drawn = COMPLETED.includes(status);
         if (!drawn) this.notDrawn++;
         this.plot.forEach((series, j) => series.add(x, drawn ? values[j] : NaN));
       }
+    }
+  }
+
+  /**
+   * Writes to the output; if that fails and a plot was asked for, the runs go on for the plot,
+   * as montecarlo's go on for its summary (the error is thrown at the end, after the plot).
+   */
+  private keepOutput(write: () => void): void {
+    try {
+      write();
+    } catch (err) {
+      if (!(err instanceof OutputError) || !this.plot) throw err;
+      this.outError = err;
+      this.out.abandon();
+      for (const spool of [this.status, this.index, this.failures]) spool?.discard();
     }
   }
 
@@ -103,8 +120,18 @@ export class SweepWriter implements ChunkConsumer {
 
   /** Ends the document (`signal`: the signal that interrupted the batch, or 0) and gives the exit code. */
   async finish(signal: number): Promise<number> {
-    const doc = this.doc,
-      note = signal ? interruptedNote(signal, this.tally.runs, doc.count) : '';
+    const note = signal ? interruptedNote(signal, this.tally.runs, this.doc.count) : '';
+    if (!this.outError) this.keepOutput(() => this.end(signal, note));
+    // (the plot of what was computed, whether the output or a signal cut the batch short)
+    if (this.plot && this.output.plot) await this.drawPlot(note);
+    const code = this.tally.exit();
+    if (this.outError) throw this.outError;
+    return code;
+  }
+
+  /** The end of the document. */
+  private end(signal: number, note: string): void {
+    const doc = this.doc;
     if (this.status) {
       this.out.write(`${this.rows > 0 ? '\n ' : ''}],\n "status": [`);
       this.status.copyInto(this.out);
@@ -133,8 +160,6 @@ export class SweepWriter implements ChunkConsumer {
       } else if (signal) this.out.write(`# ${note}\n`);
     }
     this.out.close();
-    if (this.plot && this.output.plot && !signal) await this.drawPlot();
-    return this.tally.exit();
   }
 
   /** After an error: no file of ours left half-written, no temporary file left. */
@@ -143,7 +168,8 @@ export class SweepWriter implements ChunkConsumer {
     for (const spool of [this.status, this.index, this.failures]) spool?.discard();
   }
 
-  private async drawPlot(): Promise<void> {
+  /** `note`: how a signal cut the batch short, or '' */
+  private async drawPlot(note: string): Promise<void> {
     const s = this.doc.settings;
     const series = s.report.map((name, j) => ({
       name,
@@ -152,12 +178,15 @@ export class SweepWriter implements ChunkConsumer {
     const logY = this.output.logY ?? spansDecades(series.map((x) => x.points.map((p) => p[1])));
     const { renderXYPlot } = await import('./plot.js');
     const { savePlot } = await import('./batch-output.js');
+    const notes = [
+      note,
+      this.notDrawn > 0
+        ? `${this.notDrawn} of ${this.tally.runs} runs did not reach the end (${this.tally.summary()}): not drawn`
+        : '',
+    ].filter((n) => n !== '');
     const svg = await renderXYPlot({
       title: `${s.model}: ${s.report.join(', ')} against ${s.names[0]}`,
-      subtitle:
-        this.notDrawn > 0
-          ? `${this.notDrawn} of ${this.tally.runs} runs did not reach the end (${this.tally.summary()}): not drawn`
-          : undefined,
+      subtitle: notes.length > 0 ? notes.join('; ') : undefined,
       xLabel: s.names[0],
       series,
       logX: this.output.logX ?? false,
