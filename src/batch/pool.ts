@@ -31,6 +31,7 @@ import {
   type SharedRing,
 } from './ring.js';
 import type { ChunkReply, ChunkTask } from './sweep-worker.js';
+import { statusCode } from './run.js';
 
 /** One batch (or the slice of it that this process runs): a model and how to make its runs' parameters. */
 export interface Job {
@@ -151,7 +152,8 @@ export async function execute(job: Job, consumer: ChunkConsumer, settings: PoolS
   );
   const state: { failure: unknown; abandoned: boolean } = { failure: null, abandoned: false };
   let written = 0,
-    published = 0;
+    published = 0,
+    handed = 0;
   const m = ring.names,
     nr = ring.reports;
 
@@ -168,11 +170,20 @@ export async function execute(job: Job, consumer: ChunkConsumer, settings: PoolS
     Atomics.store(ring.counters, PUBLISHED, published);
     Atomics.notify(ring.counters, PUBLISHED);
   };
+  // Interrupted, the runs handed over are the first ones, each complete: the consumer gets
+  // nothing from the first run that a signal stopped or kept from starting on (a later chunk
+  // that another thread finished would leave a gap).
+  let cut = false;
   const consume = () => {
-    while (written < published && Atomics.load(ring.done, written % ring.slots) === written + 1) {
+    while (!cut && written < published && Atomics.load(ring.done, written % ring.slots) === written + 1) {
       const slot = written % ring.slots,
-        base = slot * chunkSize,
-        runs = chunkRuns(ring, written);
+        base = slot * chunkSize;
+      let runs = chunkRuns(ring, written);
+      for (let k = 0; k < runs; k++)
+        if (ring.status[base + k] === 0 || ring.status[base + k] === INTERRUPTED) {
+          runs = k;
+          cut = true;
+        }
       consumer.chunk({
         first: written * chunkSize,
         runs,
@@ -181,8 +192,13 @@ export async function execute(job: Job, consumer: ChunkConsumer, settings: PoolS
         status: ring.status.subarray(base, base + runs),
         message: (k) => ringMessage(ring, slot, k),
       });
+      if (cut) {
+        handed += runs;
+        break;
+      }
       written++;
-      settings.progress.update(Math.min(job.count, written * chunkSize));
+      handed = Math.min(job.count, written * chunkSize);
+      settings.progress.update(handed);
       publish();
     }
   };
@@ -266,8 +282,11 @@ export async function execute(job: Job, consumer: ChunkConsumer, settings: PoolS
     stopRing(ring);
     await workers?.destroy();
   }
-  return Math.min(job.count, written * chunkSize);
+  return handed;
 }
+
+/** The status code of a run that a signal stopped midway. */
+const INTERRUPTED = statusCode('interrupted');
 
 /** Whether every chunk claimed from `from` on is done. */
 function claimedAreDone(r: SharedRing, from: number): boolean {

@@ -139,18 +139,27 @@ export class TextLedger implements SimulationSink {
  */
 export class RunTap implements SimulationSink {
   private lastRow: Float64Array | null = null;
+  /**
+   * A ledger entry went out and the row after its event has not: a signal waits for that row,
+   * so that an interrupted document ends with the state its ledger's last entry left, and its
+   * `final` (the last row) agrees with its `events`.
+   */
+  private afterEvent = false;
   /** the latest time the run reached that the tap has seen */
   t = NaN;
   events = 0;
 
+  /** `rows`: whether the run writes rows (the text output without a plot writes none) */
   constructor(
     private readonly sinks: SimulationSink[],
     private readonly interrupt: InterruptFlag | undefined,
     private readonly columns: readonly string[],
+    private readonly rows = true,
   ) {}
 
   row(row: ArrayLike<number>): void {
-    checkInterrupt(this.interrupt);
+    if (this.afterEvent) this.afterEvent = false;
+    else checkInterrupt(this.interrupt);
     this.lastRow ??= new Float64Array(row.length);
     this.lastRow.set(row as ArrayLike<number>);
     this.t = row[0];
@@ -158,16 +167,18 @@ export class RunTap implements SimulationSink {
   }
 
   event(record: EventRecord): void {
-    checkInterrupt(this.interrupt);
+    // (events at one instant go out together, before their row)
+    if (!this.afterEvent) checkInterrupt(this.interrupt);
     this.events++;
     this.t = record.t;
     for (const s of this.sinks) s.event?.(record);
+    this.afterEvent = this.rows;
   }
 
-  /** For the run's progress callback: the time, and a look at the flag. */
+  /** For the run's progress callback: the time, and a look at the flag (not between an event and its row). */
   progress(t: number): void {
     this.t = t;
-    checkInterrupt(this.interrupt);
+    if (!this.afterEvent) checkInterrupt(this.interrupt);
   }
 
   /** The last row as final values (empty when the run wrote none). */

@@ -14,6 +14,7 @@ import { plotLook, plotSeries, TrajectoryCollector, type PlotLookFlags } from '.
 import { drawTrajectory } from './trajectory-plot.js';
 import { startRunProgress } from './progress.js';
 import { loadModel } from './commands.js';
+import { escapeText } from './escape.js';
 
 function exitFor(r: SimulationResult): number {
   return r.status === 'failed' ? EXIT.numerics : r.status === 'zeno' ? EXIT.zeno : EXIT.ok;
@@ -86,13 +87,14 @@ export async function runSimulate(
           ? new JsonRunWriter(out!, many ? ' ' : '', { model: sys.model, independent: sys.independent, columns })
           : null;
       const writer = ledger ?? json ?? new CsvRunWriter(out!, many ? i + 1 : null);
-      const tap = new RunTap(first ? [writer, plot!] : [writer], interrupt, columns);
+      // the text has no rows (unless for a plot); CSV no ledger values
+      const record = format !== 'text' || first;
+      const tap = new RunTap(first ? [writer, plot!] : [writer], interrupt, columns, record);
       const r = runOne(simulator, {
         ...base,
         init: inits[i],
         sink: tap,
-        // the text has no rows (unless for a plot); CSV no ledger values
-        record: format !== 'text' || first,
+        record,
         eventValues: format !== 'csv' || first,
         progress: (t) => {
           bar?.update(t);
@@ -135,8 +137,20 @@ export async function runSimulate(
   if (signal) {
     const where = Number.isFinite(at) ? ` at ${sys.independent} = ${at}` : '';
     process.stderr.write(
-      `deltastep: ${interruptedText(signal)}${where}; ${flags.out ?? 'the output'} holds what was computed (status interrupted)\n`,
+      `deltastep: ${interruptedText(signal)}${where}; ${flags.out === undefined ? 'the output' : escapeText(flags.out)} holds what was computed (status interrupted)\n`,
     );
+    // the plot of what the first run computed (not run again: the signal asked to stop)
+    if (plot && plot.rows > 0) {
+      const run = runs[0] ?? {
+        model: sys.model,
+        independent: sys.independent,
+        status: 'interrupted',
+        message: `${interruptedText(signal)}${where}`,
+      };
+      await drawTrajectory(plot, run, flags.plot!, look).catch((err: unknown) => {
+        process.stderr.write(`deltastep: ${escapeText(err instanceof Error ? err.message : String(err))}\n`);
+      });
+    }
     return signalExit(signal);
   }
   const gridAsked = base.outputStep !== undefined || base.eventsOnly === true || base.outputTimes !== undefined;
@@ -147,14 +161,16 @@ export async function runSimulate(
       const dense = new TrajectoryCollector(columns, plotted, plot.t0, end, look.width);
       const tap = new RunTap([dense], interrupt, columns);
       const grid = outputStep > 0 ? { outputStep } : {};
-      simulator.run({ ...base, ...grid, init: inits[0], to: end, record: true, eventValues: false, sink: tap });
-      return dense;
+      // (a signal now: the plot is drawn from the rows kept, the document being whole already)
+      if (runOne(simulator, { ...base, ...grid, init: inits[0], to: end, record: true, eventValues: false, sink: tap }))
+        return dense;
+      return new TrajectoryCollector(columns, plotted, plot.t0, end, look.width);
     };
     await drawTrajectory(plot, runs[0], flags.plot!, look, gridAsked ? undefined : again);
   }
   for (const r of runs) {
-    for (const w of r.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-    if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${file}: ${r.message}\n`);
+    for (const w of r.warnings) process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);
+    if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${escapeText(file)}: ${r.message}\n`);
   }
   return Math.max(...runs.map(exitFor));
 }
