@@ -33,6 +33,12 @@ beforeAll(() => {
     "discrete n = 0\nevent tick when c - 1 rises do c := 0; n := n + 1 end\nc' = 1\nc(0) = 0\n",
   );
   writeFileSync(join(dir, 'decay.delta'), "parameter k = 1\nindependent t from 0 to 0.1\nx' = -k*x\nx(0) = 1\n");
+  // a tick whose period is 1e-3 only at k = 0.1 (run 10 of k=0:1:101, which then runs on and on)
+  // and at least 10 elsewhere: one thread stays in run 10 while another finishes later runs
+  writeFileSync(
+    join(dir, 'slow.delta'),
+    "parameter k = 0\nindependent t from 0 to 100000\ndiscrete n = 0\nevent tick when c - (0.001 + 1000*abs(k - 0.1)) rises do c := 0; n := n + 1 end\nc' = 1\nc(0) = 0\n",
+  );
 }, 200_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -153,6 +159,114 @@ describe('simulate', () => {
     expect(r.code, r.stderr).toBe(143);
     expect(r.stdout).toMatch(/^Model: interrupted - interrupted by SIGTERM/);
     expect(r.stdout).toMatch(/\d+ events before the interruption/);
+  }, 90_000);
+});
+
+describe('simulate, leftovers of issue 21 (item 4)', () => {
+  it('--plot with --out: the plot of what was computed, marked interrupted, and the CSV; exit 130', async () => {
+    const out = join(dir, 'pc.csv'),
+      plot = join(dir, 'p.svg');
+    const r = await interrupt([...long('csv'), '--plot', plot, '--out', out], 'SIGINT', out);
+    expect(r.code, r.stderr).toBe(130);
+    const note = readFileSync(out, 'utf8').trimEnd().split('\n').at(-1)!;
+    const at = /^# interrupted by SIGINT at t = ([\d.e+]+)$/.exec(note)![1];
+    expect(r.stderr).toBe(
+      `deltastep: interrupted by SIGINT at t = ${at}; ${out} holds what was computed (status interrupted)\n`,
+    );
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg).toContain(`(interrupted): interrupted by SIGINT at t = ${at}`);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 90_000);
+
+  it('JSON, events only: final is the last row, and the last event is the last row pair (ten signals)', async () => {
+    // (rows only before and after each event: a signal at any row lands next to an event)
+    for (let i = 0; i < 10; i++) {
+      const out = join(dir, `e${i}.json`);
+      const r = await interrupt(
+        [
+          'simulate',
+          'tick.delta',
+          '--to',
+          '1e9',
+          '--max-events',
+          '1e9',
+          '--events-only',
+          '--format',
+          'json',
+          '--out',
+          out,
+        ],
+        'SIGTERM',
+        undefined,
+        400 + 40 * i,
+      );
+      expect(r.code, r.stderr).toBe(143);
+      const doc = JSON.parse(readFileSync(out, 'utf8')) as {
+        columns: string[];
+        rows: number[][];
+        events: { t: number; post: Record<string, number> }[];
+        final: Record<string, number>;
+      };
+      const last = doc.rows.at(-1)!;
+      expect(doc.final).toEqual(Object.fromEntries(doc.columns.map((c, k) => [c, last[k]])));
+      const event = doc.events.at(-1)!;
+      // the rows end with the event's after-row, or with the before-row of one not yet fired
+      if (event.t === last[0]) expect(doc.final).toEqual(event.post);
+      else expect(last[0]).toBeGreaterThan(event.t);
+      expect(doc.rows.filter((row) => row[0] <= event.t)).toHaveLength(2 * doc.events.length + 1);
+    }
+  }, 120_000);
+});
+
+describe('batches, leftovers of issue 21 (item 4)', () => {
+  it('sweep on two threads: exactly the first runs, no gap, though a later chunk was done; a plot marked', async () => {
+    const out = join(dir, 'gap.json'),
+      plot = join(dir, 'gap.svg');
+    const args = ['sweep', 'slow.delta', '--vary', 'k=0:1:101', '--report', 'n', '--max-events', '1e9'];
+    const r = await interrupt(
+      [...args, '--workers', '2', '--format', 'json', '--out', out, '--plot', plot],
+      'SIGINT',
+      undefined,
+      2500,
+    );
+    expect(r.code, r.stderr).toBe(130);
+    const doc = JSON.parse(readFileSync(out, 'utf8')) as { rows: number[][]; status: string[]; interrupted: string };
+    // run 10 never ends: runs 0 to 9, each ok, whatever the other thread did meanwhile
+    expect(doc.interrupted).toBe('interrupted by SIGINT after 10 of 101 runs');
+    expect(doc.rows.map((row) => row[0])).toEqual(Array.from({ length: 10 }, (_, i) => i / 100));
+    expect(doc.status).toEqual(Array<string>(10).fill('ok'));
+    expect(readFileSync(plot, 'utf8')).toContain('interrupted by SIGINT after 10 of 101 runs');
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 90_000);
+
+  it('montecarlo --plot, SIGTERM: the histogram of the runs done, marked', async () => {
+    const out = join(dir, 'mc.csv'),
+      plot = join(dir, 'mc.svg');
+    const r = await interrupt(
+      [
+        'montecarlo',
+        'decay.delta',
+        '--sample',
+        'k~normal(1,0.1)',
+        '--samples',
+        '5000000',
+        '--report',
+        'x',
+        '--out',
+        out,
+        '--plot',
+        plot,
+      ],
+      'SIGTERM',
+      out,
+    );
+    expect(r.code, r.stderr).toBe(143);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    const note = lines.at(-1)!.slice(2);
+    const done = Number(/after (\d+)/.exec(note)![1]);
+    // every sample from 0 on, none left out
+    expect(lines.slice(1, -1).map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: done }, (_, i) => i));
+    expect(readFileSync(plot, 'utf8')).toContain(note);
   }, 90_000);
 });
 
