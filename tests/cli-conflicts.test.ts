@@ -240,6 +240,14 @@ describe('controls and bidi characters in messages (item 7)', () => {
     expect(r.status).toBe(2);
   });
 
+  it('--variables: its message of several lines keeps them, with what was typed written out', () => {
+    const r = run(['simulate', 'ball.delta', '--plot', 'v.svg', '--variables', 'h^\u001b']);
+    expect(r.stderr).toBe(
+      'deltastep: --variables h^\\u{001B}: unexpected character U+001B at column 3\n  h^?\n    ^\nRemove it: a model uses names, numbers, + - * / ^ ( ) , ; = := < <= > >= == != and # comments.\n',
+    );
+    expect(r.status).toBe(2);
+  });
+
   it('paths: a model file, an --out directory, a merge file', () => {
     const r = run(['simulate', 'no\u001b[31mne/x\n.delta']);
     expect(r.stderr).toBe(

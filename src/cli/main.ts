@@ -153,13 +153,15 @@ export function reportError(err: unknown): number {
     return EXIT.usage;
   }
   // Messages echo flag values and paths: their control and bidirectional characters are
-  // written out (escape.ts). These messages are one line each; a model error's has several.
+  // written out (escape.ts). These messages are one line each (a CliError of `lines` aside);
+  // a model error's has several.
   if (err instanceof ModelError) {
     process.stderr.write(`${modelErrorText(err)}\n`);
     return EXIT.model;
   }
   if (err instanceof CliError || err instanceof SimulationInputError || err instanceof OutputPathError) {
-    process.stderr.write(`deltastep: ${escapeText(err.message)}\n`);
+    const lines = err instanceof CliError && err.lines;
+    process.stderr.write(`deltastep: ${lines ? escapeLines(err.message) : escapeText(err.message)}\n`);
     return EXIT.usage;
   }
   if (err instanceof ShootInputError) {

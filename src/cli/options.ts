@@ -10,8 +10,19 @@ import { parseOutputTimes } from './output-times.js';
 import { escapeText } from './escape.js';
 import type { MethodName } from '../integrators/stepper.js';
 
-/** The command line is wrong: exit code 2. */
-export class CliError extends Error {}
+/**
+ * The command line is wrong: exit code 2. A message is one line, and what it echoes has its
+ * controls written out when it is shown (escape.ts), but a message of `lines` (its echoed
+ * parts written out already) keeps its line feeds.
+ */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly lines = false,
+  ) {
+    super(message);
+  }
+}
 
 export const EXIT = { ok: 0, model: 1, usage: 2, numerics: 3, zeno: 4 } as const;
 

@@ -12,6 +12,7 @@ import { references } from '../expression/expr.js';
 import { didYouMean } from '../expression/suggest.js';
 import { parseExpression, splitExpressionList } from '../language/parser.js';
 import { CliError, parseNumber } from './options.js';
+import { escapeText } from './escape.js';
 import type { PlotLook } from './plot-render.js';
 import { EventMarks, PLOT_WIDTH, SeriesReducer } from './plot-reduce.js';
 
@@ -44,8 +45,10 @@ export function plotSeries(variables: string | undefined, allColumns: readonly s
       expr = parseExpression(text, '--variables');
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
+      // (several lines, like a model error's: the source line as the model error shows it)
       throw new CliError(
-        `--variables ${text}: ${err.what} at column ${err.column}\n  ${err.sourceLine}\n  ${' '.repeat(err.column - 1)}^\n${err.hint}`,
+        `--variables ${escapeText(text)}: ${escapeText(err.what)} at column ${err.column}\n  ${escapeText(err.sourceLine)}\n  ${' '.repeat(err.column - 1)}^\n${escapeText(err.hint)}`,
+        true,
       );
     }
     for (const key of references(expr)) {
