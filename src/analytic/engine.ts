@@ -201,6 +201,8 @@ export class AnalyticSimulator {
       progress: settings.progress,
     };
     this.run_ = run;
+    const unbounded = this.diagnosis.nonFiniteAt(t0, ws.y, ws.d);
+    if (unbounded !== null) return this.fail(result, unbounded, t0);
     this.start(run);
     let over = false;
     const due = this.dueAt.take(t0, 0);
@@ -321,6 +323,8 @@ export class AnalyticSimulator {
     }
     if (this.unresolved[k] === 1 && heap.hi[k] === hi && heap.lo[k] === lo) return this.failUnresolved(run, k, hi, lo);
     if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
+    // (the row limit reached on the way: the run ends at its last row, before the instant)
+    if (this.recorder.overflow) return true;
     run.hi = hi;
     run.lo = lo;
     if (this.instant(run, this.dueAt.take(hi, lo))) return true;
@@ -479,7 +483,7 @@ export class AnalyticSimulator {
         t = hi + lo;
       for (;;) {
         const tg = this.recorder.nextGridTime();
-        if (!(tg <= t) || tg >= run.s.tEnd) break;
+        if (!(tg <= t) || tg >= run.s.tEnd || this.recorder.overflow) break;
         this.recorder.advanceGrid();
         this.clocks.lend(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
         m.outputs(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
@@ -510,12 +514,22 @@ export class AnalyticSimulator {
     const ws = this.ws,
       m = this.model,
       result = run.result;
-    const ended = result.status === 'ok';
-    const hi = ended ? run.s.tEnd : run.hi,
+    const overflow = this.recorder.overflow;
+    const ended = result.status === 'ok' && !overflow;
+    let hi = ended ? run.s.tEnd : run.hi,
       lo = ended ? 0 : run.lo;
+    // stopped by the row limit: the final values are those of the last row written (grid rows
+    // come only before the next instant, so no event lies between)
+    const last = this.recorder.lastRowTime;
+    if (overflow && last > hi + lo) {
+      hi = last;
+      lo = 0;
+    }
     if (ended) while (run.pi < run.probes.length) this.takeProbe(run, run.probes[run.pi]);
     const t = hi + lo;
     this.clocks.everyTo(hi, lo, ws.y, ws.p, ws.d);
+    const unbounded = overflow ? null : this.diagnosis.nonFiniteAt(t, ws.y, ws.d);
+    if (unbounded !== null) return this.fail(result, unbounded, t);
     this.recorder.endRow(t, ws.y, ws.d);
     m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);

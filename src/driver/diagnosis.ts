@@ -278,7 +278,30 @@ export class Diagnosis {
       const hit = probe(t + f * span);
       if (hit) return `${hit} just after ${m.system.independent} = ${ws.origin.abs(t)}`;
     }
-    return 'the right-hand side became NaN or infinite within the step';
+    return 'the state overflowed within the step, although the right-hand side is finite along it (values beyond the range of double precision, about 1.8e308): rescale the model or its parameters';
+  }
+
+  /**
+   * Why the state (y, d) at t cannot be a result: a variable, or a right-hand side there, that
+   * is not finite (the analytic path's closed forms overflow silently: y' = 1/T with T =
+   * 1e-320 gives y = Infinity); null when all are finite.
+   */
+  nonFiniteAt(t: number, y: Float64Array, d: Float64Array): string | null {
+    const ws = this.ws,
+      m = ws.model,
+      sys = m.system;
+    const at = `${sys.independent} = ${t}`;
+    const beyond =
+      'the solution has left the range of double precision (a parameter too large or too small, or a blow-up); check the model and its parameters';
+    for (let i = 0; i < m.nStates; i++)
+      if (!Number.isFinite(y[i])) return `${sys.states[i].standsFor} is ${y[i]} at ${at}: ${beyond}`;
+    for (let i = 0; i < m.discreteNames.length; i++)
+      if (!Number.isFinite(d[i])) return `${m.discreteNames[i]} is ${d[i]} at ${at}: ${beyond}`;
+    m.rhs(t, y, ws.p, d, ws.sw, this.dydtProbe);
+    for (let i = 0; i < m.nStates; i++)
+      if (!Number.isFinite(this.dydtProbe[i]))
+        return nonFiniteMessage(`${this.rhsName(i, this.dydtProbe[i])} at ${at}`);
+    return null;
   }
 
   /** The message for a state event function held at zero with zero rate and pushed across. */

@@ -113,6 +113,11 @@ export class Recorder {
     return this.gridStart + this.ws.dir * k * this.outputStep;
   }
 
+  /** the time of the last row written (NaN: none yet) */
+  get lastRowTime(): number {
+    return this.lastT;
+  }
+
   /** Writes the row [t, ...out], unless it is one past the row limit. */
   private push(t: number, out: Float64Array, step: boolean): void {
     if (++this.count > this.maxRows) {
