@@ -14,7 +14,7 @@
 import type { CompiledModel } from './codegen/compile.js';
 // the library finds exact roots of nonlinear delta arguments from the start (algebra.ts)
 import './transform/exact-roots.js';
-import { compileModel, type StageInput } from './codegen/stages.js';
+import { compileModel, isCompiledModel, type StageInput } from './codegen/stages.js';
 import { SimulationInputError, type SimulateOptions, type SimulationResult } from './driver/index.js';
 import { Simulator } from './analytic/index.js';
 import { checkOptions } from './driver/settings.js';
@@ -80,8 +80,7 @@ function isStage(model: unknown): model is StageInput {
 }
 
 function isCompiled(model: unknown): model is CompiledModel {
-  const m = model as Partial<CompiledModel> | null;
-  return typeof m === 'object' && m !== null && typeof m.rhs === 'function' && typeof m.system === 'object';
+  return isCompiledModel(model);
 }
 
 /** Integrates a model over its range with exact events. */

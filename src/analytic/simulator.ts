@@ -13,6 +13,7 @@
  * backwards. `stats.method` says which path integrated a run.
  */
 import type { CompiledModel } from '../codegen/compile.js';
+import { requireCompiled } from '../codegen/stages.js';
 import { resolveSettings } from '../driver/settings.js';
 import { Simulator as StepperSimulator } from '../driver/simulator.js';
 import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
@@ -28,6 +29,7 @@ export class Simulator {
   private readonly obstacles: readonly string[];
 
   constructor(model: CompiledModel) {
+    requireCompiled('new Simulator(model)', model);
     this.model = model;
     this.obstacles = structureOf(model.system).obstacles;
   }

@@ -8,7 +8,9 @@
 import { analyse, type AnalysedModel } from '../analysis/analyse.js';
 import type { ModelAst } from '../expression/ast.js';
 import type { ExpandOptions } from '../language/arrays.js';
+import { missingNameMessage } from '../language/arrays.js';
 import { parseModel } from '../language/parser.js';
+import { setParameterValues } from '../language/set-values.js';
 import { compile, type CompiledModel } from './compile.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { transform } from '../transform/transform.js';
@@ -98,11 +100,87 @@ function noSet(stage: string, options: ExpandOptions): void {
  */
 export function parse(source: string, file = '<model>', options: ExpandOptions = {}): ModelAst {
   if (typeof source !== 'string') throw wrongInput('parse', "the model's text (a string)", source);
-  return parseModel(source, file, options);
+  return parseText('parse', source, file, options);
 }
 
+/** The text parsed, its arrays written out and its parameters given `options.set`, for `stage`. */
+function parseText(stage: string, source: string, file: unknown, options: unknown): ModelAst {
+  const set = checkStageArguments(stage, file, options);
+  const { ast, unknown, declared } = setParameterValues(
+    parseModel(source, file as string, options as ExpandOptions),
+    set,
+  );
+  if (unknown.length > 0) {
+    const name = ast.statements.find((st) => st.kind === 'model')?.name ?? 'Model';
+    throw new SimulationInputError(
+      missingNameMessage(unknown[0], declared, `a parameter or unknown of ${name}`, 'they are'),
+      {
+        option: 'set',
+        value: unknown[0],
+        allowed: declared.length > 0 ? declared.join(', ') : 'no name: the model has no parameters',
+      },
+    );
+  }
+  return ast;
+}
+
+/**
+ * The library's boundary for a stage given text: `file` a string, `options` an object whose
+ * only key is `set`, a map or plain object of finite numbers by name. Returns `set` as a map.
+ */
+function checkStageArguments(stage: string, file: unknown, options: unknown): ReadonlyMap<string, number> {
+  if (typeof file !== 'string')
+    throw new SimulationInputError(`${stage}: file must be a string (the name messages show), got ${describe(file)}`, {
+      option: 'file',
+      value: file,
+      allowed: 'a string',
+    });
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new SimulationInputError(`${stage}: options must be an object ({ set }), got ${describe(options)}`, {
+      option: 'options',
+      value: options,
+      allowed: 'an object with the key set',
+    });
+  for (const key of Object.keys(options))
+    if (key !== 'set')
+      throw new SimulationInputError(
+        `${stage}: unknown option '${key}' (the nearest is set); the only option here is set, the parameter values to write the model with`,
+        { option: key, value: (options as Record<string, unknown>)[key], allowed: 'set', nearest: 'set' },
+      );
+  const set = (options as ExpandOptions).set;
+  if (set === undefined) return NO_VALUES;
+  const entries =
+    set instanceof Map
+      ? [...set.entries()]
+      : typeof set === 'object' && set !== null && !Array.isArray(set)
+        ? Object.entries(set)
+        : null;
+  if (entries === null)
+    throw new SimulationInputError(
+      `${stage}: set must be numbers by name ({ e: 0.5 } or a Map), got ${describe(set)}`,
+      {
+        option: 'set',
+        value: set,
+        allowed: 'numbers by name',
+      },
+    );
+  for (const [k, v] of entries)
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new SimulationInputError(
+        `${stage}: set must give finite numbers; ${k} is ${typeof v === 'number' ? v : `'${String(v)}' (${typeof v})`}`,
+        {
+          option: 'set',
+          value: v,
+          allowed: 'finite numbers',
+        },
+      );
+  return new Map(entries as [string, number][]);
+}
+
+const NO_VALUES: ReadonlyMap<string, number> = new Map();
+
 export function analyseModel(source: string | ModelAst, file = '<model>', options: ExpandOptions = {}): AnalysedModel {
-  if (typeof source === 'string') return analyse(parseModel(source, file, options));
+  if (typeof source === 'string') return analyse(parseText('analyseModel', source, file, options));
   if (!isAst(source)) throw wrongInput('analyseModel', "the model's text or what parse gives", source);
   noSet('analyseModel', options);
   return analyse(source);
@@ -113,7 +191,7 @@ export function transformModel(
   file = '<model>',
   options: ExpandOptions = {},
 ): FirstOrderSystem {
-  if (typeof source === 'string') return transform(analyseModel(source, file, options));
+  if (typeof source === 'string') return transform(analyse(parseText('transformModel', source, file, options)));
   if (!isAst(source) && !isAnalysed(source))
     throw wrongInput('transformModel', "the model's text or what parse or analyseModel gives", source);
   noSet('transformModel', options);
@@ -121,9 +199,24 @@ export function transformModel(
 }
 
 export function compileModel(source: StageInput, file = '<model>', options: ExpandOptions = {}): CompiledModel {
-  if (typeof source === 'string') return compile(transformModel(source, file, options));
+  if (typeof source === 'string') return compile(transform(analyse(parseText('compileModel', source, file, options))));
   if (!isAst(source) && !isAnalysed(source) && !isSystem(source))
     throw wrongInput('compileModel', "the model's text or what parse, analyseModel or transformModel gives", source);
   noSet('compileModel', options);
   return compile(isSystem(source) ? source : transformModel(source));
+}
+
+/** Whether x is what compileModel gives (checked at the library's boundary, as every stage's input is). */
+export function isCompiledModel(x: unknown): x is CompiledModel {
+  const m = x as Partial<CompiledModel> | null;
+  return typeof m === 'object' && m !== null && typeof m.rhs === 'function' && isSystem(m.system);
+}
+
+/** Throws unless x is a compiled model: `caller` takes what compileModel gives. */
+export function requireCompiled(caller: string, x: unknown): asserts x is CompiledModel {
+  if (!isCompiledModel(x))
+    throw new SimulationInputError(
+      `${caller} takes what compileModel gives (compile the text first: compileModel(text)), got ${typeof x === 'string' ? 'a string' : describe(x)}`,
+      { option: 'model', value: x, allowed: 'a CompiledModel' },
+    );
 }

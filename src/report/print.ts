@@ -6,6 +6,7 @@ import { ModelError } from '../expression/errors.js';
 import { latexName, toLatex, toText } from '../expression/expr.js';
 import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
 import type { CompiledModel } from '../codegen/compile.js';
+import { requireCompiled, SimulationInputError } from '../codegen/stages.js';
 import type { ActionSpec, EventSpec, FirstOrderSystem } from '../transform/system.js';
 import {
   foldItems,
@@ -199,6 +200,7 @@ function actionText(a: ActionSpec): string[] {
  * range ends the run that reaches it.
  */
 export function transformReport(model: CompiledModel): TransformReport {
+  requireCompiled('transformReport', model);
   const sys = model.system;
   const p = model.parameters();
   const at = (e: FirstOrderSystem['range']['from']) => (e ? model.parametersExpr(e, p) : null);
@@ -282,7 +284,18 @@ function listTimes(times: number[]): string {
   return shown.join(', ') + (times.length > 8 ? `, ... (${times.length} in all)` : '');
 }
 
+/** Throws unless r is what transformReport gives. */
+function requireReport(caller: string, r: unknown): asserts r is TransformReport {
+  const x = r as Partial<TransformReport> | null;
+  if (!(typeof x === 'object' && x !== null && Array.isArray(x.equations) && Array.isArray(x.events)))
+    throw new SimulationInputError(
+      `${caller} takes what transformReport gives (transformReport(compileModel(text))), got ${r === null ? 'null' : typeof r}`,
+      { option: 'report', value: r, allowed: 'a TransformReport' },
+    );
+}
+
 export function formatText(r: TransformReport): string {
+  requireReport('formatText', r);
   const lines: string[] = [];
   // where each line comes from (an array model's loops), filled in beside the sections' entries
   const h = reportHints.get(r);
@@ -344,6 +357,12 @@ export function formatText(r: TransformReport): string {
 
 /** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
 export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
+  if (!(typeof sys === 'object' && sys !== null && Array.isArray(sys.equations) && Array.isArray(sys.stepVariables)))
+    throw new SimulationInputError(
+      `formatLatex takes the model's FirstOrderSystem (model.system of what compileModel gives) and its report, got ${sys === null ? 'null' : typeof sys}`,
+      { option: 'system', value: sys, allowed: 'a FirstOrderSystem' },
+    );
+  requireReport('formatLatex', r);
   const stateName = (n: string) => latexName(n.replace(/'+$/, ''), (n.match(/'/g) ?? []).length);
   // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
   const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
