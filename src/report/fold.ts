@@ -22,7 +22,23 @@
 
 /** A whole number standing alone: not part of a name (u1), a decimal (0.5) or an exponent's mantissa (1e-3). */
 const INTEGER = /(?<![\w.])\d+(?![\w.])/g;
-const ELEMENT = /[A-Za-z_]\w*\}?\[\d+(?:,\d+)*\]/;
+/** `[3]`, `[2,1]` (or `}[3]`, after a LaTeX name), where an element's index stands. */
+const INDEX = /\}?\[\d+(?:,\d+)*\]/g;
+const WORD = /\w/;
+const LETTER = /[A-Za-z_]/;
+
+/**
+ * Whether text names an element: an index right after a name (`x[3]`, `pool[2,1]`). Linear in
+ * the text: the name is found by walking back from each index, not by a pattern that starts
+ * at every letter (`/[A-Za-z_]\w*\[\d+\]/` takes a minute on a name of 10^6 letters).
+ */
+function hasElement(text: string): boolean {
+  INDEX.lastIndex = 0;
+  for (let m = INDEX.exec(text); m !== null; m = INDEX.exec(text)) {
+    for (let i = m.index - 1; i >= 0 && WORD.test(text[i]); i--) if (LETTER.test(text[i])) return true;
+  }
+  return false;
+}
 /** Longest block (in lines) that may repeat. */
 const MAX_BLOCK = 16;
 
@@ -41,7 +57,7 @@ function analyse(text: string): Line {
       return '#';
     })
     .replace(/\s+/g, ' ');
-  return { text, skeleton, numbers, element: ELEMENT.test(text) };
+  return { text, skeleton, numbers, element: hasElement(text) };
 }
 
 /** How a block's numbers move with the loop: number j is slope[j]*i + offset[j]. */
@@ -151,7 +167,7 @@ function foldValueLists(
  * `sum(i in 1:4, m*(u[i] + S[i])^2/2)`: what the language's sum() writes out, left to right.
  */
 function foldSums(line: string, style: FoldStyle): string {
-  if (line.includes('\n') || !ELEMENT.test(line)) return line;
+  if (line.includes('\n') || !hasElement(line)) return line;
   const eq = line.search(/ [:&]?= /);
   if (eq < 0) return line;
   const cut = line.indexOf('= ', eq) + 2;
@@ -352,7 +368,7 @@ function splitRange(range: string): [string, string] {
 
 /** Whether a name is an array's element (`x[3]`, `a[2,1]`). */
 export function isElement(name: string): boolean {
-  return ELEMENT.test(name);
+  return hasElement(name);
 }
 
 /** Rows of an align* environment: the header is a row of its own. */
