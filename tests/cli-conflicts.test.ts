@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeLines, escapeText } from '../src/cli/escape.js';
+import { escapeLines, escapeText } from '../src/expression/terminal-text.js';
 import { CLI, ensureCliBuilt } from './helpers.js';
 
 let dir = '';

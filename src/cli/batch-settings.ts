@@ -33,7 +33,7 @@ import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { interruptedText, signalExit, signalsReady } from './signals.js';
 import { importModule } from './import-module.js';
 import { missingNameMessage } from '../language/arrays.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../expression/terminal-text.js';
 
 export interface BatchContext {
   addSharedFlags: (cmd: Command) => Command;

@@ -16,7 +16,7 @@ import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions,
 import { emit, simulationText, table, toJson } from './output.js';
 import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { readModelFile } from '../files/read-model-file.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../expression/terminal-text.js';
 
 /**
  * Loads and compiles a model; model errors propagate as ModelError (exit 1). The computer

@@ -18,7 +18,7 @@ import { registerBatchCommands } from './batch-commands.js';
 import { CliError, EXIT, type SharedFlags } from './options.js';
 import { checkWritable, ClosedPipe, OUTPUT_EXIT, OutputError, OutputPathError, StreamOut } from './out-file.js';
 import { removeTemporaries } from './temporary.js';
-import { escapeLines, escapeText } from './escape.js';
+import { escapeLines, escapeText } from '../expression/terminal-text.js';
 
 const VERSION = '0.1.0';
 

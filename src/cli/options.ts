@@ -7,7 +7,7 @@ import type { SimulateOptions, LocateMode } from '../driver/index.js';
 import { resolveRange } from '../driver/range.js';
 import { checkOptions, resolveSettings } from '../driver/settings.js';
 import { parseOutputTimes } from './output-times.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../expression/terminal-text.js';
 import type { MethodName } from '../integrators/stepper.js';
 
 /**

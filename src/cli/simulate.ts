@@ -14,7 +14,7 @@ import { plotLook, plotSeries, TrajectoryCollector, type PlotLookFlags } from '.
 import { drawTrajectory } from './trajectory-plot.js';
 import { startRunProgress } from './progress.js';
 import { loadModel } from './commands.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../expression/terminal-text.js';
 
 function exitFor(r: SimulationResult): number {
   return r.status === 'failed' ? EXIT.numerics : r.status === 'zeno' ? EXIT.zeno : EXIT.ok;

@@ -12,7 +12,7 @@ import { references } from '../expression/expr.js';
 import { didYouMean } from '../expression/suggest.js';
 import { parseExpression, splitExpressionList } from '../language/parser.js';
 import { CliError, parseNumber } from './options.js';
-import { escapeText } from './escape.js';
+import { escapeText } from '../expression/terminal-text.js';
 import type { PlotLook } from './plot-render.js';
 import { EventMarks, PLOT_WIDTH, SeriesReducer } from './plot-reduce.js';
 

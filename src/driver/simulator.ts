@@ -328,7 +328,9 @@ export class Simulator {
         const what =
           outcome === 'nonFinite'
             ? this.diagnosis.describeNonFinite(stepper, stepper.t, stopLocal)
-            : `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`;
+            : stepper.adaptive
+              ? `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`
+              : `the fixed step of ${stepper.method}${'hFixed' in stepper ? ` (${String(stepper.hFixed)})` : ''} is below the resolution of ${m.system.independent} (by default it is a thousandth of the range): give a larger step (option step, --step) or an adaptive method`;
         this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, ws.d);
         this.finishStats(rs);
         return true;

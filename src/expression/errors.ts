@@ -1,4 +1,5 @@
 import type { Span } from './ast.js';
+import { escapeText, maskText } from './terminal-text.js';
 
 /**
  * The one error type of the front end and the symbolic stage: something is wrong with the
@@ -35,7 +36,7 @@ export class ModelError extends Error {
     const sourceLine = lineOf(source, line);
     const caret = ' '.repeat(Math.max(0, column - 1)) + '^';
     const shown = sourceLine.length > 0 ? `\n  ${sourceLine}\n  ${caret}` : '';
-    super(`${file}:${line}:${column}: ${what}${where}${shown}${hint ? `\n${hint}` : ''}`);
+    super(`${escapeText(file)}:${line}:${column}: ${escapeText(what)}${where}${shown}${hint ? `\n${hint}` : ''}`);
     this.name = 'ModelError';
     this.file = file;
     this.line = line;
@@ -49,9 +50,8 @@ export class ModelError extends Error {
 function lineOf(source: string, line: number): string {
   const lines = source.split(/\r\n|\r|\n/);
   const text = lines[line - 1] ?? '';
-  // Tabs would misalign the caret; control characters would garble a terminal.
-  // eslint-disable-next-line no-control-regex -- control characters are what this replaces
-  return text.replace(/\t/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '?');
+  // Tabs would misalign the caret; control and bidirectional characters would garble a terminal.
+  return maskText(text);
 }
 
 /** Binds a file name and its text so that stages can raise errors at a span in one call. */

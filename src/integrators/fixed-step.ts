@@ -57,10 +57,12 @@ export abstract class FixedStepper extends StepperBase implements Stepper {
     const n = this.n;
     let absH = this.hFixed;
     for (;;) {
-      if (absH < hMin && absH < dist) return 'nonFinite';
+      // (below the resolution of t: the fixed step itself, or after attempts that overflowed)
+      const tooSmall = absH === this.hFixed ? 'stepSizeUnderflow' : 'nonFinite';
+      if (absH < hMin && absH < dist) return tooSmall;
       const tNew = stepEnd(t0, tLimit, dist, dir, absH, this.hFixed);
       const h = tNew - t0;
-      if (h === 0) return 'nonFinite';
+      if (h === 0) return tooSmall;
       this.stats.rhsEvaluations += this.attempt(t0, h, tNew);
       if (allFinite(this.yNew, n) && allFinite(this.fNew, n)) {
         this.accept(t0, tNew, h, this.yNew, this.fNew);
