@@ -46,7 +46,9 @@ describe('two crossings at one instant on different scales both fire', () => {
         expect(run.status).toBe('ok');
         expect(run.final.hits).toBe(2);
         expect(run.events.map((e) => e.name).sort()).toEqual(['c1', 'c3']);
-        for (const e of run.events) expect(Math.abs(e.t - 5 / 3)).toBeLessThan(2e-12);
+        // (the far pair's positions carry a few ulps of 3026 (4.5e-13 each) of the steps'
+        // rounding; at a closing speed of 0.6, 16 of them are 1.2e-11 in time)
+        for (const e of run.events) expect(Math.abs(e.t - 5 / 3)).toBeLessThan((16 * 4.547e-13) / 0.6);
         expect([1, 2, 3, 4].map((i) => run.final[`x${i}'`])).toEqual([-0.3, 0.3, -0.3, 0.3]);
       });
 });

@@ -391,7 +391,7 @@ export class Crossings {
     this.sN = 0;
     this.pushSample(a, g0, r0);
     this.refine(a, g0, r0, tm, gm, rm, b, g1, ws.rNew[k], 0);
-    if (this.scanSamples(s0, this.direction[k], dir)) return true;
+    if (this.scanSamples(s0, this.direction[k], dir, fromZero)) return true;
     this.fromZero[k] = 0;
     return false;
   }
@@ -452,9 +452,14 @@ export class Crossings {
     this.refine(tm, gm, rm, t2, g2, r2, tb, gb, rb, depth + 1);
   }
 
-  /** Walks the samples of function scanK in order; brackets its first crossing in `direction`. */
-  private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number): boolean {
+  /**
+   * Walks the samples of function scanK in order; brackets its first crossing in `direction`.
+   * `fromZero`: it starts at the zero it fired at, and samples still exactly at zero have not
+   * left it (max(h, 0) sits at zero once h has reached it: no crossing until it moves).
+   */
+  private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number, fromZero: boolean): boolean {
     let s = s0;
+    let atZero = fromZero;
     for (let i = 0; i + 1 < this.sN; i++) {
       const ta = this.sT[i],
         tb = this.sT[i + 1];
@@ -462,7 +467,14 @@ export class Crossings {
         gb = this.sG[i + 1];
       const ra = this.sR[i],
         rb = this.sR[i + 1];
+      if (atZero) {
+        if (gb === 0) continue;
+        atZero = false;
+      }
       if (gb === 0 || Math.sign(gb) !== s) {
+        // exactly zero at one sample and back on its side at the next: a touch (abs(h) at
+        // h = 0), not a crossing; one that stays at zero (max(h, 0)) or goes across crosses
+        if (gb === 0 && i + 2 < this.sN && Math.sign(this.sG[i + 2]) === s) continue;
         if (matches(direction, s))
           return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
         s = gb !== 0 ? Math.sign(gb) : -s;
@@ -476,7 +488,8 @@ export class Crossings {
       const te = this.bracket.right;
       const ge = this.gAt(te),
         re = this.scanRateValue;
-      if (ge !== 0 && Math.sign(ge) === s) continue;
+      // (an extremum exactly at zero is a touch: the function turns back to its side there)
+      if (ge === 0 || Math.sign(ge) === s) continue;
       if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
       if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
     }

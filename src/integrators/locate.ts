@@ -143,7 +143,10 @@ export function locateCrossing(
     if (s === a || s === b) break;
     const gs = f.value(s);
     const slope = f.slope();
-    if (f.noise !== undefined && Math.abs(gs) <= f.noise() && (gs !== 0 || f.noise() > 0)) {
+    // (an exact zero is not collapsed onto: it may lie inside a stretch where the function
+    // sits at zero, max(h, 0) after h reached it, and the crossing is where that begins;
+    // bracketing by sign, below, finds the first zero)
+    if (f.noise !== undefined && gs !== 0 && Math.abs(gs) <= f.noise()) {
       // at zero within the function's own rounding: collapse the bracket onto s
       const toward = Math.sign(b - a);
       if (Math.sign(gs) === signA) {
