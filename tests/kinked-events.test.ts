@@ -58,3 +58,36 @@ describe('a function that touches zero and turns back does not cross', () => {
       expect(run.final.n).toBe(0);
     });
 });
+
+describe('a delta whose argument touches zero has no weight there: the run says so (issue 20, item 8)', () => {
+  // x = (t - 1)^2 touches zero at t = 1: delta(x^2) there would weigh 1/|d/dt x^2| = infinity
+  // (it gave y = 6e24 with status ok); so does x = -(t - 1)^2 / 2 as the motion of a state,
+  // and x = sin t at its maximum for delta(x - 1)
+  const cases: [string, string, string][] = [
+    ['delta(x^2)', "x' = 2*(t - 1)\ny' = delta(x^2)\nx(0) = 1; y(0) = 0", 'delta(x^2)'],
+    ['delta(x), x turning at zero', "v' = -1\nx' = v\ny' = delta(x)\nx(0) = -0.5; v(0) = 1; y(0) = 0", 'delta(x)'],
+    ['delta(x - 1), x = sin t', "x' = v\nv' = -x\ny' = delta(x - 1)\nx(0) = 0; v(0) = 1; y(0) = 0", 'delta(x - 1)'],
+  ];
+  for (const [what, body, name] of cases)
+    for (const [method, tol] of METHODS)
+      it(`${what}, ${method}`, () => {
+        const run = simulate(`independent t from 0 to 3\n${body}\n`, { method: method as never, ...tol });
+        expect(run.status).toBe('failed');
+        expect(run.message).toMatch(
+          new RegExp(
+            `^the argument of ${name.replace(/[()^]/g, '\\$&')} touches zero near t = (1|0\\.99|1\\.57)[\\d.e-]* without crossing it, as far as the run's tolerances can tell \\(a root of even multiplicity\\)`,
+          ),
+        );
+        const near = Number(/near t = ([\d.e-]+)/.exec(run.message!)![1]);
+        expect(Math.abs(near - (what.includes('sin') ? Math.PI / 2 : 1))).toBeLessThan(1e-4);
+      });
+
+  it('a delta whose argument crosses slowly but surely keeps its weight', () => {
+    // x = t - 1 crosses at rate 1e-3 ... scaled: x = 1e-3 (t - 1), weight 1/1e-3 = 1000
+    const run = simulate("independent t from 0 to 3\nx' = 1e-3\ny' = delta(x)\nx(0) = -1e-3; y(0) = 0\n", {
+      method: 'dopri5',
+    });
+    expect(run.status).toBe('ok');
+    expect(Math.abs(run.final.y - 1000) / 1000).toBeLessThan(1e-9);
+  });
+});

@@ -463,7 +463,10 @@ export class AnalyticSimulator {
     if (pr.outcome === 'unresolved' && pr.s === 0) {
       ws.gPrev[plan.watch] = pr.c[0];
       ws.gBound[plan.watch] = pr.c[plan.degree + 1];
-      this.failAt(run, this.diagnosis.precisionMessage(plan.watch, t, this.firedNow), t);
+      const message = isDeltaArgument(this.model, j)
+        ? this.diagnosis.touchMessage(plan.watch, t)
+        : this.diagnosis.precisionMessage(plan.watch, t, this.firedNow);
+      this.failAt(run, message, t);
       return false;
     }
     this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : 0;
@@ -543,6 +546,10 @@ export class AnalyticSimulator {
     const m = this.model,
       t = hi + lo;
     const ev = m.system.events[k];
+    // (the state brought to the touch, where the message says the run stopped)
+    run.hi = hi;
+    run.lo = lo;
+    if (isDeltaArgument(m, k)) return this.failAt(run, this.diagnosis.touchMessage(m.events[k].watchIndex, t), t);
     return this.failAt(
       run,
       `precision ran out at ${m.system.independent} = ${t}: the function of event ${ev.name} (${ev.condition ? conditionText(m, k) : ev.name}) touches zero within its own rounding there, so whether it crosses cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`,
@@ -586,4 +593,9 @@ function ascending(a: number, b: number): number {
 function conditionText(m: CompiledModel, k: number): string {
   const c = m.system.events[k].condition;
   return c ? toText(c) : m.events[k].name;
+}
+
+/** Whether event k is a delta on the state: its function is the delta's argument. */
+function isDeltaArgument(m: CompiledModel, k: number): boolean {
+  return m.events[k].kind === 'state' && m.events[k].name.startsWith('delta(');
 }

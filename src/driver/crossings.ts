@@ -22,6 +22,7 @@
 import { locateCrossing, type Bracket, type ScanFunction } from '../integrators/locate.js';
 import type { Stepper } from '../integrators/stepper.js';
 import { matches } from './firing.js';
+import { Diagnosis } from './diagnosis.js';
 import type { Workspace } from './workspace.js';
 
 /** Whether two sorted lists of name numbers share one. */
@@ -93,6 +94,14 @@ export class Crossings {
   readonly consumedUntil: Float64Array;
   /** a sitting function that the motion pushed across its zero in the last step, or -1 */
   contact = -1;
+  /** a delta's argument that touched zero in the last step (see touchingDelta), or -1; and where (the stepper's t) */
+  touched = -1;
+  touchedAt = NaN;
+  /** the run's tolerances (a delta's argument is judged against them) */
+  rtol = 1e-6;
+  atol = 1e-9;
+  /** per function: the argument of a delta on the state (its event's weight is 1/|rate|) */
+  private readonly deltaArgument: Uint8Array;
   private readonly direction: ('rises' | 'falls' | 'crosses')[];
   private readonly affine: Uint8Array;
   /**
@@ -169,6 +178,9 @@ export class Crossings {
     );
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
     this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
+    this.deltaArgument = Uint8Array.from(m.watchInfo, (w) =>
+      w.kind === 'event' && m.events[w.event].kind === 'state' && m.events[w.event].name.startsWith('delta(') ? 1 : 0,
+    );
     this.isBoolean = Uint8Array.from(m.watchInfo, (w) =>
       w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0,
     );
@@ -179,6 +191,7 @@ export class Crossings {
     this.sitting.fill(0);
     this.consumedUntil.fill(NaN);
     this.contact = -1;
+    this.touched = -1;
     this.checkUnresolved = false;
     this.unresolved = -1;
   }
@@ -474,7 +487,10 @@ export class Crossings {
       if (gb === 0 || Math.sign(gb) !== s) {
         // exactly zero at one sample and back on its side at the next: a touch (abs(h) at
         // h = 0), not a crossing; one that stays at zero (max(h, 0)) or goes across crosses
-        if (gb === 0 && i + 2 < this.sN && Math.sign(this.sG[i + 2]) === s) continue;
+        if (gb === 0 && i + 2 < this.sN && Math.sign(this.sG[i + 2]) === s) {
+          if (this.deltaArgument[this.scanK]) return this.touch(tb);
+          continue;
+        }
         if (matches(direction, s))
           return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
         s = gb !== 0 ? Math.sign(gb) : -s;
@@ -488,12 +504,56 @@ export class Crossings {
       const te = this.bracket.right;
       const ge = this.gAt(te),
         re = this.scanRateValue;
-      // (an extremum exactly at zero is a touch: the function turns back to its side there)
+      // (an extremum exactly at zero is a touch: the function turns back to its side there; a
+      // delta's argument whose extremum is within the run's tolerance of zero has no weight)
+      if (this.deltaArgument[this.scanK] && Math.abs(ge) <= this.toleranceAt(te)) return this.touch(te);
       if (ge === 0 || Math.sign(ge) === s) continue;
       if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
       if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
     }
     return false;
+  }
+
+  /** Notes that function scanK, a delta's argument, touches zero at t (no crossing to bracket). */
+  private touch(t: number): boolean {
+    if (this.touched < 0) {
+      this.touched = this.scanK;
+      this.touchedAt = t;
+    }
+    return false;
+  }
+
+  /** The run's tolerance on function scanK at t (the state on the dense output there). */
+  private toleranceAt(t: number): number {
+    const ws = this.ws,
+      m = ws.model,
+      k = this.scanK;
+    this.stepper!.interpolateSome(t, m.watchStates[k], ws.yTmp);
+    const size = m.boundOne[k](ws.origin.abs(t), ws.yTmp, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
+    return this.atol + this.rtol * size;
+  }
+
+  /**
+   * Of the events fired at an instant (absolute t, the stepper's tLocal, state y), the watched
+   * function of the first whose function is a delta's argument crossing so slowly that the run
+   * cannot tell it from a touch (Diagnosis.touches), or -1. Its rate's change over the step is
+   * the curvature.
+   */
+  touchingDelta(fired: readonly number[], t: number, tLocal: number, y: Float64Array): number {
+    const ws = this.ws,
+      m = ws.model,
+      stepper = this.stepper;
+    if (stepper === null) return -1;
+    for (const e of fired) {
+      const k = m.events[e].watchIndex;
+      if (k < 0 || !this.deltaArgument[k]) continue;
+      const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      const dt = tLocal - stepper.tPrev;
+      const curvature = dt !== 0 ? (rate - ws.rPrev[k]) / dt : 0;
+      const size = m.boundOne[k](t, y, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
+      if (Diagnosis.touches(rate, curvature, this.atol + this.rtol * size)) return k;
+    }
+    return -1;
   }
 
   /** Keeps the samples that bracket function scanK's crossing, for locate(). */

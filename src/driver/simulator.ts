@@ -220,6 +220,8 @@ export class Simulator {
     this.firing.withValues = settings.eventValues;
     this.firing.rtol = rtol;
     this.firing.atol = atol;
+    this.crossings.rtol = rtol;
+    this.crossings.atol = atol;
     // probes outside the range are never reached (shoot then reports the run as too short)
     const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
     const probeOut: NonNullable<SimulationResult['probes']> = [];
@@ -357,6 +359,12 @@ export class Simulator {
         }
         if (this.contact !== null && this.contactLetsGo(rs, crossing)) return false;
         if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
+        if (this.crossings.touched >= 0) {
+          const cr = this.crossings;
+          // (a crossing before the touch comes first; the step after it finds the touch again)
+          if (crossing >= 0 && dir * (cr.candidateRight[crossing] - cr.touchedAt) < 0) cr.touched = -1;
+          else return this.failTouch(rs, cr.touched, cr.touchedAt);
+        }
         if (crossing >= 0) return this.crossingInstant(rs, crossing, tNewAbs);
       }
       const tPrevAbs = rs.t;
@@ -446,6 +454,9 @@ export class Simulator {
       const before = firedEvents.length;
       cr.coincident(t, at, ws.y, dtZero, firedEvents);
       if (firedEvents.length > before) firedEvents.sort((a, b) => a - b);
+      // a delta's argument crossing so slowly that the run cannot tell it from a touch
+      const touching = cr.touchingDelta(firedEvents, t, at, ws.y);
+      if (touching >= 0) return this.failTouch(rs, touching, at);
     }
     if (firedEvents.length > 0) {
       // Placed at the start of its step, an event has used up its crossing in that step: the
@@ -693,6 +704,15 @@ export class Simulator {
     rs.t = at;
     this.recorder.stepRow(at, ws.y, ws.d);
     this.letGo(rs, at);
+    return true;
+  }
+
+  /** A delta's argument that touches zero near `at` (stepper's t): the run fails before it. */
+  private failTouch(rs: RunState, k: number, at: number): boolean {
+    this.crossings.touched = -1;
+    const t = this.ws.origin.abs(at);
+    this.fail(rs.result, this.diagnosis.touchMessage(k, t), rs.t, this.ws.y, this.ws.d);
+    this.finishStats(rs);
     return true;
   }
 
