@@ -977,8 +977,9 @@ describe('transform prints an array model once, as loops over its template', () 
     expect(large).toContain("equations\n  for i in 1:600:\n    x[i]' = u[i] + S[i]\n    u[i]' = 0\n");
     expect(large).toContain('  v0[1:600] = [0.310308, -0.390371, ');
     expect(large).not.toMatch(/J\[5\] =/);
-    // the contacts after the first are one template (the first has its own delta term)
-    expect(large).toMatch(/\n {2}for j in 2:N-1:\n {4}c\[j\] {2}\[state\] when x\[j\+1\] - x\[j\] falls\n/);
+    // the contacts are one template, each with its two delta terms, signs as written
+    expect(large).toMatch(/\n {2}for j in 1:N-1:\n {4}c\[j\] {2}\[state\] when x\[j\+1\] - x\[j\] falls\n/);
+    expect(large).toContain('        delta term: -J[j]*delta(t - c[j])\n        delta term: J[j]*delta(t - c[j])\n');
   });
 
   it('sum() prints as a sum; LaTeX folds its equations and events the same way', () => {

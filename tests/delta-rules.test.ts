@@ -45,7 +45,7 @@ describe('rule "linearity" (splitLinear): regular part plus weighted delta terms
     expect(toText(s.regular)).toBe('-y');
     expect(s.terms.map((t) => [t.order, toText(t.argument), t.source])).toEqual([
       [0, 't - 1', '2*delta(t - 1)'],
-      [0, 't - 2', 't^2*delta(t - 2)/3'],
+      [0, 't - 2', '-t^2*delta(t - 2)/3'],
     ]);
     expect(value(s.terms[0].weight)).toBe(2);
     expect(value(s.terms[1].weight, { t: 3 })).toBe(-3);
@@ -57,7 +57,7 @@ describe('rule "linearity" (splitLinear): regular part plus weighted delta terms
     expect(s.terms.map((t) => [t.order, toText(t.argument), t.source])).toEqual([
       [0, 't - 1', 'delta(t - 1)*g'],
       [0, 'x - a', 'F/H*delta(x - a)'],
-      [1, 't - 2', "3*delta'(t - 2)"],
+      [1, 't - 2', "-3*delta'(t - 2)"],
     ]);
     expect(value(s.terms[0].weight, { g: 7 })).toBe(7);
     expect(value(s.terms[1].weight, { F: 5, H: 2 })).toBe(2.5);

@@ -232,7 +232,7 @@ describe('reference models: events written by the user', () => {
       [],
     ]);
     expect(bounce.source).toBe('event bounce when h falls');
-    expect(bounce.deltaSources).toEqual(["(1 + e)*h'*delta(t - bounce)"]);
+    expect(bounce.deltaSources).toEqual(["-(1 + e)*h'*delta(t - bounce)"]);
     expect(bounce.actions).toHaveLength(1);
     expect(splitAction(bounce.actions[0]).target).toBe('S1');
     for (const [u1, S1] of [
@@ -245,7 +245,7 @@ describe('reference models: events written by the user', () => {
       expect(post.u1 + post.S1).toBeCloseTo(-0.8 * v, 13);
     }
     expect(r.warnings).toEqual([
-      "deltaRule left at bounce: the weight of (1 + e)*h'*delta(t - bounce) depends on h', which the same delta makes jump; the weight uses its value just before the event (left limit), y+ = y- + g(y-).",
+      "deltaRule left at bounce: the weight of -(1 + e)*h'*delta(t - bounce) depends on h', which the same delta makes jump; the weight uses its value just before the event (left limit), y+ = y- + g(y-).",
     ]);
   });
 
@@ -582,7 +582,7 @@ equations
 events (processed in this order at one instant)
   bounce  [state] when h falls
       from: event bounce when h falls
-      delta term: (1 + e)*h'*delta(t - bounce)
+      delta term: -(1 + e)*h'*delta(t - bounce)
       ${r.events[0].actions[0]}
 
 notes

@@ -3,7 +3,7 @@
  * and as JSON (keys in CLI.md). Event times are evaluated at the parameters' defaults.
  */
 import { ModelError } from '../expression/errors.js';
-import { latexName, toLatex, toText } from '../expression/expr.js';
+import { add, latexName, name, toLatex, toText } from '../expression/expr.js';
 import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { requireCompiled, SimulationInputError } from '../codegen/stages.js';
@@ -20,7 +20,7 @@ import {
 } from './fold.js';
 import { originOf } from '../language/arrays.js';
 import { attachSegments, segmentsLatex, segmentsLines, type SegmentsPart } from './segments.js';
-import type { Span } from '../expression/ast.js';
+import type { Expr, Span } from '../expression/ast.js';
 
 /** How many scheduled times `transform` lists per event before it says "and N more". */
 const MAX_LISTED_TIMES = 1000;
@@ -182,14 +182,18 @@ function templateOf(r: TransformReport): NonNullable<TransformReport['template']
   };
 }
 
+/**
+ * S + increment as one sum, so that a negative increment prints as a difference with the
+ * parentheses it needs: `S1 - 2`, `S1 - (a + b)`, never `S1 + -2` or `S1 - a + b`.
+ */
+function jumped(a: Extract<ActionSpec, { kind: 'jump' }>): Expr {
+  return add(name(a.target), a.increment);
+}
+
 function actionText(a: ActionSpec): string[] {
   if (a.kind === 'stop') return ['stop'];
   if (a.kind === 'assign') return [`${a.target} := ${toText(a.value)}`];
-  if (a.kind === 'jump') {
-    const inc = a.increment;
-    if (inc.kind === 'unary' && inc.op === '-') return [`${a.target} := ${a.target} - ${toText(inc.operand)}`];
-    return [`${a.target} := ${a.target} + ${toText(inc)}`];
-  }
+  if (a.kind === 'jump') return [`${a.target} := ${toText(jumped(a))}`];
   return a.jumps.map((j) => `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`);
 }
 
@@ -338,7 +342,10 @@ export function formatText(r: TransformReport): string {
       const when = e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`;
       // (one entry per event, so that an array's events fold as wholes: fold.ts)
       const entry = [`  ${e.name}  [${e.kind}] ${when}`, `      from: ${e.source}`];
-      for (const s of e.deltaSources) if (s !== e.source) entry.push(`      delta term: ${s}`);
+      e.deltaSources.forEach((s, k) => {
+        // (the first is the `from:` line of a delta's own event; two terms may read alike)
+        if (k > 0 || s !== e.source) entry.push(`      delta term: ${s}`);
+      });
       for (const a of e.actions) entry.push(`      ${a}`);
       lines.push(entry.join('\n'));
     }
@@ -406,7 +413,7 @@ function eventLatex(ev: EventSpec, r: TransformReport): string {
     if (a.kind === 'stop') return '\\text{stop}';
     if (a.kind === 'marcus')
       return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
-    if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${latexName(a.target)} + ${toLatex(a.increment)}`;
+    if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${toLatex(jumped(a))}`;
     return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
   });
   return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;

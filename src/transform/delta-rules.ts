@@ -35,8 +35,31 @@ export interface DeltaTerm {
   order: number;
   argument: Expr;
   call: CallNode;
-  /** the term as written, for the ledger and `transform` */
+  /** the term as written, with the sign it has in its sum (`-2*delta(t - 1)` in `1 - 2*delta(t - 1)`) */
+  written: Expr;
+  /** `written` as text, for the ledger and `transform` */
   source: string;
+}
+
+/**
+ * -w for a term as written: the minus on the leftmost factor of a product or quotient, so that
+ * `2*delta(t - 1)` reads `-2*delta(t - 1)` (the same value as -(2*delta(t - 1))), and a written
+ * minus taken off rather than doubled. Iterative along the left spine of the product.
+ */
+export function negateWritten(w: Expr): Expr {
+  const spine: Expr[] = [];
+  let e = w;
+  while (e.kind === 'binary' && (e.op === '*' || e.op === '/')) {
+    spine.push(e);
+    e = e.left;
+  }
+  let out: Expr = e.kind === 'unary' && e.op === '-' ? e.operand : { kind: 'unary', op: '-', operand: e, span: e.span };
+  for (let i = spine.length - 1; i >= 0; i--) out = { ...(spine[i] as Extract<Expr, { kind: 'binary' }>), left: out };
+  return out;
+}
+
+function withWritten(t: DeltaTerm, written: Expr): DeltaTerm {
+  return { ...t, written, source: toText(written) };
 }
 
 export interface LinearSplit {
@@ -79,7 +102,14 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
         return {
           regular: num(0, e.span),
           terms: [
-            { weight: num(1, e.span), order: e.derivativeOrder, argument: e.args[0], call: e, source: toText(e) },
+            {
+              weight: num(1, e.span),
+              order: e.derivativeOrder,
+              argument: e.args[0],
+              call: e,
+              written: e,
+              source: toText(e),
+            },
           ],
         };
       }
@@ -90,10 +120,12 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
       );
     case 'unary':
       if (e.op === '-') {
-        // -J*delta(t - hit) is one term as written: keep its sign in the source
+        // -(J*delta(t - hit)) is one term as written; in -(a - J*delta(...)) the term turns sign
         const inner = scale(splitLinear(e.operand, r), (w) => neg(w));
-        const whole = toText(e.operand);
-        return { ...inner, terms: inner.terms.map((t) => (t.source === whole ? { ...t, source: toText(e) } : t)) };
+        return {
+          ...inner,
+          terms: inner.terms.map((t) => withWritten(t, t.written === e.operand ? e : negateWritten(t.written))),
+        };
       }
       if (e.op === '+') return splitLinear(e.operand, r);
       break;
@@ -106,7 +138,13 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
         const sign = e.op === '-' ? (w: Expr) => neg(w) : (w: Expr) => w;
         return {
           regular: e.op === '+' ? add(a.regular, b.regular, e.span) : sub(a.regular, b.regular, e.span),
-          terms: [...a.terms, ...b.terms.map((t) => ({ ...t, weight: sign(t.weight) }))],
+          // (a term after a minus is written with it: 1 - 2*delta(t - 1) has the term -2*delta(t - 1))
+          terms: [
+            ...a.terms,
+            ...b.terms.map((t) =>
+              e.op === '-' ? withWritten({ ...t, weight: sign(t.weight) }, negateWritten(t.written)) : t,
+            ),
+          ],
         };
       }
       if (e.op === '*') {
@@ -116,20 +154,15 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
             'a product of two deltas',
             'Deltas must enter linearly; a product of deltas has no meaning as a function.',
           );
-        const split = splitLinear(l ? e.left : e.right, r);
+        const side = l ? e.left : e.right;
+        const split = splitLinear(side, r);
         const other = l ? e.right : e.left;
-        const withSource = (s: LinearSplit): LinearSplit => ({
-          ...s,
-          terms: s.terms.map((t) => ({ ...t, source: toText(e) })),
-        });
-        return withSource(scale(split, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span))));
+        const scaled = scale(split, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span)));
+        return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, side, t.written))) };
       }
       if (e.op === '/' && l && !rt) {
-        const split = splitLinear(e.left, r);
-        return {
-          ...scale(split, (w) => div(w, e.right, e.span)),
-          terms: scale(split, (w) => div(w, e.right, e.span)).terms.map((t) => ({ ...t, source: toText(e) })),
-        };
+        const scaled = scale(splitLinear(e.left, r), (w) => div(w, e.right, e.span));
+        return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, e.left, t.written))) };
       }
       if (e.op === '/' && rt)
         throw r.at(
@@ -153,6 +186,20 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
     `a delta inside ${e.kind === 'if' ? 'an if expression' : 'a relation or logical expression'} is not linear`,
     'Deltas must enter linearly, as terms g*delta(u) of the equation.',
   );
+}
+
+/**
+ * The term as written in the product or quotient e of `side` (the factor with the delta) and
+ * the other factor: e itself where the whole factor is the term (`2*delta(t - 1)`), else the
+ * other factor times the term alone (`2*(1 - delta(t - 1))` has the term `2*(-delta(t - 1))`,
+ * printed `-2*delta(t - 1)`: the minus taken outside).
+ */
+function factorWritten(e: Extract<Expr, { kind: 'binary' }>, side: Expr, term: Expr): Expr {
+  if (term === side) return e;
+  const negative = term.kind === 'unary' && term.op === '-';
+  const bare = negative ? term.operand : term;
+  const product: Expr = side === e.left ? { ...e, left: bare } : { ...e, right: bare };
+  return negative ? negateWritten(product) : product;
 }
 
 export type ArgumentClass = { kind: 'time' } | { kind: 'event'; event: string } | { kind: 'state' };

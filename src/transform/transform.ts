@@ -352,10 +352,13 @@ class Transformer {
     const events: EventSpec[] = m.events.map((ev) => this.userEvent(ev));
     const byName = new Map(events.map((e) => [e.name, e]));
     const jumpsOf = new Map<EventSpec, PendingJump[]>();
-    const addJump = (ev: EventSpec, jump: PendingJump) => {
+    // (every term once, also where two terms read alike: the printed terms add up to the jumps)
+    const listed = new Set<DeltaTerm>();
+    const addJump = (ev: EventSpec, jump: PendingJump, term: DeltaTerm) => {
       if (!jumpsOf.has(ev)) jumpsOf.set(ev, []);
       jumpsOf.get(ev)!.push(jump);
-      if (!ev.deltaSources.includes(jump.source)) ev.deltaSources.push(jump.source);
+      if (!listed.has(term)) ev.deltaSources.push(jump.source);
+      listed.add(term);
     };
     const deltaEvents = new Map<string, EventSpec>();
 
@@ -415,7 +418,7 @@ class Transformer {
         coefficients.forEach((c, j) => {
           if (constantValue(c) === 0) return; // g' of a constant weight: no jump
           const level = refKey(state.name, state.order - 1 - term.order + j);
-          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term, q) });
+          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term, q) }, term);
         });
       }
     }
