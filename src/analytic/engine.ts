@@ -432,6 +432,8 @@ export class AnalyticSimulator {
     for (let i = 0; i < due.length; i++) {
       const k = due[i];
       const acc = this.zeno.note(k, run.hi, run.lo);
+      if (this.zeno.crawl === this.zeno.crawl)
+        return this.failAt(run, this.zeno.crawlMessage(this.model.events[k].name, this.model.system.independent, t), t);
       if (acc !== null && acc < run.s.tEnd && acc >= run.s.t0) {
         const sys = this.model.system;
         run.result.status = 'zeno';
@@ -454,7 +456,10 @@ export class AnalyticSimulator {
     const t = run.hi + run.lo;
     this.bring(plan.reads);
     pr.coefficients(plan, t, ws.y, ws.p, ws.d);
-    const still = firedHere && pr.unmoved(plan, this.preValue[j], this.preBound[j]);
+    // (an action of its own that assigned what it reads and changed its value reset it, if
+    // only by less than its rounding: not still)
+    const reset = firedHere && this.model.events[j].moves.includes(plan.watch) && pr.c[0] !== this.preValue[j];
+    const still = firedHere && !reset && pr.unmoved(plan, this.preValue[j], this.preBound[j]);
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start);
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);

@@ -120,6 +120,16 @@ class PeriodicStream implements TimeStream {
         NaN,
         'Give a positive period, as in every 0.5; check the parameters it uses (--set may have made it zero).',
       );
+    // Instants closer than 64 ulps of t where they fall cannot be told apart (every 1e-300
+    // from 1 would repeat t = 1 without end; every 1 near 1e16 rounds to every other double).
+    const reach = Math.max(Math.abs(Math.max(lo, from)), Math.abs(hi));
+    if (period < 64 * Number.EPSILON * reach)
+      throw new ScheduleError(
+        `the period ${period} of event ${ev.name} is below the resolution of the independent variable near ${reach}, where doubles are ${Number.EPSILON * reach} apart: its instants cannot be told apart`,
+        ev.index,
+        NaN,
+        'Give a longer period, or count the independent variable from an origin near the events (a shorter range).',
+      );
     this.from = from;
     this.period = period;
     const kFirst = Math.max(0, Math.ceil((lo - from) / period));

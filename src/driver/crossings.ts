@@ -596,7 +596,7 @@ export class Crossings {
    * rounding; `ratePre` is its rate before the actions, `signPre` the
    * side it came from, and `dtZero` the width of the location's bracket in time.
    */
-  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number): void {
+  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false): void {
     const ws = this.ws;
     if (this.isBoolean[w]) {
       // A truth value is +1 or -1, never near zero. At its instant it may still show the side
@@ -620,7 +620,9 @@ export class Crossings {
     const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
     // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
     // rounding where flights are lower than it); what counts is whether the action moved it.
-    if (Math.abs(g - gPre) <= zero) {
+    // (`set`: its own action assigned a value it reads and changed it, if only by less than
+    // its rounding, x := 0.99999999999999 at x - 1 rises: a reset, armed at once)
+    if (!set && Math.abs(g - gPre) <= zero) {
       // still at zero: the residue is rounding; it fires again only once it has left zero
       this.held[w] = 1;
       this.holdScale[w] = 2 * (zero + Math.abs(g));
@@ -696,6 +698,30 @@ export class Crossings {
       if (this.conflictsWith(w.event, fired, n)) continue;
       fired.push(w.event);
     }
+  }
+
+  /**
+   * The events whose functions sit, at the end of the range (absolute t, the state y; ws.gPrev
+   * and rPrev their values there), within their own rounding of zero and head across in their
+   * direction: a crossing that falls on the end itself, which rounding put a few ulps past it
+   * (two spheres that meet exactly at the end). They fire at the end, as a delta at the end
+   * counts. In file order; empty when there are none.
+   */
+  atEnd(t: number, y: Float64Array): number[] {
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir;
+    const out: number[] = [];
+    for (let k = 0; k < ws.nWatch; k++) {
+      const w = m.watchInfo[k];
+      if (w.kind !== 'event' || this.held[k] || this.isBoolean[k]) continue;
+      const g = ws.gPrev[k],
+        heading = Math.sign(dir * ws.rPrev[k]);
+      if (heading === 0 || !matches(this.direction[k], -heading) || (g !== 0 && Math.sign(g) !== -heading)) continue;
+      if (!(Math.abs(g) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) continue;
+      if (!out.includes(w.event)) out.push(w.event);
+    }
+    return out.sort((a, b) => a - b);
   }
 
   /** The names each event reads and writes, as numbers, once: string sets cost more than the rest of the test. */

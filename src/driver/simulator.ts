@@ -389,7 +389,17 @@ export class Simulator {
     // Only the stepper landing on the end ends the run: an absolute time that merely rounds
     // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
     // integrated the rest, and events or probes at the end would be lost.
-    if (tStop === rs.tEnd) rs.ended = true;
+    if (tStop === rs.tEnd) {
+      // a crossing that falls on the end itself, rounded a few ulps past it, fires there
+      if (ws.nWatch > 0 && locateExact(rs.locate)) {
+        const atEnd = this.crossings.atEnd(tStop, ws.y);
+        if (atEnd.length > 0) {
+          origin.set(tStop);
+          if (this.processInstant(rs, tStop, atEnd, 0)) return true;
+        }
+      }
+      rs.ended = true;
+    }
     return false;
   }
 
@@ -558,7 +568,10 @@ export class Simulator {
         ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
         ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
         // Placed before or after its crossing (fixed-step modes), a function is not at zero.
-        if (locate === 'exact') this.crossings.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero);
+        // (its own action assigned what it reads, and changed its value: a reset)
+        const set = m.events[k].moves.includes(w) && ws.gPrev[w] !== this.gFire[w];
+        if (locate === 'exact')
+          this.crossings.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero, set);
         else this.crossings.arm(w);
       }
       // the first step from here checks that no other event function starts it at its zero
@@ -591,6 +604,8 @@ export class Simulator {
       );
     for (const k of fired) {
       const acc = this.zeno.note(k, ws.origin.hi, ws.origin.lo);
+      if (this.zeno.crawl === this.zeno.crawl)
+        return over(this.zeno.crawlMessage(m.events[k].name, sys.independent, at));
       if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {
         // zeno = continue: the rest of the accumulation (under a thousand ulps of t) is the
         // contact it converges to, held from here
@@ -805,3 +820,7 @@ export function simulateCompiled(model: CompiledModel, options: SimulateOptions 
 }
 
 export type { ValueRecord };
+
+function locateExact(mode: LocateMode): boolean {
+  return mode === 'exact';
+}

@@ -37,10 +37,22 @@ export class ZenoWatch {
     return Math.abs(hi - this.hi[i] + (lo - this.lo[i]));
   }
 
+  /**
+   * Set by `note` (else NaN): the gap between the event's last occurrences when they come a
+   * few ulps of t apart without shrinking, which t cannot resolve (see crawlMessage).
+   */
+  crawl = NaN;
+
+  /** The message for a crawl of event `name` at t (see `crawl`). */
+  crawlMessage(name: string, independent: string, t: number): string {
+    return `events of ${name} come ${this.crawl} apart at ${independent} = ${t}, within 64 ulps of ${independent}, and their pace does not shrink (no accumulation): the arithmetic of ${independent} cannot separate them; an action that resets its function by less than the function's rounding, or a cascade at the resolution of ${independent}, does this`;
+  }
+
   /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
   note(event: number, hi: number, lo: number): number | null {
     const W = ZenoWatch.WINDOW,
       base = event * W;
+    this.crawl = NaN;
     const count = this.seen[event]++;
     this.hi[base + (count % W)] = hi;
     this.lo[base + (count % W)] = lo;
@@ -57,8 +69,16 @@ export class ZenoWatch {
     const t = hi + lo;
     const last = gaps[n - 2];
     const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
-    // Events a few ulps of t apart: stop rather than crawl, whatever the pattern.
-    if (last <= 64 * resolution && gaps[n - 3] <= 64 * resolution) return t;
+    // Events a few ulps of t apart: stop rather than crawl. Gaps that shrink are an
+    // accumulation at the resolution of t; gaps that do not (a reset by less than the rounding
+    // of its threshold, a cascade at a fixed pace) are no accumulation, and the run fails.
+    if (last <= 64 * resolution && gaps[n - 3] <= 64 * resolution) {
+      if (last < gaps[n - 3]) return t;
+      if (n >= 4 && last >= gaps[n - 4]) {
+        this.crawl = last;
+        return null;
+      }
+    }
     if (n < 7) return null;
     let rMax = 0,
       rMin = Infinity;
