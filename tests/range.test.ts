@@ -113,6 +113,32 @@ describe('backwards: each event undone exactly, or refused', () => {
   });
 });
 
+describe('rises and falls name sides in the order of t, in either direction of a run', () => {
+  // y = cos t rises through 0.5 at t = -pi/3 and falls through it at t = pi/3
+  const stop = (from: number, to: number) =>
+    simulate(
+      `independent t from ${from} to ${to}\nevent s when y - 0.5 falls do stop end\ny = cos(t)\nx' = 1\nx(${from}) = 0`,
+    );
+
+  it('backwards over [-3, 0]: no stop, as forwards over the same interval (it stopped at -pi/3)', () => {
+    expect(stop(-3, 0).status).toBe('ok');
+    const back = stop(0, -3);
+    expect(back.status).toBe('ok');
+    expect(back.final.t).toBe(-3);
+  });
+
+  it('backwards over [0, 3]: stopped at pi/3, as forwards', () => {
+    for (const [from, to] of [
+      [0, 3],
+      [3, 0],
+    ]) {
+      const run = stop(from, to);
+      expect(run.status).toBe('stopped');
+      expectWithin(run.final.t, Math.PI / 3, 1e-9, `from ${from} to ${to}`);
+    }
+  });
+});
+
 describe('an empty range is its initial row, status ok', () => {
   it.each(['rk4', 'euler', 'dopri5', 'auto', 'rodas'] as const)('%s', (method) => {
     const r = simulate(BALL, { method, from: 0, to: 0 });

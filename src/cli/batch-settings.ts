@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { readModelFile } from '../files/read-model-file.js';
 import type { SimulateOptions } from '../driver/index.js';
+import { resolveSettings } from '../driver/settings.js';
 import {
   BatchInputError,
   MAX_RUNS_PER_PROCESS,
@@ -243,6 +244,9 @@ export async function prepareBatch(
   const options = batchOptions(flags);
   checkNotSet(varied.flag, names, options.set);
   const { model, source, report } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
+  // the run options checked once, before the runs: a flag that no run can take (--locate
+  // before with an adaptive method) is a usage error, not a failure of every run
+  resolveSettings(model, options, 'flags');
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   checkSliceSize(end - first, total);
   const common = {

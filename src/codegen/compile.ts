@@ -677,14 +677,14 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     at: scalar(bc.at),
     state: scalar(system.representation.get(bc.variable)!),
   }));
-  scalars.forEach((s, i) =>
-    parts.push(fn(`scalar${i}(t, y, p, d, sw)`, [s], 'direct', (e) => `  return ${e.expr(s, 'direct')};\n`)),
+  // (as a family: 1e5 `at` times of one loop are one factory, not 1e5 functions, which V8
+  // cannot even parse in one source)
+  family('scalar', 't, y, p, d, sw', (e) =>
+    scalars.map((s) => bodyOf([s], 'direct', `  return ${e.expr(s, 'direct')};\n`)),
   );
 
-  const list = (prefix: string, count: number) =>
-    `[${Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ')}]`;
   parts.push(
-    `return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${families.get('watch')}, rateOne: ${families.get('watchRate')}, boundOne: ${families.get('watchBound')}, rateBoundOne: ${families.get('rateBound')}, outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${list('scalar', scalars.length)} };`,
+    `return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${families.get('watch')}, rateOne: ${families.get('watchRate')}, boundOne: ${families.get('watchBound')}, rateBoundOne: ${families.get('rateBound')}, outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')} };`,
   );
   const source = parts.join('\n\n');
 

@@ -146,6 +146,16 @@ export function foldFunctions(
       s += c.count;
       continue;
     }
+    // (a run of identical bodies, the actions of 1e5 events `n := n + 1`, is one factory too)
+    let same = 1;
+    while (s + same < bodies.length && bodies[s + same] === bodies[s]) same++;
+    if (same >= MIN_COPIES) {
+      const family = `${name}Family${families++}`;
+      definitions.push(`const ${family} = () => function (${params}) {\n${bodies[s]}};\n`);
+      items.push(`...Array.from({ length: ${same} }, ${family})`);
+      s += same;
+      continue;
+    }
     definitions.push(`function ${name}${s}(${params}) {\n${bodies[s]}}\n`);
     items.push(`${name}${s}`);
     s++;

@@ -491,7 +491,7 @@ export class Crossings {
           if (this.deltaArgument[this.scanK]) return this.touch(tb);
           continue;
         }
-        if (matches(direction, s))
+        if (matches(direction, dir * s))
           return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
         s = gb !== 0 ? Math.sign(gb) : -s;
         continue;
@@ -508,8 +508,9 @@ export class Crossings {
       // delta's argument whose extremum is within the run's tolerance of zero has no weight)
       if (this.deltaArgument[this.scanK] && Math.abs(ge) <= this.toleranceAt(te)) return this.touch(te);
       if (ge === 0 || Math.sign(ge) === s) continue;
-      if (matches(direction, s)) return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
-      if (ge !== 0 && matches(direction, -s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
+      if (matches(direction, dir * s))
+        return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, te, ge, ra, re);
+      if (ge !== 0 && matches(direction, -dir * s)) return this.bracketCrossing(te, ge, tb, gb, re, rb);
     }
     return false;
   }
@@ -631,7 +632,9 @@ export class Crossings {
       this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
       // the side it came from: fixed by its direction, else the side its rate came from
       const dir = this.direction[w];
-      this.sittingFrom[w] = dir === 'rises' ? -1 : dir === 'falls' ? 1 : -Math.sign(ws.dir * ratePre) || signPre;
+      // (rises and falls name sides in the order of t: a backward run meets them reversed)
+      this.sittingFrom[w] =
+        dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || signPre;
     } else {
       // moved away by the action: armed at once, nothing of the old value carried
       this.held[w] = 0;
@@ -652,7 +655,7 @@ export class Crossings {
       rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;
     const side = g !== 0 ? Math.sign(g) : -Math.sign(rate);
-    if (Math.sign(rate) !== -side || !matches(this.direction[k], side)) return false;
+    if (Math.sign(rate) !== -side || !matches(this.direction[k], ws.dir * side)) return false;
     // Only an event that does not commute with one fired at the instant is ambiguous: the
     // order of two impacts at opposite ends of a row does not matter.
     const w = m.watchInfo[k];
@@ -694,34 +697,27 @@ export class Crossings {
       if (!(Math.abs(g) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw) + Math.abs(rate) * dtZero)) continue;
       const heading = Math.sign(dir * rate);
       const g0 = ws.gPrev[k];
-      if (heading === 0 || !matches(this.direction[k], -heading) || (g0 !== 0 && Math.sign(g0) !== -heading)) continue;
+      if (heading === 0 || !matches(this.direction[k], -dir * heading) || (g0 !== 0 && Math.sign(g0) !== -heading))
+        continue;
       if (this.conflictsWith(w.event, fired, n)) continue;
       fired.push(w.event);
     }
   }
 
   /**
-   * The events whose functions sit, at the end of the range (absolute t, the state y; ws.gPrev
-   * and rPrev their values there), within their own rounding of zero and head across in their
-   * direction: a crossing that falls on the end itself, which rounding put a few ulps past it
-   * (two spheres that meet exactly at the end). They fire at the end, as a delta at the end
-   * counts. In file order; empty when there are none.
+   * Whether watched function k's crossing located in the last step, which ends at absolute
+   * time t, cannot be told from t itself: the function is within its own rounding of zero
+   * there, and the crossing lies closer to t than the function, at its rate there, takes to
+   * cross that rounding (a function that reached zero earlier and sits there is not at t).
    */
-  atEnd(t: number, y: Float64Array): number[] {
+  zeroAtEnd(k: number, t: number): boolean {
     const ws = this.ws,
-      m = ws.model,
-      dir = ws.dir;
-    const out: number[] = [];
-    for (let k = 0; k < ws.nWatch; k++) {
-      const w = m.watchInfo[k];
-      if (w.kind !== 'event' || this.held[k] || this.isBoolean[k]) continue;
-      const g = ws.gPrev[k],
-        heading = Math.sign(dir * ws.rPrev[k]);
-      if (heading === 0 || !matches(this.direction[k], -heading) || (g !== 0 && Math.sign(g) !== -heading)) continue;
-      if (!(Math.abs(g) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) continue;
-      if (!out.includes(w.event)) out.push(w.event);
-    }
-    return out.sort((a, b) => a - b);
+      m = ws.model;
+    const band = 4 * m.boundOne[k](t, this.stepper!.y, ws.p, ws.d, ws.sw);
+    if (!(Math.abs(ws.gNew[k]) <= band)) return false;
+    const gap = Math.abs(t - ws.origin.abs(this.candidateRight[k]));
+    const rate = Math.abs(ws.rNew[k]);
+    return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
   }
 
   /** The names each event reads and writes, as numbers, once: string sets cost more than the rest of the test. */

@@ -50,6 +50,7 @@ interface Flow {
   t: number;
 }
 
+/** Whether a crossing from the side `signBefore` (in the order of t) is one `direction` names. */
 export function matches(direction: 'rises' | 'falls' | 'crosses', signBefore: number): boolean {
   return direction === 'crosses' || (direction === 'rises' ? signBefore < 0 : signBefore > 0);
 }
@@ -88,7 +89,8 @@ export function sentAcross(
   if (!(Math.abs(gA) <= 4 * after.gBound)) return false;
   const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
   const headed = Math.abs(before.rate) > 4 * before.rateBound ? Math.sign(dir * before.rate) : 0;
-  if (heading === 0 || !matches(direction, -heading)) return false;
+  // (rises and falls name the side before in the order of t: in a backward run, the other)
+  if (heading === 0 || !matches(direction, -dir * heading)) return false;
   return firedHere ? headed !== heading : headed === 0;
 }
 

@@ -10,7 +10,8 @@
  *    `structural` the parameters that ranges and indices use (and those they depend on).
  * 2. An element is a plain name: `x[3]`, `a[2,1]`. A loop variable outside an index becomes
  *    its value. `sum` and `prod` become `t1 + t2 + ...` (left to right, as written out by
- *    hand; 0 and 1 when the range is empty).
+ *    hand; 0 and 1 when the range is empty). Beyond REDUCTION_RUN terms, runs of that many
+ *    are added left to right and the runs in pairs, so that the tree has logarithmic depth.
  * 3. Indices and range ends are integer arithmetic (`+ - *`, parentheses) on integer
  *    literals, loop variables and parameters; such a parameter must have an integer value.
  *    `options.set` overrides parameter values first (`--set N=128` writes the model out anew).
@@ -43,6 +44,9 @@ import type {
 import { ErrorReporter, type ModelError } from '../expression/errors.js';
 import { evaluate } from '../expression/evaluate.js';
 import { didYouMean as didYouMeanOf } from '../expression/suggest.js';
+
+/** terms of a sum or product added left to right before runs are added in pairs (see reduction) */
+export const REDUCTION_RUN = 32;
 
 export interface ExpandOptions {
   /**
@@ -748,20 +752,40 @@ class Expander {
     }
   }
 
-  /** `sum(i in A:B, EXPR)`: EXPR(A) + EXPR(A+1) + ..., left to right; `prod` likewise with `*`. */
+  /**
+   * `sum(i in A:B, EXPR)`: EXPR(A) + EXPR(A+1) + ..., left to right (beyond REDUCTION_RUN
+   * terms, in runs added in pairs); `prod` likewise with `*`.
+   */
   private reduction(e: CallNode, over: IndexRange): Expr {
     this.checkLoopVariable(over.variable, over.variableSpan);
     const [a, b] = this.rangeValues(over.from, over.to, over.span);
     const op = e.name === 'prod' ? '*' : '+';
     if (b < a) return numberNode(op === '*' ? 1 : 0, this.sp(e.span));
+    const span = this.sp(e.span);
+    const join = (left: Expr, right: Expr): Expr => ({ kind: 'binary', op, left, right, span });
+    // Left to right in runs of REDUCTION_RUN terms, and the runs' results in pairs: a sum of
+    // up to REDUCTION_RUN terms is what a hand-written one is, to the last bit, and one of 1e5
+    // terms is a tree of depth 48, not 1e5 (every walk over it recurses, V8's parser too).
+    let level: Expr[] = [];
     let acc: Expr | null = null;
-    for (let v = a; v <= b; v++) {
+    for (let v = a, k = 0; v <= b; v++, k++) {
       this.bind(over.variable, over.variableSpan, v, null);
       const term = this.expr(e.args[0]);
       this.unbind(over.variable, false);
-      acc = acc === null ? term : { kind: 'binary', op, left: acc, right: term, span: this.sp(e.span) };
+      if (k % REDUCTION_RUN === 0 && acc !== null) {
+        level.push(acc);
+        acc = null;
+      }
+      acc = acc === null ? term : join(acc, term);
     }
-    return acc!;
+    level.push(acc!);
+    while (level.length > 1) {
+      const next: Expr[] = [];
+      for (let k = 0; k < level.length; k += 2)
+        next.push(k + 1 < level.length ? join(level[k], level[k + 1]) : level[k]);
+      level = next;
+    }
+    return level[0];
   }
 
   /**
