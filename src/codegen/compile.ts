@@ -207,15 +207,15 @@ class Emitter {
   /** `const vK = ...;` lines for the named values `exprs` need, in dependency order. */
   prelude(exprs: Expr[], mode: Mode): string {
     const needed = new Set<string>();
-    const visit = (e: Expr) => {
+    // (with a stack: a chain of 1e4 named values, a2 = a1 + 1, ..., is 1e4 deep)
+    const pending = [...exprs];
+    for (let e = pending.pop(); e !== undefined; e = pending.pop())
       for (const k of references(e)) {
         if (this.named.has(k) && !needed.has(k)) {
           needed.add(k);
-          visit(this.named.get(k)!.expr);
+          pending.push(this.named.get(k)!.expr);
         }
       }
-    };
-    exprs.forEach(visit);
     // in definition order (the named values are ordered by dependency), without scanning all
     // of them for every small function of a model with a thousand
     return [...needed]

@@ -370,16 +370,31 @@ function latexWrap(e: Expr, needed: boolean): string {
  * abs' = sign).
  */
 export function differentiate(e: Expr, x: string): Expr {
-  if (!references(e).has(x)) return num(0, e.span);
-  const d = (a: Expr) => differentiate(a, x);
+  return differentiateAlong(e, (key) => (key === x ? 1 : undefined));
+}
+
+/**
+ * The derivative of e along a direction: `seed(key)` is the derivative of the variable with
+ * that key (a number or an expression; undefined for 0). With seed = the right-hand sides of
+ * the states, it is the derivative along the flow in one pass over e (Lie derivative): the sum
+ * over the states of d e/d x times x' would differentiate e once per state, quadratic in the
+ * terms of a sum of 1e5 of them. Linear in the size of e; a subtree free of every seeded key
+ * folds to 0 through the constructors.
+ */
+export function differentiateAlong(e: Expr, seed: (key: string) => Expr | number | undefined): Expr {
+  const d = (a: Expr) => differentiateAlong(a, seed);
   const s = e.span;
+  const leaf = (key: string): Expr => {
+    const v = seed(key);
+    return v === undefined ? num(0, s) : typeof v === 'number' ? num(v, s) : v;
+  };
   switch (e.kind) {
     case 'number':
       return num(0, s);
     case 'name':
-      return num(e.name === x ? 1 : 0, s);
+      return leaf(e.name);
     case 'derivative':
-      return num(refKey(e.name, e.order) === x ? 1 : 0, s);
+      return leaf(refKey(e.name, e.order));
     case 'unary':
       if (e.op === 'not') return num(0, s);
       return e.op === '-' ? neg(d(e.operand), s) : d(e.operand);
@@ -392,33 +407,46 @@ export function differentiate(e: Expr, x: string): Expr {
           return sub(d(a), d(b), s);
         case '*':
           return add(mul(d(a), b, s), mul(a, d(b), s), s);
-        case '/':
-          return div(sub(mul(d(a), b, s), mul(a, d(b), s), s), pow(b, num(2), s), s);
+        case '/': {
+          const da = d(a),
+            db = d(b);
+          if (constantValue(da) === 0 && constantValue(db) === 0) return num(0, s);
+          return div(sub(mul(da, b, s), mul(a, db, s), s), pow(b, num(2), s), s);
+        }
         case '^': {
+          const da = d(a),
+            db = d(b);
           const vb = constantValue(b);
-          if (vb !== null || !references(b).has(x)) {
+          if (vb !== null || constantValue(db) === 0) {
             // a^c: c a^(c-1) a'
+            if (constantValue(da) === 0) return num(0, s);
             const cm1 = vb !== null ? num(vb - 1, s) : sub(b, num(1), s);
-            return mul(mul(b, pow(a, cm1, s), s), d(a), s);
+            return mul(mul(b, pow(a, cm1, s), s), da, s);
           }
           // a^b = exp(b log a)
-          return mul(e, add(mul(d(b), call('log', [a], s), s), div(mul(b, d(a), s), a, s), s), s);
+          return mul(e, add(mul(db, call('log', [a], s), s), div(mul(b, da, s), a, s), s), s);
         }
         default:
           return num(0, s); // relations and logic: piecewise constant
       }
     }
-    case 'if':
-      return { ...e, then: d(e.then), otherwise: d(e.otherwise) };
+    case 'if': {
+      const then = d(e.then),
+        otherwise = d(e.otherwise);
+      if (constantValue(then) === 0 && constantValue(otherwise) === 0) return num(0, s);
+      return { ...e, then, otherwise };
+    }
     case 'call':
-      return differentiateCall(e, x);
+      return differentiateCall(e, d);
   }
 }
 
-function differentiateCall(e: Extract<Expr, { kind: 'call' }>, x: string): Expr {
+function differentiateCall(e: Extract<Expr, { kind: 'call' }>, d: (a: Expr) => Expr): Expr {
   const s = e.span;
   const [a, b] = e.args;
-  const da = differentiate(a, x);
+  const da = d(a);
+  // (a function of arguments that do not move does not move: also one with no rule, a delta)
+  if (e.args.every((arg, k) => constantValue(k === 0 ? da : d(arg)) === 0)) return num(0, s);
   const chain = (outer: Expr) => mul(outer, da, s);
   switch (e.name) {
     case 'sin':
@@ -452,12 +480,12 @@ function differentiateCall(e: Extract<Expr, { kind: 'call' }>, x: string): Expr 
       return num(0, s);
     case 'atan2': {
       // d atan2(a, b) = (b a' - a b') / (a^2 + b^2)
-      const db = differentiate(b, x);
+      const db = d(b);
       return div(sub(mul(b, da, s), mul(a, db, s), s), add(pow(a, num(2)), pow(b, num(2)), s), s);
     }
     case 'min':
     case 'max': {
-      const db = differentiate(b, x);
+      const db = d(b);
       const cond: Expr = { kind: 'binary', op: e.name === 'min' ? '<=' : '>=', left: a, right: b, span: s };
       return { kind: 'if', condition: cond, then: da, otherwise: db, span: s };
     }

@@ -111,14 +111,35 @@ class Reads {
         out.add(k);
         continue;
       }
-      let inner = this.memo.get(k);
-      if (!inner) {
-        inner = this.of(def);
-        this.memo.set(k, inner);
-      }
-      for (const x of inner) out.add(x);
+      for (const x of this.memo.get(k) ?? this.resolve(k)) out.add(x);
     }
     return out;
+  }
+
+  /**
+   * The reads of named value k, memoising those it uses first (depth first, with a stack:
+   * a chain of 1e4 named values is 1e4 deep).
+   */
+  private resolve(k: string): Set<string> {
+    const stack: { key: string; ready: boolean }[] = [{ key: k, ready: false }];
+    while (stack.length > 0) {
+      const top = stack.pop()!;
+      if (this.memo.has(top.key)) continue;
+      const refs = references(this.named.get(top.key)!);
+      if (top.ready) {
+        const out = new Set<string>();
+        for (const r of refs) {
+          const inner = this.named.has(r) ? this.memo.get(r) : undefined;
+          if (inner) for (const x of inner) out.add(x);
+          else if (!this.named.has(r)) out.add(r);
+        }
+        this.memo.set(top.key, out);
+        continue;
+      }
+      stack.push({ key: top.key, ready: true });
+      for (const r of refs) if (this.named.has(r) && !this.memo.has(r)) stack.push({ key: r, ready: false });
+    }
+    return this.memo.get(k)!;
   }
 }
 

@@ -15,6 +15,7 @@ import {
   call,
   constantValue,
   differentiate,
+  differentiateAlong,
   div,
   mapExpr,
   mul,
@@ -336,13 +337,8 @@ class Transformer {
 
   /** d e / d t along the flow: the chain rule through the states (steps and discretes are constant between events). */
   totalDerivative(e: Expr): Expr {
-    const inlined = this.inlineNamed(e);
-    let result = differentiate(inlined, this.t);
-    for (const key of references(inlined)) {
-      const rhs = this.rhsOfSlot.get(key);
-      if (rhs) result = add(result, mul(differentiate(inlined, key), rhs));
-    }
-    return result;
+    // (one pass along the flow: t' = 1, a state's rate its right-hand side)
+    return differentiateAlong(this.inlineNamed(e), (key) => (key === this.t ? 1 : this.rhsOfSlot.get(key)));
   }
 
   // -------------------------------------------------------------------------
