@@ -97,6 +97,31 @@ describe('a threshold reset under radau5: event times to 1e-12 relative of their
   );
 });
 
+describe('an event on a nonlinear stiff model is located on the solution, not the interpolant', () => {
+  // y1' = -1e8 (y1^3 - y2), y2' = 1; y2 := y2 - 0.5 where y1 - 0.8 rises. y1 follows the
+  // manifold y1^3 = y2 within 1e-8 of time, so every period repeats the first: the event comes
+  // at 0.5 k + 0.512 + y1'/L, y1' = 1/(3 * 0.64), to O(1/L^2). radau5's collocation polynomial
+  // (order 3) put the events up to 5e-9 off at rtol 1e-12; taken again to land on them, the
+  // steps (order 5) put them within 1e-13.
+  const model = compileModel(`independent t from 0 to 3
+parameter L = 1e8
+discrete n = 0
+event e when y1 - 0.8 rises do y2 := y2 - 0.5; n := n + 1 end
+y1' = -L*(y1^3 - y2)
+y2' = 1
+y1(0) = 0; y2(0) = 0`);
+  const offset = 0.512 + 1 / (3 * 0.64) / 1e8;
+  it.each(['radau5', 'auto'] as const)(
+    '%s at rtol 1e-12: five events, each 0.512 + 5.2e-9 into its period',
+    (method) => {
+      const run = simulate(model, { method, rtol: 1e-12, atol: 1e-15 });
+      expect(run.status).toBe('ok');
+      expect(run.events).toHaveLength(5);
+      run.events.forEach((e, k) => expect(Math.abs(e.t - 0.5 * k - offset)).toBeLessThan(1e-12));
+    },
+  );
+});
+
 describe('auto chooses by stiffness and tolerance, and says why (stats.methodReason)', () => {
   const rober = readFileSync(new URL('./fixtures/testset/rober.delta', import.meta.url), 'utf8');
 

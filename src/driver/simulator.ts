@@ -32,6 +32,7 @@ import { StepGuard } from './step-guard.js';
 import { StopQueue } from './stop-queue.js';
 import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
 import { Recorder } from './recorder.js';
+import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
 import { Switching } from './switching.js';
 import { resolveRange } from './range.js';
 import { resolveSettings } from './settings.js';
@@ -100,6 +101,8 @@ export class Simulator {
   /** per step variable (d slot), the state it is added to */
   private readonly stepToState: Int32Array;
   private readonly lambdaProbe: Float64Array;
+  /** the start of a step taken again to land on an event (solution-refine.ts) */
+  private readonly refineStart: Float64Array;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -116,6 +119,7 @@ export class Simulator {
     this.stopQueue = new StopQueue(model.events.length);
     this.stepToState = Int32Array.from(model.system.stepVariables, (sv) => model.stateNames.indexOf(sv.state));
     this.lambdaProbe = new Float64Array(ws.y.length);
+    this.refineStart = new Float64Array(model.nStates);
     // A step that grows a thousandfold could jump over the bump of a non-affine watched
     // function without a sample near it; affine ones cannot hide a crossing that way.
     this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
@@ -415,7 +419,7 @@ export class Simulator {
       origin = ws.origin,
       cr = this.crossings;
     // Group every crossing at the earliest instant; events in file order.
-    const tc = cr.candidateRight[crossing];
+    let tc = cr.candidateRight[crossing];
     const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(origin.abs(tc)));
     const firedEvents: number[] = [];
     let switched = false;
@@ -443,11 +447,21 @@ export class Simulator {
     let at = tc;
     if (locate === 'after') at = stepper.t;
     else if (locate === 'before') at = stepper.tPrev;
-    const t = locate === 'after' ? tNewAbs : origin.abs(at);
+    let t = locate === 'after' ? tNewAbs : origin.abs(at);
     // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
     if (locate !== 'before' && dir * (t - rs.t) > 0)
       this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
-    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
+    // (radau5's dense output is too coarse for an event at tight tolerances: the step is taken
+    // again to land on the crossing, solution-refine.ts)
+    const onSolution =
+      locate === 'exact' && firedEvents.length > 0 && refinesOnSolution(stepper)
+        ? refineOnSolution(ws, stepper, crossing, eventLeft, this.refineStart)
+        : NaN;
+    if (onSolution === onSolution) {
+      at = tc = eventLeft = onSolution;
+      t = origin.abs(at);
+      ws.y.set(stepper.y);
+    } else if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
     else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
     rs.t = t;
     const dtZero =

@@ -1,0 +1,52 @@
+/**
+ * An event located on the solution itself, not on its interpolant. RADAU5's dense output is
+ * its collocation polynomial, of order 3 where its steps are of order 5: at tight tolerances
+ * on a nonlinear stiff model an event placed on it is off by far more than the tolerance (5e-9
+ * at rtol 1e-12, where y1' = -1e8 (y1^3 - y2) crosses 0.8). So the crossing found on the
+ * dense output is taken as a first guess, and the step is taken again from its start to land
+ * on it exactly; Newton's correction on the function's value and rate there, and a step to
+ * that time again, until the function is within its own rounding of zero (a few rounds).
+ */
+import type { Stepper } from '../integrators/stepper.js';
+import type { Workspace } from './workspace.js';
+
+/** rounds of the correction at most */
+const ROUNDS = 4;
+
+/** Whether the stepper's dense output is too coarse for events at tight tolerances (radau5, or auto running it). */
+export function refinesOnSolution(stepper: Stepper): boolean {
+  if (stepper.method === 'radau5') return true;
+  return stepper.method === 'auto' && (stepper as Stepper & { current?: string }).current === 'radau5';
+}
+
+/**
+ * Takes the last step again from its start, to land on the crossing of watched function k
+ * near `guess` (the stepper's t), and returns the time it landed on (the stepper is there,
+ * `stepper.y` the state), or NaN when a step fails (the caller keeps the interpolant).
+ * `start` is work space of the state's size.
+ */
+export function refineOnSolution(
+  ws: Workspace,
+  stepper: Stepper,
+  k: number,
+  guess: number,
+  start: Float64Array,
+): number {
+  const m = ws.model,
+    a = stepper.tPrev;
+  start.set(stepper.yPrev);
+  let s = guess;
+  for (let round = 0; round < ROUNDS; round++) {
+    stepper.reset(a, start, s - a);
+    while (stepper.t !== s) if (stepper.step(s) !== 'accepted') return NaN;
+    const t = ws.origin.abs(s),
+      y = stepper.y;
+    const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
+    if (!(Math.abs(g) > 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) break;
+    const next = s - g / m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+    // (a correction that leaves the step, or one below the resolution of t, ends it)
+    if (!(ws.dir * (next - a) > 0) || Math.abs(next - s) <= 4 * Number.EPSILON * Math.max(1, Math.abs(s))) break;
+    s = next;
+  }
+  return s;
+}
