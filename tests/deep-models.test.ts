@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileModel, formatLatex, formatText, simulate, transformReport } from '../src/index.js';
-import { REDUCTION_RUN } from '../src/language/arrays.js';
+import { REDUCTION_RUN } from '../src/language/array-expressions.js';
 import { parse } from '../src/index.js';
 
 const rows = (n: number) =>

@@ -7,7 +7,7 @@ import { ModelError } from '../expression/errors.js';
 import { BUILTIN_IMPLEMENTATIONS, evaluate, MissingValue } from '../expression/evaluate.js';
 import { constantValue, mapExpr, walk } from '../expression/expr.js';
 import { parseExpression, splitExpressionList } from '../language/parser.js';
-import { missingNameMessage } from '../language/arrays.js';
+import { missingNameMessage } from '../language/element-names.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulationResult } from '../driver/index.js';
 

@@ -33,7 +33,7 @@ import type { PlotLook } from './plot-render.js';
 import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { interruptedText, signalExit, signalsReady } from './signals.js';
 import { importModule } from './import-module.js';
-import { missingNameMessage } from '../language/arrays.js';
+import { missingNameMessage } from '../language/element-names.js';
 import { escapeText } from '../expression/terminal-text.js';
 
 export interface BatchContext {

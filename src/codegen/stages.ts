@@ -7,8 +7,8 @@
  */
 import { analyse, type AnalysedModel } from '../analysis/analyse.js';
 import type { ModelAst } from '../expression/ast.js';
-import type { ExpandOptions } from '../language/arrays.js';
-import { missingNameMessage } from '../language/arrays.js';
+import type { ExpandOptions } from '../language/array-expressions.js';
+import { missingNameMessage } from '../language/element-names.js';
 import { parseModel } from '../language/parser.js';
 import { setParameterValues } from '../language/set-values.js';
 import { compile, type CompiledModel } from './compile.js';

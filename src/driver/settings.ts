@@ -19,7 +19,7 @@ import type { Span } from '../expression/ast.js';
 import { ModelError } from '../expression/errors.js';
 import { didYouMean } from '../expression/suggest.js';
 import { METHODS, type MethodName } from '../integrators/stepper.js';
-import { missingNameMessage } from '../language/arrays.js';
+import { missingNameMessage } from '../language/element-names.js';
 import {
   DEFAULTS,
   SimulationInputError,

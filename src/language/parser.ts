@@ -36,7 +36,8 @@ import type {
   VariableRef,
 } from '../expression/ast.js';
 import { REDUCTIONS } from '../expression/ast.js';
-import { expandArrays, type ExpandOptions } from './arrays.js';
+import type { ExpandOptions } from './array-expressions.js';
+import { expandArrays } from './arrays.js';
 import { tokenize } from './lexer.js';
 import type { Token } from './lexer.js';
 import { EventParser } from './parser-events.js';

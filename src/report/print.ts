@@ -18,7 +18,7 @@ import {
   type LoopHint,
   type RangeHint,
 } from './fold.js';
-import { originOf } from '../language/arrays.js';
+import { originOf } from '../language/array-origins.js';
 import { attachSegments, segmentsLatex, segmentsLines, type SegmentsPart } from './segments.js';
 import type { Expr, Span } from '../expression/ast.js';
 

@@ -39,7 +39,7 @@ import {
   type DeltaTerm,
 } from './delta-rules.js';
 import { exactRootCandidates } from './algebra.js';
-import { originOf } from '../language/arrays.js';
+import { originOf } from '../language/array-origins.js';
 import { isHiddenName } from '../language/rules.js';
 import type {
   ActionSpec,
