@@ -1,0 +1,105 @@
+/**
+ * The actions of events as code: every right-hand side reads the values before the instant,
+ * then all assignments happen; jumps add (and subtract when the run goes backwards), and a
+ * variable that every assignment only adds to accumulates. Also the rates of Marcus flows and
+ * what each event stops or changes.
+ */
+import type { Expr } from '../expression/ast.js';
+import { references } from '../expression/expr.js';
+import type { AssignAction, FirstOrderSystem, JumpAction } from '../transform/system.js';
+import type { Emitter } from './emitter.js';
+import type { Program } from './program.js';
+
+/** Writes the events' actions (and Marcus rates) into `program`; returns what each event stops, flows and changes. */
+export function emitEventActions(
+  system: FirstOrderSystem,
+  em: Emitter,
+  program: Program,
+  slotIndex: (n: string) => { array: 'y' | 'd'; index: number },
+) {
+  const { parts, fn, family, bodyOf } = program;
+  // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
+  const accumulators = accumulatorsOf(system);
+  const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
+  const applyBodies: string[] = [];
+  system.events.forEach((ev, i) => {
+    // Assignments set a slot; jumps add to it (deltas at one instant all count), reversed
+    // when the run goes backwards (dir = -1) so that integrating back undoes the step.
+    // A variable that every assignment only adds to (`hits := hits + 1`, `E := E - loss`)
+    // accumulates: two events at one instant that each count both count, as two deltas'
+    // jumps do. (Where a plain assignment also writes it, the last in file order wins.)
+    const writes = ev.actions.filter((a): a is AssignAction | JumpAction => a.kind === 'assign' || a.kind === 'jump');
+    const marcus = ev.actions.find((a) => a.kind === 'marcus');
+    const added = writes.map((a) =>
+      a.kind === 'assign' && accumulators.has(a.target) ? addedTo(a.target, a.value) : null,
+    );
+    const values = writes.map((a, k) => (a.kind === 'assign' ? (added[k]?.term ?? a.value) : a.increment));
+    // Locked: a relation of the right-hand side reads the branch of the step that ended at
+    // the instant, its left limit, like every other value an action reads (at the instant
+    // itself h < R may already read false: a rule's value held there would be the stale one).
+    applyBodies.push(
+      bodyOf(
+        values,
+        'locked',
+        ((e: Emitter) => {
+          const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
+          writes.forEach((a, k) => {
+            const s = slotIndex(a.target);
+            const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
+            const op = a.kind === 'jump' ? '+= dir *' : added[k] ? added[k].op : '=';
+            lines.push(`  ${target} ${op} x${k};\n`);
+          });
+          return lines.join('');
+        })(em),
+      ),
+    );
+    const rates = marcus?.kind === 'marcus' ? marcus.jumps.map((j) => j.rate) : [];
+    // (the rates of a Marcus flow; events without one share a function that does nothing)
+    if (marcus?.kind === 'marcus')
+      parts.push(
+        fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) =>
+          rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join(''),
+        ),
+      );
+    const changes = new Set<string>();
+    for (const a of ev.actions) {
+      if (a.kind === 'assign' || a.kind === 'jump') changes.add(a.variable);
+      if (a.kind === 'marcus') a.jumps.forEach((j) => changes.add(j.variable));
+    }
+    eventMeta.push({
+      stops: ev.actions.some((a) => a.kind === 'stop'),
+      marcusTargets: marcus?.kind === 'marcus' ? marcus.jumps.map((j) => slotIndex(j.target).index) : null,
+      changes: [...changes],
+    });
+  });
+  family('apply', 't, y, p, d, sw, yOut, dOut, dir', () => applyBodies);
+  return eventMeta;
+}
+
+/** The targets that every assignment of the model writes by adding to them (see addedTo). */
+function accumulatorsOf(system: FirstOrderSystem): Set<string> {
+  const adding = new Set<string>(),
+    other = new Set<string>();
+  for (const ev of system.events)
+    for (const a of ev.actions) {
+      if (a.kind !== 'assign') continue;
+      if (addedTo(a.target, a.value)) adding.add(a.target);
+      else other.add(a.target);
+    }
+  for (const t of other) adding.delete(t);
+  return adding;
+}
+
+/**
+ * What an assignment `v := v + term` (or `term + v`, or `v - term`) adds to its own target,
+ * and how; null for any other assignment. The term must not read v again.
+ */
+function addedTo(target: string, value: Expr): { term: Expr; op: '+=' | '-=' } | null {
+  if (value.kind !== 'binary' || (value.op !== '+' && value.op !== '-')) return null;
+  const isTarget = (e: Expr) => e.kind === 'name' && e.name === target;
+  let term: Expr | null = null;
+  if (isTarget(value.left)) term = value.right;
+  else if (value.op === '+' && isTarget(value.right)) term = value.left;
+  if (term === null || references(term).has(target)) return null;
+  return { term, op: value.op === '-' && term === value.right ? '-=' : '+=' };
+}

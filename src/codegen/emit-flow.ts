@@ -1,0 +1,117 @@
+/**
+ * The functions of the flow: the right-hand side (switching primitives locked), and the
+ * watched functions (state events, then switching functions) with their rates along the flow
+ * and the bounds of their rounding, all at once for the step and one by one for the root finder.
+ */
+import type { Expr } from '../expression/ast.js';
+import type { FirstOrderSystem } from '../transform/system.js';
+import type { WatchEntry } from './compile.js';
+import { literal, type Emitter } from './emitter.js';
+import type { Program } from './program.js';
+
+/** Writes the flow's functions into `program`; returns the watched functions and their rates, in watch order. */
+export function emitFlow(system: FirstOrderSystem, em: Emitter, program: Program, stateSlot: Map<string, number>) {
+  const { parts, outFn, family, bodyOf } = program;
+  // Right-hand side: switching primitives locked, so no step sees a discontinuity.
+  parts.push(
+    outFn(
+      'rhs',
+      system.equations.map((q, i) => ({
+        deps: [q.rhs],
+        line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n`,
+      })),
+      'locked',
+    ),
+  );
+
+  // Watched functions: state events, then switching functions.
+  const watchInfo: WatchEntry[] = [];
+  const watchExprs: Expr[] = [];
+  system.events.forEach((ev, i) => {
+    if (ev.kind !== 'state' || !ev.condition) return;
+    const g: Expr = ev.booleanCondition
+      ? {
+          kind: 'if',
+          condition: ev.condition,
+          then: { kind: 'number', value: 1, span: ev.span },
+          otherwise: { kind: 'unary', op: '-', operand: { kind: 'number', value: 1, span: ev.span }, span: ev.span },
+          span: ev.span,
+        }
+      : ev.condition;
+    watchInfo.push({ kind: 'event', event: i, affine: em.degree(g) <= 1 });
+    watchExprs.push(g);
+  });
+  system.switching.forEach((s, i) => {
+    watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 });
+    watchExprs.push(s.g);
+  });
+  parts.push(
+    outFn(
+      'watch',
+      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'direct')};\n` })),
+      'direct',
+    ),
+  );
+  // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
+  const rateExprs: (Expr | null)[] = watchInfo.map((w) =>
+    w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate,
+  );
+  parts.push(
+    outFn(
+      'watchRate',
+      rateExprs.map((r, i) => ({
+        deps: r ? [r] : [],
+        line: (e) => `  out[${i}] = ${r ? e.expr(r, 'locked') : 'NaN'};\n`,
+      })),
+      'locked',
+    ),
+  );
+  // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
+  const ULPS = literal(8 * Number.EPSILON);
+  parts.push(
+    outFn(
+      'watchBound',
+      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })),
+      'direct',
+    ),
+  );
+  // the watched functions under the locked branches, for setting the switches at an instant
+  // (a switching function that reads a relation at its own zero takes the branch chosen there;
+  // without switching functions nothing is locked and it is watch itself)
+  parts.push(
+    system.switching.length === 0
+      ? 'const watchLocked = watch;'
+      : outFn(
+          'watchLocked',
+          watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })),
+          'locked',
+        ),
+  );
+  parts.push(
+    outFn(
+      'rateBound',
+      rateExprs.map((r, i) => ({
+        deps: r ? [r] : [],
+        line: (e) => `  out[${i}] = ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`,
+      })),
+      'locked',
+    ),
+  );
+  // Each watched function and its rate alone, for the root finder: refining one crossing
+  // costs one function, not all N of a row of N spheres.
+  family('watch', 't, y, p, d, sw', (e) =>
+    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.expr(w, 'direct')};\n`)),
+  );
+  family('watchRate', 't, y, p, d, sw', (e) =>
+    rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)),
+  );
+  family('watchBound', 't, y, p, d, sw', (e) =>
+    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)),
+  );
+  family('rateBound', 't, y, p, d, sw', (e) =>
+    rateExprs.map((r) =>
+      bodyOf(r ? [r] : [], 'locked', `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`),
+    ),
+  );
+  return { watchInfo, watchExprs, rateExprs };
+}

@@ -1,0 +1,244 @@
+/**
+ * Expressions to JavaScript: each name becomes its array slot (`y[3]`, `p[0]`, `d[1]`, `t`) or
+ * the local of a named value, numbers are printed from doubles, relations and `step`/`sign`
+ * read their locked switch (`sw[k]`) where asked, and only whitelisted Math functions are
+ * called, so no text of the model reaches the generated code. Also: the degree of an
+ * expression in the states (is a watched function affine?) and a bound on the magnitudes its
+ * evaluation adds up (the scale of its rounding).
+ */
+import type { Expr } from '../expression/ast.js';
+import { references, sub } from '../expression/expr.js';
+import type { FirstOrderSystem } from '../transform/system.js';
+import { switchKey } from '../transform/transform.js';
+
+const MATH: Readonly<Record<string, string>> = {
+  sin: 'Math.sin',
+  cos: 'Math.cos',
+  tan: 'Math.tan',
+  asin: 'Math.asin',
+  acos: 'Math.acos',
+  atan: 'Math.atan',
+  atan2: 'Math.atan2',
+  sinh: 'Math.sinh',
+  cosh: 'Math.cosh',
+  tanh: 'Math.tanh',
+  exp: 'Math.exp',
+  log: 'Math.log',
+  sqrt: 'Math.sqrt',
+  abs: 'Math.abs',
+  sign: 'Math.sign',
+  min: 'Math.min',
+  max: 'Math.max',
+};
+
+export function literal(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '(-Infinity)';
+  const s = String(v);
+  return v < 0 || Object.is(v, -0) ? `(${s})` : s;
+}
+
+export type Mode = 'locked' | 'direct';
+
+export class Emitter {
+  private readonly slot = new Map<string, string>();
+  private readonly named = new Map<string, { index: number; expr: Expr }>();
+  private readonly switchIndex = new Map<string, number>();
+
+  constructor(system: FirstOrderSystem, stateNames: string[], discreteNames: string[], paramNames: string[]) {
+    stateNames.forEach((n, i) => this.slot.set(n, `y[${i}]`));
+    discreteNames.forEach((n, i) => this.slot.set(n, `d[${i}]`));
+    paramNames.forEach((n, i) => this.slot.set(n, `p[${i}]`));
+    this.slot.set(system.independent, 't');
+    system.namedValues.forEach((v, i) => this.named.set(v.name, { index: i, expr: v.expr }));
+    system.switching.forEach((s, i) => this.switchIndex.set(switchKey(s), i));
+  }
+
+  /** `const vK = ...;` lines for the named values `exprs` need, in dependency order. */
+  prelude(exprs: Expr[], mode: Mode): string {
+    const needed = new Set<string>();
+    // (with a stack: a chain of 1e4 named values, a2 = a1 + 1, ..., is 1e4 deep)
+    const pending = [...exprs];
+    for (let e = pending.pop(); e !== undefined; e = pending.pop())
+      for (const k of references(e)) {
+        if (this.named.has(k) && !needed.has(k)) {
+          needed.add(k);
+          pending.push(this.named.get(k)!.expr);
+        }
+      }
+    // in definition order (the named values are ordered by dependency), without scanning all
+    // of them for every small function of a model with a thousand
+    return [...needed]
+      .map((k) => this.named.get(k)!)
+      .sort((a, b) => a.index - b.index)
+      .map((v) => `  const v${v.index} = ${this.expr(v.expr, mode)};\n`)
+      .join('');
+  }
+
+  /**
+   * The degree of e as a polynomial in the states and the independent variable: 0 constant
+   * between events (numbers, parameters, discrete variables), 1 affine, Infinity for anything
+   * else (products of states, functions of states, conditions on states).
+   */
+  degree(e: Expr): number {
+    const deg = (a: Expr) => this.degree(a);
+    switch (e.kind) {
+      case 'number':
+        return 0;
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) return deg(named.expr);
+        const s = this.slot.get(e.name);
+        if (s === undefined) return e.name === 'pi' ? 0 : Infinity;
+        return s === 't' || s.startsWith('y[') ? 1 : 0;
+      }
+      case 'derivative':
+        return Infinity;
+      case 'unary':
+        return e.op === '-' || e.op === '+' ? deg(e.operand) : deg(e.operand) === 0 ? 0 : Infinity;
+      case 'binary': {
+        const a = deg(e.left),
+          b = deg(e.right);
+        switch (e.op) {
+          case '+':
+          case '-':
+            return Math.max(a, b);
+          case '*':
+            return a + b <= 1 ? a + b : Infinity;
+          case '/':
+            return b === 0 ? a : Infinity;
+          default:
+            return a === 0 && b === 0 ? 0 : Infinity;
+        }
+      }
+      case 'call':
+        return e.args.every((a) => deg(a) === 0) ? 0 : Infinity;
+      case 'if':
+        return deg(e.condition) === 0 && deg(e.then) === 0 && deg(e.otherwise) === 0 ? 0 : Infinity;
+    }
+  }
+
+  /**
+   * Code for a bound on the magnitudes that the evaluation of e adds up: |c| for a number,
+   * |v| for a variable, m(a) + m(b) for a sum, m(a)·m(b) for a product, m(a)/|b| for a
+   * quotient, and for a function value |f(a)| + m(a) (the argument's rounding, passed on
+   * with a slope of order one). Times a few ulps, it bounds the rounding of the computed
+   * value, relative to its own terms rather than to the largest state.
+   */
+  magnitude(e: Expr, mode: Mode): string {
+    const m = (a: Expr) => this.magnitude(a, mode);
+    switch (e.kind) {
+      case 'number':
+        return literal(Math.abs(e.value));
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) return m(named.expr);
+        return `Math.abs(${this.expr(e, mode)})`;
+      }
+      case 'unary':
+        return e.op === 'not' ? '0' : m(e.operand);
+      case 'binary':
+        switch (e.op) {
+          case '+':
+          case '-':
+            return `(${m(e.left)} + ${m(e.right)})`;
+          case '*':
+            return `(${m(e.left)} * ${m(e.right)})`;
+          case '/':
+            return `(${m(e.left)} / Math.abs(${this.expr(e.right, mode)}))`;
+          case '^':
+            return `(Math.abs(${this.expr(e, mode)}) + ${m(e.left)})`;
+          default:
+            return '0';
+        }
+      case 'if':
+        return `(${this.expr(e.condition, mode)} !== 0 ? ${m(e.then)} : ${m(e.otherwise)})`;
+      default:
+        return `(Math.abs(${this.expr(e, mode)})${e.kind === 'call' ? e.args.map((a) => ` + ${m(a)}`).join('') : ''})`;
+    }
+  }
+
+  expr(e: Expr, mode: Mode): string {
+    const x = (a: Expr) => this.expr(a, mode);
+    switch (e.kind) {
+      case 'number':
+        return literal(e.value);
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) return `v${named.index}`;
+        const s = this.slot.get(e.name);
+        if (s) return s;
+        if (e.name === 'pi') return literal(Math.PI);
+        throw new Error(`internal: no slot for a name in the compiled system`);
+      }
+      case 'derivative':
+        throw new Error('internal: derivative left in a system expression');
+      case 'unary':
+        if (e.op === '-') return `(-${x(e.operand)})`;
+        if (e.op === '+') return x(e.operand);
+        return `(${x(e.operand)} === 0 ? 1 : 0)`;
+      case 'binary': {
+        const a = x(e.left),
+          b = x(e.right);
+        switch (e.op) {
+          case '+':
+          case '-':
+          case '*':
+          case '/':
+            return `(${a} ${e.op} ${b})`;
+          case '^':
+            return this.power(e.left, e.right, mode);
+          case 'and':
+            return `(${a} !== 0 && ${b} !== 0 ? 1 : 0)`;
+          case 'or':
+            return `(${a} !== 0 || ${b} !== 0 ? 1 : 0)`;
+          case '==':
+            return `(${a} === ${b} ? 1 : 0)`;
+          case '!=':
+            return `(${a} !== ${b} ? 1 : 0)`;
+          default: {
+            if (mode === 'locked') {
+              const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[e.op];
+              const k = this.switchIndex.get(switchKey({ primitive, g: sub(e.left, e.right) }));
+              if (k !== undefined) return `sw[${k}]`;
+            }
+            return `(${a} ${e.op} ${b} ? 1 : 0)`;
+          }
+        }
+      }
+      case 'if':
+        return `(${x(e.condition)} !== 0 ? ${x(e.then)} : ${x(e.otherwise)})`;
+      case 'call': {
+        if ((e.name === 'step' || e.name === 'sign') && mode === 'locked') {
+          const k = this.switchIndex.get(switchKey({ primitive: e.name, g: e.args[0] }));
+          if (k !== undefined) return `sw[${k}]`;
+        }
+        if (e.name === 'step') return `(${x(e.args[0])} >= 0 ? 1 : 0)`;
+        const fn = MATH[e.name];
+        if (!fn) throw new Error('internal: a function outside the whitelist reached the compiler');
+        return `${fn}(${e.args.map(x).join(', ')})`;
+      }
+    }
+  }
+
+  /** Small integer powers as products: Math.pow is many times slower than a multiplication. */
+  private power(base: Expr, exponent: Expr, mode: Mode): string {
+    const b = this.expr(base, mode);
+    if (exponent.kind === 'number') {
+      const n = exponent.value;
+      if (n === 2) return `sq(${b})`;
+      if (n === 3) return `cube(${b})`;
+      if (n === 0.5) return `Math.sqrt(${b})`;
+      if (n === 1) return b;
+      if (n === 4) return `sq(sq(${b}))`;
+    }
+    if (
+      exponent.kind === 'unary' &&
+      exponent.op === '-' &&
+      exponent.operand.kind === 'number' &&
+      exponent.operand.value === 1
+    )
+      return `(1 / ${b})`;
+    return `Math.pow(${b}, ${this.expr(exponent, mode)})`;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * What each event reads and writes, and which watched functions it can move: through the
+ * named values they use, the names each watched function and rate reads; the slots each
+ * event's actions write; from them `moves` (functions whose values an action can change),
+ * `touches` (values or rates) and the reads and writes that decide whether two events commute.
+ */
+import type { Expr } from '../expression/ast.js';
+import { references } from '../expression/expr.js';
+import type { FirstOrderSystem } from '../transform/system.js';
+import type { WatchEntry } from './compile.js';
+
+/** The dependencies between events and watched functions (see the header). */
+export function eventDependencies(
+  system: FirstOrderSystem,
+  stateNames: string[],
+  stateSlot: Map<string, number>,
+  watchInfo: WatchEntry[],
+  watchExprs: Expr[],
+  rateExprs: (Expr | null)[],
+) {
+  // Which watched functions read which names, through the named values they use.
+  const namedExpr = new Map(system.namedValues.map((v) => [v.name, v.expr]));
+  const readsOf = (e: Expr): Set<string> => {
+    const out = new Set<string>();
+    const visit = (x: Expr) => {
+      for (const k of references(x))
+        if (!out.has(k)) {
+          out.add(k);
+          const nx = namedExpr.get(k);
+          if (nx) visit(nx);
+        }
+    };
+    visit(e);
+    return out;
+  };
+  const watchReads = watchExprs.map(readsOf);
+  const writtenSlots = system.events.map((ev) => {
+    const slots = new Set<string>();
+    for (const a of ev.actions) {
+      if (a.kind === 'assign' || a.kind === 'jump') slots.add(a.target);
+      if (a.kind === 'marcus') a.jumps.forEach((j) => slots.add(j.target));
+    }
+    return slots;
+  });
+  const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
+  const watchStates = watchReads.map((reads, k) =>
+    Int32Array.from(
+      new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : []))),
+    ).sort(),
+  );
+  const watchOfEvent = new Map(watchInfo.flatMap((w, k) => (w.kind === 'event' ? [[w.event, k] as const] : [])));
+  // What can change when or whether an event fires: the states, the step variables and the
+  // names any watched function or rate reads (a counter that only outputs read cannot).
+  const dynamic = new Set<string>([...stateNames, ...system.stepVariables.map((sv) => sv.name)]);
+  for (const r of [...watchReads, ...rateReads]) for (const k of r) dynamic.add(k);
+  const eventReads = system.events.map((ev, i) => {
+    const reads = new Set<string>();
+    const w = watchOfEvent.get(i);
+    if (w !== undefined) {
+      for (const k of watchReads[w]) reads.add(k);
+      for (const k of rateReads[w]) reads.add(k);
+    }
+    for (const a of ev.actions) {
+      if (a.kind === 'assign') for (const k of readsOf(a.value)) reads.add(k);
+      if (a.kind === 'jump') for (const k of readsOf(a.increment)) reads.add(k);
+      if (a.kind === 'marcus')
+        a.jumps.forEach((j) => {
+          for (const k of readsOf(j.rate)) reads.add(k);
+        });
+    }
+    return new Set([...reads].filter((k) => dynamic.has(k)));
+  });
+  // (through an index from name to the functions that read it: events x functions was
+  // 2 million set look-ups at N = 1024)
+  const readers = new Map<string, number[]>();
+  watchReads.forEach((reads, k) => {
+    for (const name of reads) {
+      const list = readers.get(name);
+      if (list) list.push(k);
+      else readers.set(name, [k]);
+    }
+  });
+  const rateReaders = new Map<string, number[]>();
+  rateReads.forEach((reads, k) => {
+    for (const name of reads) {
+      const list = rateReaders.get(name);
+      if (list) list.push(k);
+      else rateReaders.set(name, [k]);
+    }
+  });
+  const functionsReading = (slots: ReadonlySet<string>, indexes: Map<string, number[]>[]): Int32Array => {
+    const ks = new Set<number>();
+    for (const sl of slots) for (const index of indexes) for (const k of index.get(sl) ?? []) ks.add(k);
+    return Int32Array.from(ks).sort();
+  };
+  const moves = writtenSlots.map((slots) => functionsReading(slots, [readers]));
+  const touches = writtenSlots.map((slots) => functionsReading(slots, [readers, rateReaders]));
+  return { namedExpr, watchStates, watchOfEvent, dynamic, eventReads, writtenSlots, moves, touches };
+}
