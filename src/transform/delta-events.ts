@@ -1,0 +1,129 @@
+/**
+ * Delta terms as events and jumps: the term as the user wrote it, the time event at the
+ * roots of a delta's argument (exact where the algebra gives them, else found numerically)
+ * or the state event at its crossings, and the step actions `S := S + increment` a delta
+ * attaches to its event (rule 5: where an increment reads a level the same event makes
+ * jump, `deltaRule` decides: left limit or Marcus).
+ *
+ * The transformer is a chain of classes, each level using only those below it:
+ * Representation (`representation.ts`) < DeltaEvents (`delta-events.ts`) < EventBuilder
+ * (`events.ts`) < Transformer (`transform.ts`, the steps in order).
+ */
+import type { EquationStatement, Expr } from '../expression/ast.js';
+import { references, toText } from '../expression/expr.js';
+import { exactRootCandidates } from './algebra.js';
+import { splitLinear, type DeltaTerm } from './delta-rules.js';
+import { Representation } from './representation.js';
+import type { EventSpec, JumpAction } from './system.js';
+
+/** `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters. */
+export interface PendingJump {
+  level: string;
+  increment: Expr;
+  weight: Expr;
+  source: string;
+}
+
+export class DeltaEvents extends Representation {
+  /** The delta term as the user wrote it: the term of its equation `q` holding this call. */
+  protected termSource(term: DeltaTerm, q: EquationStatement): string {
+    for (const side of [q.lhs, q.rhs]) {
+      // (each side split once: an equation of a row of spheres has several delta terms)
+      let terms = this.sideTerms.get(side);
+      if (terms === undefined) {
+        try {
+          terms = splitLinear(side, this.r).terms;
+        } catch {
+          terms = null; /* the solved form was checked already; fall back to it */
+        }
+        this.sideTerms.set(side, terms);
+      }
+      const found = terms?.find((t) => t.call.span.start === term.call.span.start);
+      if (found) return found.source;
+    }
+    return term.source;
+  }
+
+  /** the delta terms of each side of an equation as written (null: it does not split) */
+  private readonly sideTerms = new Map<Expr, DeltaTerm[] | null>();
+
+  protected timeDeltaEvent(term: DeltaTerm, q: EquationStatement, exactRoot: Expr | null): EventSpec {
+    const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
+    if (!exactRoot)
+      this.warnings.push(
+        `roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`,
+      );
+    return {
+      name: `delta(${toText(term.argument)})`,
+      kind: 'time',
+      source: this.termSource(term, q),
+      schedule: { kind: 'roots', argument: term.argument, exactRoot, candidates },
+      condition: null,
+      conditionRate: null,
+      direction: null,
+      booleanCondition: false,
+      actions: [],
+      deltaSources: [],
+      span: term.call.span,
+    };
+  }
+
+  protected stateDeltaEvent(term: DeltaTerm, q: EquationStatement): EventSpec {
+    return {
+      name: `delta(${toText(term.argument)})`,
+      kind: 'state',
+      source: this.termSource(term, q),
+      schedule: null,
+      condition: this.toSystem(term.argument, false),
+      conditionRate: this.toSystem(term.argument, false),
+      direction: 'crosses',
+      booleanCondition: false,
+      actions: [],
+      deltaSources: [],
+      span: term.call.span,
+    };
+  }
+
+  /**
+   * Adds the step actions S := S + increment. Rule 5: increments read the values before the
+   * event; where one reads a level that the same event makes jump, `deltaRule` decides.
+   */
+  protected attachJumps(ev: EventSpec, jumps: PendingJump[]): void {
+    const jumpedSlots = new Set<string>();
+    for (const j of jumps) {
+      jumpedSlots.add(this.stepOfLevel.get(j.level)!);
+      jumpedSlots.add(this.levelSlot.get(j.level)!);
+    }
+    // Rule 3's 1/|du/dt| is by definition taken before the crossing: only the weight itself can be ambiguous.
+    const ambiguous = jumps.filter((j) => [...references(this.inlineNamed(j.weight))].some((k) => jumpedSlots.has(k)));
+    const rule = (this.model.options.get('deltaRule')?.value as string | undefined) ?? 'left';
+    const asJump = (j: PendingJump): JumpAction => ({
+      kind: 'jump',
+      target: this.stepOfLevel.get(j.level)!,
+      increment: j.increment,
+      variable: j.level,
+    });
+    if (ambiguous.length > 0) {
+      const levels = [...new Set(ambiguous.map((j) => j.level))].join(', ');
+      const what =
+        rule === 'marcus'
+          ? 'the flow of the pulse over unit time (Marcus), y+ = phi(1; y-)'
+          : 'its value just before the event (left limit), y+ = y- + g(y-)';
+      this.warnings.push(
+        `deltaRule ${rule} at ${ev.name}: the weight of ${ambiguous
+          .map((j) => j.source)
+          .filter((s, i, a) => a.indexOf(s) === i)
+          .join(', ')} depends on ${levels}, which the same delta makes jump; the weight uses ${what}.`,
+      );
+    }
+    if (rule === 'marcus' && ambiguous.length > 0) {
+      ev.actions.push({
+        kind: 'marcus',
+        jumps: jumps.map((j) => ({ target: this.stepOfLevel.get(j.level)!, rate: j.increment, variable: j.level })),
+      });
+    } else {
+      // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.
+      ev.actions.unshift(...jumps.map(asJump));
+    }
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Events of the system: the model's own (a condition of relations located on its truth
+ * function, `at` and `every` schedules, actions in system terms), then every delta term
+ * attached to a named event, to the time event of its argument's roots or to the state event
+ * of its crossings, scaled by 1/|u'| and spread over levels by Leibniz's rule; in the order of
+ * the file (written out, for array models).
+ *
+ * The transformer is a chain of classes, each level using only those below it:
+ * Representation (`representation.ts`) < DeltaEvents (`delta-events.ts`) < EventBuilder
+ * (`events.ts`) < Transformer (`transform.ts`, the steps in order).
+ */
+import type { EventStatement, Expr, Span } from '../expression/ast.js';
+import type { StateInfo } from '../analysis/analyse.js';
+import {
+  call,
+  constantValue,
+  differentiate,
+  div,
+  mul,
+  name,
+  neg,
+  num,
+  refKey,
+  references,
+  simplify,
+  sub,
+  toText,
+} from '../expression/expr.js';
+import { originOf } from '../language/array-origins.js';
+import { DeltaEvents, type PendingJump } from './delta-events.js';
+import {
+  classifyArgument,
+  leibnizCoefficients,
+  linearTimeArgument,
+  scalingFactor,
+  type DeltaTerm,
+} from './delta-rules.js';
+import type { ActionSpec, EventSpec } from './system.js';
+
+export class EventBuilder extends DeltaEvents {
+  protected buildEvents(splits: { state: StateInfo; terms: DeltaTerm[] }[]): EventSpec[] {
+    const m = this.model;
+    const events: EventSpec[] = m.events.map((ev) => this.userEvent(ev));
+    const byName = new Map(events.map((e) => [e.name, e]));
+    const jumpsOf = new Map<EventSpec, PendingJump[]>();
+    // (every term once, also where two terms read alike: the printed terms add up to the jumps)
+    const listed = new Set<DeltaTerm>();
+    const addJump = (ev: EventSpec, jump: PendingJump, term: DeltaTerm) => {
+      if (!jumpsOf.has(ev)) jumpsOf.set(ev, []);
+      jumpsOf.get(ev)!.push(jump);
+      if (!listed.has(term)) ev.deltaSources.push(jump.source);
+      listed.add(term);
+    };
+    const deltaEvents = new Map<string, EventSpec>();
+
+    for (const { state, terms } of splits) {
+      const q = state.equation;
+      for (const term of terms) {
+        const cls = classifyArgument(term, this.t, m.kinds, this.r);
+        const weight = this.toSystem(term.weight, false);
+        let ev: EventSpec;
+        let coefficients: Expr[];
+        if (cls.kind === 'event') {
+          ev = byName.get(cls.event)!;
+          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
+        } else if (cls.kind === 'time') {
+          const argText = toText(term.argument);
+          // An argument without the independent variable has no roots to sit at, or (t - t)
+          // is zero everywhere: no meaning either way.
+          if (
+            !references(simplify(term.argument)).has(this.t) ||
+            constantValue(simplify(differentiate(term.argument, this.t))) === 0
+          ) {
+            const zero =
+              constantValue(simplify(term.argument)) === 0 || references(simplify(term.argument)).has(this.t);
+            throw this.r.at(
+              term.call.span,
+              zero
+                ? `the argument of delta(${argText}) is identically zero, so the delta has no instant to sit at`
+                : `the argument of delta(${argText}) does not depend on ${this.t}: it is zero nowhere (or everywhere)`,
+              `A delta's argument must cross zero at the instants it acts, as in delta(${this.t} - 1).`,
+            );
+          }
+          const linear = linearTimeArgument(term.argument, this.t);
+          if (!linear && term.order > 0) {
+            throw this.r.at(
+              term.call.span,
+              'a derivative of a delta needs an argument linear in the independent variable',
+              `Write delta'(a*${this.t} - b), or rewrite the term with delta(u) only.`,
+            );
+          }
+          ev = deltaEvents.get(argText) ?? this.timeDeltaEvent(term, q, linear?.root ?? null);
+          deltaEvents.set(argText, ev);
+          // 1/|u'| at the root: constant for a linear argument, evaluated at the event time otherwise.
+          const scale = linear
+            ? scalingFactor(linear.slope, term.order)
+            : div(num(1), call('abs', [differentiate(term.argument, this.t)]));
+          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g)).map((c) =>
+            mul(c, scale),
+          );
+        } else {
+          const argText = toText(term.argument);
+          ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term, q);
+          deltaEvents.set(argText, ev);
+          const u = this.toSystem(term.argument, false);
+          coefficients = [div(weight, call('abs', [this.totalDerivative(u)]))];
+        }
+        // coefficient j (of delta^(m-j)) makes level n-1-m+j jump
+        coefficients.forEach((c, j) => {
+          if (constantValue(c) === 0) return; // g' of a constant weight: no jump
+          const level = refKey(state.name, state.order - 1 - term.order + j);
+          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term, q) }, term);
+        });
+      }
+    }
+    for (const ev of deltaEvents.values()) events.push(ev);
+    for (const [ev, jumps] of jumpsOf) this.attachJumps(ev, jumps);
+    // The order of the file decides the order of processing at one instant; in an array
+    // model, the order of the file written out (copies of one statement share its text).
+    const position = (s: Span): number => {
+      const o = originOf(s);
+      return o ? o.ordinal * (m.source.length + 1) + s.start : s.start;
+    };
+    return events.sort((a, b) => position(a.span) - position(b.span));
+  }
+
+  /** a situation's condition as written (for truthFunction) */
+  private readonly situationOf = (n: string): Expr | undefined =>
+    this.model.kinds.get(n) === 'situation' ? this.model.situations.find((q) => q.name === n)?.condition : undefined;
+
+  private userEvent(ev: EventStatement): EventSpec {
+    const trig = ev.trigger;
+    const source = this.model.source.slice(ev.span.start, ev.span.end).trim();
+    const actions: ActionSpec[] = [];
+    for (const a of ev.actions ?? []) {
+      if (a.kind === 'stop') {
+        actions.push({ kind: 'stop' });
+        continue;
+      }
+      const key = refKey(a.target.name, a.target.order);
+      const value = this.toSystem(a.value, false);
+      const step = this.stepOfLevel.get(key);
+      const slot = this.levelSlot.get(key) ?? a.target.name;
+      // y' := v on a level y' = u + S sets u so that u + S = v.
+      actions.push({ kind: 'assign', target: slot, value: step ? sub(value, name(step)) : value, variable: key });
+    }
+    const base = { name: ev.name, source, actions, deltaSources: [], span: ev.span };
+    if (trig.kind === 'when') {
+      // A condition of relations is located as the continuous function that is positive
+      // exactly where it holds (see truthFunction): it has a rate, so a step cannot hide two
+      // flips, and a flip is located like any crossing. Only == and != stay truth values.
+      const truth = isBoolean(trig.expr, this.model.kinds) ? truthFunction(trig.expr, this.situationOf) : null;
+      const boolean = truth === null && isBoolean(trig.expr, this.model.kinds);
+      const condition = this.toSystem(truth ?? trig.expr, false);
+      return {
+        ...base,
+        kind: 'state',
+        schedule: null,
+        condition,
+        conditionRate: boolean ? null : condition,
+        direction: trig.direction,
+        booleanCondition: boolean,
+        ...(truth ? { truthOf: this.toSystem(trig.expr, false) } : {}),
+        ...(ev.locate ? { locate: ev.locate } : {}),
+      };
+    }
+    if (trig.kind === 'at')
+      return {
+        ...base,
+        kind: 'time',
+        schedule: { kind: 'at', times: trig.times },
+        condition: null,
+        conditionRate: null,
+        direction: null,
+        booleanCondition: false,
+      };
+    return {
+      ...base,
+      kind: 'periodic',
+      schedule: { kind: 'every', period: trig.period, from: trig.from },
+      condition: null,
+      conditionRate: null,
+      direction: null,
+      booleanCondition: false,
+    };
+  }
+}
+
+/**
+ * A continuous function positive exactly where the condition holds and negative where it
+ * does not: a < b is b - a, a > b is a - b, `and` the smaller of two, `or` the larger, `not`
+ * the negative; a situation stands for its condition. Null for what has no such function
+ * (==, !=, a number, if): those are located on their truth value.
+ */
+export function truthFunction(e: Expr, situation: (n: string) => Expr | undefined, depth = 0): Expr | null {
+  if (depth > 200) return null;
+  const f = (x: Expr) => truthFunction(x, situation, depth + 1);
+  const s = e.span;
+  if (e.kind === 'binary') {
+    if (e.op === '<' || e.op === '<=') return sub(e.right, e.left, s);
+    if (e.op === '>' || e.op === '>=') return sub(e.left, e.right, s);
+    if (e.op === 'and' || e.op === 'or') {
+      const a = f(e.left),
+        b = f(e.right);
+      return a && b ? call(e.op === 'and' ? 'min' : 'max', [a, b], s) : null;
+    }
+    return null;
+  }
+  if (e.kind === 'unary' && e.op === 'not') {
+    const a = f(e.operand);
+    return a && neg(a, s);
+  }
+  if (e.kind === 'name') {
+    const c = situation(e.name);
+    return c ? f(c) : null;
+  }
+  return null;
+}
+
+function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
+  if (e.kind === 'binary') return ['<', '<=', '>', '>=', '==', '!=', 'and', 'or'].includes(e.op);
+  if (e.kind === 'unary') return e.op === 'not';
+  if (e.kind === 'name') return kinds.get(e.name) === 'situation';
+  return false;
+}
