@@ -17,6 +17,7 @@
 import type { CompiledModel } from '../codegen/compile.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { Diagnosis } from '../driver/diagnosis.js';
+import { isDeltaArgument } from '../driver/delta-touch.js';
 import { MAX_EVENT_ITERATIONS } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
 import type { SimulateOptions, SimulationResult } from '../driver/types.js';
@@ -35,7 +36,6 @@ import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
 import type { RunSettings } from '../driver/settings.js';
 
-/** What one run carries: its settings, the stop queue of scheduled events, probes and counters. */
 /** The range and limits of a run. */
 interface Limits {
   t0: number;
@@ -96,7 +96,6 @@ export class AnalyticSimulator {
   private readonly pBuffer: Float64Array;
   /** the scheduled times of time events, one stream per event merged (the stepper's stop queue) */
   private readonly stopQueue: StopQueue;
-  /** whether the model has time events (delta roots, at, every) */
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -468,7 +467,7 @@ export class AnalyticSimulator {
     if (pr.outcome === 'unresolved' && pr.s === 0) {
       ws.gPrev[plan.watch] = pr.c[0];
       ws.gBound[plan.watch] = pr.c[plan.degree + 1];
-      const message = isDeltaArgument(this.model, j)
+      const message = isDeltaArgument(this.model.events[j])
         ? this.diagnosis.touchMessage(plan.watch, t)
         : this.diagnosis.precisionMessage(plan.watch, t, this.firedNow);
       this.failAt(run, message, t);
@@ -554,7 +553,8 @@ export class AnalyticSimulator {
     // (the state brought to the touch, where the message says the run stopped)
     run.hi = hi;
     run.lo = lo;
-    if (isDeltaArgument(m, k)) return this.failAt(run, this.diagnosis.touchMessage(m.events[k].watchIndex, t), t);
+    if (isDeltaArgument(m.events[k]))
+      return this.failAt(run, this.diagnosis.touchMessage(m.events[k].watchIndex, t), t);
     return this.failAt(
       run,
       `precision ran out at ${m.system.independent} = ${t}: the function of event ${ev.name} (${ev.condition ? conditionText(m, k) : ev.name}) touches zero within its own rounding there, so whether it crosses cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`,
@@ -598,9 +598,4 @@ function ascending(a: number, b: number): number {
 function conditionText(m: CompiledModel, k: number): string {
   const c = m.system.events[k].condition;
   return c ? toText(c) : m.events[k].name;
-}
-
-/** Whether event k is a delta on the state: its function is the delta's argument. */
-function isDeltaArgument(m: CompiledModel, k: number): boolean {
-  return m.events[k].kind === 'state' && m.events[k].name.startsWith('delta(');
 }

@@ -1,42 +1,31 @@
 /**
  * Finding the crossings of the watched functions (state events and switching functions)
- * in an accepted step, and arming them again after they fire.
+ * in an accepted step.
  *
  * Cost (EVENTS.md, 4): the caller evaluates every function once per step, into typed arrays;
  * here each function decides alone whether it can reach zero inside the step, and only those
  * that can are sampled and refined, each through its own generated evaluator. A step of a
  * row of 1024 spheres refines the two or three gaps that close, not all 1025.
  *
- * Step ends alone miss a function that turns back inside the step (scipy#9228). So a
- * function that may cross is also sampled at the step's midpoint, and where the cubic
- * Hermite model built from the values and rates (rates known symbolically) disagrees with a
- * sample, the interval is halved (to depth MAX_REFINE); within each resolved interval a sign
- * change of the rate marks an extremum, which is located and checked for a hidden double
- * crossing.
+ * Step ends alone miss a function that turns back inside the step (scipy#9228): each
+ * candidate is sampled inside the step (step-samples.ts), and within each resolved interval
+ * a sign change of the rate marks an extremum, which is located and checked for a hidden
+ * double crossing.
  *
- * Zero is judged on each function's own scale (EVENTS.md, 1-2): a function that fired and
- * is left at zero by its action (a bounce: h = 0, only h' changed) is held until it has left
- * zero by more than its rounding and the location's residue; one that the action moved away
- * (a reset y := 0 moves y - 0.5 to -0.5) is armed at once, with nothing carried over.
+ * Zero is judged on each function's own scale (EVENTS.md, 1-2): a function held at the zero
+ * it fired at (arming.ts) is scanned only once it has left it; after an instant, a function
+ * within its rounding of zero and heading across is coincident with it (coincident) or, when
+ * its event interacts with those fired, unresolved; which events interact is
+ * event-conflicts.ts's to say.
  */
 import { locateCrossing, type Bracket, type ScanFunction } from '../integrators/locate.js';
 import type { Stepper } from '../integrators/stepper.js';
 import { matches } from './firing.js';
-import { Diagnosis } from './diagnosis.js';
+import { functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
+import { Arming } from './arming.js';
+import { StepSamples, type SampledFunction } from './step-samples.js';
+import { EventConflicts } from './event-conflicts.js';
 import type { Workspace } from './workspace.js';
-
-/** Whether two sorted lists of name numbers share one. */
-function meet(a: Int32Array, b: Int32Array): boolean {
-  for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    if (a[i] === b[j]) return true;
-    if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return false;
-}
-
-/** halvings of a step when sampling watched functions: at most 2^MAX_REFINE pieces */
-const MAX_REFINE = 6;
 
 /**
  * The watched function the root finder works on, as an object whose methods live on the
@@ -57,7 +46,7 @@ class WatchScan implements ScanFunction {
   }
 }
 
-export class Crossings {
+export class Crossings implements SampledFunction {
   /** per function: the bracket of its first crossing in the last step, for those in `located` */
   readonly candidateLeft: Float64Array;
   readonly candidateRight: Float64Array;
@@ -73,23 +62,8 @@ export class Crossings {
   unresolved = -1;
   /** the events of that instant */
   firedAtInstant: readonly number[] = [];
-  /**
-   * per function: held at zero after firing, until |g| exceeds holdScale (its rounding and
-   * the location's residue) or its rate has surely carried it out (holdRate·|h| well above
-   * that scale); while held, a sign change is rounding, not a crossing
-   */
-  private readonly held: Uint8Array;
-  private readonly holdScale: Float64Array;
-  private readonly holdRate: Float64Array;
-  /**
-   * per function held at zero: the side its rate after the action sends it to. Leaving the
-   * zero on the other side is a new crossing, made inside the zero (a ball on a moving table
-   * whose flights are lower than the rounding of h - T), not a continuation.
-   */
-  private readonly holdSide: Int8Array;
-  /** per function: held with zero rate (a plastic contact), and the side it came from */
-  private readonly sitting: Uint8Array;
-  private readonly sittingFrom: Int8Array;
+  /** which functions are held at the zero they fired at, and until when (arming.ts) */
+  readonly arming: Arming;
   /** per function: the end of the step whose crossing an event placed before it used up (NaN: none) */
   readonly consumedUntil: Float64Array;
   /** a sitting function that the motion pushed across its zero in the last step, or -1 */
@@ -117,6 +91,9 @@ export class Crossings {
   /** the same, kept as they were found (find reorders `candidates`), and how many */
   private readonly stepCandidates: Int32Array;
   private stepCandidateCount = 0;
+  /** the last step scanned, in the stepper's t (the stepper may have moved since: solution-refine.ts) */
+  private stepA = 0;
+  private stepB = 0;
   /** per function: the samples that bracket its crossing (times; values and rates at both ends) */
   private readonly sampleLeft: Float64Array;
   private readonly sampleRight: Float64Array;
@@ -128,10 +105,7 @@ export class Crossings {
   private readonly earliest: Float64Array;
   private readonly bracket: Bracket = { left: 0, right: 0 };
   /** samples of one watched function inside a step */
-  private readonly sT = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
-  private readonly sG = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
-  private readonly sR = new Float64Array(2 ** (MAX_REFINE + 1) + 2);
-  private sN = 0;
+  private readonly samples = new StepSamples();
   readonly scan = new WatchScan(this);
   private scanK = 0;
   private scanRate = false;
@@ -141,12 +115,8 @@ export class Crossings {
   private tm = 0;
   private tmAbs = 0;
   private stepper: Stepper | null = null;
-  /** per event: the names it reads and writes, numbered (see conflictsWithFired) */
-  private eventReads: Int32Array[] | null = null;
-  private eventWrites: Int32Array[] | null = null;
-  private readers: Map<number, number[]> | null = null;
-  private writers: Map<number, number[]> | null = null;
-  private readonly conflicting = new Map<number, Int32Array>();
+  /** which events commute (event-conflicts.ts) */
+  private readonly conflicts: EventConflicts;
   /** per function: marked (== markId) when it may be ambiguous after the last instant */
   private readonly marked: Int32Array;
   private markId = 0;
@@ -157,12 +127,6 @@ export class Crossings {
     this.candidateLeft = new Float64Array(nw);
     this.candidateRight = new Float64Array(nw);
     this.located = new Int32Array(nw);
-    this.held = new Uint8Array(nw);
-    this.holdScale = new Float64Array(nw);
-    this.holdRate = new Float64Array(nw);
-    this.holdSide = new Int8Array(nw);
-    this.sitting = new Uint8Array(nw);
-    this.sittingFrom = new Int8Array(nw);
     this.consumedUntil = new Float64Array(nw);
     this.candidates = new Int32Array(nw);
     this.stepCandidates = new Int32Array(nw);
@@ -173,22 +137,23 @@ export class Crossings {
     this.fromZero = new Uint8Array(nw);
     this.earliest = new Float64Array(nw);
     this.marked = new Int32Array(nw);
+    this.conflicts = new EventConflicts(m);
     this.direction = m.watchInfo.map((w) =>
       w.kind === 'event' ? (m.events[w.event].direction ?? 'crosses') : 'crosses',
     );
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
     this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
     this.deltaArgument = Uint8Array.from(m.watchInfo, (w) =>
-      w.kind === 'event' && m.events[w.event].kind === 'state' && m.events[w.event].name.startsWith('delta(') ? 1 : 0,
+      w.kind === 'event' && isDeltaArgument(m.events[w.event]) ? 1 : 0,
     );
     this.isBoolean = Uint8Array.from(m.watchInfo, (w) =>
       w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0,
     );
+    this.arming = new Arming(ws, this.direction, this.isBoolean);
   }
 
   reset(): void {
-    this.held.fill(0);
-    this.sitting.fill(0);
+    this.arming.reset();
     this.consumedUntil.fill(NaN);
     this.contact = -1;
     this.touched = -1;
@@ -206,6 +171,16 @@ export class Crossings {
     this.scanRateValue = m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
     this.scanBound = m.boundOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
     return m.watchOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+  }
+
+  /** @internal StepSamples' f(s): function scanK on the dense output, its rate in `rate` */
+  at(s: number): number {
+    return this.gAt(s);
+  }
+
+  /** @internal the rate at the point last sampled */
+  get rate(): number {
+    return this.scanRateValue;
   }
 
   /** @internal the root finder's f(s): function scanK, or (scanRate) its rate, whose zero is an extremum */
@@ -240,7 +215,7 @@ export class Crossings {
       b = stepper.t,
       ah = Math.abs(b - a);
     const { gPrev, rPrev, gNew, rNew } = ws;
-    const held = this.held,
+    const held = this.arming.held,
       affine = this.affine,
       candidates = this.candidates;
     let nc = 0;
@@ -250,17 +225,13 @@ export class Crossings {
         g1 = gNew[k];
       if (g0 !== g0 || g1 !== g1) continue;
       if (held[k]) {
-        // Still within its zero (its rounding and the location's residue) at the step's end,
-        // and too short a step for its rate to have carried it out: a sign change there is
-        // rounding (sin(pi t) at the end of a range, just after it fired there).
-        if (!(Math.abs(g1) > this.holdScale[k]) && !(this.holdRate[k] * ah > 4 * this.holdScale[k])) continue;
-        // It has left zero in this step: armed, and the step is scanned from its zero in the
-        // direction of its rate (a whole flight of a ball can lie in one step). Resting with
-        // zero rate, leaving towards the side it fired into is a contact pushed through.
-        held[k] = 0;
-        if (this.sitting[k]) {
-          this.sitting[k] = 0;
-          if (Math.sign(g1) !== this.sittingFrom[k] && this.contact < 0) this.contact = k;
+        const leaving = this.arming.leaving(k, g1, ah);
+        if (leaving === 'held') continue;
+        // Resting with zero rate, leaving towards the side it fired into is a contact pushed
+        // through; otherwise the step is scanned from its zero in the direction of its rate
+        // (a whole flight of a ball can lie in one step).
+        if (leaving === 'sitting') {
+          if (Math.sign(g1) !== this.arming.fromSide(k) && this.contact < 0) this.contact = k;
           continue;
         }
         this.fromZero[k] = 1;
@@ -287,13 +258,15 @@ export class Crossings {
     }
     this.stepCandidates.set(candidates.subarray(0, nc));
     this.stepCandidateCount = nc;
+    this.stepA = a;
+    this.stepB = b;
     if (this.checkUnresolved) {
       this.checkUnresolved = false;
       // (only the functions of events that do not commute with one fired can be ambiguous:
       // marked first, so that 130 candidates after every impact cost a look-up each)
       const mark = ++this.markId,
         marked = this.marked;
-      for (const f of this.firedAtInstant) for (const k of this.conflictingWatch(f)) marked[k] = mark;
+      for (const f of this.firedAtInstant) for (const k of this.conflicts.conflictingWatch(f)) marked[k] = mark;
       for (let c = 0; c < nc; c++)
         if (marked[candidates[c]] === mark && this.startsUnresolved(candidates[c], stepper)) {
           this.unresolved = candidates[c];
@@ -391,7 +364,7 @@ export class Crossings {
     }
     // A function at zero (at the start, or leaving the zero it fired at) is judged by where
     // it goes next: the sign of its rate in the direction of integration.
-    let s0 = fromZero ? this.holdSide[k] : 0;
+    let s0 = fromZero ? this.arming.holdSide[k] : 0;
     if (s0 === 0) s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * r0);
     // (a truth value has no rate: NaN says nothing about the side)
     if (s0 !== s0) s0 = 0;
@@ -401,9 +374,9 @@ export class Crossings {
       return false;
     }
     this.scanK = k;
-    this.sN = 0;
-    this.pushSample(a, g0, r0);
-    this.refine(a, g0, r0, tm, gm, rm, b, g1, ws.rNew[k], 0);
+    this.samples.clear();
+    this.samples.push(a, g0, r0);
+    this.samples.refine(this, a, g0, r0, tm, gm, rm, b, g1, ws.rNew[k], 0);
     if (this.scanSamples(s0, this.direction[k], dir, fromZero)) return true;
     this.fromZero[k] = 0;
     return false;
@@ -426,45 +399,6 @@ export class Crossings {
     return located;
   }
 
-  private pushSample(t: number, g: number, r: number): void {
-    this.sT[this.sN] = t;
-    this.sG[this.sN] = g;
-    this.sR[this.sN] = r;
-    this.sN++;
-  }
-
-  /** Appends the samples of (ta, tb] for function scanK, halving where the Hermite model fails. */
-  private refine(
-    ta: number,
-    ga: number,
-    ra: number,
-    tm: number,
-    gm: number,
-    rm: number,
-    tb: number,
-    gb: number,
-    rb: number,
-    depth: number,
-  ): void {
-    const h = tb - ta;
-    const predicted = 0.5 * (ga + gb) + (h * (ra - rb)) / 8;
-    const scale = Math.max(Math.abs(ga), Math.abs(gb), Math.abs(gm));
-    const resolved = !(Math.abs(gm - predicted) > 0.05 * scale) || depth >= MAX_REFINE || ra !== ra;
-    if (resolved) {
-      this.pushSample(tm, gm, rm);
-      this.pushSample(tb, gb, rb);
-      return;
-    }
-    const t1 = ta + 0.5 * (tm - ta),
-      t2 = tm + 0.5 * (tb - tm);
-    const g1 = this.gAt(t1),
-      r1 = this.scanRateValue;
-    this.refine(ta, ga, ra, t1, g1, r1, tm, gm, rm, depth + 1);
-    const g2 = this.gAt(t2),
-      r2 = this.scanRateValue;
-    this.refine(tm, gm, rm, t2, g2, r2, tb, gb, rb, depth + 1);
-  }
-
   /**
    * Walks the samples of function scanK in order; brackets its first crossing in `direction`.
    * `fromZero`: it starts at the zero it fired at, and samples still exactly at zero have not
@@ -473,13 +407,14 @@ export class Crossings {
   private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number, fromZero: boolean): boolean {
     let s = s0;
     let atZero = fromZero;
-    for (let i = 0; i + 1 < this.sN; i++) {
-      const ta = this.sT[i],
-        tb = this.sT[i + 1];
-      const ga = this.sG[i],
-        gb = this.sG[i + 1];
-      const ra = this.sR[i],
-        rb = this.sR[i + 1];
+    const { t: sT, g: sG, r: sR, n: sN } = this.samples;
+    for (let i = 0; i + 1 < sN; i++) {
+      const ta = sT[i],
+        tb = sT[i + 1];
+      const ga = sG[i],
+        gb = sG[i + 1];
+      const ra = sR[i],
+        rb = sR[i + 1];
       if (atZero) {
         if (gb === 0) continue;
         atZero = false;
@@ -487,7 +422,7 @@ export class Crossings {
       if (gb === 0 || Math.sign(gb) !== s) {
         // exactly zero at one sample and back on its side at the next: a touch (abs(h) at
         // h = 0), not a crossing; one that stays at zero (max(h, 0)) or goes across crosses
-        if (gb === 0 && i + 2 < this.sN && Math.sign(this.sG[i + 2]) === s) {
+        if (gb === 0 && i + 2 < sN && Math.sign(sG[i + 2]) === s) {
           if (this.deltaArgument[this.scanK]) return this.touch(tb);
           continue;
         }
@@ -527,34 +462,14 @@ export class Crossings {
   /** The run's tolerance on function scanK at t (the state on the dense output there). */
   private toleranceAt(t: number): number {
     const ws = this.ws,
-      m = ws.model,
       k = this.scanK;
-    this.stepper!.interpolateSome(t, m.watchStates[k], ws.yTmp);
-    const size = m.boundOne[k](ws.origin.abs(t), ws.yTmp, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
-    return this.atol + this.rtol * size;
+    this.stepper!.interpolateSome(t, ws.model.watchStates[k], ws.yTmp);
+    return functionTolerance(ws, k, ws.origin.abs(t), ws.yTmp, this.rtol, this.atol);
   }
 
-  /**
-   * Of the events fired at an instant (absolute t, the stepper's tLocal, state y), the watched
-   * function of the first whose function is a delta's argument crossing so slowly that the run
-   * cannot tell it from a touch (Diagnosis.touches), or -1. Its rate's change over the step is
-   * the curvature.
-   */
+  /** See delta-touch.ts: a fired delta's argument that crosses too slowly to weigh, or -1. */
   touchingDelta(fired: readonly number[], t: number, tLocal: number, y: Float64Array): number {
-    const ws = this.ws,
-      m = ws.model,
-      stepper = this.stepper;
-    if (stepper === null) return -1;
-    for (const e of fired) {
-      const k = m.events[e].watchIndex;
-      if (k < 0 || !this.deltaArgument[k]) continue;
-      const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
-      const dt = tLocal - stepper.tPrev;
-      const curvature = dt !== 0 ? (rate - ws.rPrev[k]) / dt : 0;
-      const size = m.boundOne[k](t, y, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
-      if (Diagnosis.touches(rate, curvature, this.atol + this.rtol * size)) return k;
-    }
-    return -1;
+    return this.stepper === null ? -1 : touchingDelta(this.ws, this.stepA, fired, t, tLocal, y, this.rtol, this.atol);
   }
 
   /** Keeps the samples that bracket function scanK's crossing, for locate(). */
@@ -592,57 +507,6 @@ export class Crossings {
   }
 
   /**
-   * Arms watched function w again after its event fired at an exactly located instant
-   * (EVENTS.md, 2). ws.gPrev/rPrev hold its values after the actions, ws.gBound/rBound their
-   * rounding; `ratePre` is its rate before the actions, `signPre` the
-   * side it came from, and `dtZero` the width of the location's bracket in time.
-   */
-  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false): void {
-    const ws = this.ws;
-    if (this.isBoolean[w]) {
-      // A truth value is +1 or -1, never near zero. At its instant it may still show the side
-      // it fired from (read with the state at the left end) or already the other (a condition
-      // on t alone, read at the instant): so it is held only until a step shows a side
-      // (|g| = 1 > 0.5), and then scanned from the instant starting on the side it went to:
-      // false after `falls`, true after `rises`, and after `crosses` the side of the step's
-      // midpoint. (Held with the scale of a real function it would never be let go: the
-      // event would fire once only.)
-      const direction = this.direction[w];
-      this.held[w] = 1;
-      this.holdScale[w] = 0.5;
-      this.holdRate[w] = 0;
-      this.holdSide[w] = direction === 'falls' ? -1 : direction === 'rises' ? 1 : 0;
-      this.sitting[w] = 0;
-      return;
-    }
-    const g = ws.gPrev[w];
-    const rate = ws.rPrev[w];
-    const slack = Math.max(Math.abs(ratePre), Math.abs(rate));
-    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
-    // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
-    // rounding where flights are lower than it); what counts is whether the action moved it.
-    // (`set`: its own action assigned a value it reads and changed it, if only by less than
-    // its rounding, x := 0.99999999999999 at x - 1 rises: a reset, armed at once)
-    if (!set && Math.abs(g - gPre) <= zero) {
-      // still at zero: the residue is rounding; it fires again only once it has left zero
-      this.held[w] = 1;
-      this.holdScale[w] = 2 * (zero + Math.abs(g));
-      this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
-      this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
-      this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
-      // the side it came from: fixed by its direction, else the side its rate came from
-      const dir = this.direction[w];
-      // (rises and falls name sides in the order of t: a backward run meets them reversed)
-      this.sittingFrom[w] =
-        dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || signPre;
-    } else {
-      // moved away by the action: armed at once, nothing of the old value carried
-      this.held[w] = 0;
-      this.sitting[w] = 0;
-    }
-  }
-
-  /**
    * Whether armed event function k starts the step (right after an instant) within its own
    * rounding of zero and heading across in its direction: a gap x2 - x1 of 1e-17 between
    * spheres near x = 3, where the positions cannot tell which impact comes first.
@@ -650,7 +514,7 @@ export class Crossings {
   private startsUnresolved(k: number, stepper: Stepper): boolean {
     const ws = this.ws,
       m = ws.model;
-    if (!this.isEvent[k] || this.held[k] || this.fromZero[k]) return false;
+    if (!this.isEvent[k] || this.arming.held[k] || this.fromZero[k]) return false;
     const g = ws.gPrev[k],
       rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;
@@ -682,14 +546,14 @@ export class Crossings {
       dir = ws.dir,
       stepper = this.stepper;
     if (stepper === null) return;
-    const a = stepper.tPrev,
-      h = stepper.t - a;
+    const a = this.stepA,
+      h = this.stepB - a;
     const slack = 4 * Number.EPSILON * Math.max(1, Math.abs(tLocal)) + 1e-9 * Math.abs(h);
     const n = fired.length;
     for (let c = 0; c < this.stepCandidateCount; c++) {
       const k = this.stepCandidates[c];
       const w = m.watchInfo[k];
-      if (w.kind !== 'event' || this.held[k] || fired.includes(w.event)) continue;
+      if (w.kind !== 'event' || this.arming.held[k] || fired.includes(w.event)) continue;
       // (it cannot be near zero before the earliest time its rates allow)
       if (dir * (a + this.earliest[k] * h - tLocal) > slack) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
@@ -699,7 +563,7 @@ export class Crossings {
       const g0 = ws.gPrev[k];
       if (heading === 0 || !matches(this.direction[k], -dir * heading) || (g0 !== 0 && Math.sign(g0) !== -heading))
         continue;
-      if (this.conflictsWith(w.event, fired, n)) continue;
+      if (this.conflicts.conflictsWith(w.event, fired, n)) continue;
       fired.push(w.event);
     }
   }
@@ -720,127 +584,8 @@ export class Crossings {
     return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
   }
 
-  /** The names each event reads and writes, as numbers, once: string sets cost more than the rest of the test. */
-  private numberNames(): void {
-    if (this.eventReads !== null) return;
-    const ids = new Map<string, number>();
-    const id = (set: ReadonlySet<string>): Int32Array => {
-      const out = new Int32Array(set.size);
-      let j = 0;
-      for (const name of set) {
-        let i = ids.get(name);
-        if (i === undefined) ids.set(name, (i = ids.size));
-        out[j++] = i;
-      }
-      return out.sort();
-    };
-    const events = this.ws.model.events;
-    this.eventReads = events.map((ev) => id(ev.reads));
-    this.eventWrites = events.map((ev) => id(ev.writes));
-  }
-
-  /** The watched functions of the events that do not commute with event f (computed once per f). */
-  private conflictingWatch(f: number): Int32Array {
-    let list = this.conflicting.get(f);
-    if (list !== undefined) return list;
-    this.numberNames();
-    if (this.readers === null) {
-      // name number -> the events that read it, and those that write it
-      const readers = new Map<number, number[]>(),
-        writers = new Map<number, number[]>();
-      const add = (map: Map<number, number[]>, name: number, e: number) => {
-        const l = map.get(name);
-        if (l) l.push(e);
-        else map.set(name, [e]);
-      };
-      this.eventReads!.forEach((names, e) => {
-        for (const n of names) add(readers, n, e);
-      });
-      this.eventWrites!.forEach((names, e) => {
-        for (const n of names) add(writers, n, e);
-      });
-      this.readers = readers;
-      this.writers = writers;
-    }
-    // (a plain array, deduplicated by search: the lists are a few long, and a Set per event
-    // cost more than the rest)
-    const events = this.ws.model.events,
-      ks: number[] = [];
-    const collect = (names: Int32Array, index: Map<number, number[]>) => {
-      for (let a = 0; a < names.length; a++) {
-        const those = index.get(names[a]);
-        if (those === undefined) continue;
-        for (let b = 0; b < those.length; b++) {
-          const w = events[those[b]].watchIndex;
-          if (w >= 0 && !ks.includes(w)) ks.push(w);
-        }
-      }
-    };
-    collect(this.eventWrites![f], this.readers);
-    collect(this.eventReads![f], this.writers!);
-    list = Int32Array.from(ks);
-    this.conflicting.set(f, list);
-    return list;
-  }
-
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */
   private conflictsWithFired(e: number): boolean {
-    return this.conflictsWith(e, this.firedAtInstant, this.firedAtInstant.length);
-  }
-
-  /** Whether event e does not commute with one of the first n events of `events`. */
-  private conflictsWith(e: number, events: readonly number[], n: number): boolean {
-    this.numberNames();
-    const reads = this.eventReads!,
-      writes = this.eventWrites!;
-    for (let i = 0; i < n; i++) {
-      const f = events[i];
-      if (meet(writes[f], reads[e]) || meet(writes[e], reads[f])) return true;
-    }
-    return false;
-  }
-
-  /** Arms watched function w as it stands (an event placed before or after its crossing). */
-  arm(w: number): void {
-    this.held[w] = 0;
-    this.sitting[w] = 0;
-  }
-
-  /** whether held function w, fired at its zero, leaves it towards the side it fired into */
-  leavesAcross(w: number): boolean {
-    return this.holdSide[w] !== 0 && this.holdSide[w] === -this.sittingFrom[w];
-  }
-
-  /** the side of zero held function w came from (see rearm) */
-  fromSide(w: number): number {
-    return this.sittingFrom[w];
-  }
-
-  /** Holds function w at zero for as long as a contact constraint keeps it there. */
-  holdForContact(w: number): void {
-    this.held[w] = 1;
-    this.holdScale[w] = Infinity;
-    this.holdRate[w] = 0;
-    this.holdSide[w] = 0;
-    this.sitting[w] = 0;
-  }
-
-  /**
-   * Lets function w go at the end of a contact: at zero with zero rate, it waits to leave
-   * zero like a function left there by a plastic impact (scale: its rounding at the state).
-   */
-  releaseContact(w: number, side: number): void {
-    const ws = this.ws;
-    this.held[w] = 1;
-    this.holdScale[w] = 8 * ws.gBound[w];
-    this.holdRate[w] = 0;
-    this.holdSide[w] = 0;
-    this.sitting[w] = 1;
-    this.sittingFrom[w] = side;
-  }
-
-  /** whether watched function k is held at zero since it last fired */
-  isHeld(k: number): boolean {
-    return this.held[k] === 1;
+    return this.conflicts.conflictsWith(e, this.firedAtInstant, this.firedAtInstant.length);
   }
 }

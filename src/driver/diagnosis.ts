@@ -304,23 +304,6 @@ export class Diagnosis {
     return null;
   }
 
-  /**
-   * Whether a delta's argument, at a zero where its rate is `rate` and its rate changes at
-   * `curvature`, cannot be told from one that touches zero without crossing at the run's
-   * tolerances: the parabola through the zero turns back within a height of `tolerance`
-   * (rate^2 / 2|curvature|). Its weight 1/|rate| would be a number the arithmetic made up.
-   */
-  static touches(rate: number, curvature: number, tolerance: number): boolean {
-    return !(rate * rate > 2 * Math.abs(curvature) * tolerance);
-  }
-
-  /** The run's tolerance on watched function k at (t, y, d): atol plus rtol times the size of its terms. */
-  tolerance(k: number, t: number, y: Float64Array, d: Float64Array): number {
-    const ws = this.ws;
-    const size = ws.model.boundOne[k](t, y, ws.p, d, ws.sw) / (8 * Number.EPSILON);
-    return this.atol + this.rtol * size;
-  }
-
   /** The message for a delta whose argument touches zero (a root of even multiplicity) near `at`. */
   touchMessage(k: number, at: number): string {
     const m = this.ws.model,

@@ -451,8 +451,11 @@ export class Simulator {
     // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
     if (locate !== 'before' && dir * (t - rs.t) > 0)
       this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
+    if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
+    else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
     // (radau5's dense output is too coarse for an event at tight tolerances: the step is taken
-    // again to land on the crossing, solution-refine.ts)
+    // again to land on the crossing, solution-refine.ts; if that fails, the interpolant stands,
+    // and the instant restarts the stepper from it)
     const onSolution =
       locate === 'exact' && firedEvents.length > 0 && refinesOnSolution(stepper)
         ? refineOnSolution(ws, stepper, crossing, eventLeft, this.refineStart)
@@ -461,8 +464,7 @@ export class Simulator {
       at = tc = eventLeft = onSolution;
       t = origin.abs(at);
       ws.y.set(stepper.y);
-    } else if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
-    else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
+    }
     rs.t = t;
     const dtZero =
       locate === 'exact'
@@ -579,8 +581,8 @@ export class Simulator {
         // (its own action assigned what it reads, and changed its value: a reset)
         const set = m.events[k].moves.includes(w) && ws.gPrev[w] !== this.gFire[w];
         if (locate === 'exact')
-          this.crossings.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero, set);
-        else this.crossings.arm(w);
+          this.crossings.arming.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero, set);
+        else this.crossings.arming.arm(w);
       }
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
@@ -594,11 +596,11 @@ export class Simulator {
       if (locate === 'exact') {
         for (const e of outcome.fired) {
           const w = m.events[e].watchIndex;
-          if (w < 0 || !this.crossings.isHeld(w) || !this.crossings.leavesAcross(w)) continue;
+          if (w < 0 || !this.crossings.arming.isHeld(w) || !this.crossings.arming.leavesAcross(w)) continue;
           if (!(Math.abs(ws.rPrev[w] - this.rFire[w]) > 4 * ws.rBound[w])) continue;
           // It came in across its zero at a rate well above rounding: the approach was seen,
           // and an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
-          if (ws.dir * this.rFire[w] * -this.crossings.fromSide(w) > 4 * ws.rBound[w]) continue;
+          if (ws.dir * this.rFire[w] * -this.crossings.arming.fromSide(w) > 4 * ws.rBound[w]) continue;
           if (this.zenoContinue && this.hold(rs, w, at)) break;
           return this.failContact(rs, w, at);
         }
@@ -637,7 +639,7 @@ export class Simulator {
     const m = this.model;
     for (const e of fired) {
       const w = m.events[e].watchIndex;
-      if (w < 0 || !this.crossings.isHeld(w)) continue;
+      if (w < 0 || !this.crossings.arming.isHeld(w)) continue;
       const B = impulseDirection(this.ws, this.stepToState, this.rFire[w], this.ws.rPrev[w]);
       if (B) this.directions.set(w, B);
     }
@@ -655,11 +657,11 @@ export class Simulator {
     const B = this.directions.get(w),
       fns = m.constraintOf(w);
     if (!B || !fns || info.kind !== 'event') return false;
-    const contact = new HeldContact(ws, w, info.event, B, fns, this.crossings.fromSide(w) || 1);
+    const contact = new HeldContact(ws, w, info.event, B, fns, this.crossings.arming.fromSide(w) || 1);
     contact.project(at, ws.y);
     this.contact = contact;
     sharedRhs(m).ctx.contact = contact;
-    this.crossings.holdForContact(w);
+    this.crossings.arming.holdForContact(w);
     this.zeno.forget(info.event);
     (rs.result.contacts ??= []).push({ event: m.events[info.event].name, from: at, to: null });
     this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
@@ -693,7 +695,7 @@ export class Simulator {
     const m = this.model,
       k = contact.k;
     ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw) + Math.abs(m.watchOne[k](at, ws.y, ws.p, ws.d, ws.sw));
-    this.crossings.releaseContact(k, contact.side);
+    this.crossings.arming.releaseContact(k, contact.side);
     this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
     this.refreshWatch(at, ws.y, ws.d);
   }

@@ -10,8 +10,9 @@
 import type { Stepper } from '../integrators/stepper.js';
 import type { Workspace } from './workspace.js';
 
-/** rounds of the correction at most */
+/** rounds of the correction at most, and steps to land on one guess */
 const ROUNDS = 4;
+const MAX_STEPS = 64;
 
 /** Whether the stepper's dense output is too coarse for events at tight tolerances (radau5, or auto running it). */
 export function refinesOnSolution(stepper: Stepper): boolean {
@@ -33,19 +34,22 @@ export function refineOnSolution(
   start: Float64Array,
 ): number {
   const m = ws.model,
-    a = stepper.tPrev;
+    a = stepper.tPrev,
+    b = stepper.t;
   start.set(stepper.yPrev);
   let s = guess;
   for (let round = 0; round < ROUNDS; round++) {
     stepper.reset(a, start, s - a);
-    while (stepper.t !== s) if (stepper.step(s) !== 'accepted') return NaN;
+    for (let steps = 0; stepper.t !== s; steps++) if (steps >= MAX_STEPS || stepper.step(s) !== 'accepted') return NaN;
     const t = ws.origin.abs(s),
       y = stepper.y;
     const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
     if (!(Math.abs(g) > 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) break;
     const next = s - g / m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
-    // (a correction that leaves the step, or one below the resolution of t, ends it)
-    if (!(ws.dir * (next - a) > 0) || Math.abs(next - s) <= 4 * Number.EPSILON * Math.max(1, Math.abs(s))) break;
+    // (a correction that leaves the step, is not a number (a flat function: step(-h) - 1), or
+    // is below the resolution of t, ends it)
+    if (!(ws.dir * (next - a) > 0 && ws.dir * (b - next) >= 0)) break;
+    if (Math.abs(next - s) <= 4 * Number.EPSILON * Math.max(1, Math.abs(s))) break;
     s = next;
   }
   return s;

@@ -1,0 +1,162 @@
+/**
+ * Arming (EVENTS.md, 2): after a state event fires, its function is either held at the zero
+ * it fired at, until it has left it, or armed at once. The rule follows the action:
+ * - left at zero (a bounce: h = 0 before and after, only h' changed): held until |g| exceeds
+ *   its rounding and the location's residue, or its rate has surely carried it out; while
+ *   held, a sign change is rounding, not a crossing;
+ * - moved away (a reset y := 0 moves y - 0.5 to -0.5), or set by its own action at all: armed
+ *   at once, nothing of the old value carried;
+ * - held with zero rate (a plastic impact): sitting, with the side it came from, so that the
+ *   motion pushing it across is found as a contact; a contact held as a constraint keeps it
+ *   held until it lets go.
+ * One small state machine per watched function, in typed arrays; crossings.ts reads it.
+ */
+import type { Workspace } from './workspace.js';
+
+export class Arming {
+  /** per function: held at zero after firing (see the header) */
+  readonly held: Uint8Array;
+  /** per function held: the scale of its zero, and its rate (how fast it leaves) */
+  private readonly holdScale: Float64Array;
+  private readonly holdRate: Float64Array;
+  /**
+   * per function held at zero: the side its rate after the action sends it to. Leaving the
+   * zero on the other side is a new crossing, made inside the zero (a ball on a moving table
+   * whose flights are lower than the rounding of h - T), not a continuation.
+   */
+  readonly holdSide: Int8Array;
+  /** per function: held with zero rate (a plastic contact), and the side it came from */
+  private readonly sitting: Uint8Array;
+  private readonly sittingFrom: Int8Array;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly direction: readonly ('rises' | 'falls' | 'crosses')[],
+    private readonly isBoolean: Uint8Array,
+  ) {
+    const nw = ws.nWatch;
+    this.held = new Uint8Array(nw);
+    this.holdScale = new Float64Array(nw);
+    this.holdRate = new Float64Array(nw);
+    this.holdSide = new Int8Array(nw);
+    this.sitting = new Uint8Array(nw);
+    this.sittingFrom = new Int8Array(nw);
+  }
+
+  reset(): void {
+    this.held.fill(0);
+    this.sitting.fill(0);
+  }
+
+  /**
+   * Held function k, g1 at the end of a step of length h: 'held' while still within its zero
+   * (its rounding and the location's residue) and too short a step for its rate to have
+   * carried it out (a sign change there is rounding: sin(pi t) just after it fired at the end
+   * of a range). Otherwise it is let go: 'sitting' when it rested with zero rate, 'left' when
+   * it left its zero in this step.
+   */
+  leaving(k: number, g1: number, h: number): 'held' | 'sitting' | 'left' {
+    if (!(Math.abs(g1) > this.holdScale[k]) && !(this.holdRate[k] * h > 4 * this.holdScale[k])) return 'held';
+    this.held[k] = 0;
+    if (this.sitting[k]) {
+      this.sitting[k] = 0;
+      return 'sitting';
+    }
+    return 'left';
+  }
+
+  /**
+   * Arms watched function w again after its event fired at an exactly located instant
+   * (EVENTS.md, 2). ws.gPrev/rPrev hold its values after the actions, ws.gBound/rBound their
+   * rounding; `ratePre` is its rate before the actions, `signPre` the
+   * side it came from, and `dtZero` the width of the location's bracket in time.
+   */
+  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false): void {
+    const ws = this.ws;
+    if (this.isBoolean[w]) {
+      // A truth value is +1 or -1, never near zero. At its instant it may still show the side
+      // it fired from (read with the state at the left end) or already the other (a condition
+      // on t alone, read at the instant): so it is held only until a step shows a side
+      // (|g| = 1 > 0.5), and then scanned from the instant starting on the side it went to:
+      // false after `falls`, true after `rises`, and after `crosses` the side of the step's
+      // midpoint. (Held with the scale of a real function it would never be let go: the
+      // event would fire once only.)
+      const direction = this.direction[w];
+      this.held[w] = 1;
+      this.holdScale[w] = 0.5;
+      this.holdRate[w] = 0;
+      this.holdSide[w] = direction === 'falls' ? -1 : direction === 'rises' ? 1 : 0;
+      this.sitting[w] = 0;
+      return;
+    }
+    const g = ws.gPrev[w];
+    const rate = ws.rPrev[w];
+    const slack = Math.max(Math.abs(ratePre), Math.abs(rate));
+    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
+    // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
+    // rounding where flights are lower than it); what counts is whether the action moved it.
+    // (`set`: its own action assigned a value it reads and changed it, if only by less than
+    // its rounding, x := 0.99999999999999 at x - 1 rises: a reset, armed at once)
+    if (!set && Math.abs(g - gPre) <= zero) {
+      // still at zero: the residue is rounding; it fires again only once it has left zero
+      this.held[w] = 1;
+      this.holdScale[w] = 2 * (zero + Math.abs(g));
+      this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
+      this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
+      this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
+      // the side it came from: fixed by its direction, else the side its rate came from
+      const dir = this.direction[w];
+      // (rises and falls name sides in the order of t: a backward run meets them reversed)
+      this.sittingFrom[w] =
+        dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || signPre;
+    } else {
+      // moved away by the action: armed at once, nothing of the old value carried
+      this.held[w] = 0;
+      this.sitting[w] = 0;
+    }
+  }
+
+  /** Arms watched function w as it stands (an event placed before or after its crossing). */
+  arm(w: number): void {
+    this.held[w] = 0;
+    this.sitting[w] = 0;
+  }
+
+  /** whether held function w, fired at its zero, leaves it towards the side it fired into */
+  leavesAcross(w: number): boolean {
+    return this.holdSide[w] !== 0 && this.holdSide[w] === -this.sittingFrom[w];
+  }
+
+  /** the side of zero held function w came from (see rearm) */
+  fromSide(w: number): number {
+    return this.sittingFrom[w];
+  }
+
+  /** Holds function w at zero for as long as a contact constraint keeps it there. */
+  holdForContact(w: number): void {
+    this.held[w] = 1;
+    this.holdScale[w] = Infinity;
+    this.holdRate[w] = 0;
+    this.holdSide[w] = 0;
+    this.sitting[w] = 0;
+  }
+
+  /**
+   * Lets function w go at the end of a contact: at zero with zero rate, it waits to leave
+   * zero like a function left there by a plastic impact (scale: its rounding at the state).
+   */
+  releaseContact(w: number, side: number): void {
+    const ws = this.ws;
+    this.held[w] = 1;
+    this.holdScale[w] = 8 * ws.gBound[w];
+    this.holdRate[w] = 0;
+    this.holdSide[w] = 0;
+    this.sitting[w] = 1;
+    this.sittingFrom[w] = side;
+  }
+
+  /** whether watched function k is held at zero since it last fired */
+  isHeld(k: number): boolean {
+    return this.held[k] === 1;
+  }
+}

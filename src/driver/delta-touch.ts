@@ -1,0 +1,64 @@
+/**
+ * A delta on the state weighs 1/|du/dt| where its argument u crosses zero. Where u only
+ * touches zero (a root of even multiplicity: delta(x^2), or delta(x) with x turning at zero)
+ * that weight is infinite, and where u crosses so slowly that the run's tolerances cannot tell
+ * the crossing from a touch it is a number the arithmetic made up (it gave y = 6e24 with status
+ * ok). These are the tests; the driver fails the run with Diagnosis.touchMessage.
+ */
+import type { CompiledEvent } from '../codegen/compile.js';
+import type { Workspace } from './workspace.js';
+
+/** Whether an event is a delta on the state: its function is the delta's argument (named `delta(...)`). */
+export function isDeltaArgument(ev: CompiledEvent): boolean {
+  return ev.kind === 'state' && ev.name.startsWith('delta(');
+}
+
+/** The run's tolerance on watched function k at (t, y): atol plus rtol times the size of its terms. */
+export function functionTolerance(
+  ws: Workspace,
+  k: number,
+  t: number,
+  y: Float64Array,
+  rtol: number,
+  atol: number,
+): number {
+  const size = ws.model.boundOne[k](t, y, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
+  return atol + rtol * size;
+}
+
+/**
+ * Whether an argument at a zero where its rate is `rate`, and its rate changes at
+ * `curvature`, cannot be told from one that touches zero: the parabola through the zero turns
+ * back within a height of `tolerance` (rate^2 / 2|curvature|).
+ */
+export function touches(rate: number, curvature: number, tolerance: number): boolean {
+  return !(rate * rate > 2 * Math.abs(curvature) * tolerance);
+}
+
+/**
+ * Of the events fired at an instant (absolute t, the stepper's tLocal, state y), the watched
+ * function of the first that is a delta's argument crossing so slowly that the run cannot tell
+ * it from a touch, or -1. Its rate's change over the step from stepStart (the stepper's t;
+ * ws.rPrev there) is the curvature.
+ */
+export function touchingDelta(
+  ws: Workspace,
+  stepStart: number,
+  fired: readonly number[],
+  t: number,
+  tLocal: number,
+  y: Float64Array,
+  rtol: number,
+  atol: number,
+): number {
+  const m = ws.model;
+  for (const e of fired) {
+    const k = m.events[e].watchIndex;
+    if (k < 0 || !isDeltaArgument(m.events[e])) continue;
+    const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+    const dt = tLocal - stepStart;
+    const curvature = dt !== 0 ? (rate - ws.rPrev[k]) / dt : 0;
+    if (touches(rate, curvature, functionTolerance(ws, k, t, y, rtol, atol))) return k;
+  }
+  return -1;
+}
