@@ -591,9 +591,7 @@ export class AnalyticSimulator {
 
 const NO_PROBES: number[] = [];
 
-function ascending(a: number, b: number): number {
-  return a - b;
-}
+const ascending = (a: number, b: number): number => a - b;
 
 function conditionText(m: CompiledModel, k: number): string {
   const c = m.system.events[k].condition;
