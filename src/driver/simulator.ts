@@ -24,8 +24,7 @@ import { createStepper } from '../integrators/steppers.js';
 import { modelJacobian } from './model-jacobian.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { ZenoWatch } from './zeno.js';
-import { locateCrossing } from '../integrators/locate.js';
-import { HeldContact, impulseDirection } from './contact.js';
+import { ContactLifecycle } from './contact-lifecycle.js';
 import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
 import { StepGuard } from './step-guard.js';
@@ -94,13 +93,8 @@ export class Simulator {
   private lastInstantAt = NaN;
   /** option zeno = continue: accumulations and persisting contacts are held as constraints */
   private zenoContinue = false;
-  /** the contact held now, if any (contact.ts) */
-  private contact: HeldContact | null = null;
-  /** per watched function left at zero by its event: the impulse direction of its last firing */
-  private readonly directions = new Map<number, Float64Array>();
-  /** per step variable (d slot), the state it is added to */
-  private readonly stepToState: Int32Array;
-  private readonly lambdaProbe: Float64Array;
+  /** contacts held as constraints (contact-lifecycle.ts) */
+  private readonly contacts: ContactLifecycle;
   /** the start of a step taken again to land on an event (solution-refine.ts) */
   private readonly refineStart: Float64Array;
 
@@ -117,9 +111,11 @@ export class Simulator {
     this.diagnosis = new Diagnosis(ws);
     this.guard = new StepGuard(this.diagnosis, model.nStates);
     this.stopQueue = new StopQueue(model.events.length);
-    this.stepToState = Int32Array.from(model.system.stepVariables, (sv) => model.stateNames.indexOf(sv.state));
-    this.lambdaProbe = new Float64Array(ws.y.length);
     this.refineStart = new Float64Array(model.nStates);
+    this.contacts = new ContactLifecycle(ws, this.crossings, this.zeno, this.recorder, {
+      restart: (stepper, hInit) => this.restartAtOrigin(stepper, hInit),
+      refresh: (t, y, d) => this.refreshWatch(t, y, d),
+    });
     // A step that grows a thousandfold could jump over the bump of a non-affine watched
     // function without a sample near it; affine ones cannot hide a crossing that way.
     this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
@@ -189,11 +185,9 @@ export class Simulator {
     stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
     this.zenoContinue = settings.zeno === 'continue';
-    this.contact = null;
-    ctx.contact = null;
+    this.contacts.reset();
     this.lastInstantAt = NaN;
     this.lastFired = [];
-    this.directions.clear();
     this.crossings.reset();
 
     const columns = [sys.independent, ...m.outputNames];
@@ -358,10 +352,10 @@ export class Simulator {
         if (this.crossings.contact >= 0) {
           const k = this.crossings.contact;
           this.crossings.contact = -1;
-          if (!this.zenoContinue || !this.holdFromStepStart(rs, k)) return this.failContact(rs, k);
+          if (!this.zenoContinue || !this.contacts.holdFromStepStart(rs, k)) return this.failContact(rs, k);
           return false;
         }
-        if (this.contact !== null && this.contactLetsGo(rs, crossing)) return false;
+        if (this.contacts.current !== null && this.contacts.letsGo(rs, crossing)) return false;
         if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
         if (this.crossings.touched >= 0) {
           const cr = this.crossings;
@@ -536,7 +530,7 @@ export class Simulator {
         Math.abs(at - this.lastInstantAt) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at)) &&
         this.lastFired.includes(e)
       ) {
-        if (this.zenoContinue && this.hold(rs, w, at)) return false;
+        if (this.zenoContinue && this.contacts.hold(rs, w, at)) return false;
         return this.failContact(rs, w, at);
       }
     }
@@ -590,7 +584,7 @@ export class Simulator {
         this.crossings.firedAtInstant = outcome.fired;
         this.lastFired = outcome.fired;
       }
-      if (this.zenoContinue && locate === 'exact') this.noteDirections(outcome.fired);
+      if (this.zenoContinue && locate === 'exact') this.contacts.noteDirections(outcome.fired, this.rFire);
       // An impact that sends its function on across (the rate changed, yet points to the side
       // it fired into) fired on an approach the arithmetic could not see: a contact.
       if (locate === 'exact') {
@@ -601,13 +595,14 @@ export class Simulator {
           // It came in across its zero at a rate well above rounding: the approach was seen,
           // and an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
           if (ws.dir * this.rFire[w] * -this.crossings.arming.fromSide(w) > 4 * ws.rBound[w]) continue;
-          if (this.zenoContinue && this.hold(rs, w, at)) break;
+          if (this.zenoContinue && this.contacts.hold(rs, w, at)) break;
           return this.failContact(rs, w, at);
         }
       }
     }
     // a contact held through the instant: does its force still push after the actions?
-    if (this.contact !== null && !this.contact.pushing) this.letGo(rs, at);
+    const held = this.contacts.current;
+    if (held !== null && !held.pushing) this.contacts.letGo(rs, at);
     if (rs.eventCount > rs.maxEvents)
       return over(
         `more than ${rs.maxEvents} events by ${sys.independent} = ${at}; raise option maxEvents (--max-events) if that many are expected`,
@@ -619,7 +614,8 @@ export class Simulator {
       if (acc !== null && ws.dir * (acc - rs.tEnd) < 0 && ws.dir * (acc - rs.t0) >= 0) {
         // zeno = continue: the rest of the accumulation (under a thousand ulps of t) is the
         // contact it converges to, held from here
-        if (this.zenoContinue && m.events[k].watchIndex >= 0 && this.hold(rs, m.events[k].watchIndex, at)) continue;
+        if (this.zenoContinue && m.events[k].watchIndex >= 0 && this.contacts.hold(rs, m.events[k].watchIndex, at))
+          continue;
         result.status = 'zeno';
         result.accumulationPoint = acc;
         result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`;
@@ -632,104 +628,6 @@ export class Simulator {
       return true;
     }
     return false;
-  }
-
-  /** Records the impulse direction of each fired event left at zero (for a contact it may become). */
-  private noteDirections(fired: readonly number[]): void {
-    const m = this.model;
-    for (const e of fired) {
-      const w = m.events[e].watchIndex;
-      if (w < 0 || !this.crossings.arming.isHeld(w)) continue;
-      const B = impulseDirection(this.ws, this.stepToState, this.rFire[w], this.ws.rPrev[w]);
-      if (B) this.directions.set(w, B);
-    }
-  }
-
-  /**
-   * Holds watched function w at zero from the instant `at` (ws.y there, the origin there):
-   * its rate is set to zero along its impulse direction and the stepper restarts with the
-   * contact force. False when w has no impulse direction or no rate to hold.
-   */
-  private hold(rs: RunState, w: number, at: number): boolean {
-    const m = this.model,
-      ws = this.ws,
-      info = m.watchInfo[w];
-    const B = this.directions.get(w),
-      fns = m.constraintOf(w);
-    if (!B || !fns || info.kind !== 'event') return false;
-    const contact = new HeldContact(ws, w, info.event, B, fns, this.crossings.arming.fromSide(w) || 1);
-    contact.project(at, ws.y);
-    this.contact = contact;
-    sharedRhs(m).ctx.contact = contact;
-    this.crossings.arming.holdForContact(w);
-    this.zeno.forget(info.event);
-    (rs.result.contacts ??= []).push({ event: m.events[info.event].name, from: at, to: null });
-    this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
-    this.refreshWatch(at, ws.y, ws.d);
-    // a force that does not push even now: the bodies part at once
-    if (!contact.pushing) this.letGo(rs, at);
-    return true;
-  }
-
-  /** A sitting function pushed across in the last step: the step is taken back and w held from its start. */
-  private holdFromStepStart(rs: RunState, w: number): boolean {
-    const ws = this.ws,
-      stepper = rs.stepper;
-    if (!this.directions.has(w)) return false;
-    const at = ws.origin.abs(stepper.tPrev);
-    ws.y.set(stepper.yPrev);
-    ws.origin.moveTo(stepper.tPrev);
-    rs.t = at;
-    return this.hold(rs, w, at);
-  }
-
-  /** Ends the contact at `at` (ws.y there, the origin there): the function sits at zero, free. */
-  private letGo(rs: RunState, at: number): void {
-    const contact = this.contact!,
-      ws = this.ws;
-    this.contact = null;
-    sharedRhs(this.model).ctx.contact = null;
-    const record = rs.result.contacts?.[rs.result.contacts.length - 1];
-    if (record) record.to = at;
-    // (the constraint held g to the integration's accuracy, not to its rounding)
-    const m = this.model,
-      k = contact.k;
-    ws.gBound[k] = m.boundOne[k](at, ws.y, ws.p, ws.d, ws.sw) + Math.abs(m.watchOne[k](at, ws.y, ws.p, ws.d, ws.sw));
-    this.crossings.arming.releaseContact(k, contact.side);
-    this.restartAtOrigin(rs.stepper, Math.abs(rs.stepper.hLast) || undefined);
-    this.refreshWatch(at, ws.y, ws.d);
-  }
-
-  /**
-   * After an accepted step with a contact held: whether its force stopped pushing before the
-   * step's earliest crossing (or its end). If so the contact ends where the force changes
-   * sign, located on the dense output, and the rest of the step is taken again from there.
-   */
-  private contactLetsGo(rs: RunState, crossing: number): boolean {
-    const ws = this.ws,
-      stepper = rs.stepper,
-      contact = this.contact!;
-    const end = crossing >= 0 ? this.crossings.candidateLeft[crossing] : stepper.t;
-    const pushAt = (s: number): number => {
-      stepper.interpolate(s, ws.yTmp);
-      sharedRhs(this.model).f(s, ws.yTmp, this.lambdaProbe);
-      return contact.lambda * contact.gB * contact.side;
-    };
-    if (pushAt(end) > 0) return false;
-    const scan = { resolution: this.crossings.scan.resolution, value: pushAt, slope: () => NaN };
-    const bracket = { left: 0, right: 0 };
-    const start = pushAt(stepper.tPrev);
-    if (start <= 0) bracket.right = stepper.tPrev;
-    else locateCrossing(scan, stepper.tPrev, start, end, pushAt(end), bracket);
-    const at = ws.origin.abs(bracket.right);
-    stepper.interpolate(bracket.right, ws.y);
-    // grid rows inside the step up to the release
-    this.recorder.gridRows(stepper, rs.t, at, stepper.tPrev, bracket.right);
-    ws.origin.moveTo(bracket.right);
-    rs.t = at;
-    this.recorder.stepRow(at, ws.y, ws.d);
-    this.letGo(rs, at);
-    return true;
   }
 
   /** A delta's argument that touches zero near `at` (stepper's t): the run fails before it. */
