@@ -43,29 +43,7 @@ import {
   type ValueRecord,
 } from './types.js';
 import { Workspace, sharedRhs } from './workspace.js';
-
-/** What one run carries besides the workspace: settings, stop queue, counters. */
-interface RunState {
-  readonly stepper: Stepper;
-  readonly result: SimulationResult;
-  readonly locate: LocateMode;
-  readonly maxEvents: number;
-  readonly maxSteps: number;
-  /** scheduled events in the order of integration, and the next one due */
-  readonly queue: StopQueue;
-  /** probe times in the order of integration, the next one, and the states kept there */
-  readonly probes: number[];
-  pi: number;
-  readonly probeOut: NonNullable<SimulationResult['probes']>;
-  eventCount: number;
-  readonly t0: number;
-  readonly tEnd: number;
-  /** the absolute time of ws.y */
-  t: number;
-  /** the stepper has landed on tEnd and what is due there has been done */
-  ended: boolean;
-  readonly progress: ((t: number) => void) | undefined;
-}
+import { emptyResult, startValues, takeProbes, type RunState } from './run-state.js';
 
 export class Simulator {
   readonly model: CompiledModel;
@@ -156,21 +134,8 @@ export class Simulator {
     if (method === 'analytic')
       throw new SimulationInputError(`method analytic is not a stepper: run it through deltastep's Simulator`);
     const stepOpt = settings.step;
-    const p = m.parameters(set);
-    ws.p = p;
+    const p = startValues(ws, settings, set);
     const { y, d, sw } = ws;
-    const ctx = sharedRhs(m).ctx;
-    ctx.p = p;
-    ctx.d = d;
-    ctx.sw = sw;
-    y.fill(0);
-    m.initial(p, y, d);
-    // (settings.ts checked that each is a state or a discrete variable)
-    for (const [key, value] of settings.init) {
-      const state = sys.states.find((s) => s.variable === key);
-      if (state) y[m.stateNames.indexOf(state.name)] = value;
-      else d[m.discreteNames.indexOf(key)] = value;
-    }
 
     const { t0, tEnd } = resolveRange(m, p, options);
     const dir = tEnd >= t0 ? 1 : -1;
@@ -190,19 +155,7 @@ export class Simulator {
     this.lastFired = [];
     this.crossings.reset();
 
-    const columns = [sys.independent, ...m.outputNames];
-    const result: SimulationResult = {
-      model: sys.model,
-      independent: sys.independent,
-      status: 'ok',
-      message: null,
-      columns,
-      rows: [],
-      events: [],
-      final: {},
-      stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
-      warnings: settings.warnings,
-    };
+    const result = emptyResult(m, settings.warnings);
     const keep = settings.record;
     this.recorder.begin(result, {
       keep,
@@ -672,11 +625,7 @@ export class Simulator {
 
   /** Keeps the state for the probes at t. */
   private takeProbes(rs: RunState, t: number): void {
-    const ws = this.ws;
-    while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) {
-      rs.probeOut.push({ t, y: ws.y.slice(0, this.model.nStates), d: ws.d.slice() });
-      rs.pi++;
-    }
+    takeProbes(rs, t, this.ws);
   }
 
   /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */

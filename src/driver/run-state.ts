@@ -1,0 +1,84 @@
+/**
+ * What one stepper run carries besides the workspace (RunState), and the parts of its start
+ * and its probes that need nothing of the Simulator: the parameter values and initial state
+ * (with `init`), the empty result record, the states kept at probe times.
+ */
+import type { StopQueue } from './stop-queue.js';
+import type { RunSettings } from './settings.js';
+import type { Stepper } from '../integrators/stepper.js';
+import type { LocateMode, SimulationResult } from './types.js';
+import { sharedRhs, type Workspace } from './workspace.js';
+import type { CompiledModel } from '../codegen/compile.js';
+
+/** What one run carries besides the workspace: settings, stop queue, counters. */
+export interface RunState {
+  readonly stepper: Stepper;
+  readonly result: SimulationResult;
+  readonly locate: LocateMode;
+  readonly maxEvents: number;
+  readonly maxSteps: number;
+  /** scheduled events in the order of integration, and the next one due */
+  readonly queue: StopQueue;
+  /** probe times in the order of integration, the next one, and the states kept there */
+  readonly probes: number[];
+  pi: number;
+  readonly probeOut: NonNullable<SimulationResult['probes']>;
+  eventCount: number;
+  readonly t0: number;
+  readonly tEnd: number;
+  /** the absolute time of ws.y */
+  t: number;
+  /** the stepper has landed on tEnd and what is due there has been done */
+  ended: boolean;
+  readonly progress: ((t: number) => void) | undefined;
+}
+
+/**
+ * The run's parameter values (`set` over the model's) and its initial state in ws.y, ws.d,
+ * with `init` over the model's initial values; the shared right-hand side reads them.
+ */
+export function startValues(ws: Workspace, settings: RunSettings, set: RunSettings['set']): Float64Array {
+  const m = ws.model,
+    sys = m.system;
+  const p = m.parameters(set);
+  ws.p = p;
+  const { y, d, sw } = ws;
+  const ctx = sharedRhs(m).ctx;
+  ctx.p = p;
+  ctx.d = d;
+  ctx.sw = sw;
+  y.fill(0);
+  m.initial(p, y, d);
+  // (settings.ts checked that each is a state or a discrete variable)
+  for (const [key, value] of settings.init) {
+    const state = sys.states.find((s) => s.variable === key);
+    if (state) y[m.stateNames.indexOf(state.name)] = value;
+    else d[m.discreteNames.indexOf(key)] = value;
+  }
+  return p;
+}
+
+/** A run's result before its first row: status ok, no rows or events yet. */
+export function emptyResult(m: CompiledModel, warnings: SimulationResult['warnings']): SimulationResult {
+  const sys = m.system;
+  return {
+    model: sys.model,
+    independent: sys.independent,
+    status: 'ok',
+    message: null,
+    columns: [sys.independent, ...m.outputNames],
+    rows: [],
+    events: [],
+    final: {},
+    stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
+    warnings,
+  };
+}
+
+/** Keeps the state (ws.y, ws.d) for the probes at t. */
+export function takeProbes(rs: RunState, t: number, ws: Workspace): void {
+  while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) {
+    rs.probeOut.push({ t, y: ws.y.slice(0, ws.model.nStates), d: ws.d.slice() });
+    rs.pi++;
+  }
+}
