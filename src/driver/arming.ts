@@ -43,6 +43,34 @@ export class Arming {
     this.sittingFrom = new Int8Array(nw);
   }
 
+  /**
+   * After an instant at `at` (ws.y, ws.gPrev and ws.rPrev there, after the actions): each
+   * fired event's function armed again, by the rule of the header (`exact`: located at its
+   * crossing; placed before or after it, by a fixed-step mode, a function is not at zero and
+   * is armed as it stands). gFire and rFire hold the functions and rates before the actions.
+   */
+  afterInstant(
+    fired: readonly number[],
+    at: number,
+    gFire: Float64Array,
+    rFire: Float64Array,
+    dtZero: number,
+    exact: boolean,
+  ): void {
+    const ws = this.ws,
+      m = ws.model;
+    for (const k of fired) {
+      const w = m.events[k].watchIndex;
+      if (w < 0) continue;
+      ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      // (its own action assigned what it reads, and changed its value: a reset)
+      const set = m.events[k].moves.includes(w) && ws.gPrev[w] !== gFire[w];
+      if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set);
+      else this.arm(w);
+    }
+  }
+
   reset(): void {
     this.held.fill(0);
     this.sitting.fill(0);

@@ -49,6 +49,27 @@ export class ContactLifecycle {
     this.lambdaProbe = new Float64Array(ws.y.length);
   }
 
+  /**
+   * The watched function of the first fired event whose impact sends its function on across
+   * (the rate changed, yet points to the side it fired into): it fired on an approach the
+   * arithmetic could not see, a contact; or -1. rFire: the rates before the actions.
+   */
+  unseenApproach(fired: readonly number[], rFire: Float64Array): number {
+    const ws = this.ws,
+      m = ws.model,
+      arming = this.crossings.arming;
+    for (const e of fired) {
+      const w = m.events[e].watchIndex;
+      if (w < 0 || !arming.isHeld(w) || !arming.leavesAcross(w)) continue;
+      if (!(Math.abs(ws.rPrev[w] - rFire[w]) > 4 * ws.rBound[w])) continue;
+      // It came in across its zero at a rate well above rounding: the approach was seen, and
+      // an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
+      if (ws.dir * rFire[w] * -arming.fromSide(w) > 4 * ws.rBound[w]) continue;
+      return w;
+    }
+    return -1;
+  }
+
   /** No contact held, no direction recorded: the start of a run. */
   reset(): void {
     this.current = null;

@@ -1,12 +1,13 @@
 /**
  * What one stepper run carries besides the workspace (RunState), and the parts of its start
- * and its probes that need nothing of the Simulator: the parameter values and initial state
- * (with `init`), the empty result record, the states kept at probe times.
+ * and end that need nothing of the Simulator: the parameter values and initial state (with
+ * `init`), the empty result record, the states kept at probe times, the stats, a failure.
  */
 import type { StopQueue } from './stop-queue.js';
 import type { RunSettings } from './settings.js';
 import type { Stepper } from '../integrators/stepper.js';
 import type { LocateMode, SimulationResult } from './types.js';
+import type { Recorder } from './recorder.js';
 import { sharedRhs, type Workspace } from './workspace.js';
 import type { CompiledModel } from '../codegen/compile.js';
 
@@ -76,9 +77,48 @@ export function emptyResult(m: CompiledModel, warnings: SimulationResult['warnin
 }
 
 /** Keeps the state (ws.y, ws.d) for the probes at t. */
-export function takeProbes(rs: RunState, t: number, ws: Workspace): void {
+export function takeProbes(rs: RunState, ws: Workspace, t: number): void {
   while (rs.pi < rs.probes.length && rs.probes[rs.pi] === t) {
     rs.probeOut.push({ t, y: ws.y.slice(0, ws.model.nStates), d: ws.d.slice() });
     rs.pi++;
   }
+}
+
+/** The stepper's counters and the run's events into the result's stats. */
+export function finishStats(rs: RunState): void {
+  const st = rs.stepper.stats;
+  rs.result.stats = {
+    steps: st.steps,
+    rejected: st.rejected,
+    rhsEvaluations: st.rhsEvaluations,
+    events: rs.eventCount,
+  };
+  if (st.method !== undefined) rs.result.stats.method = st.method;
+  if (st.switches !== undefined) rs.result.stats.switches = st.switches;
+  if (st.methodReason !== undefined) rs.result.stats.methodReason = st.methodReason;
+}
+
+/** Marks a failed run: keeps what was computed and adds the state (t, y, d) where it failed. */
+export function failRun(
+  ws: Workspace,
+  recorder: Recorder,
+  result: SimulationResult,
+  message: string,
+  t: number,
+  y: Float64Array,
+  d: Float64Array,
+): SimulationResult {
+  result.status = 'failed';
+  result.message = message;
+  recorder.endRow(t, y, d);
+  ws.model.outputs(t, y, ws.p, d, ws.sw, ws.outPost);
+  result.final = recorder.values(t, ws.outPost);
+  return result;
+}
+
+/** The scheduled events due at `at`, taken off the queue into `due` (emptied first), in queue order. */
+export function takeDue(rs: RunState, at: number, due: number[]): number[] {
+  due.length = 0;
+  rs.queue.takeDue(at, due);
+  return due;
 }

@@ -19,9 +19,7 @@
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { FIRST_STEP_FAC_MAX } from '../integrators/controller.js';
-import type { MethodName, Stepper } from '../integrators/stepper.js';
-import { createStepper } from '../integrators/steppers.js';
-import { modelJacobian } from './model-jacobian.js';
+import type { Stepper } from '../integrators/stepper.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { ZenoWatch } from './zeno.js';
 import { ContactLifecycle } from './contact-lifecycle.js';
@@ -43,7 +41,8 @@ import {
   type ValueRecord,
 } from './types.js';
 import { Workspace, sharedRhs } from './workspace.js';
-import { emptyResult, startValues, takeProbes, type RunState } from './run-state.js';
+import { emptyResult, failRun, finishStats, startValues, takeDue, takeProbes, type RunState } from './run-state.js';
+import { StepperCache } from './stepper-cache.js';
 
 export class Simulator {
   readonly model: CompiledModel;
@@ -53,8 +52,8 @@ export class Simulator {
   private readonly firing: Firing;
   private readonly crossings: Crossings;
   private readonly zeno: ZenoWatch;
-  private stepper: Stepper | null = null;
-  private stepperKey = '';
+  /** the stepper of the last run, reused while the settings stay the same */
+  private readonly steppers: StepperCache;
   /** the stepper's growth limit after the first step of a restart (see Stepper.firstStepGrowth) */
   private readonly firstStepGrowth: number;
   /** scheduled events due at one instant (see takeDue) */
@@ -90,6 +89,7 @@ export class Simulator {
     this.guard = new StepGuard(this.diagnosis, model.nStates);
     this.stopQueue = new StopQueue(model.events.length);
     this.refineStart = new Float64Array(model.nStates);
+    this.steppers = new StepperCache(ws);
     this.contacts = new ContactLifecycle(ws, this.crossings, this.zeno, this.recorder, {
       restart: (stepper, hInit) => this.restartAtOrigin(stepper, hInit),
       refresh: (t, y, d) => this.refreshWatch(t, y, d),
@@ -97,31 +97,6 @@ export class Simulator {
     // A step that grows a thousandfold could jump over the bump of a non-affine watched
     // function without a sample near it; affine ones cannot hide a crossing that way.
     this.firstStepGrowth = model.watchInfo.every((w) => w.affine) ? FIRST_STEP_FAC_MAX : 1;
-  }
-
-  /** The stepper for these settings, made once and reused while they stay the same. */
-  private stepperFor(
-    method: MethodName,
-    rtol: number,
-    atol: number,
-    hMax: number,
-    hFixed: number,
-    denseOutput: boolean,
-  ): Stepper {
-    const key = `${method}|${rtol}|${atol}|${hMax}|${hFixed}|${denseOutput}`;
-    if (this.stepper && this.stepperKey === key) return this.stepper;
-    // the Jacobian is compiled only if an implicit stepper is made (auto: when the run first looks stiff)
-    const jacobian = () => modelJacobian(this.model, this.ws.y.length);
-    this.stepper = createStepper(method, this.ws.y.length, sharedRhs(this.model).f, {
-      rtol,
-      atol,
-      hMax,
-      hFixed,
-      jacobian,
-      denseOutput,
-    });
-    this.stepperKey = key;
-    return this.stepper;
   }
 
   run(options: SimulateOptions = {}): SimulationResult {
@@ -145,7 +120,7 @@ export class Simulator {
     const fixedStep = method === 'rk4' || method === 'euler';
     // the dense output is read only to locate watched functions and to interpolate grid rows
     const dense = ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly);
-    const stepper = this.stepperFor(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed, dense);
+    const stepper = this.steppers.get(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed, dense);
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
@@ -209,7 +184,7 @@ export class Simulator {
     };
     this.guard.begin(stepper, rtol, atol, maxSteps, tEnd, sys.independent);
     const slidingAtStart = this.switching.lock(t0, y, d);
-    const due = this.takeDue(rs, t0);
+    const due = takeDue(rs, t0, this.due);
     // (Events at the start may move the state off the sliding surface: fire() checks again.)
     if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd)
       return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
@@ -222,7 +197,7 @@ export class Simulator {
       this.recorder.endRow(t0, y, d);
       this.refreshWatch(t0, y, d);
     }
-    this.takeProbes(rs, t0);
+    takeProbes(rs, this.ws, t0);
     // (a run past the row limit stops there: its rows could otherwise fill a disk)
     while (!finished && !rs.ended && !this.recorder.overflow) finished = this.advance(rs);
 
@@ -231,22 +206,9 @@ export class Simulator {
     this.recorder.endRow(t, ws.y, ws.d);
     m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
-    this.finishStats(rs);
+    finishStats(rs);
     if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t, ws.y, ws.d);
     return result;
-  }
-
-  private finishStats(rs: RunState): void {
-    const st = rs.stepper.stats;
-    rs.result.stats = {
-      steps: st.steps,
-      rejected: st.rejected,
-      rhsEvaluations: st.rhsEvaluations,
-      events: rs.eventCount,
-    };
-    if (st.method !== undefined) rs.result.stats.method = st.method;
-    if (st.switches !== undefined) rs.result.stats.switches = st.switches;
-    if (st.methodReason !== undefined) rs.result.stats.methodReason = st.methodReason;
   }
 
   /**
@@ -262,7 +224,7 @@ export class Simulator {
       origin = ws.origin;
     if (rs.queue.failure !== null) {
       this.fail(rs.result, rs.queue.failure.message, rs.t, ws.y, ws.d);
-      this.finishStats(rs);
+      finishStats(rs);
       return true;
     }
     const queued = rs.queue.peek();
@@ -285,7 +247,7 @@ export class Simulator {
               ? `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`
               : `the fixed step of ${stepper.method}${'hFixed' in stepper ? ` (${String(stepper.hFixed)})` : ''} is below the resolution of ${m.system.independent} (by default it is a thousandth of the range): give a larger step (option step, --step) or an adaptive method`;
         this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, ws.d);
-        this.finishStats(rs);
+        finishStats(rs);
         return true;
       }
       const landed = stepper.t === stopLocal;
@@ -293,7 +255,7 @@ export class Simulator {
       const guarded = this.guard.check(stepper, tNewAbs);
       if (guarded !== null) {
         this.fail(rs.result, guarded, rs.t, ws.y, ws.d);
-        this.finishStats(rs);
+        finishStats(rs);
         return true;
       }
       if (rs.progress !== undefined && (stepper.stats.steps & 4095) === 0) rs.progress(tNewAbs);
@@ -338,9 +300,9 @@ export class Simulator {
     if (tStop === queued) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
-      if (this.processInstant(rs, tStop, [...this.takeDue(rs, tStop)], 0)) return true;
+      if (this.processInstant(rs, tStop, [...takeDue(rs, tStop, this.due)], 0)) return true;
     } else if (tStop !== rs.tEnd) this.recorder.stepRow(tStop, ws.y, ws.d);
-    this.takeProbes(rs, tStop);
+    takeProbes(rs, this.ws, tStop);
     // Only the stepper landing on the end ends the run: an absolute time that merely rounds
     // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
     // integrated the rest, and events or probes at the end would be lost.
@@ -353,7 +315,7 @@ export class Simulator {
     const st = rs.stepper.stats;
     const cause = this.diagnosis.stepsCause(rs.stepper, rs.t0, rs.t, rs.tEnd, st.steps, this.guard.collapsing);
     this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
-    this.finishStats(rs);
+    finishStats(rs);
     return true;
   }
 
@@ -387,7 +349,8 @@ export class Simulator {
     // never steps across one (MODEL-LANGUAGE), and at the step's start it would be found
     // again, forever.
     let locate: LocateMode = 'exact';
-    if (firedEvents.length > 0) locate = this.eventLocate(firedEvents[0], rs.locate);
+    // (an event's own `locate` in the model wins over the run's)
+    if (firedEvents.length > 0) locate = m.events[firedEvents[0]].locate ?? rs.locate;
     // The instant is the right end of the collapsed bracket (the first double at or past the
     // zero). Events read the state at the left end, a double earlier: those are the left
     // limits the weights need, still on the near side of the crossing.
@@ -442,7 +405,7 @@ export class Simulator {
       const sliding = this.switching.lock(t, ws.y, ws.d, dtZero);
       if (sliding >= 0 && t !== rs.tEnd) {
         this.fail(rs.result, this.switching.slidingMessage(sliding, t), t, ws.y, ws.d);
-        this.finishStats(rs);
+        finishStats(rs);
         return true;
       }
       origin.moveTo(at);
@@ -450,11 +413,6 @@ export class Simulator {
       this.refreshWatch(t, ws.y, ws.d);
     }
     return false;
-  }
-
-  /** Where event e is placed: its own `locate` in the model, else the run's. */
-  private eventLocate(e: number, runLocate: LocateMode): LocateMode {
-    return this.model.events[e].locate ?? runLocate;
   }
 
   /** Fires `fired` at `at` (the time origin already there) and restarts; true when the run is over. */
@@ -493,7 +451,7 @@ export class Simulator {
     this.guard.restart(stepper);
     const over = (message: string): boolean => {
       this.fail(result, message, at, ws.y, ws.d);
-      this.finishStats(rs);
+      finishStats(rs);
       return true;
     };
     // (a `stop` there, or the end of the range, leaves nothing to integrate)
@@ -519,18 +477,7 @@ export class Simulator {
     this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
     this.refreshWatch(at, ws.y, ws.d);
     if (nw > 0) {
-      for (const k of outcome.fired) {
-        const w = m.events[k].watchIndex;
-        if (w < 0) continue;
-        ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
-        ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
-        // Placed before or after its crossing (fixed-step modes), a function is not at zero.
-        // (its own action assigned what it reads, and changed its value: a reset)
-        const set = m.events[k].moves.includes(w) && ws.gPrev[w] !== this.gFire[w];
-        if (locate === 'exact')
-          this.crossings.arming.rearm(w, this.gFire[w], this.rFire[w], Math.sign(this.gFire[w]), dtZero, set);
-        else this.crossings.arming.arm(w);
-      }
+      this.crossings.arming.afterInstant(outcome.fired, at, this.gFire, this.rFire, dtZero, locate === 'exact');
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
         this.crossings.checkUnresolved = true;
@@ -538,20 +485,10 @@ export class Simulator {
         this.lastFired = outcome.fired;
       }
       if (this.zenoContinue && locate === 'exact') this.contacts.noteDirections(outcome.fired, this.rFire);
-      // An impact that sends its function on across (the rate changed, yet points to the side
-      // it fired into) fired on an approach the arithmetic could not see: a contact.
-      if (locate === 'exact') {
-        for (const e of outcome.fired) {
-          const w = m.events[e].watchIndex;
-          if (w < 0 || !this.crossings.arming.isHeld(w) || !this.crossings.arming.leavesAcross(w)) continue;
-          if (!(Math.abs(ws.rPrev[w] - this.rFire[w]) > 4 * ws.rBound[w])) continue;
-          // It came in across its zero at a rate well above rounding: the approach was seen,
-          // and an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.
-          if (ws.dir * this.rFire[w] * -this.crossings.arming.fromSide(w) > 4 * ws.rBound[w]) continue;
-          if (this.zenoContinue && this.contacts.hold(rs, w, at)) break;
-          return this.failContact(rs, w, at);
-        }
-      }
+      // an impact that sends its function on across fired on an approach the arithmetic could not see
+      const unseen = locate === 'exact' ? this.contacts.unseenApproach(outcome.fired, this.rFire) : -1;
+      if (unseen >= 0 && !(this.zenoContinue && this.contacts.hold(rs, unseen, at)))
+        return this.failContact(rs, unseen, at);
     }
     // a contact held through the instant: does its force still push after the actions?
     const held = this.contacts.current;
@@ -588,7 +525,7 @@ export class Simulator {
     this.crossings.touched = -1;
     const t = this.ws.origin.abs(at);
     this.fail(rs.result, this.diagnosis.touchMessage(k, t), rs.t, this.ws.y, this.ws.d);
-    this.finishStats(rs);
+    finishStats(rs);
     return true;
   }
 
@@ -596,7 +533,7 @@ export class Simulator {
     const ws = this.ws;
     ws.gBound[k] = this.model.boundOne[k](rs.t, ws.y, ws.p, ws.d, ws.sw);
     this.fail(rs.result, this.diagnosis.precisionMessage(k, rs.t, this.lastFired), rs.t, this.ws.y, this.ws.d);
-    this.finishStats(rs);
+    finishStats(rs);
     return true;
   }
 
@@ -611,21 +548,8 @@ export class Simulator {
       atInstant === undefined ? stepper.yPrev : ws.y,
       ws.d,
     );
-    this.finishStats(rs);
+    finishStats(rs);
     return true;
-  }
-
-  /** The scheduled events due at `at` (taken off the queue), in queue order. */
-  private takeDue(rs: RunState, at: number): number[] {
-    const due = this.due;
-    due.length = 0;
-    rs.queue.takeDue(at, due);
-    return due;
-  }
-
-  /** Keeps the state for the probes at t. */
-  private takeProbes(rs: RunState, t: number): void {
-    takeProbes(rs, t, this.ws);
   }
 
   /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
@@ -661,13 +585,7 @@ export class Simulator {
     y: Float64Array,
     d: Float64Array,
   ): SimulationResult {
-    const ws = this.ws;
-    result.status = 'failed';
-    result.message = message;
-    this.recorder.endRow(t, y, d);
-    this.model.outputs(t, y, ws.p, d, ws.sw, ws.outPost);
-    result.final = this.recorder.values(t, ws.outPost);
-    return result;
+    return failRun(this.ws, this.recorder, result, message, t, y, d);
   }
 }
 
