@@ -107,7 +107,7 @@ describe("Newton's cradle: an impact passes through spheres at rest in contact a
 });
 
 describe('rows of many spheres: exact impact counts where pairs far apart collide at one instant', () => {
-  // ../shared/peers/row: at N = 4096, T = 5 two pairs (near spheres 499 and 3026) meet at
+  // the peer benchmark's row (W5): at N = 4096, T = 5 two pairs (near spheres 499 and 3026) meet at
   // t = 2.4657020840114 in exact arithmetic; losing one loses six more impacts after it
   it('4096 spheres over [0, 5] on the stepper (dopri5): exactly 5832 impacts', async () => {
     const { rowModel, exactHits } = await import('../bench/w5/row-model.mjs');
