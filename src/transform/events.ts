@@ -100,6 +100,14 @@ export class EventBuilder extends DeltaEvents {
           );
         } else {
           const argText = toText(term.argument);
+          // u^2, u^4, abs(u): zero only where it touches zero, never crossing (seen in the text;
+          // a state that turns at zero is found by the run, driver/delta-touch.ts)
+          if (evenMultiplicity(term.argument))
+            throw this.r.at(
+              term.call.span,
+              `the argument of delta(${argText}) touches zero without crossing it (a root of even multiplicity): the delta has no weight there, since 1/|d/d${this.t} (${argText})| is infinite`,
+              `Write the delta of a quantity that crosses zero where the impulse acts, as delta(x) instead of delta(x^2).`,
+            );
           ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term, q);
           deltaEvents.set(argText, ev);
           const u = this.toSystem(term.argument, false);
@@ -222,4 +230,12 @@ function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
   if (e.kind === 'unary') return e.op === 'not';
   if (e.kind === 'name') return kinds.get(e.name) === 'situation';
   return false;
+}
+
+/** Whether an argument is visibly zero only at roots of even multiplicity: u^2k, abs(u), u*u. */
+function evenMultiplicity(e: Expr): boolean {
+  if (e.kind === 'binary' && e.op === '^' && e.right.kind === 'number')
+    return Number.isInteger(e.right.value) && e.right.value >= 2 && e.right.value % 2 === 0;
+  if (e.kind === 'binary' && e.op === '*') return toText(e.left) === toText(e.right);
+  return e.kind === 'call' && e.name === 'abs' && e.args.length === 1;
 }
