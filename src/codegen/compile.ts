@@ -66,6 +66,8 @@ export interface CompiledEvent {
   name: string;
   kind: 'time' | 'state' | 'periodic';
   source: string;
+  /** a delta's own event: its function (or its roots) is the delta's argument */
+  fromDelta: boolean;
   /** -1 for time events */
   watchIndex: number;
   direction: 'rises' | 'falls' | 'crosses' | null;
@@ -304,6 +306,7 @@ function compiledEvents(
       name: ev.name,
       kind: ev.kind,
       source: ev.source,
+      fromDelta: ev.fromDelta,
       watchIndex: watchOfEvent.get(i) ?? -1,
       direction: ev.direction,
       apply: made.apply[i],

@@ -370,7 +370,7 @@ class RootStream implements TimeStream {
     const v = this.u(t);
     if (Number.isNaN(v))
       throw new ScheduleError(
-        `the argument of ${this.ev.name} is not a number at ${this.ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)}, so its roots cannot all be found`,
+        `the argument of ${this.ev.name} is not a number at ${this.ev.fromDelta ? '' : 't = '}${fmt(t)}, so its roots cannot all be found`,
         this.ev.index,
         t,
         'Keep the argument defined over the whole range: change the range or the argument.',
@@ -384,7 +384,7 @@ class RootStream implements TimeStream {
 
   private doubleRoot(t: number): ScheduleError {
     return new ScheduleError(
-      `the argument of ${this.ev.name} has a multiple root at ${this.ev.name.startsWith('delta(') ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
+      `the argument of ${this.ev.name} has a multiple root at ${this.ev.fromDelta ? '' : 't = '}${fmt(t)} (its derivative is zero there), where a delta has no meaning`,
       this.ev.index,
       t,
     );

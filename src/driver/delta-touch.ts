@@ -8,9 +8,9 @@
 import type { CompiledEvent } from '../codegen/compile.js';
 import type { Workspace } from './workspace.js';
 
-/** Whether an event is a delta on the state: its function is the delta's argument (named `delta(...)`). */
+/** Whether an event is a delta on the state: its function is the delta's argument. */
 export function isDeltaArgument(ev: CompiledEvent): boolean {
-  return ev.kind === 'state' && ev.name.startsWith('delta(');
+  return ev.kind === 'state' && ev.fromDelta;
 }
 
 /** The run's tolerance on watched function k at (t, y): atol plus rtol times the size of its terms. */

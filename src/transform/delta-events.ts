@@ -64,6 +64,7 @@ export class DeltaEvents extends Representation {
       booleanCondition: false,
       actions: [],
       deltaSources: [],
+      fromDelta: true,
       span: term.call.span,
     };
   }
@@ -80,6 +81,7 @@ export class DeltaEvents extends Representation {
       booleanCondition: false,
       actions: [],
       deltaSources: [],
+      fromDelta: true,
       span: term.call.span,
     };
   }

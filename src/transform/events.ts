@@ -152,7 +152,7 @@ export class EventBuilder extends DeltaEvents {
       // y' := v on a level y' = u + S sets u so that u + S = v.
       actions.push({ kind: 'assign', target: slot, value: step ? sub(value, name(step)) : value, variable: key });
     }
-    const base = { name: ev.name, source, actions, deltaSources: [], span: ev.span };
+    const base = { name: ev.name, source, actions, deltaSources: [], fromDelta: false, span: ev.span };
     if (trig.kind === 'when') {
       // A condition of relations is located as the continuous function that is positive
       // exactly where it holds (see truthFunction): it has a rate, so a step cannot hide two

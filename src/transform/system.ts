@@ -115,6 +115,8 @@ export interface EventSpec {
   actions: ActionSpec[];
   /** delta terms that act at this event, as written */
   deltaSources: string[];
+  /** the event is a delta's own: its instants are the zeros of the delta's argument */
+  fromDelta: boolean;
   span: Span;
   /** a condition of relations as written (`h < R and Vy < 0`), when `condition` is its truth function */
   truthOf?: Expr;
