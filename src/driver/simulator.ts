@@ -43,6 +43,7 @@ import {
 import { Workspace, sharedRhs } from './workspace.js';
 import { emptyResult, failRun, finishStats, startValues, takeDue, takeProbes, type RunState } from './run-state.js';
 import { StepperCache } from './stepper-cache.js';
+import { failed, type RunEnd } from './run-end.js';
 
 export class Simulator {
   readonly model: CompiledModel;
@@ -110,7 +111,7 @@ export class Simulator {
       throw new SimulationInputError(`method analytic is not a stepper: run it through deltastep's Simulator`);
     const stepOpt = settings.step;
     const p = startValues(ws, settings, set);
-    const { y, d, sw } = ws;
+    const { y, d } = ws;
 
     const { t0, tEnd } = resolveRange(m, p, options);
     const dir = tEnd >= t0 ? 1 : -1;
@@ -190,21 +191,36 @@ export class Simulator {
       return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
     ws.origin.set(t0);
     this.restartAtOrigin(stepper);
-    let finished = false;
+    let end: RunEnd | null = null;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
-    if (due.length > 0) finished = this.processInstant(rs, t0, [...due], 0);
+    if (due.length > 0) end = this.processInstant(rs, t0, [...due], 0);
     else {
       this.recorder.endRow(t0, y, d);
       this.refreshWatch(t0, y, d);
     }
     takeProbes(rs, this.ws, t0);
     // (a run past the row limit stops there: its rows could otherwise fill a disk)
-    while (!finished && !rs.ended && !this.recorder.overflow) finished = this.advance(rs);
+    while (end === null && !rs.ended && !this.recorder.overflow) end = this.advance(rs);
+    return this.finish(rs, end);
+  }
 
-    if (result.status === 'failed') return result;
+  /** The one place a run ends: its status and message, last row, final values and stats. */
+  private finish(rs: RunState, end: RunEnd | null): SimulationResult {
+    const ws = this.ws,
+      result = rs.result;
+    if (end !== null && end.kind === 'failed') {
+      this.fail(result, end.message, end.t, end.y, ws.d);
+      finishStats(rs);
+      return result;
+    }
+    if (end !== null) {
+      result.status = end.kind;
+      result.message = end.message;
+      if (end.kind === 'zeno') result.accumulationPoint = end.accumulationPoint;
+    }
     const t = rs.t;
     this.recorder.endRow(t, ws.y, ws.d);
-    m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
+    this.model.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     finishStats(rs);
     if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t, ws.y, ws.d);
@@ -213,20 +229,16 @@ export class Simulator {
 
   /**
    * One accepted step towards the next stop (a scheduled event, a probe or the end), with
-   * its crossings and what lands there; true when the run is over. Kept apart from the
+   * its crossings and what lands there; null while the run goes on. Kept apart from the
    * set-up in `run` so that this loop, small, gets optimised early in a cold process.
    */
-  private advance(rs: RunState): boolean {
+  private advance(rs: RunState): RunEnd | null {
     const ws = this.ws,
       m = this.model,
       stepper = rs.stepper,
       dir = ws.dir,
       origin = ws.origin;
-    if (rs.queue.failure !== null) {
-      this.fail(rs.result, rs.queue.failure.message, rs.t, ws.y, ws.d);
-      finishStats(rs);
-      return true;
-    }
+    if (rs.queue.failure !== null) return failed(rs.queue.failure.message, rs.t, ws.y);
     const queued = rs.queue.peek();
     const nextQueued = queued === queued ? queued : rs.tEnd;
     const nextProbe = rs.pi < rs.probes.length ? rs.probes[rs.pi] : rs.tEnd;
@@ -246,18 +258,12 @@ export class Simulator {
             : stepper.adaptive
               ? `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`
               : `the fixed step of ${stepper.method}${'hFixed' in stepper ? ` (${String(stepper.hFixed)})` : ''} is below the resolution of ${m.system.independent} (by default it is a thousandth of the range): give a larger step (option step, --step) or an adaptive method`;
-        this.fail(rs.result, `${what}, at ${m.system.independent} = ${at}`, at, stepper.y, ws.d);
-        finishStats(rs);
-        return true;
+        return failed(`${what}, at ${m.system.independent} = ${at}`, at, stepper.y);
       }
       const landed = stepper.t === stopLocal;
       const tNewAbs = landed ? tStop : origin.abs(stepper.t);
       const guarded = this.guard.check(stepper, tNewAbs);
-      if (guarded !== null) {
-        this.fail(rs.result, guarded, rs.t, ws.y, ws.d);
-        finishStats(rs);
-        return true;
-      }
+      if (guarded !== null) return failed(guarded, rs.t, ws.y);
       if (rs.progress !== undefined && (stepper.stats.steps & 4095) === 0) rs.progress(tNewAbs);
       const nw = ws.nWatch;
       if (nw > 0) {
@@ -268,9 +274,9 @@ export class Simulator {
           const k = this.crossings.contact;
           this.crossings.contact = -1;
           if (!this.zenoContinue || !this.contacts.holdFromStepStart(rs, k)) return this.failContact(rs, k);
-          return false;
+          return null;
         }
-        if (this.contacts.current !== null && this.contacts.letsGo(rs, crossing)) return false;
+        if (this.contacts.current !== null && this.contacts.letsGo(rs, crossing)) return null;
         if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
         if (this.crossings.touched >= 0) {
           const cr = this.crossings;
@@ -292,7 +298,7 @@ export class Simulator {
       if (!landed) {
         rs.t = tNewAbs;
         this.recorder.stepRow(tNewAbs, ws.y, ws.d);
-        return false;
+        return null;
       }
     }
     // landed on tStop (or the origin is already there)
@@ -300,27 +306,26 @@ export class Simulator {
     if (tStop === queued) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
-      if (this.processInstant(rs, tStop, [...takeDue(rs, tStop, this.due)], 0)) return true;
+      const end = this.processInstant(rs, tStop, [...takeDue(rs, tStop, this.due)], 0);
+      if (end !== null) return end;
     } else if (tStop !== rs.tEnd) this.recorder.stepRow(tStop, ws.y, ws.d);
     takeProbes(rs, this.ws, tStop);
     // Only the stepper landing on the end ends the run: an absolute time that merely rounds
     // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
     // integrated the rest, and events or probes at the end would be lost.
     if (tStop === rs.tEnd) rs.ended = true;
-    return false;
+    return null;
   }
 
   /** Fails the run on the step limit or a collapsed step size, with the likely cause. */
-  private failSteps(rs: RunState, what: string): boolean {
+  private failSteps(rs: RunState, what: string): RunEnd {
     const st = rs.stepper.stats;
     const cause = this.diagnosis.stepsCause(rs.stepper, rs.t0, rs.t, rs.tEnd, st.steps, this.guard.collapsing);
-    this.fail(rs.result, `${what}: ${cause}`, rs.t, this.ws.y, this.ws.d);
-    finishStats(rs);
-    return true;
+    return failed(`${what}: ${cause}`, rs.t, this.ws.y);
   }
 
   /** The instant of the earliest crossing in the last step: its events, or a switch. */
-  private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): boolean {
+  private crossingInstant(rs: RunState, crossing: number, tNewAbs: number): RunEnd | null {
     const ws = this.ws,
       m = this.model,
       stepper = rs.stepper,
@@ -403,31 +408,26 @@ export class Simulator {
     if (switched) {
       this.recorder.stepRow(t, ws.y, ws.d);
       const sliding = this.switching.lock(t, ws.y, ws.d, dtZero);
-      if (sliding >= 0 && t !== rs.tEnd) {
-        this.fail(rs.result, this.switching.slidingMessage(sliding, t), t, ws.y, ws.d);
-        finishStats(rs);
-        return true;
-      }
+      if (sliding >= 0 && t !== rs.tEnd) return failed(this.switching.slidingMessage(sliding, t), t, ws.y);
       origin.moveTo(at);
       this.restartAtOrigin(stepper, stepper.hLast !== 0 ? stepper.hLast : undefined);
       this.refreshWatch(t, ws.y, ws.d);
     }
-    return false;
+    return null;
   }
 
-  /** Fires `fired` at `at` (the time origin already there) and restarts; true when the run is over. */
+  /** Fires `fired` at `at` (the time origin already there) and restarts; null while the run goes on. */
   private processInstant(
     rs: RunState,
     at: number,
     fired: number[],
     dtZero: number,
     locate: LocateMode = 'exact',
-  ): boolean {
+  ): RunEnd | null {
     const ws = this.ws,
       m = this.model,
       sys = m.system,
-      stepper = rs.stepper,
-      result = rs.result;
+      stepper = rs.stepper;
     const nw = ws.nWatch;
     for (const e of fired) {
       const w = m.events[e].watchIndex;
@@ -441,7 +441,7 @@ export class Simulator {
         Math.abs(at - this.lastInstantAt) <= 4 * Number.EPSILON * Math.max(1, Math.abs(at)) &&
         this.lastFired.includes(e)
       ) {
-        if (this.zenoContinue && this.contacts.hold(rs, w, at)) return false;
+        if (this.zenoContinue && this.contacts.hold(rs, w, at)) return null;
         return this.failContact(rs, w, at);
       }
     }
@@ -449,11 +449,7 @@ export class Simulator {
     this.lastInstantAt = at;
     rs.eventCount += outcome.count;
     this.guard.restart(stepper);
-    const over = (message: string): boolean => {
-      this.fail(result, message, at, ws.y, ws.d);
-      finishStats(rs);
-      return true;
-    };
+    const over = (message: string): RunEnd => failed(message, at, ws.y);
     // (a `stop` there, or the end of the range, leaves nothing to integrate)
     if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd)
       return over(this.switching.slidingMessage(outcome.sliding, at));
@@ -506,50 +502,36 @@ export class Simulator {
         // contact it converges to, held from here
         if (this.zenoContinue && m.events[k].watchIndex >= 0 && this.contacts.hold(rs, m.events[k].watchIndex, at))
           continue;
-        result.status = 'zeno';
-        result.accumulationPoint = acc;
-        result.message = `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`;
-        return true;
+        return {
+          kind: 'zeno',
+          accumulationPoint: acc,
+          message: `events of ${m.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${at}, after ${rs.eventCount} events`,
+        };
       }
     }
-    if (outcome.stopped) {
-      result.status = 'stopped';
-      result.message = `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}`;
-      return true;
-    }
-    return false;
+    if (outcome.stopped)
+      return { kind: 'stopped', message: `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}` };
+    return null;
   }
 
   /** A delta's argument that touches zero near `at` (stepper's t): the run fails before it. */
-  private failTouch(rs: RunState, k: number, at: number): boolean {
+  private failTouch(rs: RunState, k: number, at: number): RunEnd {
     this.crossings.touched = -1;
     const t = this.ws.origin.abs(at);
-    this.fail(rs.result, this.diagnosis.touchMessage(k, t), rs.t, this.ws.y, this.ws.d);
-    finishStats(rs);
-    return true;
+    return failed(this.diagnosis.touchMessage(k, t), rs.t, this.ws.y);
   }
 
-  private failUnresolved(rs: RunState, k: number): boolean {
+  private failUnresolved(rs: RunState, k: number): RunEnd {
     const ws = this.ws;
     ws.gBound[k] = this.model.boundOne[k](rs.t, ws.y, ws.p, ws.d, ws.sw);
-    this.fail(rs.result, this.diagnosis.precisionMessage(k, rs.t, this.lastFired), rs.t, this.ws.y, this.ws.d);
-    finishStats(rs);
-    return true;
+    return failed(this.diagnosis.precisionMessage(k, rs.t, this.lastFired), rs.t, ws.y);
   }
 
-  private failContact(rs: RunState, k: number, atInstant?: number): boolean {
+  private failContact(rs: RunState, k: number, atInstant?: number): RunEnd {
     const ws = this.ws,
       stepper = rs.stepper;
     const at = atInstant ?? ws.origin.abs(stepper.tPrev);
-    this.fail(
-      rs.result,
-      this.diagnosis.contactMessage(k, at),
-      at,
-      atInstant === undefined ? stepper.yPrev : ws.y,
-      ws.d,
-    );
-    finishStats(rs);
-    return true;
+    return failed(this.diagnosis.contactMessage(k, at), at, atInstant === undefined ? stepper.yPrev : ws.y);
   }
 
   /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
