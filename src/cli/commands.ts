@@ -40,7 +40,8 @@ export async function loadModel(file: string, set?: SimulateOptions['set']): Pro
       visit(s.rhs);
     }
   if (needsExactRoots(deltaArguments, independent, (e) => references(e))) await import('../transform/exact-roots.js');
-  const model = compileModel(source, file, { set });
+  // (from the tree parsed above: parsing the text again was a tenth of a 1024-sphere row's run)
+  const model = compileModel(ast);
   // Double roots of delta arguments and similar schedule problems are model errors: find them now.
   transformReport(model);
   return model;
