@@ -25,10 +25,11 @@ import type { FirstOrderSystem, SwitchingFunction } from '../transform/system.js
 import { constraintBuilder } from './constraints.js';
 import { Emitter } from './emitter.js';
 import { emitEventActions } from './emit-events.js';
-import { emitFlow } from './emit-flow.js';
+import { watchedFunctions } from './emit-flow.js';
+import { flowProgram } from './flow-program.js';
 import { emitValues } from './emit-values.js';
 import { eventDependencies } from './event-dependencies.js';
-import { programOf } from './program.js';
+import { PRELUDE_PARTS, programOf } from './program.js';
 
 export type HotFunction = (
   t: number,
@@ -185,28 +186,28 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     return { array: 'd', index: discreteSlot.get(n) ?? -1 };
   };
 
+  const watched = watchedFunctions(system, em);
+  const { watchInfo, watchExprs, rateExprs } = watched;
+  // (the flow's functions are written and compiled on first use: flow-program.ts)
+  const flow = flowProgram(system, em, stateSlot, watched);
   const program = programOf(em);
   const { parts, families, fn } = program;
-  const { watchInfo, watchExprs, rateExprs } = emitFlow(system, em, program, stateSlot);
   const eventMeta = emitEventActions(system, em, program, slotIndex);
   const { scheduleIndex, bcIndex } = emitValues(system, program);
 
-  parts.push(
-    `return { rhs, watch, watchLocked, watchRate, watchBound, rateBound, watchOne: ${families.get('watch')}, rateOne: ${families.get('watchRate')}, boundOne: ${families.get('watchBound')}, rateBoundOne: ${families.get('rateBound')}, outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')} };`,
-  );
-  const source = parts.join('\n\n');
+  const members = `outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')}`;
+  // the whole program as transform --format js shows it: the flow's parts first
+  const source = () => {
+    const f = flow.text();
+    return [
+      ...parts.slice(0, PRELUDE_PARTS),
+      ...f.parts,
+      ...parts.slice(PRELUDE_PARTS),
+      `return { ${f.members}, ${members} };`,
+    ].join('\n\n');
+  };
 
-  const made = new Function(source)() as {
-    rhs: HotFunction;
-    watch: HotFunction;
-    watchLocked: HotFunction;
-    watchRate: HotFunction;
-    watchBound: HotFunction;
-    rateBound: HotFunction;
-    watchOne: ScalarFunction[];
-    rateOne: ScalarFunction[];
-    boundOne: ScalarFunction[];
-    rateBoundOne: ScalarFunction[];
+  const made = new Function([...parts, `return { ${members} };`].join('\n\n'))() as {
     outputs: HotFunction;
     initial: CompiledModel['initial'];
     apply: CompiledEvent['apply'][];
@@ -228,16 +229,36 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     nStates: stateNames.length,
     nDiscrete: discreteNames.length,
     nSwitch: system.switching.length,
-    rhs: made.rhs,
-    watch: made.watch,
-    watchLocked: made.watchLocked,
-    watchRate: made.watchRate,
-    watchBound: made.watchBound,
-    rateBound: made.rateBound,
-    watchOne: made.watchOne,
-    rateOne: made.rateOne,
-    boundOne: made.boundOne,
-    rateBoundOne: made.rateBoundOne,
+    get rhs() {
+      return flow.functions().rhs;
+    },
+    get watch() {
+      return flow.functions().watch;
+    },
+    get watchLocked() {
+      return flow.functions().watchLocked;
+    },
+    get watchRate() {
+      return flow.functions().watchRate;
+    },
+    get watchBound() {
+      return flow.functions().watchBound;
+    },
+    get rateBound() {
+      return flow.functions().rateBound;
+    },
+    get watchOne() {
+      return flow.functions().watchOne;
+    },
+    get rateOne() {
+      return flow.functions().rateOne;
+    },
+    get boundOne() {
+      return flow.functions().boundOne;
+    },
+    get rateBoundOne() {
+      return flow.functions().rateBoundOne;
+    },
     watchStates,
     watchInfo,
     events,
@@ -268,7 +289,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       const closed = structureOf(system).closedForm
         ? `\n\n// Closed forms of the analytic path (every part is a polynomial in the independent variable)\n\n${this.closedForm().source}`
         : '';
-      return `${source}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}${closed}`;
+      return `${source()}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}${closed}`;
     },
   };
 }

@@ -9,22 +9,8 @@ import type { WatchEntry } from './compile.js';
 import { literal, type Emitter } from './emitter.js';
 import type { Program } from './program.js';
 
-/** Writes the flow's functions into `program`; returns the watched functions and their rates, in watch order. */
-export function emitFlow(system: FirstOrderSystem, em: Emitter, program: Program, stateSlot: Map<string, number>) {
-  const { parts, outFn, family, bodyOf } = program;
-  // Right-hand side: switching primitives locked, so no step sees a discontinuity.
-  parts.push(
-    outFn(
-      'rhs',
-      system.equations.map((q, i) => ({
-        deps: [q.rhs],
-        line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n`,
-      })),
-      'locked',
-    ),
-  );
-
-  // Watched functions: state events, then switching functions.
+/** The watched functions (state events, then switching functions), whether each is affine, and their rates. */
+export function watchedFunctions(system: FirstOrderSystem, em: Emitter) {
   const watchInfo: WatchEntry[] = [];
   const watchExprs: Expr[] = [];
   system.events.forEach((ev, i) => {
@@ -45,16 +31,42 @@ export function emitFlow(system: FirstOrderSystem, em: Emitter, program: Program
     watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 });
     watchExprs.push(s.g);
   });
+  // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
+  const rateExprs: (Expr | null)[] = watchInfo.map((w) =>
+    w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate,
+  );
+  return { watchInfo, watchExprs, rateExprs };
+}
+
+export type Watched = ReturnType<typeof watchedFunctions>;
+
+/** Writes the flow's functions into `program`, for the watched functions `watched` (in watch order). */
+export function emitFlow(
+  system: FirstOrderSystem,
+  em: Emitter,
+  program: Program,
+  stateSlot: Map<string, number>,
+  { watchExprs, rateExprs }: Watched,
+): void {
+  const { parts, outFn, family, bodyOf } = program;
+  // Right-hand side: switching primitives locked, so no step sees a discontinuity.
+  parts.push(
+    outFn(
+      'rhs',
+      system.equations.map((q, i) => ({
+        deps: [q.rhs],
+        line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n`,
+      })),
+      'locked',
+    ),
+  );
+  // Watched functions: state events, then switching functions.
   parts.push(
     outFn(
       'watch',
       watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'direct')};\n` })),
       'direct',
     ),
-  );
-  // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
-  const rateExprs: (Expr | null)[] = watchInfo.map((w) =>
-    w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate,
   );
   parts.push(
     outFn(
@@ -113,5 +125,4 @@ export function emitFlow(system: FirstOrderSystem, em: Emitter, program: Program
       bodyOf(r ? [r] : [], 'locked', `  return ${r ? `${ULPS} * ${e.magnitude(r, 'locked')}` : 'NaN'};\n`),
     ),
   );
-  return { watchInfo, watchExprs, rateExprs };
 }

@@ -11,6 +11,9 @@ import { foldFunctions, foldStatements } from './loops.js';
 /** lines per part of a generated function that writes an array (see outFn) */
 const OUT_CHUNK = 256;
 
+/** How many parts every program starts with (strict mode, sq and cube). */
+export const PRELUDE_PARTS = 3;
+
 /** The parts of one generated source, written with the emitter `em`. */
 export function programOf(em: Emitter) {
   const parts: string[] = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;'];
