@@ -18,7 +18,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { Diagnosis } from '../driver/diagnosis.js';
 import { isDeltaArgument } from '../driver/delta-touch.js';
-import { MAX_EVENT_ITERATIONS } from '../driver/firing.js';
+import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
 import type { SimulateOptions, SimulationResult } from '../driver/types.js';
 import { StopQueue } from '../driver/stop-queue.js';
@@ -350,12 +350,7 @@ export class AnalyticSimulator {
     if (!this.arrive(run, due, t)) return true;
     const outcome = this.firing.fire(t, due);
     run.eventCount += outcome.count;
-    if (outcome.iterationFailed)
-      return this.failAt(
-        run,
-        `event iteration at ${this.model.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`,
-        t,
-      );
+    if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);
     if (!this.repredict(run, due, outcome.fired, t)) return true;
     this.clocks.giveBack(this.ws.y);
     if (run.eventCount > run.s.maxEvents)

@@ -10,6 +10,7 @@ import {
   MAX_EVENT_ITERATIONS,
   readFunction,
   sentAcross,
+  zeroFiredHere,
   type FireOutcome,
   type FunctionPoint,
 } from '../driver/firing.js';
@@ -224,7 +225,7 @@ export class AnalyticFiring {
       before.rateBound = mb[4 * i + 3];
       const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
       const e = (m.watchInfo[k] as { event: number }).event;
-      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, this.outcome.fired.includes(e)))
+      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, zeroFiredHere(m, k, this.outcome.fired)))
         (next ??= []).push(e);
     }
     return next;

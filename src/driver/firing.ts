@@ -9,6 +9,7 @@ import type { Recorder } from './recorder.js';
 import type { Switching } from './switching.js';
 import type { ValueRecord } from './types.js';
 import type { Workspace } from './workspace.js';
+import type { CompiledModel } from '../codegen/compile.js';
 
 export const MAX_EVENT_ITERATIONS = 100;
 /** attempted steps of one Marcus flow at most */
@@ -94,7 +95,35 @@ export function sentAcross(
   return firedHere ? headed !== heading : headed === 0;
 }
 
-/** Reads watched function k and its rate, with their roundings, at (t, y, d) into `point`. */
+/**
+ * Why event iteration at t did not settle: the events that fired in its last rounds keep
+ * sending each other's functions (or their own) back across zero. A thermostat switching on
+ * and off at one threshold does this: nothing lets time pass between the switches.
+ */
+export function iterationMessage(m: CompiledModel, t: number, fired: readonly number[]): string {
+  const names = [...new Set(fired.slice(-4 * m.events.length))].sort((a, b) => a - b).map((e) => m.events[e].name);
+  const which =
+    names.length === 1
+      ? `event ${names[0]} keeps sending its own function back across zero`
+      : `events ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} keep sending each other's functions back across zero`;
+  return `event iteration at ${m.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: ${which} at this instant (chattering: switching both ways at one threshold leaves no time between the switches); give the switch a dead band (hysteresis: thresholds a little apart) or a minimum time between switches`;
+}
+
+/**
+ * Whether watched function k's zero was located at this instant: its own event fired there,
+ * or an event whose function has the same zeros (WatchEntry.zeroOf: a thermostat's
+ * `T - 20 rises` beside `T - 20 falls`).
+ */
+export function zeroFiredHere(m: CompiledModel, k: number, fired: readonly number[]): boolean {
+  const zero = m.watchInfo[k].zeroOf;
+  for (const e of fired) {
+    const w = m.events[e].watchIndex;
+    if (w >= 0 && m.watchInfo[w].zeroOf === zero) return true;
+  }
+  return false;
+}
+
+/** Reads watched function k and its rate, with their roundings, at (t, y, d) into `point`; rates on the branches `sw`. */
 export function readFunction(
   ws: Workspace,
   k: number,
@@ -102,10 +131,10 @@ export function readFunction(
   y: Float64Array,
   d: Float64Array,
   point: FunctionPoint,
+  sw: Float64Array = ws.sw,
 ): FunctionPoint {
   const m = ws.model,
-    p = ws.p,
-    sw = ws.sw;
+    p = ws.p;
   point.g = m.watchOne[k](t, y, p, d, sw);
   point.rate = m.rateOne[k](t, y, p, d, sw);
   point.gBound = m.boundOne[k](t, y, p, d, sw);
@@ -124,12 +153,16 @@ export class Firing {
   /** a touched function before and after a round (event iteration) */
   private readonly before: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly after: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
+  /** the switches before a round's actions, while ws.sw holds the branches after them */
+  private readonly swBefore: Float64Array;
 
   constructor(
     private readonly ws: Workspace,
     private readonly recorder: Recorder,
     private readonly switching: Switching,
-  ) {}
+  ) {
+    this.swBefore = new Float64Array(ws.model.nSwitch);
+  }
 
   /**
    * Applies the events `fired` (in file order) at t to (ws.y, ws.d), with the ledger and the
@@ -165,17 +198,23 @@ export class Firing {
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
       }
       // Event iteration: an action that sends another state event's function across fires it
-      // now (sentAcross). Only the functions these actions can change are looked at.
+      // now (sentAcross). Only the functions these actions can change are looked at. Their
+      // rates after the round take the branches of the state after it (`T' = if on then 2
+      // else -1` turns round when `on := 0`): the switches are set there first.
       let next: number[] | null = null;
+      if (m.nSwitch > 0) {
+        this.swBefore.set(sw);
+        this.switching.lock(t, ws.yOut, ws.dOut, dtZero);
+      }
       for (const e of round) {
         const touches = m.events[e].touches;
         for (let i = 0; i < touches.length; i++) {
           const k = touches[i],
             w = m.watchInfo[k];
           if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event)) continue;
-          const before = readFunction(ws, k, t, ws.y, ws.d, this.before),
+          const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
             after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
-          const firedHere = all.includes(w.event);
+          const firedHere = zeroFiredHere(m, k, all);
           if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere))
             (next ??= []).push(w.event);
         }

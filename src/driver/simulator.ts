@@ -27,7 +27,7 @@ import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
 import { StepGuard } from './step-guard.js';
 import { StopQueue } from './stop-queue.js';
-import { Firing, MAX_EVENT_ITERATIONS } from './firing.js';
+import { Firing, iterationMessage } from './firing.js';
 import { Recorder } from './recorder.js';
 import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
 import { Switching } from './switching.js';
@@ -454,10 +454,7 @@ export class Simulator {
     if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd)
       return over(this.switching.slidingMessage(outcome.sliding, at));
     if (outcome.flowFailed !== null) return over(outcome.flowFailed);
-    if (outcome.iterationFailed)
-      return over(
-        `event iteration at ${sys.independent} = ${at} did not settle after ${MAX_EVENT_ITERATIONS} rounds: actions keep making event functions cross`,
-      );
+    if (outcome.iterationFailed) return over(iterationMessage(m, at, outcome.fired));
     // Restart with the step size in use before the event as the proposal: the controller
     // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
     // At most twice the time since one of these events last fired: an event often comes
