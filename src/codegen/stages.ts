@@ -66,7 +66,7 @@ function describe(x: unknown): string {
   if (Array.isArray(x)) return 'an array';
   if (isSystem(x)) return 'a FirstOrderSystem (from transformModel)';
   if (isAnalysed(x)) return 'an AnalysedModel (from analyseModel)';
-  if (isObject(x) && typeof x.rhs === 'function') return 'a CompiledModel (from compileModel)';
+  if (isObject(x) && hasRhs(x)) return 'a CompiledModel (from compileModel)';
   return typeof x;
 }
 
@@ -209,7 +209,18 @@ export function compileModel(source: StageInput, file = '<model>', options: Expa
 /** Whether x is what compileModel gives (checked at the library's boundary, as every stage's input is). */
 export function isCompiledModel(x: unknown): x is CompiledModel {
   const m = x as Partial<CompiledModel> | null;
-  return typeof m === 'object' && m !== null && typeof m.rhs === 'function' && isSystem(m.system);
+  return typeof m === 'object' && m !== null && hasRhs(m) && isSystem(m.system);
+}
+
+/**
+ * Whether x has a right-hand side: a function, or compile's getter, which is not called here
+ * (it writes and compiles the flow, which the analytic path never needs: flow-program.ts).
+ */
+function hasRhs(x: object): boolean {
+  return (
+    typeof Object.getOwnPropertyDescriptor(x, 'rhs')?.get === 'function' ||
+    typeof (x as { rhs?: unknown }).rhs === 'function'
+  );
 }
 
 /** Throws unless x is a compiled model: `caller` takes what compileModel gives. */
