@@ -230,34 +230,34 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     nDiscrete: discreteNames.length,
     nSwitch: system.switching.length,
     get rhs() {
-      return flow.functions().rhs;
+      return flow.rhs();
     },
     get watch() {
-      return flow.functions().watch;
+      return flow.watched().watch;
     },
     get watchLocked() {
-      return flow.functions().watchLocked;
+      return flow.watched().watchLocked;
     },
     get watchRate() {
-      return flow.functions().watchRate;
+      return flow.watched().watchRate;
     },
     get watchBound() {
-      return flow.functions().watchBound;
+      return flow.watched().watchBound;
     },
     get rateBound() {
-      return flow.functions().rateBound;
+      return flow.watched().rateBound;
     },
     get watchOne() {
-      return flow.functions().watchOne;
+      return flow.watched().watchOne;
     },
     get rateOne() {
-      return flow.functions().rateOne;
+      return flow.watched().rateOne;
     },
     get boundOne() {
-      return flow.functions().boundOne;
+      return flow.watched().boundOne;
     },
     get rateBoundOne() {
-      return flow.functions().rateBoundOne;
+      return flow.watched().rateBoundOne;
     },
     watchStates,
     watchInfo,

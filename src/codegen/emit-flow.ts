@@ -40,26 +40,24 @@ export function watchedFunctions(system: FirstOrderSystem, em: Emitter) {
 
 export type Watched = ReturnType<typeof watchedFunctions>;
 
-/** Writes the flow's functions into `program`, for the watched functions `watched` (in watch order). */
-export function emitFlow(
-  system: FirstOrderSystem,
-  em: Emitter,
-  program: Program,
-  stateSlot: Map<string, number>,
-  { watchExprs, rateExprs }: Watched,
-): void {
-  const { parts, outFn, family, bodyOf } = program;
-  // Right-hand side: switching primitives locked, so no step sees a discontinuity.
-  parts.push(
-    outFn(
-      'rhs',
-      system.equations.map((q, i) => ({
-        deps: [q.rhs],
-        line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n`,
-      })),
-      'locked',
-    ),
+/** The right-hand side `rhs(t, y, p, d, sw, out)`: switching primitives locked, so no step sees a discontinuity. */
+export function rhsPart(system: FirstOrderSystem, program: Program, stateSlot: Map<string, number>): string {
+  return program.outFn(
+    'rhs',
+    system.equations.map((q, i) => ({
+      deps: [q.rhs],
+      line: (e) => `  out[${stateSlot.get(q.state) ?? i}] = ${e.expr(q.rhs, 'locked')};\n`,
+    })),
+    'locked',
   );
+}
+
+/**
+ * Writes the functions of the watched functions `watched` (in watch order) into `program`:
+ * the flow's functions after the right-hand side.
+ */
+export function emitFlow(system: FirstOrderSystem, program: Program, { watchExprs, rateExprs }: Watched): void {
+  const { parts, outFn, family, bodyOf } = program;
   // Watched functions: state events, then switching functions.
   parts.push(
     outFn(
