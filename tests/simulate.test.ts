@@ -247,11 +247,16 @@ describe('the end of the range, functions with bumps, sliding modes', () => {
   });
 
   it('a crossing half an ulp before the end does not swallow the events at the end', () => {
-    const r = simulate(
-      "independent t from 0 to 2\nparameter c = 0.9999999999999998\nevent k at 1 do x := 0 end\nevent s when x - c rises do y := y + 10 end\nevent a at 2 do y := y + 100 end\nx' = 1; y' = 0\nx(0) = -5; y(0) = 0",
-    );
-    expect(r.events.map((e) => e.name)).toEqual(['k', 's', 'a']);
-    expect(r.final.y).toBe(110);
+    // x - c is 2.2e-16 at t = 2, within its own rounding (3.5e-15) of zero: a crossing the
+    // arithmetic cannot tell from the end, which is not an event of the range on any path
+    // (range-ends.test.ts); the time event at the end fires all the same.
+    const src =
+      "independent t from 0 to 2\nparameter c = 0.9999999999999998\nevent k at 1 do x := 0 end\nevent s when x - c rises do y := y + 10 end\nevent a at 2 do y := y + 100 end\nx' = 1; y' = 0\nx(0) = -5; y(0) = 0";
+    for (const method of ['analytic', 'dopri5', 'rodas', 'rk4'] as const) {
+      const r = simulate(src, { method });
+      expect(r.events.map((e) => e.name)).toEqual(['k', 'a']);
+      expect(r.final.y).toBe(100);
+    }
   });
 
   it('a function with a bump inside a step (flat at both ends) is still sampled: switches and events are found', () => {

@@ -17,7 +17,10 @@
 import type { CompiledModel } from '../codegen/compile.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { Diagnosis } from '../driver/diagnosis.js';
-import { isDeltaArgument } from '../driver/delta-touch.js';
+import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
+import { crossingAtEnd, endGuard } from './range-ends.js';
+import { touchesZeroMessage } from './messages.js';
+import type { Limits, Run } from './run.js';
 import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
 import type { SimulateOptions, SimulationResult } from '../driver/types.js';
@@ -25,7 +28,6 @@ import { StopQueue } from '../driver/stop-queue.js';
 import { Workspace } from '../driver/workspace.js';
 import { ZenoWatch } from '../driver/zeno.js';
 import { structureOf } from '../structure/structure.js';
-import { toText } from '../expression/expr.js';
 import { Clocks, addTime } from './clocks.js';
 import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
@@ -35,32 +37,6 @@ import { DueEvents, tieTolerance } from './due.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
 import type { RunSettings } from '../driver/settings.js';
-
-/** The range and limits of a run. */
-interface Limits {
-  t0: number;
-  tEnd: number;
-  maxSteps: number;
-  maxEvents: number;
-  maxRows: number;
-  outputStep: number;
-}
-
-interface Run {
-  readonly s: Limits;
-  readonly result: SimulationResult;
-  readonly probes: number[];
-  pi: number;
-  readonly probeOut: NonNullable<SimulationResult['probes']>;
-  readonly gridRows: boolean;
-  readonly needOutputs: boolean;
-  instants: number;
-  eventCount: number;
-  /** the current time: hi + lo */
-  hi: number;
-  lo: number;
-  readonly progress: ((t: number) => void) | undefined;
-}
 
 export class AnalyticSimulator {
   readonly model: CompiledModel;
@@ -197,6 +173,7 @@ export class AnalyticSimulator {
       eventCount: 0,
       hi: t0,
       lo: 0,
+      endGuard: endGuard(tEnd),
       progress: settings.progress,
     };
     this.run_ = run;
@@ -205,6 +182,8 @@ export class AnalyticSimulator {
     this.start(run);
     let over = false;
     const due = this.dueAt.take(t0, 0);
+    // (a delta at the start counts: with the time events there, in file order)
+    if (t0 < tEnd) deltasDueAtEnd(ws, t0, ws.y, ws.d, true, () => false, due).sort(ascending);
     if (due.length > 0) over = this.instant(run, due);
     else this.recorder.endRow(t0, ws.y, ws.d);
     this.takeProbes(run, t0, 0);
@@ -241,13 +220,12 @@ export class AnalyticSimulator {
       pr = this.predictor,
       m = this.model;
     const { y, p, d } = ws;
-    const tEnd = run.s.tEnd;
     for (;;) {
       const k = heap.top();
       if (k < 0) return false;
       const hi = heap.hi[k],
         lo = heap.lo[k];
-      if (!(hi < tEnd) || this.unresolved[k] === 1) return false;
+      if (!(hi < run.endGuard) || this.unresolved[k] === 1) return false;
       const t = hi + lo;
       const tol = tieTolerance(hi);
       const q = this.stopQueue.peek();
@@ -316,10 +294,19 @@ export class AnalyticSimulator {
       hi = q;
       lo = 0;
     }
-    if (hi > tEnd || (hi === tEnd && lo > 0)) {
-      this.outputsUntil(run, tEnd, 0);
-      return true;
-    }
+    if (hi > tEnd || (hi === tEnd && lo > 0)) return this.end(run);
+    // (a crossing that cannot be told from the end: not an event of the range, but a delta's)
+    if (
+      k >= 0 &&
+      hi >= run.endGuard &&
+      hi === heap.hi[k] &&
+      lo === heap.lo[k] &&
+      !isDeltaArgument(this.model.events[k])
+    )
+      if (crossingAtEnd(this.ws, this.clocks, this.plans[k], hi, lo, tEnd)) {
+        heap.set(k, Infinity, 0);
+        return false;
+      }
     if (this.unresolved[k] === 1 && heap.hi[k] === hi && heap.lo[k] === lo) return this.failUnresolved(run, k, hi, lo);
     if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
     // (the row limit reached on the way: the run ends at its last row, before the instant)
@@ -329,6 +316,23 @@ export class AnalyticSimulator {
     if (this.instant(run, this.dueAt.take(hi, lo))) return true;
     if (run.pi < run.probes.length) this.takeProbes(run, hi, lo);
     return false;
+  }
+
+  /** The end of the range: its rows and probes, and the deltas due there (a delta at the end counts). */
+  private end(run: Run): boolean {
+    const tEnd = run.s.tEnd,
+      ws = this.ws;
+    this.outputsUntil(run, tEnd, 0);
+    this.clocks.everyTo(tEnd, 0, ws.y, ws.p, ws.d);
+    const tol = tieTolerance(tEnd);
+    const fired = (k: number) =>
+      Math.abs(tEnd - this.lastAt[(this.model.watchInfo[k] as { event: number }).event]) <= tol;
+    const due = deltasDueAtEnd(ws, tEnd, ws.y, ws.d, false, fired, []);
+    if (due.length === 0) return true;
+    run.hi = tEnd;
+    run.lo = 0;
+    this.instant(run, due);
+    return true;
   }
 
   /** Brings the groups listed to the current instant. */
@@ -544,17 +548,12 @@ export class AnalyticSimulator {
   private failUnresolved(run: Run, k: number, hi: number, lo: number): boolean {
     const m = this.model,
       t = hi + lo;
-    const ev = m.system.events[k];
     // (the state brought to the touch, where the message says the run stopped)
     run.hi = hi;
     run.lo = lo;
     if (isDeltaArgument(m.events[k]))
       return this.failAt(run, this.diagnosis.touchMessage(m.events[k].watchIndex, t), t);
-    return this.failAt(
-      run,
-      `precision ran out at ${m.system.independent} = ${t}: the function of event ${ev.name} (${ev.condition ? conditionText(m, k) : ev.name}) touches zero within its own rounding there, so whether it crosses cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`,
-      t,
-    );
+    return this.failAt(run, touchesZeroMessage(m, k, t), t);
   }
 
   /** Fails the run at time t (the state brought there). */
@@ -587,8 +586,3 @@ export class AnalyticSimulator {
 const NO_PROBES: number[] = [];
 
 const ascending = (a: number, b: number): number => a - b;
-
-function conditionText(m: CompiledModel, k: number): string {
-  const c = m.system.events[k].condition;
-  return c ? toText(c) : m.events[k].name;
-}

@@ -21,7 +21,7 @@
 import { locateCrossing, type Bracket, type ScanFunction } from '../integrators/locate.js';
 import type { Stepper } from '../integrators/stepper.js';
 import { matches } from './firing.js';
-import { functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
+import { deltasDueAtEnd, functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
 import { Arming } from './arming.js';
 import { StepSamples, type SampledFunction } from './step-samples.js';
 import { EventConflicts } from './event-conflicts.js';
@@ -582,6 +582,33 @@ export class Crossings implements SampledFunction {
     const gap = Math.abs(t - ws.origin.abs(this.candidateRight[k]));
     const rate = Math.abs(ws.rNew[k]);
     return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+  }
+
+  /**
+   * At the end of the range, in a step that landed there at t: the located crossings that
+   * are events of the range, and the earliest of them (or -1). One the arithmetic cannot
+   * tell from the end (zeroAtEnd) is not, as one at the start is not, except a delta's: a
+   * delta at the end counts (MODEL-LANGUAGE, "Ends of the range").
+   */
+  dropAtEnd(t: number): number {
+    const dir = this.ws.dir,
+      right = this.candidateRight;
+    let kept = 0,
+      earliest = -1;
+    for (let j = 0; j < this.locatedCount; j++) {
+      const k = this.located[j];
+      if (this.deltaArgument[k] === 0 && this.zeroAtEnd(k, t)) continue;
+      this.located[kept++] = k;
+      if (earliest < 0 || dir * (right[k] - right[earliest]) < 0) earliest = k;
+    }
+    this.locatedCount = kept;
+    return earliest;
+  }
+
+  /** The deltas on the state due at an end of the range t (deltasDueAtEnd), added to `out`; held ones fired already. */
+  deltasAtEnd(t: number, y: Float64Array, d: Float64Array, atStart: boolean, out: number[]): number[] {
+    const held = this.arming.held;
+    return deltasDueAtEnd(this.ws, t, y, d, atStart, (k) => held[k] === 1, out);
   }
 
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */

@@ -62,3 +62,33 @@ export function touchingDelta(
   }
   return -1;
 }
+
+/**
+ * The deltas on the state due at an end of the range t, added to `out`: a delta at the start
+ * or at the end counts (MODEL-LANGUAGE, "Ends of the range"), on both paths alike. Its
+ * argument is within its rounding of zero at (t, y, d) and moving; at the end, towards its
+ * zero (one that crossed before the end fired there: `fired` says so).
+ */
+export function deltasDueAtEnd(
+  ws: Workspace,
+  t: number,
+  y: Float64Array,
+  d: Float64Array,
+  atStart: boolean,
+  fired: (k: number) => boolean,
+  out: number[],
+): number[] {
+  const m = ws.model,
+    p = ws.p,
+    sw = ws.sw;
+  for (let k = 0; k < ws.nWatch; k++) {
+    const w = m.watchInfo[k];
+    if (w.kind !== 'event' || !isDeltaArgument(m.events[w.event]) || fired(k)) continue;
+    const g = m.watchOne[k](t, y, p, d, sw),
+      rate = m.rateOne[k](t, y, p, d, sw);
+    if (!(Math.abs(g) <= 4 * m.boundOne[k](t, y, p, d, sw))) continue;
+    if (!(Math.abs(rate) > 4 * m.rateBoundOne[k](t, y, p, d, sw))) continue;
+    if (atStart || g === 0 || Math.sign(g) * Math.sign(rate) * ws.dir < 0) out.push(w.event);
+  }
+  return out;
+}

@@ -185,7 +185,7 @@ export class Simulator {
     };
     this.guard.begin(stepper, rtol, atol, maxSteps, tEnd, sys.independent);
     const slidingAtStart = this.switching.lock(t0, y, d);
-    const due = takeDue(rs, t0, this.due);
+    const due = t0 !== tEnd ? this.withDeltasAtEnd(takeDue(rs, t0, this.due), t0, true) : takeDue(rs, t0, this.due);
     // (Events at the start may move the state off the sliding surface: fire() checks again.)
     if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd)
       return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
@@ -287,8 +287,9 @@ export class Simulator {
         // A crossing the arithmetic cannot tell from the end of the range (its function within
         // its rounding of zero there) is not an event of this range, as one at the start is not
         // (IDERK 5.5.4: kicks at 1..5 on [0, 6]); wherever rounding placed it, on every method.
-        if (crossing >= 0 && !(landed && tStop === rs.tEnd && this.crossings.zeroAtEnd(crossing, tStop)))
-          return this.crossingInstant(rs, crossing, tNewAbs);
+        // A delta's is: a delta at the end counts.
+        const event = crossing >= 0 && landed && tStop === rs.tEnd ? this.crossings.dropAtEnd(tStop) : crossing;
+        if (event >= 0) return this.crossingInstant(rs, event, tNewAbs);
       }
       const tPrevAbs = rs.t;
       ws.y.set(stepper.y);
@@ -303,10 +304,13 @@ export class Simulator {
     }
     // landed on tStop (or the origin is already there)
     rs.t = tStop;
-    if (tStop === queued) {
+    const due = tStop === queued ? takeDue(rs, tStop, this.due) : this.due;
+    if (tStop !== queued) due.length = 0;
+    if (tStop === rs.tEnd && rs.t0 !== rs.tEnd) this.withDeltasAtEnd(due, tStop, false);
+    if (due.length > 0) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
-      const end = this.processInstant(rs, tStop, [...takeDue(rs, tStop, this.due)], 0);
+      const end = this.processInstant(rs, tStop, [...due], 0);
       if (end !== null) return end;
     } else if (tStop !== rs.tEnd) this.recorder.stepRow(tStop, ws.y, ws.d);
     takeProbes(rs, this.ws, tStop);
@@ -315,6 +319,15 @@ export class Simulator {
     // integrated the rest, and events or probes at the end would be lost.
     if (tStop === rs.tEnd) rs.ended = true;
     return null;
+  }
+
+  /** `due` and the deltas on the state due at the start or the end t (Crossings.deltasAtEnd), in file order. */
+  private withDeltasAtEnd(due: number[], t: number, atStart: boolean): number[] {
+    if (this.ws.nWatch === 0) return due;
+    const n = due.length;
+    this.crossings.deltasAtEnd(t, this.ws.y, this.ws.d, atStart, due);
+    if (due.length > n) due.sort((a, b) => a - b);
+    return due;
   }
 
   /** Fails the run on the step limit or a collapsed step size, with the likely cause. */

@@ -1,0 +1,33 @@
+/**
+ * The ends of the range on the analytic path, as on the stepper (driver/crossings.ts): a
+ * crossing the arithmetic cannot tell from the end is not an event of the range, as one at
+ * the start is not, except a delta's; a delta at the start or at the end counts
+ * (MODEL-LANGUAGE, "Ends of the range"; driver/delta-touch.ts, deltasDueAtEnd).
+ */
+import type { Workspace } from '../driver/workspace.js';
+import type { Clocks } from './clocks.js';
+import type { EventPlan } from './plan.js';
+
+/** Below this time a predicted crossing is far enough from the end tEnd not to be looked at. */
+export function endGuard(tEnd: number): number {
+  return tEnd - 1e-9 * Math.max(1, Math.abs(tEnd));
+}
+
+/**
+ * Whether a state event's crossing predicted at hi + lo, at or just before tEnd, cannot be
+ * told from the end: its function is within its rounding of zero at tEnd, and the crossing
+ * lies closer to tEnd than the function, at its rate there, takes to cross that rounding.
+ */
+export function crossingAtEnd(ws: Workspace, clocks: Clocks, plan: EventPlan, hi: number, lo: number, tEnd: number) {
+  const m = ws.model,
+    k = plan.watch,
+    { y, p, d, sw } = ws;
+  clocks.lend(plan.reads, tEnd, 0, y, p, d);
+  const band = 4 * m.boundOne[k](tEnd, y, p, d, sw);
+  const g = m.watchOne[k](tEnd, y, p, d, sw);
+  const rate = Math.abs(m.rateOne[k](tEnd, y, p, d, sw));
+  clocks.giveBack(y);
+  if (!(Math.abs(g) <= band)) return false;
+  const gap = tEnd - hi - lo;
+  return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd));
+}
