@@ -55,6 +55,12 @@ describe('architecture: the folders of src/ are the pipeline', () => {
     expect([...folders].sort()).toEqual([...LAYERS].sort());
   });
 
+  it("the README's architecture table lists the folders in the pipeline's order", () => {
+    const readme = readFileSync(resolve(__dirname, '../README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `src\/([a-z-]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual([...LAYERS]);
+  });
+
   it('every relative import resolves to a file', () => {
     const missing = files.flatMap((f) =>
       importsOf(f)
