@@ -88,10 +88,29 @@ x(0) = 0; x'(0) = 0; x''(0) = 0`);
     expect(x.degree).toBe(4);
   });
 
-  it('an oscillator is a cycle: numeric, with the reason; what reads it is numeric too', () => {
+  it('an oscillator is linear: one block with its matrix, which what reads it joins', () => {
     const { sys, st } = structureOf(`independent t from 0 to 1
 x' = y
 y' = -x
+z' = x
+x(0) = 1; y(0) = 0; z(0) = 0`);
+    const entries = segmentsReport(sys, st).segments;
+    expect(entries.map((e) => [e.states.join(','), e.integration])).toEqual([
+      ['x,y', "closed form: linear, (x, y, z)' = A (x, y, z) with A = [0, 1, 0; -1, 0, 0; 1, 0, 0]"],
+      ['z', 'closed form: linear, in the block of x, y, z'],
+    ]);
+    expect(entries[0].matrix).toEqual([
+      ['0', '1', '0'],
+      ['-1', '0', '0'],
+      ['1', '0', '0'],
+    ]);
+    expect(entries[0].inhomogeneous).toEqual(['0', '0', '0']);
+  });
+
+  it('a cycle that is not linear is numeric, with the reason; what reads it is numeric too', () => {
+    const { sys, st } = structureOf(`independent t from 0 to 1
+x' = y
+y' = -sin(x)
 z' = x
 x(0) = 1; y(0) = 0; z(0) = 0`);
     expect(st.closedForm).toBe(false);
@@ -103,6 +122,21 @@ x(0) = 1; y(0) = 0; z(0) = 0`);
     expect(entries[0].reason).toBe('x and y depend on one another (a cycle): not a polynomial in t');
     expect(entries[1].reason).toBe('it reads x, which is integrated numerically');
     expect(st.obstacles[0]).toMatch(/^x, y: x and y depend/);
+  });
+
+  it('a leaky neuron: linear with an inhomogeneous part; its threshold is an exponential sum', () => {
+    const { sys, st } = structureOf(`independent t from 0 to 100
+parameter tau = 10, EL = -65, Vth = -50, R = 1, I = 20
+event spike when V - Vth rises do V := EL end
+V' = (-(V - EL) + R*I)/tau
+V(0) = -65`);
+    const r = segmentsReport(sys, st);
+    expect(r.segments[0].matrix).toEqual([['-(1/tau)']]);
+    expect(r.segments[0].inhomogeneous).toEqual(['(EL + R*I)/tau']);
+    expect(r.eventRoots).toEqual([
+      { event: 'spike', times: 'roots of a sum of exponentials in t (affine in V), isolated with a certificate' },
+    ]);
+    expect(st.events[0].linear!.gradient.map((e) => e.kind === 'number' && e.value)).toEqual([1]);
   });
 
   it('a right-hand side that is not a polynomial names the part that is not', () => {

@@ -8,8 +8,9 @@
  * - A component is **polynomial** when it is one state that does not read itself and whose
  *   right-hand side is a polynomial in t once the states it reads are: its segment is then a
  *   polynomial in t (free flight: degree 1; gravity: 2). Otherwise it is **numeric** (a cycle,
- *   a function of a moving value, or a component that reads a numeric one). `linear` is
- *   reserved for constant-coefficient cycles (issue 24).
+ *   a function of a moving value, or a component that reads a numeric one). A component is
+ *   **linear** when its right-hand sides are affine in its own states and those of linear
+ *   components, with coefficients constant between events (linear.ts; issue 24): x' = A x + b.
  * - **Clock groups**: components that read one another, directly or through others, share one
  *   clock, since a segment is computed from the values of what it reads at its own origin.
  *   Bodies that only meet at events (a row of spheres) are each a group of their own, and an
@@ -25,17 +26,25 @@ import { references, toText } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { PolynomialDegree } from './degree.js';
 import { connectedParts, stronglyConnected } from './graph.js';
+import {
+  classifyLinear,
+  inlineNamed,
+  linearCondition,
+  linearGroups,
+  type LinearFunction,
+  type LinearSystem,
+} from './linear.js';
 
 /** The highest degree in t kept in closed form (Lie derivatives beyond it grow; the roots would be ill-conditioned). */
 export const MAX_DEGREE = 16;
 
-export type SegmentKind = 'polynomial' | 'numeric';
+export type SegmentKind = 'polynomial' | 'linear' | 'numeric';
 
 export interface Component {
   /** state indices (system order) */
   states: number[];
   kind: SegmentKind;
-  /** polynomial: the highest degree in t among its states; numeric: -1 */
+  /** polynomial: the highest degree in t among its states; linear and numeric: -1 */
   degree: number;
   /** numeric: why it has no closed form, in words */
   reason: string | null;
@@ -49,6 +58,8 @@ export interface EventStructure {
   degree: number;
   /** why the condition's crossings are not roots of a polynomial, or null */
   reason: string | null;
+  /** a function affine in the states of one linear block: its gradient and constant part, else null */
+  linear: LinearFunction | null;
   /** clock groups that the actions read */
   actionReads: number[];
   /** step and discrete slots (indices into [step variables, discretes]) that the actions write */
@@ -87,8 +98,8 @@ export interface SystemStructure {
   /** per state: its component and its clock group */
   componentOf: Int32Array;
   groupOf: Int32Array;
-  /** per clock group: its states in system order, and its highest degree (-1: numeric) */
-  groups: { states: number[]; degree: number }[];
+  /** per clock group: its states in system order, its highest degree (-1: linear or numeric), its matrix when linear */
+  groups: { states: number[]; degree: number; linear: LinearSystem | null }[];
   /** per event of the system, in order */
   events: EventStructure[];
   /** clock groups that the output columns read */
@@ -181,19 +192,27 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     for (const s of states) componentOf[s] = c;
     return { states, kind: 'numeric', degree: -1, reason: null, group: -1 };
   });
-  parts.forEach((states, c) =>
-    classify(sys, components[c], states, rhsOf, edges, componentOf, components, degree, degreeOfState),
-  );
+  const inlined = rhsOf.map((r) => inlineNamed(r, named));
+  const moving = (k: string) => k === sys.independent || stateIndex.has(k);
+  parts.forEach((states, c) => {
+    classify(sys, components[c], states, rhsOf, edges, componentOf, components, degree, degreeOfState);
+    if (components[c].kind === 'numeric') classifyLinear(sys, components[c], inlined, componentOf, components, moving);
+  });
 
   const groupOf = connectedParts(n, edges);
   const groupCount = n === 0 ? 0 : Math.max(...groupOf) + 1;
-  const groups = Array.from({ length: groupCount }, () => ({ states: [] as number[], degree: 0 }));
+  const groups = Array.from({ length: groupCount }, () => ({
+    states: [] as number[],
+    degree: 0,
+    linear: null as LinearSystem | null,
+  }));
   for (let s = 0; s < n; s++) groups[groupOf[s]].states.push(s);
   for (const c of components) {
     c.group = groupOf[c.states[0]];
     const g = groups[c.group];
-    g.degree = c.kind === 'numeric' || g.degree < 0 ? -1 : Math.max(g.degree, c.degree);
+    g.degree = c.kind !== 'polynomial' || g.degree < 0 ? -1 : Math.max(g.degree, c.degree);
   }
+  linearGroups(sys, groups, components, inlined, moving);
 
   // Which groups' motions read each step or discrete slot.
   const motionReaders = new Map<number, Set<number>>();
@@ -226,7 +245,13 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     const condReads = ev.condition ? reads.of(ev.condition) : new Set<string>();
     let deg = -1;
     let reason: string | null = null;
-    if (ev.kind === 'state' && ev.condition) {
+    let linear: LinearFunction | null = null;
+    const readGroups = groupsOf(condReads);
+    if (ev.kind === 'state' && ev.condition && !ev.booleanCondition && readGroups.some((g) => groups[g].linear)) {
+      const f = linearCondition(ev.condition, readGroups, groups, named, sys, moving);
+      if (typeof f === 'string') reason = f;
+      else linear = f;
+    } else if (ev.kind === 'state' && ev.condition) {
       if (ev.booleanCondition)
         reason = `its condition ${toText(ev.truthOf ?? ev.condition)} is a truth value, not a function whose zeros are roots`;
       else {
@@ -263,9 +288,10 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     const changed = new Set(writesStates);
     for (const d of writesDiscrete) for (const g of motionReaders.get(d) ?? []) changed.add(g);
     return {
-      reads: groupsOf(condReads),
+      reads: readGroups,
       degree: deg,
       reason,
+      linear,
       actionReads: groupsOf(actionNames),
       writesDiscrete,
       writesStates,
@@ -280,6 +306,10 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
   const obstacles: string[] = [];
   for (const c of components)
     if (c.kind === 'numeric') obstacles.push(`${c.states.map((s) => sys.states[s].name).join(', ')}: ${c.reason}`);
+    else if (c.kind === 'linear')
+      obstacles.push(
+        `${c.states.map((s) => sys.states[s].name).join(', ')}: linear, not yet integrated in closed form`,
+      );
   sys.events.forEach((ev, i) => {
     if (events[i].reason) obstacles.push(`event ${ev.name}: ${events[i].reason}`);
   });
