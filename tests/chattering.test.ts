@@ -71,6 +71,47 @@ describe('switching on and off at one threshold is chattering: a failure that sa
   });
 });
 
+describe('the same thermostat on a state E = T - 20: its zero is known at the instant by location, not rounding', () => {
+  // off is located a rounding of t short of E = 0, where E is -4e-16, far beyond E's own
+  // rounding (1e-31): the zero heat shares with off is known by the location's bracket
+  const src = `model Thermostat
+independent t from 0 to 10
+discrete on = 1
+E(0) = -2
+E' = 3*on - 1
+event off when E rises do on := 0 end
+event heat when E falls do on := 1 end
+`;
+  it.each([...METHODS, ['analytic', {}] as [string, object]])('%s', (method, o) => {
+    const r = simulate(src, { method: method as never, ...o });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/events off and heat keep sending each other's functions back across zero/);
+    expect(Math.abs((r.final.t as number) - 1)).toBeLessThan(1e-12);
+  });
+});
+
+describe('an event on the same function in the other direction fires where an action turns the motion', () => {
+  // the ball touches h = 0 at t1 = sqrt(2 h0/g) and leaves upwards: liftoff counts that bounce
+  // once (the next is at t1 + 2 e v1/g = 3.71 > 3), on every method as on the analytic path
+  const src = `independent t from 0 to 3
+parameter g = 9.81, e = 0.8
+h' = v; v' = -g
+h(0) = 10; v(0) = 0
+discrete n = 0
+event bounce when h falls do v := -e*v end
+event liftoff when h rises do n := n + 1 end
+`;
+  const t1 = Math.sqrt(20 / 9.81);
+  it.each([...METHODS, ['analytic', {}] as [string, object]])('%s', (method, o) => {
+    const r = simulate(src, { method: method as never, ...o });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    expect(r.events.map((e) => e.name)).toEqual(['bounce', 'liftoff']);
+    expect(Math.abs(r.events[1].t - t1)).toBeLessThan(1e-9);
+    expect(r.events[1].t).toBe(r.events[0].t);
+  });
+});
+
 describe('with a dead band the thermostat runs, its switching times exact', () => {
   // off at 20.5 (rising at 2 from 18: t = 1.25), heat at 19.5 (falling at 1: one unit later),
   // then off half a unit later: events at 1.25, 2.25, 2.75, 3.75, ..., 9.75; T(10) = 20

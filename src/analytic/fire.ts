@@ -18,6 +18,7 @@ import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
 import type { EventPlan } from './plan.js';
+import { tieTolerance } from './due.js';
 
 const NONE: number[] = [];
 /** the pre/post/jumps of every event of a run with `eventValues: false` */
@@ -225,7 +226,9 @@ export class AnalyticFiring {
       before.rateBound = mb[4 * i + 3];
       const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
       const e = (m.watchInfo[k] as { event: number }).event;
-      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, zeroFiredHere(m, k, this.outcome.fired)))
+      // (the analytic path locates a zero to the tie tolerance of t)
+      const firedHere = zeroFiredHere(m, k, this.outcome.fired);
+      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, tieTolerance(t)))
         (next ??= []).push(e);
     }
     return next;

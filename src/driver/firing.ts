@@ -76,6 +76,9 @@ export interface FunctionPoint {
  * A function near zero that was moving is not at a zero the arithmetic knows (a gap of 1e-17
  * between spheres near x = 3 rounds to 0): whether it crosses before or after the instant is
  * the first step's to judge, and it says so when it cannot.
+ * Where its zero was located at this instant (`firedHere`), it is at zero within its rounding
+ * and the location's: its rate before the round times `dtZero`, the bracket in time (a state
+ * E = T - 20 of a thermostat, located a rounding of t short of its zero, is at it).
  */
 export function sentAcross(
   direction: 'rises' | 'falls' | 'crosses',
@@ -83,11 +86,13 @@ export function sentAcross(
   before: FunctionPoint,
   after: FunctionPoint,
   firedHere: boolean,
+  dtZero: number,
 ): boolean {
   const gB = before.g,
     gA = after.g;
   if (gB !== 0 && Math.sign(gA) !== Math.sign(gB)) return matches(direction, Math.sign(gB));
-  if (!(Math.abs(gA) <= 4 * after.gBound)) return false;
+  const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
+  if (!(Math.abs(gA) <= 4 * after.gBound + located)) return false;
   const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
   const headed = Math.abs(before.rate) > 4 * before.rateBound ? Math.sign(dir * before.rate) : 0;
   // (rises and falls name the side before in the order of t: in a backward run, the other)
@@ -155,6 +160,13 @@ export class Firing {
   private readonly after: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /** the switches before a round's actions, while ws.sw holds the branches after them */
   private readonly swBefore: Float64Array;
+  /**
+   * Per watched function, its value and rate just before its own event's actions, for
+   * re-arming (Arming.afterInstant): the driver reads them for the events it fires; event
+   * iteration writes them for the ones a round sent across.
+   */
+  readonly gFire: Float64Array;
+  readonly rFire: Float64Array;
 
   constructor(
     private readonly ws: Workspace,
@@ -162,6 +174,8 @@ export class Firing {
     private readonly switching: Switching,
   ) {
     this.swBefore = new Float64Array(ws.model.nSwitch);
+    this.gFire = new Float64Array(ws.nWatch);
+    this.rFire = new Float64Array(ws.nWatch);
   }
 
   /**
@@ -215,8 +229,11 @@ export class Firing {
           const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
             after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
           const firedHere = zeroFiredHere(m, k, all);
-          if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere))
+          if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere, dtZero)) {
             (next ??= []).push(w.event);
+            this.gFire[k] = after.g;
+            this.rFire[k] = after.rate;
+          }
         }
       }
       ws.y.set(ws.yOut);

@@ -59,7 +59,7 @@ export class Simulator {
   private readonly firstStepGrowth: number;
   /** scheduled events due at one instant (see takeDue) */
   private readonly due: number[] = [];
-  /** watched functions and rates just before an instant's actions (for re-arming) */
+  /** watched functions and rates just before an instant's actions (for re-arming; Firing.gFire) */
   private readonly gFire: Float64Array;
   private readonly rFire: Float64Array;
   private readonly diagnosis: Diagnosis;
@@ -84,8 +84,8 @@ export class Simulator {
     this.firing = new Firing(ws, this.recorder, this.switching);
     this.crossings = new Crossings(ws);
     this.zeno = new ZenoWatch(model.events.length);
-    this.gFire = new Float64Array(ws.nWatch);
-    this.rFire = new Float64Array(ws.nWatch);
+    this.gFire = this.firing.gFire;
+    this.rFire = this.firing.rFire;
     this.diagnosis = new Diagnosis(ws);
     this.guard = new StepGuard(this.diagnosis, model.nStates);
     this.stopQueue = new StopQueue(model.events.length);
