@@ -33,8 +33,24 @@ export default defineConfig([
   },
   {
     // dist/deltastep.browser.js: the library as one ES module for browsers, every dependency
-    // inside (nerdamer's exact roots too: src/index.ts plugs them in at once)
-    entry: { 'deltastep.browser': 'src/index.ts' },
+    // inside but nerdamer: `nerdamer-prime/all` is a stand-in there that answers once
+    // src/browser.ts has loaded the real one, dist/deltastep.algebra.js (a model with a
+    // nonlinear delta argument only)
+    entry: { 'deltastep.browser': 'src/browser.ts' },
+    format: ['esm'],
+    platform: 'browser',
+    noExternal: [/.*/],
+    splitting: false,
+    minify: true,
+    sourcemap: true,
+    dts: true,
+    target: 'es2022',
+    esbuildOptions(options) {
+      options.alias = { 'nerdamer-prime/all': './src/browser-nerdamer.ts' };
+    },
+  },
+  {
+    entry: { 'deltastep.algebra': 'src/browser-algebra.ts' },
     format: ['esm'],
     platform: 'browser',
     noExternal: [/.*/],

@@ -5,7 +5,7 @@
 //
 //   node playground/build.mjs            (npm run build runs it after tsup)
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -137,4 +137,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `playground: ${r.file} (${r.kb} KB, ${r.gzipKb} KB gzipped; worker ${r.parts.worker} KB, page ${r.parts.page} KB, styles and fonts ${r.parts.style} KB)`,
   );
+  // the browser module (tsup wrote it just before): what a page loads, as docs/playground.md reports it
+  for (const name of ['deltastep.browser.js', 'deltastep.algebra.js']) {
+    const path = join(root, 'dist', name);
+    if (!existsSync(path)) continue;
+    const code = readFileSync(path);
+    console.log(
+      `browser module: dist/${name} (${Math.round(code.length / 1024)} KB, ${Math.round(gzipSync(code).length / 1024)} KB gzipped)`,
+    );
+  }
 }
