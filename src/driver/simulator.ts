@@ -304,8 +304,9 @@ export class Simulator {
     }
     // landed on tStop (or the origin is already there)
     rs.t = tStop;
-    const due = tStop === queued ? takeDue(rs, tStop, this.due) : this.due;
-    if (tStop !== queued) due.length = 0;
+    const due = this.due;
+    if (tStop === queued) takeDue(rs, tStop, due);
+    else due.length = 0;
     if (tStop === rs.tEnd && rs.t0 !== rs.tEnd) this.withDeltasAtEnd(due, tStop, false);
     if (due.length > 0) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
