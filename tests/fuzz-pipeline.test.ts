@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileModel } from '../src/codegen/stages.js';
 import { ModelError } from '../src/expression/errors.js';
 import { transformReport } from '../src/report/print.js';
+import { FAMILY_MODELS } from './fuzz-models.js';
 
 /**
  * The whole front end (parse, analyse, transform with its delta rules and root finding,
@@ -16,10 +17,15 @@ import { transformReport } from '../src/report/print.js';
 const MODELS_DIR = fileURLToPath(new URL('./fixtures/reference/models/', import.meta.url));
 const SEED = 7_2026;
 
-const MODELS: readonly string[] = readdirSync(MODELS_DIR)
-  .filter((f) => f.endsWith('.delta'))
-  .sort()
-  .map((f) => readFileSync(`${MODELS_DIR}${f}`, 'utf8'));
+// the reference models, and one of each family the simulation fuzzer generates (arrays and sums,
+// while rules, a contact under option zeno, coincident events, kinked event functions, stiff)
+const MODELS: readonly string[] = [
+  ...readdirSync(MODELS_DIR)
+    .filter((f) => f.endsWith('.delta'))
+    .sort()
+    .map((f) => readFileSync(`${MODELS_DIR}${f}`, 'utf8')),
+  ...FAMILY_MODELS,
+];
 
 /** Replacements that keep a model parseable more often than random characters do. */
 const TOKENS: readonly string[] = [
@@ -61,6 +67,32 @@ const TOKENS: readonly string[] = [
   'discrete',
   'situation s = t > 1',
   'option deltaRule = marcus',
+  'x[i]',
+  'x[i+1]',
+  'x[N]',
+  '[',
+  ']',
+  'for i in 1:N',
+  'for i in 2:N-1',
+  'end',
+  'sum(i in 1:N, x[i])',
+  'prod(j in 1:0, 2)',
+  'parameter v[1:N] = [i/N for i in 1:N]',
+  ' while x < 1',
+  ' while not s',
+  'G = x while t > 1',
+  'option zeno = continue',
+  'option zeno = stop',
+  'option method = radau5',
+  'max(h, 0)',
+  'min(x - 1, 0)',
+  'abs(h)',
+  'sqrt(max(h, 0))',
+  'step(-h)',
+  ' falls',
+  ' crosses',
+  '1e8',
+  '3000',
 ];
 
 function frontEnd(text: string): void {
