@@ -14,7 +14,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'vega-lite';
 import { View, parse } from 'vega';
+import { useTextWidths } from './plots/text-width.mjs';
 import { compileModel, Simulator } from '../dist/index.js';
+
+useTextWidths();
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const model = compileModel(readFileSync(here('./c12_task_b.delta'), 'utf8'), 'examples/c12_task_b.delta');

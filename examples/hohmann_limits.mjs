@@ -19,7 +19,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'vega-lite';
 import { View, parse } from 'vega';
+import { useTextWidths } from './plots/text-width.mjs';
 import { compileModel, shoot, simulate, Simulator } from '../dist/index.js';
+
+useTextWidths();
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const load = (name) => compileModel(readFileSync(here(`./${name}`), 'utf8'), `examples/${name}`);

@@ -12,7 +12,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'vega-lite';
 import { View, parse } from 'vega';
+import { useTextWidths } from './plots/text-width.mjs';
 import { compileModel, Simulator } from '../dist/index.js';
+
+useTextWidths();
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const runOf = (file, options) =>
@@ -99,8 +102,10 @@ const spec = {
   $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
   title: {
     text: 'IDERKSolve 5.5.3: a wall at x = 0.5 (y := -0.9 y) and a brake at x = 0 (y := 0.8 y)',
-    subtitle:
-      "solid: located exactly (rules mark its events); dashed: the source's fixed-step jumps (wall jumpstep 0, brake jumpstep 1); bottom: their difference in x",
+    subtitle: [
+      'solid: located exactly (rules mark its events); bottom: their difference in x;',
+      "dashed: the source's fixed-step jumps (wall jumpstep 0, brake jumpstep 1)",
+    ],
   },
   config: { font: 'Helvetica, Arial, sans-serif', background: 'white' },
   vconcat: [

@@ -61,7 +61,8 @@ describe('renderTrajectoryPlot', () => {
     const svg = await renderTrajectoryPlot(bounce);
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    for (const text of ['Tiny bounce', '>h<', ">h'<", '>t<', '>value<']) expect(svg).toContain(text);
+    // (the y axis is named after what it draws, not "value")
+    for (const text of ['Tiny bounce', '>h<', ">h'<", '>t<', `>h, ${esc("h'")}<`]) expect(svg).toContain(text);
   });
 
   it('draws a jump as a jump: a line breaks where its series jumps, no segment through the discontinuity', async () => {
@@ -259,7 +260,13 @@ describe('renderXYPlot', () => {
       mark: 'line',
     });
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const text of ['Collisions vs restitution', '>e<', '>value<', '>collisions<', `>${esc("n'")}<`]) {
+    for (const text of [
+      'Collisions vs restitution',
+      '>e<',
+      `>collisions, ${esc("n'")}<`,
+      '>collisions<',
+      `>${esc("n'")}<`,
+    ]) {
       expect(svg).toContain(text);
     }
     const paths = linePaths(svg);

@@ -105,6 +105,8 @@ export class SeriesReducer {
 /** Values kept exactly up to this many; beyond, {@link StreamHistogram} keeps fine bins. */
 const EXACT_VALUES = 65_536;
 const FINE_BINS = 4096;
+/** Whole numbers are counted one by one up to this many distinct ones. */
+const MAX_INTEGERS = 1024;
 
 /**
  * The values of a histogram, as they come: every value up to EXACT_VALUES of them, then
@@ -115,6 +117,8 @@ const FINE_BINS = 4096;
  */
 export class StreamHistogram {
   private exact: number[] | null = [];
+  /** the count of each whole number, while every value is one and they are few */
+  private integers: Map<number, number> | null = new Map();
   private counts: Float64Array | null = null;
   private lo = 0;
   private width = 1;
@@ -123,6 +127,8 @@ export class StreamHistogram {
   add(x: number): void {
     if (!Number.isFinite(x)) return;
     this.n++;
+    if (this.integers && Number.isInteger(x)) this.integers.set(x, (this.integers.get(x) ?? 0) + 1);
+    if (this.integers && (!Number.isInteger(x) || this.integers.size > MAX_INTEGERS)) this.integers = null;
     if (this.exact) {
       this.exact.push(x);
       if (this.exact.length > EXACT_VALUES) this.toBins();
@@ -166,6 +172,8 @@ export class StreamHistogram {
   /** The values, or the fine bins' centres, with their weights. */
   weighted(): { values: number[]; weights: number[] | undefined } {
     if (this.exact) return { values: this.exact, weights: undefined };
+    // (whole numbers stay whole: a histogram draws one bar for each)
+    if (this.integers) return { values: [...this.integers.keys()], weights: [...this.integers.values()] };
     const values: number[] = [],
       weights: number[] = [];
     this.counts!.forEach((c, k) => {

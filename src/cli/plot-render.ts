@@ -15,6 +15,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { importModule } from './import-module.js';
 import { PLOT_EXTENSIONS, writeWhole } from './out-file.js';
 import { PLOT_HEIGHT, PLOT_WIDTH } from './plot-reduce.js';
+import { textWidth } from './plot-text-width.js';
 
 /**
  * vega and vega-lite, loaded when a plot is drawn: they are ES modules with top-level await,
@@ -26,7 +27,11 @@ export function loadVega(): Promise<VegaLibraries> {
   vegaLibraries ??= Promise.all([
     importModule<typeof import('vega')>('vega'),
     importModule<typeof import('vega-lite')>('vega-lite'),
-  ]).then(([vega, vl]) => ({ vega, compile: vl.compile }));
+  ]).then(([vega, vl]) => {
+    // (vega estimates 0.8 em a character without a canvas: see plot-text-width.ts)
+    (vega as unknown as { textMetrics: { width: typeof textWidth } }).textMetrics.width = textWidth;
+    return { vega, compile: vl.compile };
+  });
   return vegaLibraries;
 }
 
@@ -51,7 +56,7 @@ export const baseConfig = {
   padding: 12,
   font: FONT,
   title: { fontSize: 15, anchor: 'start' as const, offset: 10 },
-  axis: { labelFontSize: 11, titleFontSize: 12, titlePadding: 8, gridColor: '#e6e6e6' },
+  axis: { labelFontSize: 11, titleFontSize: 12, titlePadding: 8, gridColor: '#e6e6e6', labelSeparation: 6 },
   legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 240, symbolStrokeWidth: 2 },
   view: { stroke: '#bbbbbb' },
 };
@@ -66,6 +71,27 @@ export function frame(title: string, subtitle: string | undefined, look: PlotLoo
     height: look?.height ?? PLOT_HEIGHT,
     config: baseConfig,
   } as const;
+}
+
+/** vega's category colours (tableau10), which a shared colour scale would give */
+const CATEGORY = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d'];
+
+/** The colours of a panel's series: each that of its place among all series drawn. */
+export function colours(names: readonly string[], all: readonly string[]): string[] {
+  return names.map((n) => CATEGORY[Math.max(0, all.indexOf(n)) % CATEGORY.length]);
+}
+
+/** A y axis's title: the names of what it draws (not "value"), shortened when many. */
+export function axisTitle(names: readonly string[]): string {
+  const text = names.join(', ');
+  if (text.length <= 48) return text;
+  let shown = '';
+  for (const n of names) {
+    const next = shown ? `${shown}, ${n}` : n;
+    if (next.length > 44) break;
+    shown = next;
+  }
+  return `${shown || names[0]}, …`;
 }
 
 export const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { baseConfig, finite, loadVega, toSvg, type PlotLook } from './plot-render.js';
+import { axisTitle, baseConfig, colours, finite, loadVega, toSvg, type PlotLook } from './plot-render.js';
 import { PLOT_HEIGHT, PLOT_WIDTH, RUG_ABOVE, SeriesReducer, type ReducedPoint } from './plot-reduce.js';
 
 /** Input of {@link renderTrajectoryPlot}. */
@@ -304,7 +304,8 @@ function curveLayers(
     encoding: {
       x,
       y: { field: 'value', type: 'quantitative', title: yTitle, scale: { zero: false } },
-      color: { field: 'series', type: 'nominal', title: null, scale: { domain: all } },
+      // (each panel its own legend, each series the colour of its place among all of them)
+      color: { field: 'series', type: 'nominal', title: null, scale: { domain: names, range: colours(names, all) } },
       // a series identical to an earlier one is dashed, so that both stay visible
       ...(names.some((n) => dashed.has(n))
         ? {
@@ -364,7 +365,7 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
         x,
         all,
         dashed,
-        look?.yLabel ?? (names.length === 1 ? names[0] : 'value'),
+        look?.yLabel ?? axisTitle(names),
         interactive ? { independent: input.independent } : null,
       ),
     ],
@@ -380,6 +381,6 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
     title: notes.length > 0 ? { text, subtitle: notes } : text,
     config: baseConfig,
     vconcat: (groups.length > 0 ? groups : [[]]).map(panel),
-    resolve: { scale: { color: 'shared' as const } },
+    resolve: { scale: { color: 'independent' as const, strokeDash: 'independent' as const } },
   } as unknown as TopLevelSpec;
 }

@@ -3,14 +3,14 @@
  * of a Monte Carlo batch (plot-render.ts draws them).
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { finite, frame, toSvg, type PlotLook } from './plot-render.js';
+import { axisTitle, finite, frame, toSvg, type PlotLook } from './plot-render.js';
 
 /** Input of {@link renderXYPlot}. */
 export interface XYPlotInput {
   title: string;
   /** a line under the title (what is not drawn, and why) */
   subtitle?: string;
-  /** x axis title. The y axis title is the series name if there is one series, else "value". */
+  /** x axis title. The y axis title names the series. */
   xLabel: string;
   series: { name: string; points: [number, number][] }[];
   /** Logarithmic x axis; points with x <= 0 are then skipped. */
@@ -65,10 +65,22 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
       ? { type: 'point' as const, filled: true, size: 40 }
       : { type: 'line' as const, strokeWidth: 1.6, point: kind === 'linepoint' ? { filled: true, size: 30 } : false };
 
+  // Whole numbers (a count of collisions against e) are points: a line would draw slopes
+  // between counts that jump. (A caller that asks for lines gets lines.)
+  const integer = new Set(names.filter((n) => values.every((v) => v.series !== n || Number.isInteger(v.y))));
+  const only = (list: string[]) => [{ filter: { field: 'series', oneOf: list } }];
+  const lines = names.filter((n) => !integer.has(n));
+  const layer =
+    kind !== 'linepoint' || integer.size === 0
+      ? [{ mark }]
+      : [
+          ...(lines.length > 0 ? [{ transform: only(lines), mark }] : []),
+          { transform: only([...integer]), mark: { type: 'point' as const, filled: true, size: 30, opacity: 1 } },
+        ];
   const spec: TopLevelSpec = {
     ...frame(input.title, input.subtitle, input.look),
     data: { values },
-    mark,
+    layer,
     encoding: {
       x: {
         field: 'x',
@@ -80,7 +92,7 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
       y: {
         field: 'y',
         type: 'quantitative',
-        title: input.look?.yLabel ?? (names.length === 1 ? names[0] : 'value'),
+        title: input.look?.yLabel ?? axisTitle(names),
         scale: input.logY ? { type: 'log', nice: false } : { zero: false },
       },
       color: {
@@ -114,13 +126,15 @@ export async function renderHistogram(input: HistogramInput): Promise<string> {
   if (xs.length > 0) {
     let lo = Math.min(...xsChunks(xs, Math.min));
     let hi = Math.max(...xsChunks(xs, Math.max));
+    // whole numbers over a short span: one bar for each (a bin from 0 to 10 would lump 3 to 9)
+    const integers = hi - lo <= 100 && xs.every((x) => Number.isInteger(x));
     // A constant sample has a zero-width extent; widen it so there is one visible bin.
-    if (lo === hi) {
+    if (lo === hi && !integers) {
       const pad = lo === 0 ? 0.5 : Math.abs(lo) * 0.05;
       lo -= pad;
       hi += pad;
     }
-    const { start, step, n } = niceBins(lo, hi, maxbins);
+    const { start, step, n } = integers ? { start: lo - 0.5, step: 1, n: hi - lo + 1 } : niceBins(lo, hi, maxbins);
     const counts = new Array<number>(n).fill(0);
     xs.forEach((x, i) => {
       // The last bin is closed on the right so the maximum is counted.
