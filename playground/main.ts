@@ -48,7 +48,18 @@ function initialModel(): { text: string; file: string; note: string | null } {
 
 const first = initialModel();
 state.file = first.file;
-const settings = new SettingsPanel(byId('params'));
+const settings = new SettingsPanel(byId('params'), slideRun);
+
+// A slider runs the model again as it moves: at most every 150 ms, always with its last value
+// (a run still going is stopped for the new one).
+let slideTimer = 0;
+function slideRun(): void {
+  if (slideTimer) return;
+  slideTimer = window.setTimeout(() => {
+    slideTimer = 0;
+    run();
+  }, 150);
+}
 const plot = new Plot(byId('plot'), byId('legend'), byId<HTMLSelectElement>('x-axis'));
 const workers = new Workers(byId('worker-source').textContent ?? '', {
   check: onCheck,

@@ -95,6 +95,12 @@ interface Element {
   querySelectorAll(s: string): Element[];
   hidden: boolean;
 }
+interface Slider {
+  min: string;
+  max: string;
+  value: string;
+  dispatchEvent(e: unknown): void;
+}
 interface Doc {
   document: { querySelector(s: string): Element; querySelectorAll(s: string): Element[] };
 }
@@ -176,6 +182,58 @@ describe.skipIf(SKIP_BROWSER)('the playground in Chromium', () => {
     expect(errors).toEqual([]);
     // nothing fetched: the page itself, then data: and blob: URLs only
     expect(requests.filter((r) => !/^(data|blob):/.test(r)).map((r) => r.replace(/#.*$/, ''))).toEqual([FILE_URL]);
+    await page.close();
+  });
+
+  it('a parameter slider runs the model again with its value', async () => {
+    const { page, errors } = await openPage(chromium.browser);
+    await openModel(page, BALL);
+    expect((await runToEnd(page)).state).toBe('ok');
+    // g's slider spans 0 to 4 (twice the model's 2); moved to 3, the page runs again at once
+    const span = await page.$eval('input[data-slider="g"]', (e) => [
+      (e as unknown as Slider).min,
+      (e as unknown as Slider).max,
+    ]);
+    expect(span).toEqual(['0', '4']);
+    await page.$eval('input[data-slider="g"]', (e) => {
+      const slider = e as unknown as Slider;
+      slider.value = '3';
+      slider.dispatchEvent(new Event('input'));
+    });
+    expect(await page.$eval('input[data-param="g"]', (e) => (e as unknown as Slider).value)).toBe('3');
+    // (the run with g = 3 has ended: its h(1.5) is no longer the 1/4 of g = 2)
+    await page.waitForFunction('(deltastepPlayground.state.run?.summary?.final.h ?? 0.25) !== 0.25', {
+      timeout: 20_000,
+    });
+    const values = JSON.parse((await page.evaluate('deltastepPlayground.json()')) as string).final as Values;
+    // g = 3: the ball lands at t1 = sqrt(2/3) with h' = -g t1, leaves with e g t1, and at
+    // t = 1.5 (before its next landing at t1 + 2 e t1 = 1.63) h = v s - g s^2 / 2, s = 1.5 - t1
+    const g = 3,
+      t1 = Math.sqrt(2 / g),
+      v = 0.5 * g * t1,
+      s = 1.5 - t1;
+    expect(Math.abs(values.h - (v * s - (g / 2) * s * s))).toBeLessThan(1e-12);
+    expect(Math.abs(values["h'"] - (v - g * s))).toBeLessThan(1e-12);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the share link holds the model; opening it shows that model', async () => {
+    const { page, errors } = await openPage(chromium.browser);
+    await openModel(page, BALL);
+    const edited = BALL.replace('model Ball', 'model Shared');
+    await page.evaluate(
+      `deltastepPlayground.editor.dispatch({ changes: { from: 0, to: deltastepPlayground.editor.state.doc.length, insert: ${JSON.stringify(edited)} } })`,
+    );
+    await page.click('#share');
+    const address = (await page.evaluate('location.href')) as string;
+    expect(decodeURIComponent(address.slice(address.indexOf('#model=') + 7))).toBe(edited);
+    await openModel(page, edited);
+    await page.waitForFunction(
+      () => (globalThis as unknown as Doc).document.querySelector('#model-name').textContent === 'Shared',
+      { timeout: 20_000 },
+    );
+    expect(errors).toEqual([]);
     await page.close();
   });
 
