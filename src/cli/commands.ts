@@ -12,7 +12,16 @@ import type { ShootOptions, ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { formatLatex, formatText, transformReport } from '../report/print.js';
-import { CliError, EXIT, checkRunOptions, formatFlag, initRuns, simulateOptions, type SharedFlags } from './options.js';
+import {
+  CliError,
+  EXIT,
+  checkRunOptions,
+  formatFlag,
+  initRuns,
+  parseAssignments,
+  simulateOptions,
+  type SharedFlags,
+} from './options.js';
 import { emit, simulationText, table, toJson } from './output.js';
 import { plotLook, type PlotLookFlags } from './trajectory-data.js';
 import { readModelFile } from '../files/read-model-file.js';
@@ -79,7 +88,7 @@ function shootText(r: ShootResult): string {
 
 export async function runShoot(
   file: string,
-  flags: SharedFlags & PlotLookFlags & { jacobian?: string },
+  flags: SharedFlags & PlotLookFlags & { jacobian?: string; lower?: string; upper?: string },
 ): Promise<number> {
   const format = formatFlag(flags, ['text', 'json'], 'text');
   const options = simulateOptions(flags);
@@ -91,8 +100,10 @@ export async function runShoot(
   if (inits[0]) options.init = inits[0];
   // (Newton's method and its linear algebra load only for shoot)
   const { checkShootConditions, checkShootOptions, shoot } = await import('../shooting/newton.js');
-  const shootOptions = { ...options, jacobian: flags.jacobian as ShootOptions['jacobian'] };
+  const shootOptions: ShootOptions = { ...options, jacobian: flags.jacobian as ShootOptions['jacobian'] };
   if (shootOptions.jacobian === undefined) delete shootOptions.jacobian;
+  if (flags.lower !== undefined) shootOptions.lower = parseAssignments('--lower', flags.lower);
+  if (flags.upper !== undefined) shootOptions.upper = parseAssignments('--upper', flags.upper);
   checkShootOptions(shootOptions, 'flags');
   const model = await loadModel(file, options.set);
   checkShootable(model);

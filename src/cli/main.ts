@@ -111,7 +111,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
       .description('find the unknowns so that the boundary conditions hold, then simulate'),
   )
     .option('--jacobian <KIND>', 'broyden (default: fewest shots) or central (central differences at every iteration)')
-    .action(async (file: string, flags: SharedFlags & { jacobian?: string }) =>
+    .option('--lower <NAME=VALUE,...>', 'lower bounds on unknowns: the iterates stay above them')
+    .option('--upper <NAME=VALUE,...>', 'upper bounds on unknowns: the iterates stay below them')
+    .action(async (file: string, flags: SharedFlags & { jacobian?: string; lower?: string; upper?: string }) =>
       setExit(await (await commands()).runShoot(file, flags)),
     );
 

@@ -7,6 +7,7 @@
  * truncation error and the integration noise in the residuals balance: noise is the relative
  * error the integration leaves in a residual, max(rtol, eps).
  */
+import { inward, type Bounds } from './bounds.js';
 import type { ShootingResidual } from './residual.js';
 
 /** Work arrays for the difference Jacobians, allocated once per shooting problem. */
@@ -29,6 +30,8 @@ export class DifferenceJacobian {
   constructor(
     private readonly residual: ShootingResidual,
     rtol: number,
+    /** the unknowns' bounds: no difference step leaves them */
+    private readonly bounds: Bounds | null = null,
   ) {
     const n = residual.n;
     this.up = new Float64Array(n);
@@ -50,6 +53,12 @@ export class DifferenceJacobian {
       um.set(u);
       up[j] += h;
       um[j] -= h;
+      // (at a bound, both points inside it: a difference over the same width, off-centre)
+      if (this.bounds) {
+        up[j] = Math.min(up[j], this.bounds.upper[j]);
+        um[j] = Math.max(up[j] - 2 * h, this.bounds.lower[j]);
+        up[j] = Math.min(um[j] + 2 * h, this.bounds.upper[j]);
+      }
       const okP = this.residual.evaluate(up, Rp),
         okM = this.residual.evaluate(um, Rm);
       if (!okP || !okM) return false;
@@ -64,14 +73,15 @@ export class DifferenceJacobian {
     const n = this.residual.n,
       { up, Rp } = this;
     for (let j = 0; j < n; j++) {
-      const h = this.forwardStep * Math.max(1, Math.abs(u[j]));
+      const h = inward(this.bounds, u, j, this.forwardStep * Math.max(1, Math.abs(u[j])));
       up.set(u);
       up[j] += h;
       // One-sided, so either side will do: where the run fails on one side (a limit of the
-      // model just past the iterate), take the other before giving up.
+      // model just past the iterate), take the other (inside the bounds) before giving up.
       if (!this.residual.evaluate(up, Rp)) {
         up[j] = u[j] - h;
-        if (!this.residual.evaluate(up, Rp)) return false;
+        const outside = this.bounds !== null && (up[j] < this.bounds.lower[j] || up[j] > this.bounds.upper[j]);
+        if (outside || !this.residual.evaluate(up, Rp)) return false;
       }
       const dh = up[j] - u[j]; // the step as represented in doubles
       for (let i = 0; i < n; i++) J[i * n + j] = (Rp[i] - R[i]) / dh;

@@ -1,9 +1,11 @@
 /**
  * The Newton step of shooting: its direction, J du = -R (LU with partial pivoting, on a copy
  * of J so that Broyden can go on updating J), and the backtracking line search along it
- * (lambda = 1, 1/2, 1/4, ...) until the largest residual drops by the Armijo fraction.
+ * (lambda = 1, 1/2, 1/4, ...) until the largest residual drops by the Armijo fraction, each
+ * trial projected onto the unknowns' bounds when there are any (bounds.ts).
  * Every array is allocated once per problem.
  */
+import { project, type Bounds } from './bounds.js';
 import { maxAbs, type ShootingResidual } from './residual.js';
 
 /**
@@ -68,7 +70,11 @@ export class LineSearch {
   /** -R, the right-hand side */
   private readonly rhs: Float64Array;
 
-  constructor(private readonly residual: ShootingResidual) {
+  constructor(
+    private readonly residual: ShootingResidual,
+    /** the unknowns' bounds: each trial point is projected onto them */
+    private readonly bounds: Bounds | null = null,
+  ) {
     const n = residual.n;
     this.du = new Float64Array(n);
     this.trial = new Float64Array(n);
@@ -98,6 +104,7 @@ export class LineSearch {
     this.lambda = 1;
     for (let t = 0; t < trials; t++) {
       for (let i = 0; i < n; i++) this.trial[i] = u[i] + this.lambda * this.du[i];
+      project(this.bounds, this.trial);
       if (this.residual.evaluate(this.trial, this.Rtrial) && maxAbs(this.Rtrial) < (1 - 1e-4 * this.lambda) * norm)
         return true;
       this.lambda /= 2;

@@ -31,6 +31,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, SimulationResult } from '../driver/index.js';
 import { checkOptions, count, oneOf, resolveSettings, type Naming, type OptionSpec } from '../driver/settings.js';
 import { checkConditions, conditionConflict } from './diagnosis.js';
+import { boundsOf, type Bounds } from './bounds.js';
 import { broydenUpdate, DifferenceJacobian } from './jacobian.js';
 import { LineSearch } from './line-search.js';
 import { byName as recordOf, maxAbs, ShootingResidual } from './residual.js';
@@ -52,6 +53,14 @@ export interface ShootOptions extends SimulateOptions {
    *   convergence, about twice the shots. (The former method.)
    */
   jacobian?: ShootJacobian;
+  /**
+   * Bounds on the unknowns, by name (`{ H: 0 }`): the iterates stay within them, a step that
+   * would leave them is cut back to them, and no shot is fired outside (as SciPy's
+   * `least_squares(bounds=...)`). The first guess must lie within; an unknown without a bound
+   * is free. A solution outside the bounds is not found: the iteration stalls at the bound.
+   */
+  lower?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  upper?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
 }
 
 /**
@@ -94,8 +103,19 @@ export interface ShootResult {
 
 export { ShootInputError };
 
+const boundValues: OptionSpec = {
+  allowed: 'numbers by name, a Map or an object such as { H: 0 }',
+  ok: (v) => {
+    const all =
+      v instanceof Map ? [...v] : typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.entries(v) : null;
+    return all !== null && all.every(([k, x]) => typeof k === 'string' && typeof x === 'number' && !Number.isNaN(x));
+  },
+};
+
 /** The options shoot adds to a run's. */
 const SHOOT_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
+  ['lower', boundValues],
+  ['upper', boundValues],
   ['maxIterations', count],
   [
     'jacobian',
@@ -122,7 +142,7 @@ export function checkShootConditions(model: CompiledModel, options: SimulateOpti
 
 export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): ShootResult {
   checkShootOptions(shootOptions);
-  const { jacobian = 'broyden', maxIterations = 50, ...options } = shootOptions;
+  const { jacobian = 'broyden', maxIterations = 50, lower, upper, ...options } = shootOptions;
   const sys = model.system;
   const n = sys.parameters.filter((q) => q.unknown).length;
   if (n === 0) throw new ShootInputError(`${sys.model} has no unknowns: declare them with 'unknown NAME = GUESS'`);
@@ -133,7 +153,8 @@ export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): Sh
   const { rtol, atol } = resolveSettings(model, options);
   const residual = new ShootingResidual(model, options, rtol, atol);
   checkConditions(model, options, residual.names);
-  return new Newton(residual, jacobian, maxIterations, rtol).solve();
+  const bounds = boundsOf(residual.names, residual.guess(), lower, upper);
+  return new Newton(residual, jacobian, maxIterations, rtol, bounds).solve();
 }
 
 // Backtracking trials (lambda = 1, 1/2, 1/4, ...). A difference Jacobian gets the full search,
@@ -177,14 +198,15 @@ class Newton {
     private readonly method: ShootJacobian,
     private readonly maxIterations: number,
     private readonly rtol: number,
+    private readonly bounds: Bounds | null,
   ) {
     const n = (this.n = res.n);
     this.u = res.guess();
     this.R = new Float64Array(n);
     this.J = new Float64Array(n * n);
     this.s = new Float64Array(n);
-    this.differences = new DifferenceJacobian(res, rtol);
-    this.line = new LineSearch(res);
+    this.differences = new DifferenceJacobian(res, rtol, bounds);
+    this.line = new LineSearch(res, bounds);
   }
 
   solve(): ShootResult {
@@ -232,7 +254,9 @@ class Newton {
       }
       // No decrease with a fresh Jacobian, and the residual (checked above) is not within the
       // tolerance: the step shrank to nothing (a minimum of the residual that is not zero),
-      // or the direction is bad.
+      // or the direction is bad, or it leads past a bound.
+      const blocked = this.blockedBy();
+      if (blocked) return this.done('stalled', this.stalledMessage(k, blocked));
       if (this.line.stepSize() <= 1e3 * this.rtol * (1 + maxAbs(this.u)))
         return this.done('stalled', this.stalledMessage(k, 'no step along the Newton direction reduces it'));
       // (a Jacobian near singular because two conditions fix one combination of the unknowns)
@@ -263,6 +287,20 @@ class Newton {
       return this.done('stalled', this.stalledMessage(k + 1, `the steps have shrunk to ${stepSize.toExponential(1)}`));
     }
     return { kind: 'next' };
+  }
+
+  /** Which bound the Newton direction leads past from an iterate on it, in words; null if none. */
+  private blockedBy(): string | null {
+    const { bounds, u } = this,
+      du = this.line.du;
+    if (!bounds) return null;
+    for (let i = 0; i < this.n; i++) {
+      const side =
+        u[i] <= bounds.lower[i] && du[i] < 0 ? 'lower' : u[i] >= bounds.upper[i] && du[i] > 0 ? 'upper' : null;
+      if (side)
+        return `the Newton step leads past the ${side} bound of ${this.res.names[i]} (${u[i]}), where the iterate stands; the solution may lie beyond it`;
+    }
+    return null;
   }
 
   /** The Jacobian for iterate k into J; false when a simulation it needed failed. */
