@@ -35,8 +35,6 @@ export interface FuzzCase {
 export const OPEN_FINDS = {
   'while-tie':
     "two while rules of one variable that stop at the same instant leave it at the last rule's value, not at the value it had (the first active rule's)",
-  'jump-once':
-    'an event function that jumps across zero (step, sign, an if of constants) fires at its first crossing only',
   'radau5-leave-zero':
     'radau5 fails as a "persisting contact" where the function of `max(h, 0) crosses` or `min(h, 0) crosses` is about to leave zero (h = cos t)',
   'while-touch':
@@ -791,10 +789,7 @@ const coincidentEnds: fc.Arbitrary<FuzzCase> = fc
 // Kinked event functions
 // ---------------------------------------------------------------------------------------------
 
-/**
- * [function (S: the scale), events per reach, the action that arms it again]. A function that
- * jumps across zero (step) is open find 'jump-once' once an action arms it again.
- */
+/** [function (S: the scale), events per reach, the action that arms it again] */
 const LINEAR_KINKS: readonly [string, number, string][] = [
   ['max(h, 0) falls', 1, 'h := S'],
   ['max(h, 0) crosses', 1, 'h := S'],
@@ -849,8 +844,7 @@ const kinkedLinear: fc.Arbitrary<FuzzCase> = fc
             const slack = cond.includes('^2') ? (10 * (run.atol ?? 1e-9)) / S : 0;
             r.events.forEach((ev, k) => near(ev.t, k + 1, 1e-12 * (k + 1) + slack, `event ${k + 1}`));
           };
-    const open = reset && cond.startsWith('step') ? ('jump-once' as const) : undefined;
-    return { family: 'kinked' as const, text, options: run, check, open };
+    return { family: 'kinked' as const, text, options: run, check };
   });
 
 /** [function, events on [0, 10], the open find it meets (with radau5 only: 'radau5-leave-zero')] */
@@ -864,10 +858,10 @@ const OSCILLATING_KINKS: readonly [string, number, OpenFind | null][] = [
   ['abs(h) falls', 0, null],
   ['abs(h) - A/2 falls', 3, null],
   ['h crosses', 3, null],
-  ['step(-h) - 1 rises', 2, 'jump-once'],
-  ['step(h) - 0.5 crosses', 3, 'jump-once'],
-  ['sign(h) falls', 2, 'jump-once'],
-  ['if h > 0 then 1 else -1 crosses', 3, 'jump-once'],
+  ['step(-h) - 1 rises', 2, null],
+  ['step(h) - 0.5 crosses', 3, null],
+  ['sign(h) falls', 2, null],
+  ['if h > 0 then 1 else -1 crosses', 3, null],
 ];
 
 /** h = A cos t on [0, 10]: zeros at pi/2, 3 pi/2, 5 pi/2; |h| = A/2 falling at pi/3, 4 pi/3, 7 pi/3. */

@@ -102,3 +102,51 @@ describe('a delta whose argument touches zero has no weight there: the run says 
     expect(Math.abs(run.final.y - 1000) / 1000).toBeLessThan(1e-9);
   });
 });
+
+describe('a function that jumps across zero fires at every jump (fuzz find jump-once)', () => {
+  // h = cos t on [0, 10]: zeros at pi/2, 3pi/2, 5pi/2 (falling, rising, falling). A function
+  // of h that jumps there (step, sign, an if of constants) has no zero, only a jump across;
+  // it fired at the first one only (held there as at a zero of scale 0.5, forever).
+  const jumps: [string, number[]][] = [
+    ['sign(h) falls', [Math.PI / 2, (5 * Math.PI) / 2]],
+    ['if h > 0 then 1 else -1 crosses', [Math.PI / 2, (3 * Math.PI) / 2, (5 * Math.PI) / 2]],
+    ['step(h) - 0.5 rises', [(3 * Math.PI) / 2]],
+    ['step(-h) - 0.5 crosses', [Math.PI / 2, (3 * Math.PI) / 2, (5 * Math.PI) / 2]],
+  ];
+  const src = (condition: string) => `independent t from 0 to 10
+discrete n = 0
+event e when ${condition} do n := n + 1 end
+h' = v; v' = -h
+h(0) = 1; v(0) = 0
+`;
+  it.each(jumps.flatMap(([c, times]) => METHODS.map(([m, o]) => [c, m, times, o] as const)))(
+    '%s, %s',
+    (condition, method, times, o) => {
+      const r = simulate(src(condition), { method: method as never, ...o });
+      expect(r.status).toBe('ok');
+      expect(r.final.n).toBe(times.length);
+      // where h crosses zero, as well as the method integrates h (rk4: h^4 with h = 0.01)
+      r.events.forEach((e, i) => expect(Math.abs(e.t - times[i])).toBeLessThan(method === 'rk4' ? 1e-6 : 1e-5));
+    },
+  );
+});
+
+describe('a jump armed again by its action fires at every reach', () => {
+  // x' = 1 from 0, reset to 0 at each event: step(x - 1) - 0.5 jumps across at t = 1, 2, 3;
+  // h' = -1 from 1, reset to 1: step(-h) - 1 jumps from -1 to 0 (h = 0) at t = 1, 2, 3. The
+  // last one ended a step exactly at its zero and was held there for good (n = 1 or 2).
+  const cases: [string, string][] = [
+    ['step(x - 1) - 0.5 crosses, x := 0', 'step(x - 1) - 0.5 crosses do n := n + 1; x := 0'],
+    ['step(-h) - 1 rises, h := 1', 'step(-h) - 1 rises do n := n + 1; h := 1'],
+  ];
+  it.each(cases.flatMap(([label, ev]) => METHODS.map(([m, o]) => [label, m, ev, o] as const)))(
+    '%s, %s',
+    (_label, method, ev, o) => {
+      const src = `independent t from 0 to 3.5\ndiscrete n = 0\nevent e when ${ev} end\nh' = -1\nx' = 1\nh(0) = 1; x(0) = 0\n`;
+      const r = simulate(src, { method: method as never, ...o });
+      expect(r.status).toBe('ok');
+      expect(r.final.n).toBe(3);
+      r.events.forEach((e, i) => expect(Math.abs(e.t - (i + 1))).toBeLessThan(1e-12));
+    },
+  );
+});

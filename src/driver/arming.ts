@@ -25,6 +25,12 @@ export class Arming {
    * whose flights are lower than the rounding of h - T), not a continuation.
    */
   readonly holdSide: Int8Array;
+  /**
+   * per function: the side its crossing located in the last step went to (Crossings sets it;
+   * 0: none since it fired). Where a function jumps across, its value at the instant may
+   * show either side (radau5 lands on the jump), so this says where it went.
+   */
+  readonly crossedTo: Int8Array;
   /** per function: held with zero rate (a plastic contact), and the side it came from */
   private readonly sitting: Uint8Array;
   private readonly sittingFrom: Int8Array;
@@ -39,6 +45,7 @@ export class Arming {
     this.holdScale = new Float64Array(nw);
     this.holdRate = new Float64Array(nw);
     this.holdSide = new Int8Array(nw);
+    this.crossedTo = new Int8Array(nw);
     this.sitting = new Uint8Array(nw);
     this.sittingFrom = new Int8Array(nw);
   }
@@ -65,14 +72,16 @@ export class Arming {
       ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       // (its own action assigned what it reads, and changed its value: a reset)
-      const set = m.events[k].moves.includes(w) && ws.gPrev[w] !== gFire[w];
-      if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set);
+      const moves = m.events[k].moves.includes(w);
+      const set = moves && ws.gPrev[w] !== gFire[w];
+      if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set, moves);
       else this.arm(w);
     }
   }
 
   reset(): void {
     this.held.fill(0);
+    this.crossedTo.fill(0);
     this.sitting.fill(0);
   }
 
@@ -99,7 +108,7 @@ export class Arming {
    * rounding; `ratePre` is its rate before the actions, `signPre` the
    * side it came from, and `dtZero` the width of the location's bracket in time.
    */
-  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false): void {
+  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false, moves = false): void {
     const ws = this.ws;
     if (this.isBoolean[w]) {
       // A truth value is +1 or -1, never near zero. At its instant it may still show the side
@@ -119,12 +128,31 @@ export class Arming {
     }
     const g = ws.gPrev[w];
     const rate = ws.rPrev[w];
+    const crossedTo = this.crossedTo[w];
+    this.crossedTo[w] = 0;
     const slack = Math.max(Math.abs(ratePre), Math.abs(rate));
     const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
     // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
     // rounding where flights are lower than it); what counts is whether the action moved it.
     // (`set`: its own action assigned a value it reads and changed it, if only by less than
     // its rounding, x := 0.99999999999999 at x - 1 rises: a reset, armed at once)
+    // (a jump: far from zero on its own scale and with no rate that could have carried it
+    // there; a continuous function may stand off its zero by more than its rounding where
+    // flights are lower than it, a ball riding a table, but it moves)
+    const jumped = !(Math.abs(gPre) <= zero) && !(Math.abs(ratePre) > 4 * ws.rBound[w]);
+    if (!set && jumped && Math.abs(g - gPre) <= zero) {
+      // It jumped across its zero (step(sin(x)) - 0.5, sign(h)): a discontinuity, not a zero
+      // it sits at. Where its action assigned what it reads (x := 0 at step(x - 1) - 0.5
+      // crosses), that put it on a side: armed as it stands. Otherwise the first step from
+      // the instant is scanned from it (let go at once: scale -Infinity) on the side it
+      // jumped to. Held as at a zero of scale 0.5, it would never be let go, and fire once.
+      this.held[w] = moves ? 0 : 1;
+      this.holdScale[w] = -Infinity;
+      this.holdRate[w] = 0;
+      this.holdSide[w] = crossedTo || -Math.sign(gPre);
+      this.sitting[w] = 0;
+      return;
+    }
     if (!set && Math.abs(g - gPre) <= zero) {
       // still at zero: the residue is rounding; it fires again only once it has left zero
       this.held[w] = 1;

@@ -503,6 +503,7 @@ export class Crossings implements SampledFunction {
     this.candidateLeft[k] = this.bracket.left;
     this.candidateRight[k] = this.bracket.right;
     this.located[this.locatedCount++] = k;
+    this.arming.crossedTo[k] = -Math.sign(this.sampleG[2 * k]);
     return true;
   }
 
