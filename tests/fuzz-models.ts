@@ -33,8 +33,6 @@ export interface FuzzCase {
  * out so that it stays green until they are fixed. Remove a key with its fix.
  */
 export const OPEN_FINDS = {
-  'while-tie':
-    "two while rules of one variable that stop at the same instant leave it at the last rule's value, not at the value it had (the first active rule's)",
   'radau5-leave-zero':
     'radau5 fails as a "persisting contact" where the function of `max(h, 0) crosses` or `min(h, 0) crosses` is about to leave zero (h = cos t)',
   'while-touch':
@@ -391,7 +389,6 @@ const whileExact: fc.Arbitrary<FuzzCase> = fc
     const first = (t: number) => rules.find(([, c]) => c.holds(t));
     // G at the end: the first active rule's value, else the value when the last active piece ended
     let g = 0;
-    let tied = false; // several rules stop at the last instant: open find 'while-tie'
     const last = pieces[pieces.length - 1];
     const atEnd = first(last.mid);
     if (atEnd) g = atEnd[0] * k * end;
@@ -399,7 +396,6 @@ const whileExact: fc.Arbitrary<FuzzCase> = fc
       const held = [...pieces].reverse().find((piece) => first(piece.mid));
       if (held) {
         g = first(held.mid)![0] * k * held.q;
-        tied = rules.filter(([, c]) => c.holds(held.mid)).length > 1;
       }
     }
     const on = pieces.filter((piece) => c3.holds(piece.mid));
@@ -414,8 +410,8 @@ const whileExact: fc.Arbitrary<FuzzCase> = fc
         near(r.final.y, y2, 1e-7 * (1 + k * end * end), 'y');
       }
     };
-    const open = rules.some(([, c]) => c.touch) ? 'while-touch' : tied ? 'while-tie' : undefined;
-    return { family: 'while' as const, text, options: run, check, open: open as OpenFind | undefined };
+    const open = rules.some(([, c]) => c.touch) ? ('while-touch' as const) : undefined;
+    return { family: 'while' as const, text, options: run, check, open };
   });
 
 const ruleCondition = fc.constantFrom(

@@ -156,3 +156,31 @@ describe('conditions of relations as event triggers', () => {
     expect(r.final.n).toBe(22);
   });
 });
+
+describe('rules that stop at one instant keep the value of the one that gave it (fuzz find while-tie)', () => {
+  // x = t: both rules of G stop at t = 1, where G = 3x = 3 (the first active rule); after it G
+  // keeps 3. With both holds firing, the last in file set 5.
+  const methods = ['auto', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'] as const;
+  it.each(methods)('%s', (method) => {
+    const r = simulate(
+      "independent t from 0 to 2\nG = 3*x while x < 1\nG = 5*x while x < 1\nx' = 1\nx(0) = 0\noutput G\n",
+      { method },
+    );
+    expect(r.status).toBe('ok');
+    expect(Math.abs((r.final.G as number) - 3)).toBeLessThan(1e-12);
+  });
+
+  it('a later rule that stops while an earlier one gives the value holds nothing then; its own stop later does', () => {
+    // G = 3x while x < 2 governs until t = 2; rule 2 (x < 1) stops at 1 unseen; after 2, G = 6
+    const r = simulate(
+      "independent t from 0 to 3\nG = 3*x while x < 2\nG = 5*x while x < 1\nx' = 1\nx(0) = 0\noutput G\n",
+    );
+    expect(r.status).toBe('ok');
+    expect(Math.abs((r.final.G as number) - 6)).toBeLessThan(1e-12);
+    // and the other way round: rule 1 (x < 1) stops first, rule 2 (x < 2) then gives 5x until 2
+    const s = simulate(
+      "independent t from 0 to 3\nG = 3*x while x < 1\nG = 5*x while x < 2\nx' = 1\nx(0) = 0\noutput G\n",
+    );
+    expect(Math.abs((s.final.G as number) - 10)).toBeLessThan(1e-12);
+  });
+});

@@ -184,12 +184,30 @@ function ruleVariable(n: string, rules: EquationStatement[]): Statement[] {
     declarations: [{ name: held, nameSpan: first, value: { kind: 'number', value: 0, span: first }, span: first }],
   };
   const definition: EquationStatement = { kind: 'equation', lhs: rules[0].lhs, rhs: value, span: first };
+  // Rule k holds its value where it stops giving the variable's value: where its condition
+  // stops holding while no earlier rule's does (`C2 and not C1` falls). Where rules stop at
+  // one instant only the first of them, the one that gave the value, holds it (G = 3*x and
+  // G = 5*x while x < 1 keep 3; with `C2 falls` both fired, and the last in file won).
+  const governs = (k: number): Expr => {
+    let c: Expr = rules[k].while!;
+    for (let j = 0; j < k; j++) {
+      const sp = rules[k].span;
+      c = {
+        kind: 'binary',
+        op: 'and',
+        left: c,
+        right: { kind: 'unary', op: 'not', operand: rules[j].while!, span: sp },
+        span: sp,
+      };
+    }
+    return c;
+  };
   const holds = rules.map((q, k): EventStatement => ({
     kind: 'event',
     name: rules.length === 1 ? `${n}.hold` : `${n}.hold${k + 1}`,
     nameSpan: q.span,
     span: q.span,
-    trigger: { kind: 'when', expr: q.while!, direction: 'falls', span: q.span },
+    trigger: { kind: 'when', expr: governs(k), direction: 'falls', span: q.span },
     actions: [{ kind: 'assign', target: { name: held, order: 0, span: q.span }, value: q.rhs, span: q.span }],
   }));
   return [declaration, definition, ...holds];
