@@ -50,7 +50,7 @@ export class AnalyticSimulator {
   private readonly heap: EventHeap;
   private readonly predictor: Predictor;
   private readonly outputGroups: Int32Array;
-  /** per event: a crossing it predicted that the arithmetic cannot resolve (reported when it comes due) */
+  /** per event: a crossing it predicted that the arithmetic cannot resolve (1: reported when it comes due), or where its scan stopped (2: resumed there) */
   private readonly unresolved: Uint8Array;
   /** per event: its function's value, rounding and approach sign just before the actions of its instant */
   private readonly preValue: Float64Array;
@@ -225,7 +225,7 @@ export class AnalyticSimulator {
       if (k < 0) return false;
       const hi = heap.hi[k],
         lo = heap.lo[k];
-      if (!(hi < run.endGuard) || this.unresolved[k] === 1) return false;
+      if (!(hi < run.endGuard) || this.unresolved[k] !== 0) return false;
       const t = hi + lo;
       const tol = tieTolerance(hi);
       const q = this.stopQueue.peek();
@@ -295,6 +295,7 @@ export class AnalyticSimulator {
       lo = 0;
     }
     if (hi > tEnd || (hi === tEnd && lo > 0)) return this.end(run);
+    if (k >= 0 && this.unresolved[k] === 2 && heap.hi[k] === hi && heap.lo[k] === lo) return this.resumeAt(run, k);
     // (a crossing that cannot be told from the end: not an event of the range, but a delta's)
     if (
       k >= 0 &&
@@ -472,13 +473,23 @@ export class AnalyticSimulator {
       this.failAt(run, message, t);
       return false;
     }
-    this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : 0;
+    this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : pr.outcome === 'resume' ? 2 : 0;
     if (pr.s === Infinity) this.heap.set(j, Infinity, 0);
     else {
       addTime(run.hi, run.lo, pr.s, this.pair);
       this.heap.set(j, this.pair[0], this.pair[1]);
     }
     return true;
+  }
+
+  /** A linear event's scan that stopped at its budget (predict.ts) goes on from where it stopped, as at a start. */
+  private resumeAt(run: Run, k: number): boolean {
+    const hi = this.heap.hi[k],
+      lo = this.heap.lo[k];
+    if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
+    run.hi = hi;
+    run.lo = lo;
+    return !this.predictOne(run, k, false, true);
   }
 
   /** Grid rows (outputStep, or outputTimes: the recorder's grid) up to and including the time hi + lo. */

@@ -5,6 +5,7 @@
  * can change (EVENTS.md 4: after an event, re-predict only what it touched).
  */
 import type { CoefficientFunction } from '../codegen/closed-form.js';
+import type { LinearEventFunction } from '../codegen/linear-event.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SystemStructure } from '../structure/structure.js';
 import type { FirstOrderSystem } from '../transform/system.js';
@@ -16,6 +17,8 @@ export interface EventPlan {
   dir: number;
   degree: number;
   coefficients: CoefficientFunction | null;
+  /** a function along a linear block: its coefficients hold on a window only (linear-scan.ts) */
+  linear: LinearEventFunction | null;
   /** the groups its function reads */
   reads: Int32Array;
   /** the groups that must be at the instant before its actions run: what it reads, what its actions read and change, what event iteration reads after it (the functions it touches) */
@@ -87,6 +90,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       dir: ev.direction === 'rises' ? 1 : ev.direction === 'falls' ? -1 : 0,
       degree: cf.degree[k],
       coefficients: cf.coefficients[k],
+      linear: cf.linear[k],
       reads: Int32Array.from(e.reads),
       touch: sorted(touch),
       ySlots: sorted(new Set([...written].flatMap((n) => (stateIndex.has(n) ? [stateIndex.get(n)!] : [])))),

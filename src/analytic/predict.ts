@@ -19,9 +19,12 @@
  *   crossing from the side its direction names (falls: from > 0), as on the stepper.
  */
 import { PolynomialRoots } from './roots.js';
+import { LinearScan } from './linear-scan.js';
+import { RotationRoots } from './rotation-roots.js';
 import type { EventPlan } from './plan.js';
 
-export type Outcome = 'crossing' | 'contact' | 'unresolved';
+/** resume: a linear event's scan stopped at its budget of windows at s, nothing found before */
+export type Outcome = 'crossing' | 'contact' | 'unresolved' | 'resume';
 
 export class Predictor {
   /** the coefficients and rounding bounds of the last function asked about */
@@ -30,6 +33,9 @@ export class Predictor {
   outcome: Outcome = 'crossing';
   s = Infinity;
   private readonly roots = new PolynomialRoots();
+  private readonly scan = new LinearScan(this.roots);
+  private readonly rotation = new RotationRoots();
+  private readonly r = new Float64Array(5);
 
   constructor(maxDegree: number) {
     this.c = new Float64Array(2 * (maxDegree + 1));
@@ -57,7 +63,10 @@ export class Predictor {
    * event fired at this instant and left it at zero; `approach`: then, the sign of its rate
    * when it arrived (0: too small to see); `start`: the first instant of the run.
    */
-  predict(plan: EventPlan, H: number, still: boolean, approach: number, start: boolean): void {
+  predict(plan: EventPlan, range: number, still: boolean, approach: number, start: boolean): void {
+    // (a linear event's coefficients hold on their window; the scan goes on beyond it)
+    const lin = plan.linear;
+    const H = lin ? Math.min(range, lin.window) : range;
     const c = this.c,
       D = plan.degree,
       dir = plan.dir;
@@ -104,10 +113,36 @@ export class Predictor {
       this.s = Math.abs(c[1]) > c[4] && s > 0 && s <= H && (dir === 0 || Math.sign(c[2]) === dir) ? s : Infinity;
       return;
     }
-    this.s = this.roots.first(c, 0, D, atZero, dir, H);
-    if (this.roots.unresolved) {
+    if (lin && lin.rotation(this.r)) {
+      // a pure rotation: every crossing of the segment in closed form
+      const rot = this.rotation;
+      this.s = rot.first(this.r, atZero, dir, range);
+      if (rot.unresolved) {
+        this.outcome = 'unresolved';
+        this.s = rot.where;
+      }
+      return;
+    }
+    if (lin) {
+      this.s = this.scan.first(lin, c, atZero, dir, H);
+      if (this.scan.unresolved) {
+        this.outcome = 'unresolved';
+        this.s = this.scan.where;
+        return;
+      }
+    } else this.s = this.roots.first(c, 0, D, atZero, dir, H);
+    if (this.roots.unresolved && !lin) {
       this.outcome = 'unresolved';
       this.s = this.roots.where;
+    } else if (lin && this.s === Infinity && H < range) {
+      this.s = this.scan.next(lin, H, range, dir);
+      if (this.scan.unresolved) {
+        this.outcome = 'unresolved';
+        this.s = this.scan.where;
+      } else if (this.scan.resumeAt < range) {
+        this.outcome = 'resume';
+        this.s = this.scan.resumeAt;
+      }
     }
   }
 }

@@ -25,6 +25,8 @@ import { add, differentiate, div, mul, name, num, references, simplify, substitu
 import type { SystemStructure } from '../structure/structure.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { foldFunctions } from './loops.js';
+import { LinearEventFunction, LINEAR_ORDER, type GradientFunction } from './linear-event.js';
+import { LinearPropagator, type MatrixFunction } from './propagator.js';
 
 /** What the compiler's emitter offers (see compile.ts): the only way code is written. */
 export interface ClosedFormEmitter {
@@ -44,8 +46,10 @@ export type CoefficientFunction = (
 export interface CompiledClosedForm {
   /** per clock group (structure.groups): its state slots and its propagator; null for a numeric group */
   advance: (AdvanceFunction | null)[];
-  /** per event of the system: the Taylor coefficients of its function (state events with a polynomial function), else null */
+  /** per event of the system: the Taylor coefficients of its function (state events with a polynomial or linear function), else null */
   coefficients: (CoefficientFunction | null)[];
+  /** per event: its function along a linear block (windows of validity, coefficients about any time), else null */
+  linear: (LinearEventFunction | null)[];
   /** per event: the degree of its function in t, -1 where there are no coefficients */
   degree: Int32Array;
   /** the highest degree of any event function (the size of a coefficient buffer is 2·(maxDegree + 1)) */
@@ -151,22 +155,73 @@ export function compileClosedForm(
     degree[i] = D;
   });
 
+  // Per linear group: its matrix and inhomogeneous part; per linear event: its gradient and constant.
+  const matrixBodies: string[] = [];
+  const matrixIndex: number[] = [];
+  structure.groups.forEach((g, gi) => {
+    if (!g.linear) return;
+    const n = g.linear.states.length;
+    const lines: string[] = [];
+    g.linear.matrix.forEach((row, i) =>
+      row.forEach((e, j) => lines.push(`  A[${i * n + j}] = ${em.expr(e, 'direct')};\n`)),
+    );
+    g.linear.inhomogeneous.forEach((e, i) => lines.push(`  b[${i}] = ${em.expr(e, 'direct')};\n`));
+    matrixBodies.push(lines.join(''));
+    matrixIndex.push(gi);
+  });
+  const gradientBodies: string[] = [];
+  const gradientIndex: number[] = [];
+  structure.events.forEach((e, i) => {
+    if (!e.linear) return;
+    const lines = e.linear.gradient.map((c, j) => `  c[${j}] = ${em.expr(c, 'direct')};\n`);
+    lines.push(`  return ${em.expr(e.linear.constant, 'direct')};\n`);
+    gradientBodies.push(lines.join(''));
+    gradientIndex.push(i);
+  });
+
   const adv = foldFunctions('advance', 't, h, y, p, d', groupBodies);
   const coef = foldFunctions('coefficients', 't, y, p, d, out', eventBodies);
+  const mat = foldFunctions('matrix', 'p, d, A, b', matrixBodies);
+  const grad = foldFunctions('gradient', 'p, d, c', gradientBodies);
   const source = [
     '"use strict";',
     'const sq = (x) => x * x;',
     'const cube = (x) => x * x * x;',
     adv.definitions,
     coef.definitions,
-    `return { advance: ${adv.list}, coefficients: ${coef.list} };`,
+    mat.definitions,
+    grad.definitions,
+    `return { advance: ${adv.list}, coefficients: ${coef.list}, matrix: ${mat.list}, gradient: ${grad.list} };`,
   ].join('\n');
-  const made = new Function(source)() as { advance: AdvanceFunction[]; coefficients: CoefficientFunction[] };
+  const made = new Function(source)() as {
+    advance: AdvanceFunction[];
+    coefficients: CoefficientFunction[];
+    matrix: MatrixFunction[];
+    gradient: GradientFunction[];
+  };
   const advance: (AdvanceFunction | null)[] = structure.groups.map(() => null);
   groupIndex.forEach((gi, k) => (advance[gi] = made.advance[k]));
   const coefficients: (CoefficientFunction | null)[] = sys.events.map(() => null);
   eventIndex.forEach((ei, k) => (coefficients[ei] = made.coefficients[k]));
+  // the linear blocks' propagators, and their events' functions along them
+  const blocks: (LinearPropagator | null)[] = structure.groups.map(() => null);
+  matrixIndex.forEach((gi, k) => {
+    const prop = new LinearPropagator(Int32Array.from(structure.groups[gi].linear!.states), made.matrix[k]);
+    blocks[gi] = prop;
+    advance[gi] = (_t, h, y, p, d) => {
+      prop.update(p, d);
+      prop.advanceSlots(h, y);
+    };
+  });
+  const linear: (LinearEventFunction | null)[] = sys.events.map(() => null);
+  gradientIndex.forEach((ei, k) => {
+    const e = structure.events[ei];
+    const f = new LinearEventFunction(blocks[e.reads[0]]!, made.gradient[k]);
+    linear[ei] = f;
+    coefficients[ei] = (_t, y, p, d, out) => f.coefficients(y, p, d, out);
+    degree[ei] = LINEAR_ORDER;
+  });
   let maxDegree = 0;
   for (const D of degree) if (D > maxDegree) maxDegree = D;
-  return { advance, coefficients, degree, maxDegree, source };
+  return { advance, coefficients, linear, degree, maxDegree, source };
 }

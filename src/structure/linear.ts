@@ -51,15 +51,21 @@ export interface LinearFunction {
   constant: Expr;
 }
 
-/** Inlines the named values (algebraic variables) of an expression, so that the derivatives see the states they hide. */
-export function inlineNamed(e: Expr, named: ReadonlyMap<string, Expr>): Expr {
+/** Named values nested deeper than this are not inlined (a chain of 1e4 of them would be 1e4 deep): not linear here. */
+const MAX_INLINE = 32;
+
+/**
+ * Inlines the named values (algebraic variables) of an expression, so that the affine form
+ * sees the states they hide; null when they nest deeper than MAX_INLINE.
+ */
+export function inlineNamed(e: Expr, named: ReadonlyMap<string, Expr>): Expr | null {
   let out = e;
-  for (let guard = 0; guard <= named.size; guard++) {
+  for (let guard = 0; guard <= MAX_INLINE; guard++) {
     const refs = references(out);
     if (![...refs].some((k) => named.has(k))) return out;
     out = substitute(out, named);
   }
-  return out;
+  return null;
 }
 
 /** An affine form: a coefficient per state (absent: 0) and what is left. */
@@ -149,25 +155,26 @@ function affine(e: Expr, states: ReadonlySet<string>, still: (x: Expr) => boolea
  * reason null; otherwise it keeps the polynomial test's reason.
  */
 export function classifyLinear(
-  sys: FirstOrderSystem,
+  stateIndex: ReadonlyMap<string, number>,
   c: Component,
-  inlined: readonly Expr[],
+  inlined: (s: number) => Expr | null,
   componentOf: Int32Array,
   components: readonly Component[],
   moving: (name: string) => boolean,
 ): void {
   if (c.states.length > MAX_LINEAR) return;
-  const stateIndex = new Map(sys.states.map((s, i) => [s.name, i]));
   const own = new Set(c.states);
   for (const s of c.states) {
+    const rhs = inlined(s);
+    if (!rhs) return;
     const allowed: string[] = [];
-    for (const k of references(inlined[s])) {
+    for (const k of references(rhs)) {
       const x = stateIndex.get(k);
       if (x === undefined) continue;
       if (!own.has(x) && components[componentOf[x]].kind !== 'linear') return;
       allowed.push(k);
     }
-    if ('obstacle' in affineForm(inlined[s], allowed, moving)) return;
+    if ('obstacle' in affineForm(rhs, allowed, moving)) return;
   }
   c.kind = 'linear';
   c.reason = null;
@@ -182,11 +189,13 @@ export function linearGroups(
   sys: FirstOrderSystem,
   groups: { states: number[]; linear: LinearSystem | null }[],
   components: Component[],
-  inlined: readonly Expr[],
+  inlined: (s: number) => Expr | null,
   moving: (name: string) => boolean,
 ): void {
+  const byGroup = groups.map(() => [] as Component[]);
+  for (const c of components) byGroup[c.group].push(c);
   groups.forEach((g, gi) => {
-    const mine = components.filter((c) => c.group === gi);
+    const mine = byGroup[gi];
     if (!mine.some((c) => c.kind === 'linear')) return;
     if (!mine.every((c) => c.kind === 'linear') || g.states.length > MAX_LINEAR) {
       for (const c of mine)
@@ -203,7 +212,7 @@ export function linearGroups(
     const matrix: Expr[][] = [];
     const inhomogeneous: Expr[] = [];
     for (const s of g.states) {
-      const f = affineForm(inlined[s], names, moving);
+      const f = affineForm(inlined(s)!, names, moving);
       if ('obstacle' in f) throw new Error(`internal: ${names.join(', ')} classified linear, but ${f.obstacle}`);
       matrix.push(f.gradient);
       inhomogeneous.push(f.constant);
@@ -229,7 +238,9 @@ export function linearCondition(
     return `its function ${text} reads more than one part (${readGroups.length} clock groups): not yet in closed form`;
   const g = groups[readGroups[0]];
   const names = g.states.map((s) => sys.states[s].name);
-  const f = affineForm(inlineNamed(condition, named), names, moving);
+  const e = inlineNamed(condition, named);
+  if (!e) return `its function ${text} reads named values nested too deep to see whether it is affine`;
+  const f = affineForm(e, names, moving);
   if ('obstacle' in f) return `its function ${text} is not affine in ${names.join(', ')} (${f.obstacle})`;
   return { states: g.states.slice(), gradient: f.gradient, constant: f.constant };
 }

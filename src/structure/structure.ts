@@ -192,11 +192,17 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     for (const s of states) componentOf[s] = c;
     return { states, kind: 'numeric', degree: -1, reason: null, group: -1 };
   });
-  const inlined = rhsOf.map((r) => inlineNamed(r, named));
+  // (inlined only where the polynomial test failed: a chain of 1e4 named values stays uninlined elsewhere)
+  const inlinedMemo = new Map<number, Expr | null>();
+  const inlined = (s: number): Expr | null => {
+    if (!inlinedMemo.has(s)) inlinedMemo.set(s, inlineNamed(rhsOf[s], named));
+    return inlinedMemo.get(s)!;
+  };
   const moving = (k: string) => k === sys.independent || stateIndex.has(k);
   parts.forEach((states, c) => {
     classify(sys, components[c], states, rhsOf, edges, componentOf, components, degree, degreeOfState);
-    if (components[c].kind === 'numeric') classifyLinear(sys, components[c], inlined, componentOf, components, moving);
+    if (components[c].kind === 'numeric')
+      classifyLinear(stateIndex, components[c], inlined, componentOf, components, moving);
   });
 
   const groupOf = connectedParts(n, edges);
@@ -225,12 +231,13 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     }
   });
   const groupsOf = (names: Iterable<string>) => {
-    const out: number[] = [];
+    // (a set: an output that sums 1e5 states reads 1e5 groups)
+    const out = new Set<number>();
     for (const k of names) {
       const s = stateIndex.get(k);
-      if (s !== undefined && !out.includes(groupOf[s])) out.push(groupOf[s]);
+      if (s !== undefined) out.add(groupOf[s]);
     }
-    return out.sort((x, y) => x - y);
+    return [...out].sort((x, y) => x - y);
   };
   const discretesOf = (names: Iterable<string>) => {
     const out: number[] = [];
@@ -306,10 +313,6 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
   const obstacles: string[] = [];
   for (const c of components)
     if (c.kind === 'numeric') obstacles.push(`${c.states.map((s) => sys.states[s].name).join(', ')}: ${c.reason}`);
-    else if (c.kind === 'linear')
-      obstacles.push(
-        `${c.states.map((s) => sys.states[s].name).join(', ')}: linear, not yet integrated in closed form`,
-      );
   sys.events.forEach((ev, i) => {
     if (events[i].reason) obstacles.push(`event ${ev.name}: ${events[i].reason}`);
   });

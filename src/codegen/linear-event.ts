@@ -1,0 +1,295 @@
+/**
+ * A state event's function g = c·x + c0 that is affine in the states of one linear block
+ * x' = A x + b (issue 24), along the block's segment: a sum of exponentials times polynomials
+ * and sines, entire in the time s from the current instant. Its Taylor coefficients about any
+ * s0 come from the derivatives of x, x⁽¹⁾ = A x + b, x⁽ᵏ⁺¹⁾ = A x⁽ᵏ⁾:
+ *
+ *     g(s0 + u) = Σ_{k<=K} c·x⁽ᵏ⁾(s0) u^k / k! + R,   |R| <= ||c||₁ ||x⁽ᴷ⁺¹⁾||∞,max |u|^{K+1} / (K+1)!
+ *
+ * with ||x⁽ᴷ⁺¹⁾(σ)||∞ <= ||A||^K (||A|| X + ||b||) and, over a window of width w,
+ * ||x(σ)||∞ <= X = e^{||A|| w} (||x(s0)||∞ + w ||b||∞) (||exp(A τ)||∞ <= e^{||A|| τ}). On a window
+ * of width w = 1/(2||A||) the remainder is below 2^-17/17! of the scale: a polynomial of degree
+ * K = 16 whose constant coefficient's rounding bound carries R is then a certified enclosure
+ * of g, and its roots (analytic/roots.ts) those of g. Coefficients whose whole contribution on
+ * the window lies below the constant's bound are folded into it, so a window asks for the
+ * roots of a polynomial of the degree its accuracy needs, not 16.
+ *
+ * Each coefficient k carries a rounding bound of 8(k + 2) ulps of the magnitudes it adds up
+ * (|c|·|A|^k|x|), the scale on which zero is judged (EVENTS.md 1).
+ */
+import type { LinearPropagator } from './propagator.js';
+
+/** The degree of the Taylor polynomial of a linear event's function on one window. */
+export const LINEAR_ORDER = 16; // (the remainder below squares q four times: keep it 16)
+const K = LINEAR_ORDER;
+const ULPS = 8 * Number.EPSILON;
+/** 1/k!, k = 0..K+1 */
+const INV_FACTORIAL = Array.from({ length: K + 2 }, (_, k) => {
+  let f = 1;
+  for (let i = 2; i <= k; i++) f *= i;
+  return 1 / f;
+});
+
+/** Fills the gradient c (length n) from p and d; returns the constant part c0. */
+export type GradientFunction = (p: Float64Array, d: Float64Array, c: Float64Array) => number;
+
+export class LinearEventFunction {
+  /** the width of the window the last coefficients are valid on (Infinity: exact) */
+  window = Infinity;
+  private readonly c: Float64Array;
+  private readonly cPrev: Float64Array;
+  private c0 = 0;
+  /** the block's states at the instant, and a copy moved to a window's start */
+  private readonly x0: Float64Array;
+  private readonly xs: Float64Array;
+  private readonly v: Float64Array;
+  private readonly vm: Float64Array;
+  private readonly w: Float64Array;
+  private readonly wm: Float64Array;
+
+  constructor(
+    readonly block: LinearPropagator,
+    private readonly gradient: GradientFunction,
+  ) {
+    const n = block.n;
+    this.c = new Float64Array(n);
+    this.cPrev = new Float64Array(n);
+    this.x0 = new Float64Array(n);
+    this.xs = new Float64Array(n);
+    this.v = new Float64Array(n);
+    this.vm = new Float64Array(n);
+    this.w = new Float64Array(n);
+    this.wm = new Float64Array(n);
+    this.rows = new Float64Array((K + 1) * n);
+    this.mags = new Float64Array((K + 1) * n);
+  }
+
+  /**
+   * The Taylor coefficients about the current instant in out[0..K] (in s), their rounding
+   * bounds in out[K+1..2K+1] (the constant's with the remainder on the first window), for the
+   * block's states in y at the instant. Remembers them for `windowAt`.
+   */
+  coefficients(y: Float64Array, p: Float64Array, d: Float64Array, out: Float64Array): void {
+    const bl = this.block;
+    bl.update(p, d);
+    this.cPrev.set(this.c);
+    this.c0 = this.gradient(p, d, this.c);
+    for (let i = 0; i < this.c.length; i++) if (this.c[i] !== this.cPrev[i]) this.version = -1;
+    const slots = bl.slots;
+    for (let i = 0; i < slots.length; i++) this.x0[i] = y[slots[i]];
+    const na = bl.normBalanced;
+    this.window = na > 0 ? 0.5 / na : Infinity;
+    // (a pure rotation's crossings come in closed form: the low orders are enough for how the
+    // function leaves zero at the instant)
+    this.taylor(this.x0, this.window, out, false, bl.rotationFrequency() !== 0 ? 4 : K);
+  }
+
+  /**
+   * The coefficients of g(s0 + u·w), u in [0, 1], about the window's start s0 (from the
+   * instant), with their bounds and the remainder, into out as `coefficients` does.
+   */
+  windowAt(s0: number, w: number, out: Float64Array): void {
+    this.xs.set(this.x0);
+    this.block.advance(s0, this.xs);
+    this.taylor(this.xs, w, out, true);
+  }
+
+  /**
+   * The coefficients at state x over a window of width w: scaled to u = s/w when `scaled`,
+   * else in s; the tail that stays below the constant's bound on the window folded into it.
+   */
+  private taylor(x: Float64Array, w: number, out: Float64Array, scaled: boolean, order = K): void {
+    const bl = this.block,
+      n = bl.n,
+      c = this.c;
+    if (this.version !== bl.version || this.rowsFor !== this.c0) this.prepareRows();
+    const { rows, mags, consts, constMags } = this;
+    let cx = this.c0,
+      cm = Math.abs(this.c0),
+      xNorm = 0,
+      cNorm = 0;
+    const D = bl.balance;
+    for (let i = 0; i < n; i++) {
+      const xi = x[i];
+      cx += c[i] * xi;
+      cm += Math.abs(c[i] * xi);
+      // (in the balanced units y = D x, where the remainder's norms are taken)
+      xNorm = Math.max(xNorm, Math.abs(D[i] * xi));
+      cNorm += Math.abs(c[i] / D[i]);
+    }
+    out[0] = cx;
+    out[K + 1] = ULPS * 2 * cm;
+    let wk = 1;
+    for (let k = order + 1; k <= K; k++) out[k] = out[K + 1 + k] = 0;
+    for (let k = 1; k <= order; k++) {
+      // c·x⁽ᵏ⁾/k! = rows[k]·x + consts[k], with its magnitudes
+      let g = consts[k],
+        gm = constMags[k];
+      const o = k * n;
+      for (let j = 0; j < n; j++) {
+        g += rows[o + j] * x[j];
+        gm += mags[o + j] * Math.abs(x[j]);
+      }
+      if (scaled) wk *= w;
+      out[k] = g * wk;
+      out[K + 1 + k] = ULPS * (k + 2) * gm * wk;
+    }
+    const na = bl.normBalanced,
+      nb = bl.normBBalanced;
+    if (w !== Infinity && na > 0) {
+      // (e^{1/2} rounded up, on the usual window; (na w)^16 by squaring)
+      const q = na * w;
+      const X = (q <= 0.5 ? 1.6487212707001284 : Math.exp(q)) * (xNorm + w * nb);
+      const q2 = q * q,
+        q4 = q2 * q2,
+        q8 = q4 * q4;
+      const rem = 2.01 * cNorm * q8 * q8 * w * (na * X + nb) * INV_FACTORIAL[K + 1];
+      out[K + 1] += rem;
+    }
+    this.span = scaled ? 1 : w;
+  }
+
+  /** per k: the rows c^T A^k / k!, their magnitudes |c|^T |A|^k / k!, and c^T A^(k-1) b / k! with its magnitude */
+  private readonly rows: Float64Array;
+  private readonly mags: Float64Array;
+  private readonly consts = new Float64Array(K + 1);
+  private readonly constMags = new Float64Array(K + 1);
+  /** the block's constants and the constant part the rows were made for */
+  private version = -1;
+  private rowsFor = NaN;
+
+  /** The rows, once per value of the block's constants and of the gradient. */
+  private prepareRows(): void {
+    const bl = this.block,
+      n = bl.n,
+      A = bl.A,
+      b = bl.b;
+    const { rows, mags, consts, constMags, v, vm, w: nv, wm } = this;
+    // row vectors r = c^T A^k and m = |c|^T |A|^k, built by r <- r A
+    for (let j = 0; j < n; j++) {
+      v[j] = this.c[j];
+      vm[j] = Math.abs(this.c[j]);
+    }
+    for (let k = 1; k <= K; k++) {
+      // c^T A^(k-1) b before r moves on
+      let cb = 0,
+        cbm = 0;
+      for (let i = 0; i < n; i++) {
+        cb += v[i] * b[i];
+        cbm += vm[i] * Math.abs(b[i]);
+      }
+      for (let j = 0; j < n; j++) {
+        let s = 0,
+          m = 0;
+        for (let i = 0; i < n; i++) {
+          s += v[i] * A[i * n + j];
+          m += vm[i] * Math.abs(A[i * n + j]);
+        }
+        nv[j] = s;
+        wm[j] = m;
+      }
+      for (let j = 0; j < n; j++) {
+        v[j] = nv[j];
+        vm[j] = wm[j];
+        rows[k * n + j] = nv[j] * INV_FACTORIAL[k];
+        mags[k * n + j] = wm[j] * INV_FACTORIAL[k];
+      }
+      consts[k] = cb * INV_FACTORIAL[k];
+      constMags[k] = cbm * INV_FACTORIAL[k];
+    }
+    this.version = bl.version;
+    this.rowsFor = this.c0;
+  }
+
+  /**
+   * The time (from the instant) beyond which the function cannot cross, from the state at s0
+   * left by `windowAt`: with ||exp(A τ)||₂ <= e^{mu2 τ} and mu2 <= 0, |g(σ) - g(x_eq)| <=
+   * ||c||₂ ||x(s0) - x_eq||₂ e^{mu2 (σ - s0)}; where |g(x_eq)| exceeds that (and its rounding),
+   * nothing crosses. s0 itself when it holds at once, Infinity when the bound gives nothing
+   * (a block that can grow, no equilibrium, a threshold at the equilibrium).
+   */
+  horizon(s0: number): number {
+    const bl = this.block,
+      n = bl.n,
+      c = this.c,
+      eq = bl.equilibrium,
+      x = this.xs;
+    if (!bl.hasEquilibrium || !(bl.mu2 <= 0)) return Infinity;
+    let gEq = this.c0,
+      scale = Math.abs(this.c0),
+      c2 = 0,
+      d2 = 0;
+    const D = bl.balance;
+    for (let i = 0; i < n; i++) {
+      gEq += c[i] * eq[i];
+      scale += Math.abs(c[i]) * (Math.abs(eq[i]) + Math.abs(x[i]));
+      c2 += (c[i] / D[i]) ** 2;
+      d2 += (D[i] * (x[i] - eq[i])) ** 2;
+    }
+    const M = Math.sqrt(c2 * d2) * (1 + 8 * n * Number.EPSILON);
+    const margin = Math.abs(gEq) - ULPS * 4 * scale;
+    if (!(margin > 0)) return Infinity;
+    if (margin > M) return s0;
+    return bl.mu2 < 0 ? s0 + Math.log(M / margin) / -bl.mu2 : Infinity;
+  }
+
+  /**
+   * On a pure rotation (propagator.ts, rotationFrequency), the function along the whole
+   * segment as g(s) = γ + P cos ωs + Q sin ωs into out[0..3] = γ, P, Q, ω and out[4] a bound on
+   * the rounding of each; false when the block is no pure rotation.
+   */
+  rotation(out: Float64Array): boolean {
+    const bl = this.block;
+    const w = bl.rotationFrequency();
+    if (w === 0) return false;
+    const A = bl.A,
+      eq = bl.equilibrium,
+      c = this.c,
+      x = this.x0;
+    const u0 = x[0] - eq[0],
+      u1 = x[1] - eq[1];
+    const gamma = this.c0 + c[0] * eq[0] + c[1] * eq[1];
+    const P = c[0] * u0 + c[1] * u1;
+    const Q = (c[0] * (A[0] * u0 + A[1] * u1) + c[1] * (A[2] * u0 + A[3] * u1)) / w;
+    const scale =
+      Math.abs(this.c0) +
+      Math.abs(c[0]) * (Math.abs(eq[0]) + Math.abs(x[0])) +
+      Math.abs(c[1]) * (Math.abs(eq[1]) + Math.abs(x[1])) +
+      Math.abs(P) +
+      Math.abs(Q);
+    out[0] = gamma;
+    out[1] = P;
+    out[2] = Q;
+    out[3] = w;
+    out[4] = 2 * ULPS * scale;
+    return true;
+  }
+
+  /** Whether the function does not move along the block (its gradient is zero). */
+  constant(): boolean {
+    for (let i = 0; i < this.c.length; i++) if (this.c[i] !== 0) return false;
+    return true;
+  }
+
+  /** the width in the variable of the last coefficients (1 when scaled to a window) */
+  private span = 1;
+
+  /**
+   * Folds the tail of the last coefficients whose whole size on the window is below the
+   * constant's bound into that bound: the certified isolation then works on the degree the
+   * accuracy needs. (Kept apart: a crossing located on the whole polynomial is not moved by
+   * what the folding gives up.)
+   */
+  truncate(out: Float64Array): void {
+    const span = this.span;
+    let tail = 0;
+    for (let k = K; k >= 1; k--) {
+      const size = (Math.abs(out[k]) + out[K + 1 + k]) * span ** k;
+      if (!(tail + size <= 0.5 * out[K + 1])) break;
+      tail += size;
+      out[k] = 0;
+      out[K + 1 + k] = 0;
+    }
+    out[K + 1] += tail;
+  }
+}
