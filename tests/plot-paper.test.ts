@@ -4,9 +4,13 @@
  * its own legend, axes are named after what they draw, and whole numbers in sweeps and Monte
  * Carlo histograms are points and bars of their own, never slopes or lumps.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderHistogram, renderTrajectoryPlot, renderXYPlot } from '../src/cli/plot.js';
 import { textWidth } from '../src/cli/plot-text-width.js';
+import { unitsOf } from '../src/cli/plot-units.js';
+import { tempModel } from './api-helpers.js';
+import { ensureCliBuilt, runCli } from './helpers.js';
 
 const svgWidth = (svg: string) => Number(/<svg[^>]*\swidth="(\d+(?:\.\d+)?)"/.exec(svg)?.[1]);
 const count = (svg: string, re: RegExp) => [...svg.matchAll(re)].length;
@@ -103,5 +107,45 @@ describe('plots for a paper', () => {
     // y axes named after what they draw
     for (const name of ['>big<', '>small<', '>n<']) expect(svg).toContain(name);
     expect(svg).not.toContain('>value<');
+  });
+
+  it("reads units from the model's `# units:` comments", () => {
+    const units = unitsOf("model M\n# units: t s, h m, h' m/s\n#Units: x[2] kg m^2 , bad\nh' = 1");
+    expect([...units]).toEqual([
+      ['t', 's'],
+      ['h', 'm'],
+      ["h'", 'm/s'],
+      ['x[2]', 'kg m^2'],
+    ]);
+  });
+
+  it('names the axes with the units the model states', async () => {
+    ensureCliBuilt();
+    const file = tempModel(
+      'fall.delta',
+      "# units: t s, h m, h' m/s, v0 m/s\nmodel Fall\nindependent t from 0 to 1\nparameter v0 = 1\nh'' = -1\nh(0) = 1; h'(0) = v0",
+    );
+    const r = runCli(['simulate', file, '--plot', `${file}.svg`, '--format', 'csv']);
+    expect(r.status, r.stderr).toBe(0);
+    const svg = readFileSync(`${file}.svg`, 'utf8');
+    // h and h' differ in unit: each its own; the time axis its unit
+    expect(svg).toContain(">h (m), h' (m/s)<");
+    expect(svg).toContain('>t (s)<');
+    // a sweep's parameter axis and its reported value
+    const sweep = runCli([
+      'sweep',
+      file,
+      '--vary',
+      'v0=0:1:3',
+      '--report',
+      'h',
+      '--quiet',
+      '--plot',
+      `${file}.sweep.svg`,
+    ]);
+    expect(sweep.status, sweep.stderr).toBe(0);
+    const swept = readFileSync(`${file}.sweep.svg`, 'utf8');
+    expect(swept).toContain('>v0 (m/s)<');
+    expect(swept).toContain('>h (m)<');
   });
 });

@@ -183,14 +183,14 @@ export function canonical(value: unknown): unknown {
   return value;
 }
 
-export function outputFlags(flags: SharedFlags & PlotFlags, fallback: string): OutputFlags {
+export function outputFlags(flags: SharedFlags & PlotFlags, fallback: string, file?: string): OutputFlags {
   return {
     format: formatFlag(flags, ['text', 'json', 'csv'], fallback),
     out: flags.out,
     plot: flags.plot,
     logX: flags.logX,
     logY: flags.logY,
-    look: plotLook(flags),
+    look: plotLook(flags, file),
   };
 }
 

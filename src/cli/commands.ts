@@ -113,7 +113,9 @@ export async function runShoot(
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
   for (const w of result.solution?.warnings ?? []) process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);
   if (flags.plot && result.solution)
-    await (await import('./trajectory-plot.js')).plotRuns([result.solution], flags.plot, undefined, plotLook(flags));
+    await (
+      await import('./trajectory-plot.js')
+    ).plotRuns([result.solution], flags.plot, undefined, plotLook(flags, file));
   if (!result.converged) {
     process.stderr.write(`${escapeText(file)}: shooting did not converge: ${result.message ?? result.status}\n`);
     return EXIT.numerics;

@@ -19,7 +19,7 @@ import { MonteCarloWriter } from './montecarlo-writer.js';
 
 export async function runMonteCarlo(ctx: BatchContext, file: string, flags: MonteCarloFlags): Promise<number> {
   const interrupt = watchSignals();
-  const output = outputFlags(flags, 'text');
+  const output = outputFlags(flags, 'text', file);
   if (!flags.sample?.length) throw new CliError('montecarlo needs --sample "NAME~normal(MEAN,SD)" (or uniform(A,B))');
   const samples = guard(() => flags.sample!.map(parseSample));
   const count = flags.samples === undefined ? 1000 : parseNumber('--samples', flags.samples);

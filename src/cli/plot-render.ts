@@ -16,6 +16,7 @@ import { importModule } from './import-module.js';
 import { PLOT_EXTENSIONS, writeWhole } from './out-file.js';
 import { PLOT_HEIGHT, PLOT_WIDTH } from './plot-reduce.js';
 import { textWidth } from './plot-text-width.js';
+import { namesWithUnits } from './plot-units.js';
 
 /**
  * vega and vega-lite, loaded when a plot is drawn: they are ES modules with top-level await,
@@ -40,6 +41,8 @@ export interface PlotLook {
   title?: string;
   xLabel?: string;
   yLabel?: string;
+  /** units by name, from the model's `# units:` comments (plot-units.ts) */
+  units?: ReadonlyMap<string, string>;
   /** the size of the plotting area, in pixels (the PNG has twice as many) */
   width?: number;
   height?: number;
@@ -82,7 +85,8 @@ export function colours(names: readonly string[], all: readonly string[]): strin
 }
 
 /** A y axis's title: the names of what it draws (not "value"), shortened when many. */
-export function axisTitle(names: readonly string[]): string {
+export function axisTitle(names: readonly string[], units?: ReadonlyMap<string, string>): string {
+  names = namesWithUnits(names, units);
   const text = names.join(', ');
   if (text.length <= 48) return text;
   let shown = '';

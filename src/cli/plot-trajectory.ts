@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { axisTitle, baseConfig, colours, finite, loadVega, toSvg, type PlotLook } from './plot-render.js';
+import { withUnit } from './plot-units.js';
 import { PLOT_HEIGHT, PLOT_WIDTH, RUG_ABOVE, SeriesReducer, type ReducedPoint } from './plot-reduce.js';
 
 /** Input of {@link renderTrajectoryPlot}. */
@@ -350,11 +351,12 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
   const x = {
     field: 't',
     type: 'quantitative',
-    title: look?.xLabel ?? input.independent,
+    title: look?.xLabel ?? withUnit(input.independent, look?.units),
     scale: { zero: false, nice: false, domain: values.length > 0 ? [tFirst, Math.min(window.end, tLast)] : undefined },
   };
   const all = bySeries.map((s) => s.name);
-  const panel = (names: string[]) => ({
+  // (a panel's series in the order they were asked for: its legend and axis title list them so)
+  const panel = (group: string[], names = all.filter((n) => group.includes(n))) => ({
     width,
     height: panelHeight,
     layer: [
@@ -365,7 +367,7 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
         x,
         all,
         dashed,
-        look?.yLabel ?? axisTitle(names),
+        look?.yLabel ?? axisTitle(names, look?.units),
         interactive ? { independent: input.independent } : null,
       ),
     ],
@@ -380,7 +382,7 @@ function trajectorySpec(input: TrajectoryPlotInput, interactive: boolean): TopLe
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: notes.length > 0 ? { text, subtitle: notes } : text,
     config: baseConfig,
-    vconcat: (groups.length > 0 ? groups : [[]]).map(panel),
+    vconcat: (groups.length > 0 ? groups : [[]]).map((group) => panel(group)),
     resolve: { scale: { color: 'independent' as const, strokeDash: 'independent' as const } },
   } as unknown as TopLevelSpec;
 }

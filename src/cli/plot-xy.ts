@@ -4,6 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { axisTitle, finite, frame, toSvg, type PlotLook } from './plot-render.js';
+import { withUnit } from './plot-units.js';
 
 /** Input of {@link renderXYPlot}. */
 export interface XYPlotInput {
@@ -85,14 +86,14 @@ export async function renderXYPlot(input: XYPlotInput): Promise<string> {
       x: {
         field: 'x',
         type: 'quantitative',
-        title: input.look?.xLabel ?? input.xLabel,
+        title: input.look?.xLabel ?? withUnit(input.xLabel, input.look?.units),
         // (a nice log domain would widen to whole decades: 0.1716..0.18 would become 0.1..1)
         scale: input.logX ? { type: 'log', nice: false } : { zero: false },
       },
       y: {
         field: 'y',
         type: 'quantitative',
-        title: input.look?.yLabel ?? axisTitle(names),
+        title: input.look?.yLabel ?? axisTitle(names, input.look?.units),
         scale: input.logY ? { type: 'log', nice: false } : { zero: false },
       },
       color: {
@@ -151,7 +152,12 @@ export async function renderHistogram(input: HistogramInput): Promise<string> {
         data: { values: bars },
         mark: { type: 'rect', color: '#4c78a8', stroke: 'white', strokeWidth: 0.5 },
         encoding: {
-          x: { field: 'x0', type: 'quantitative', title: input.look?.xLabel ?? input.xLabel, scale: { zero: false } },
+          x: {
+            field: 'x0',
+            type: 'quantitative',
+            title: input.look?.xLabel ?? withUnit(input.xLabel, input.look?.units),
+            scale: { zero: false },
+          },
           x2: { field: 'x1' },
           y: { field: 'count', type: 'quantitative', title: input.look?.yLabel ?? 'frequency' },
           y2: { datum: 0 },

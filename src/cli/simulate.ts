@@ -59,7 +59,7 @@ export async function runSimulate(
   const to = base.to ?? (sys.range.to ? model.parametersExpr(sys.range.to, params) : NaN);
   // a bad --variables entry is an error before the run, not after its output; what the plot
   // keeps of the first run is bounded, whatever its length (trajectory-data.ts)
-  const look = plotLook(flags);
+  const look = plotLook(flags, file);
   const plotted = flags.plot ? plotSeries(flags.plotVariables, columns) : null;
   const plot = plotted
     ? new TrajectoryCollector(columns, plotted, from, Number.isFinite(to) ? to : from, look.width)

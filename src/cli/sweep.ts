@@ -18,7 +18,7 @@ import { SweepWriter } from './sweep-writer.js';
 
 export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Promise<number> {
   const interrupt = watchSignals();
-  const output = outputFlags(flags, 'text');
+  const output = outputFlags(flags, 'text', file);
   if (!flags.vary?.length) throw new CliError('sweep needs --vary NAME=FROM:TO:COUNT, e.g. --vary e=1:0.18:200');
   if (flags.vary.length > 1)
     throw new CliError(

@@ -15,6 +15,8 @@ import { CliError, parseNumber } from './options.js';
 import { escapeText } from '../expression/terminal-text.js';
 import type { PlotLook } from './plot-render.js';
 import { EventMarks, PLOT_WIDTH, SeriesReducer } from './plot-reduce.js';
+import { unitsOf } from './plot-units.js';
+import { readModelFile } from '../files/read-model-file.js';
 
 /** A plotted series: a column as it is, or an expression of the columns (`0.5*m*v^2`). */
 export interface PlotSeries {
@@ -63,6 +65,7 @@ export function plotSeries(variables: string | undefined, allColumns: readonly s
 
 /** The flags of a plot's look, as given. */
 export interface PlotLookFlags {
+  plot?: string;
   title?: string;
   xlabel?: string;
   ylabel?: string;
@@ -73,7 +76,7 @@ export interface PlotLookFlags {
 /** A plot's size has a limit: a larger one would be a picture of tens of megabytes. */
 const MAX_SIZE = 8000;
 
-export function plotLook(flags: PlotLookFlags): PlotLook {
+export function plotLook(flags: PlotLookFlags, file?: string): PlotLook {
   const size = (flag: string, text: string | undefined) => {
     if (text === undefined) return undefined;
     const v = parseNumber(flag, text);
@@ -89,6 +92,11 @@ export function plotLook(flags: PlotLookFlags): PlotLook {
     height = size('--height', flags.height);
   if (width !== undefined) look.width = width;
   if (height !== undefined) look.height = height;
+  // (the model's `# units:` comments, read again from its file: the language skips comments)
+  if (file !== undefined && flags.plot !== undefined) {
+    const units = unitsOf(readModelFile(file));
+    if (units.size > 0) look.units = units;
+  }
   return look;
 }
 
