@@ -141,6 +141,30 @@ x(0) = 1; v(0) = 0`,
     expect(Math.abs(r.final.x - x)).toBeLessThanOrEqual(1e-13);
   });
 
+  it('a polynomial input joins the block: an RC circuit driven by a ramp', () => {
+    const r = simulate(
+      `model RampRC
+independent t from 0 to 3.5
+parameter R = 2, C = 0.5
+event full when q - 1 rises do q := 0 end
+vin' = 1
+q' = (vin - q/C)/R
+vin(0) = 0; q(0) = 0`,
+      {},
+    );
+    expect(r.stats.method).toBe('analytic');
+    // q = t/2 - 1/2 + e^{-t}/2 reaches 1 where t = 3 - e^{-t}: Newton from 3
+    let t1 = 3;
+    for (let i = 0; i < 8; i++) t1 -= (t1 - 3 + Math.exp(-t1)) / (1 - Math.exp(-t1));
+    expect(r.events).toHaveLength(1);
+    // a crossing at speed q' = (t1 - 2)/2 ~ 0.47: a few ulps of q's scale over that
+    expect(Math.abs(r.events[0].t - t1)).toBeLessThanOrEqual(64 * EPS * t1);
+    // after the reset: q = (t - t1)/2 + (t1 - 1)/2 (1 - e^{-(t - t1)}) ... solved from q(t1) = 0
+    const h = 3.5 - t1,
+      q = (3.5 - 1) / 2 - ((t1 - 1) / 2) * Math.exp(-h);
+    expect(Math.abs(r.final.q - q)).toBeLessThanOrEqual(1e-14);
+  });
+
   it('a block of three (the matrix exponential by Padé): a decay chain', () => {
     const r = simulate(
       `model Chain

@@ -134,7 +134,11 @@ V(0) = -65`);
     expect(r.segments[0].matrix).toEqual([['-(1/tau)']]);
     expect(r.segments[0].inhomogeneous).toEqual(['(EL + R*I)/tau']);
     expect(r.eventRoots).toEqual([
-      { event: 'spike', times: 'roots of a sum of exponentials in t (affine in V), isolated with a certificate' },
+      {
+        event: 'spike',
+        times:
+          'roots of an exponential sum in t (exponentials, sines, cosines: affine in V), isolated with a certificate',
+      },
     ]);
     expect(st.events[0].linear!.gradient.map((e) => e.kind === 'number' && e.value)).toEqual([1]);
   });

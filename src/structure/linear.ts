@@ -20,6 +20,7 @@ import {
   constantValue,
   div,
   mul,
+  name,
   neg,
   num,
   references,
@@ -171,7 +172,8 @@ export function classifyLinear(
     for (const k of references(rhs)) {
       const x = stateIndex.get(k);
       if (x === undefined) continue;
-      if (!own.has(x) && components[componentOf[x]].kind !== 'linear') return;
+      // (a polynomial input joins the block, if it is affine itself: linearGroups decides)
+      if (!own.has(x) && components[componentOf[x]].kind === 'numeric') return;
       allowed.push(k);
     }
     if ('obstacle' in affineForm(rhs, allowed, moving)) return;
@@ -192,23 +194,37 @@ export function linearGroups(
   inlined: (s: number) => Expr | null,
   moving: (name: string) => boolean,
 ): void {
+  // (an expression that is never affine: stands for a right-hand side too deep to inline)
+  const t0 = name(sys.independent);
   const byGroup = groups.map(() => [] as Component[]);
   for (const c of components) byGroup[c.group].push(c);
   groups.forEach((g, gi) => {
     const mine = byGroup[gi];
     if (!mine.some((c) => c.kind === 'linear')) return;
-    if (!mine.every((c) => c.kind === 'linear') || g.states.length > MAX_LINEAR) {
+    const names = g.states.map((s) => sys.states[s].name);
+    // polynomial inputs (v' = -g read by a spring, a ramp v' = 1 driving a circuit) join the
+    // block when their right-hand sides are affine too (not when they read t itself)
+    const input = mine.find(
+      (c) => c.kind === 'polynomial' && c.states.some((s) => 'obstacle' in affineForm(inlined(s) ?? t0, names, moving)),
+    );
+    const numeric = mine.some((c) => c.kind === 'numeric');
+    if (numeric || input || g.states.length > MAX_LINEAR) {
       for (const c of mine)
         if (c.kind === 'linear') {
           c.kind = 'numeric';
           c.reason =
             g.states.length > MAX_LINEAR
               ? `a linear block of ${g.states.length} states, above ${MAX_LINEAR}: integrated numerically`
-              : `it is linear, but shares its clock with parts integrated numerically`;
+              : input
+                ? `it is linear, but reads ${input.states.map((s) => sys.states[s].name).join(', ')}, a polynomial in ${sys.independent} not affine in the states: not yet in closed form`
+                : `it is linear, but shares its clock with parts integrated numerically`;
         }
       return;
     }
-    const names = g.states.map((s) => sys.states[s].name);
+    for (const c of mine) {
+      c.kind = 'linear';
+      c.degree = -1;
+    }
     const matrix: Expr[][] = [];
     const inhomogeneous: Expr[] = [];
     for (const s of g.states) {

@@ -78,7 +78,7 @@ export function segmentsReport(sys: FirstOrderSystem, st: SystemStructure): Segm
     if (e.linear)
       eventRoots.push({
         event: ev.name,
-        times: `roots of a sum of exponentials in ${t} (affine in ${e.linear.states.map((s) => sys.states[s].name).join(', ')}), isolated with a certificate`,
+        times: `roots of an exponential sum in ${t} (exponentials, sines, cosines: affine in ${e.linear.states.map((s) => sys.states[s].name).join(', ')}), isolated with a certificate`,
       });
     else if (e.degree >= 0)
       eventRoots.push({ event: ev.name, times: `roots of a polynomial of degree ${e.degree} in ${t}` });
