@@ -197,6 +197,38 @@ describe('transform says how each part is integrated, in every format', () => {
     expect(m.source).toContain('// Closed forms of the analytic path');
   });
 
+  it('W2, linear: the matrix in text, LaTeX and JSON', () => {
+    const m = compileModel(`model WallW2
+independent t from 0 to 600
+parameter wall = 0.5, r = 0.9
+event hit when x - wall rises do y := -r*y end
+x' = y
+y' = -x
+x(0) = 0; y(0) = 1`);
+    const report = transformReport(m);
+    const lines = [
+      "  x, y  closed form: linear, (x, y)' = A (x, y) with A = [0, 1; -1, 0]",
+      '  event hit: times are roots of an exponential sum in t (exponentials, sines, cosines: affine in x, y), isolated with a certificate',
+      '  every part in closed form: simulate takes the analytic path (stats.method analytic)',
+    ];
+    expect(formatText(report)).toContain(lines.join('\n'));
+    expect(formatLatex(m.system, report)).toContain(`% ${lines[0]}`);
+    const json = JSON.parse(JSON.stringify(report));
+    expect(json.segments).toEqual([
+      {
+        states: ['x', 'y'],
+        kind: 'linear',
+        matrix: [
+          ['0', '1'],
+          ['-1', '0'],
+        ],
+        inhomogeneous: ['0', '0'],
+        block: ['x', 'y'],
+        integration: lines[0].slice(8),
+      },
+    ]);
+  });
+
   it('a rope: numerically, with the reason', () => {
     const text = formatText(
       transformReport(
