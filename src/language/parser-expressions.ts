@@ -56,7 +56,8 @@ const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set([
 const MAX_TREE_DEPTH = 1000;
 
 export class ExpressionParser extends TokenStream {
-  private readonly depths = new WeakMap<Expr, number>();
+  /** the depth of each node above a leaf (a Map, not a WeakMap: it lives as long as the parse) */
+  private readonly depths = new Map<Expr, number>();
 
   standaloneExpression(): Expr {
     this.skipSeparators();
@@ -418,11 +419,9 @@ export class ExpressionParser extends TokenStream {
   }
 
   private binary(op: BinaryOp, left: Expr, right: Expr, opSpan: Span): Expr {
-    return this.measured(
-      { kind: 'binary', op, left, right, span: this.join(left.span, right.span) },
-      [left, right],
-      opSpan,
-    );
+    // (measured without a list of the two children: the commonest node of all)
+    const node: Expr = { kind: 'binary', op, left, right, span: this.join(left.span, right.span) };
+    return this.recorded(node, Math.max(this.depthOf(left), this.depthOf(right)) + 1, opSpan);
   }
 
   /**
@@ -431,8 +430,18 @@ export class ExpressionParser extends TokenStream {
    */
   private measured<T extends Expr>(node: T, children: readonly Expr[], at: Span, extra = 1): T {
     let depth = 0;
-    for (const c of children) depth = Math.max(depth, this.depths.get(c) ?? 1);
-    depth += extra;
+    for (const c of children) depth = Math.max(depth, this.depthOf(c));
+    return this.recorded(node, depth + extra, at);
+  }
+
+  /** The depth of a node the parser made (a plain number or name is a leaf, depth 1, and never in the map). */
+  private depthOf(c: Expr): number {
+    const leaf = c.kind === 'number' || ((c.kind === 'name' || c.kind === 'derivative') && !c.indices);
+    return leaf ? 1 : (this.depths.get(c) ?? 1);
+  }
+
+  /** Records `node` at `depth`, or refuses it past {@link MAX_TREE_DEPTH} (see measured). */
+  private recorded<T extends Expr>(node: T, depth: number, at: Span): T {
     if (depth > MAX_TREE_DEPTH) {
       throw this.errorAt(
         at,

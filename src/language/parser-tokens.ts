@@ -22,22 +22,32 @@ export class TokenStream {
   /** index of the first token of the statement or action being parsed */
   protected statementStart = 0;
   private nesting = 0;
-  /** Names the file uses as variables (bare or primed): `y(` with such a y is a forgotten `*`, not an unknown function. */
-  protected readonly variableNames = new Set<string>();
+  private variables: Set<string> | null = null;
 
   constructor(
     protected readonly tokens: Token[],
     protected readonly source: string,
     protected readonly file: string,
-  ) {
-    for (let k = 0; k < tokens.length; k++) {
-      const t = tokens[k];
-      if (t.kind !== 'name') continue;
-      const next = tokens[k + 1];
-      if ((t.primes > 0 && t.text !== 'delta') || !(next.kind === 'operator' && next.text === '(')) {
-        this.variableNames.add(t.text);
+  ) {}
+
+  /**
+   * Names the file uses as variables (bare or primed): `y(` with such a y is a forgotten `*`,
+   * not an unknown function. (Worked out when first asked, by that message only: a pass over
+   * every token of a large model for it was a seventh of the parse.)
+   */
+  protected get variableNames(): ReadonlySet<string> {
+    if (this.variables === null) {
+      const names = new Set<string>();
+      const tokens = this.tokens;
+      for (let k = 0; k < tokens.length; k++) {
+        const t = tokens[k];
+        if (t.kind !== 'name') continue;
+        const next = tokens[k + 1];
+        if ((t.primes > 0 && t.text !== 'delta') || !(next.kind === 'operator' && next.text === '(')) names.add(t.text);
       }
+      this.variables = names;
     }
+    return this.variables;
   }
 
   /** (a method, so that the narrowing of `this.tok` before a parse does not hold after it) */

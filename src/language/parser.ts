@@ -49,7 +49,17 @@ import { FUNCTIONS } from './parser-expressions.js';
  * structural parameters (those that ranges and indices use) to expand with.
  */
 export function parseModel(source: string, file: string, options: ExpandOptions = {}): ModelAst {
-  return expandArrays(parseTemplate(source, file), options);
+  const tokens = tokenize(source, file);
+  const ast = new Parser(tokens, source, file).parse();
+  // Every array, index, loop and sum comes with a '[' or the word in: without either the
+  // model has none, and expandArrays would walk every expression to find that out.
+  return mayUseArrays(tokens) ? expandArrays(ast, options) : ast;
+}
+
+function mayUseArrays(tokens: readonly Token[]): boolean {
+  for (const t of tokens)
+    if ((t.kind === 'operator' && t.text === '[') || (t.kind === 'keyword' && t.text === 'in')) return true;
+  return false;
 }
 
 /** The model as written: `for` blocks and indexed names kept (see {@link parseModel}). */
