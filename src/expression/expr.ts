@@ -142,35 +142,51 @@ export function references(e: Expr, into: Set<string> = new Set()): Set<string> 
   return into;
 }
 
-/** Rebuilds e bottom-up; `replace` may return a new node for any node (children already rebuilt) or undefined to keep it. */
+/**
+ * Rebuilds e bottom-up; `replace` may return a new node for any node (children already rebuilt) or undefined to keep it.
+ * A node none of whose children changed is kept as it is, not copied: trees are never mutated,
+ * and copying every node of every substitution was most of the allocation of a large model.
+ */
 export function mapExpr(e: Expr, replace: (node: Expr) => Expr | undefined): Expr {
-  let rebuilt: Expr;
+  let rebuilt: Expr = e;
   switch (e.kind) {
-    case 'unary':
-      rebuilt = { ...e, operand: mapExpr(e.operand, replace) };
+    case 'unary': {
+      const operand = mapExpr(e.operand, replace);
+      if (operand !== e.operand) rebuilt = { ...e, operand };
       break;
-    case 'binary':
-      rebuilt = { ...e, left: mapExpr(e.left, replace), right: mapExpr(e.right, replace) };
+    }
+    case 'binary': {
+      const left = mapExpr(e.left, replace),
+        right = mapExpr(e.right, replace);
+      if (left !== e.left || right !== e.right) rebuilt = { ...e, left, right };
       break;
-    case 'call':
-      rebuilt = { ...e, args: e.args.map((a) => mapExpr(a, replace)) };
+    }
+    case 'call': {
+      let args: Expr[] | null = null;
+      for (let k = 0; k < e.args.length; k++) {
+        const a = mapExpr(e.args[k], replace);
+        if (a !== e.args[k]) (args ??= e.args.slice())[k] = a;
+      }
+      if (args) rebuilt = { ...e, args };
       break;
-    case 'if':
-      rebuilt = {
-        ...e,
-        condition: mapExpr(e.condition, replace),
-        then: mapExpr(e.then, replace),
-        otherwise: mapExpr(e.otherwise, replace),
-      };
+    }
+    case 'if': {
+      const condition = mapExpr(e.condition, replace),
+        then = mapExpr(e.then, replace),
+        otherwise = mapExpr(e.otherwise, replace);
+      if (condition !== e.condition || then !== e.then || otherwise !== e.otherwise)
+        rebuilt = { ...e, condition, then, otherwise };
       break;
+    }
     default:
-      rebuilt = e;
+      break;
   }
   return replace(rebuilt) ?? rebuilt;
 }
 
 /** Replaces variable references by key (`y`, `y'`) with the given expressions. */
 export function substitute(e: Expr, by: ReadonlyMap<string, Expr>): Expr {
+  if (by.size === 0) return e;
   return mapExpr(e, (node) => {
     if (node.kind === 'name') return by.get(node.name);
     if (node.kind === 'derivative') return by.get(refKey(node.name, node.order));
