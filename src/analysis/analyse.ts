@@ -103,8 +103,8 @@ class Analyser extends ConditionAnalyser {
         "Write at least one differential equation, e.g. y' = -y, with its initial condition y(0) = 1.",
       );
     }
-    const { algebraicStatements, differential } = this.classifyEquations();
-    const orders = this.stateOrders(differential);
+    const { algebraicStatements, differential, derivatives } = this.classifyEquations();
+    const orders = this.stateOrders(differential, derivatives);
     for (const [n] of orders) this.kinds.set(n, 'state');
     const deltaAlgebraics = new Map<string, Expr>();
     const algebraics = this.orderAlgebraics(algebraicStatements, deltaAlgebraics);

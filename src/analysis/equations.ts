@@ -35,13 +35,26 @@ export class EquationAnalyser extends Declarations {
    * `N = EXPR` is an algebraic variable when N is a new plain name whose derivative never
    * occurs; any other equation must contain a derivative and is a differential equation.
    */
-  protected classifyEquations(): { algebraicStatements: EquationStatement[]; differential: EquationStatement[] } {
+  protected classifyEquations(): {
+    algebraicStatements: EquationStatement[];
+    differential: EquationStatement[];
+    derivatives: Map<EquationStatement, Expr[]>;
+  } {
+    // (one walk of each equation: the derivatives it has, in the order of the text, for
+    // stateOrders too)
     const differentiated = new Set<string>();
+    const derivatives = new Map<EquationStatement, Expr[]>();
     for (const q of this.equations) {
-      for (const side of [q.lhs, q.rhs])
-        walk(side, (n) => {
-          if (n.kind === 'derivative') differentiated.add(n.name);
-        });
+      const found: Expr[] = [];
+      const see = (n: Expr) => {
+        if (n.kind === 'derivative') {
+          differentiated.add(n.name);
+          found.push(n);
+        }
+      };
+      walk(q.lhs, see);
+      walk(q.rhs, see);
+      derivatives.set(q, found);
     }
     const algebraicStatements: EquationStatement[] = [];
     const differential: EquationStatement[] = [];
@@ -54,12 +67,7 @@ export class EquationAnalyser extends Declarations {
         algebraicStatements.push(q);
         continue;
       }
-      let hasDerivative = false;
-      for (const side of [q.lhs, q.rhs])
-        walk(side, (n) => {
-          if (n.kind === 'derivative') hasDerivative = true;
-        });
-      if (!hasDerivative) {
+      if (derivatives.get(q)!.length === 0) {
         if (q.lhs.kind === 'name' && this.kinds.has(q.lhs.name)) {
           throw this.fail(
             q.lhs.span,
@@ -75,26 +83,27 @@ export class EquationAnalyser extends Declarations {
       }
       differential.push(q);
     }
-    return { algebraicStatements, differential };
+    return { algebraicStatements, differential, derivatives };
   }
 
-  protected stateOrders(differential: EquationStatement[]): Map<string, number> {
+  protected stateOrders(
+    differential: EquationStatement[],
+    derivatives: Map<EquationStatement, Expr[]>,
+  ): Map<string, number> {
     const orders = new Map<string, number>();
     for (const q of differential) {
-      for (const side of [q.lhs, q.rhs]) {
-        walk(side, (n) => {
-          if (n.kind !== 'derivative') return;
-          const kind = this.kinds.get(n.name);
-          if (kind !== undefined && kind !== 'state') {
-            throw this.fail(
-              n.span,
-              `'${n.name}' is a ${kind}; only states have derivatives`,
-              `Use a new name for the state, or remove the prime from ${n.name}.`,
-            );
-          }
-          if (n.name === 'pi') throw this.fail(n.span, "'pi' is a constant and has no derivative", 'Remove the prime.');
-          orders.set(n.name, Math.max(orders.get(n.name) ?? 0, n.order));
-        });
+      for (const n of derivatives.get(q)!) {
+        if (n.kind !== 'derivative') continue;
+        const kind = this.kinds.get(n.name);
+        if (kind !== undefined && kind !== 'state') {
+          throw this.fail(
+            n.span,
+            `'${n.name}' is a ${kind}; only states have derivatives`,
+            `Use a new name for the state, or remove the prime from ${n.name}.`,
+          );
+        }
+        if (n.name === 'pi') throw this.fail(n.span, "'pi' is a constant and has no derivative", 'Remove the prime.');
+        orders.set(n.name, Math.max(orders.get(n.name) ?? 0, n.order));
       }
     }
     return orders;

@@ -21,62 +21,62 @@ export class ReferenceChecker extends EquationAnalyser {
     orders: Map<string, number>,
     deltaAlgebraics: Map<string, Expr>,
   ): void {
-    const check = (e: Expr, context: string, allowDelta: boolean, allowEvent = false) => {
-      walk(e, (n) => {
-        if (n.kind === 'name') {
-          if (n.name === 'pi' || n.name.startsWith(PLACEHOLDER)) return;
-          if (deltaAlgebraics.has(n.name) && !allowDelta) {
-            throw this.fail(
-              n.span,
-              `'${n.name}' is defined with a delta and can only be used in differential equations`,
-              'Use it in an equation, or define the regular part under another name.',
-            );
-          }
-          const kind = this.kinds.get(n.name);
-          if (kind === undefined) {
-            throw this.fail(
-              n.span,
-              `unknown name '${n.name}' in ${context}`,
-              `Declare it (parameter ${n.name} = VALUE), define it (${n.name} = EXPR), or check the spelling.`,
-            );
-          }
-          if (kind === 'event' && !allowEvent) {
-            throw this.fail(
-              n.span,
-              `'${n.name}' is an event; it can only appear as delta(t - ${n.name})`,
-              'Use the event inside a delta, or refer to a variable instead.',
-            );
-          }
-        } else if (n.kind === 'derivative') {
-          const order = orders.get(n.name);
-          if (order === undefined) {
-            const kind = this.kinds.get(n.name);
-            throw this.fail(
-              n.span,
-              kind
-                ? `'${n.name}' is a ${kind}; only states have derivatives`
-                : `derivative of '${n.name}', which is not a state`,
-              kind
-                ? `Remove the prime from ${n.name}.`
-                : `A state is a variable with a differential equation (${n.name}' = ...); add one or check the spelling.`,
-            );
-          }
-          if (n.order > order)
-            throw this.fail(
-              n.span,
-              `${refKey(n.name, n.order)} is beyond the highest derivative ${refKey(n.name, order)} of ${n.name}`,
-              `Use derivatives up to ${refKey(n.name, order)}.`,
-            );
-        } else if (n.kind === 'call' && n.name === 'delta' && !allowDelta) {
+    const checkNode = (n: Expr, context: string, allowDelta: boolean, allowEvent: boolean) => {
+      if (n.kind === 'name') {
+        if (n.name === 'pi' || n.name.startsWith(PLACEHOLDER)) return;
+        if (deltaAlgebraics.has(n.name) && !allowDelta) {
           throw this.fail(
             n.span,
-            `a delta cannot appear in ${context}`,
-            'Deltas belong in differential equations; use an event with an action for a reset.',
+            `'${n.name}' is defined with a delta and can only be used in differential equations`,
+            'Use it in an equation, or define the regular part under another name.',
           );
         }
-      });
+        const kind = this.kinds.get(n.name);
+        if (kind === undefined) {
+          throw this.fail(
+            n.span,
+            `unknown name '${n.name}' in ${context}`,
+            `Declare it (parameter ${n.name} = VALUE), define it (${n.name} = EXPR), or check the spelling.`,
+          );
+        }
+        if (kind === 'event' && !allowEvent) {
+          throw this.fail(
+            n.span,
+            `'${n.name}' is an event; it can only appear as delta(t - ${n.name})`,
+            'Use the event inside a delta, or refer to a variable instead.',
+          );
+        }
+      } else if (n.kind === 'derivative') {
+        const order = orders.get(n.name);
+        if (order === undefined) {
+          const kind = this.kinds.get(n.name);
+          throw this.fail(
+            n.span,
+            kind
+              ? `'${n.name}' is a ${kind}; only states have derivatives`
+              : `derivative of '${n.name}', which is not a state`,
+            kind
+              ? `Remove the prime from ${n.name}.`
+              : `A state is a variable with a differential equation (${n.name}' = ...); add one or check the spelling.`,
+          );
+        }
+        if (n.order > order)
+          throw this.fail(
+            n.span,
+            `${refKey(n.name, n.order)} is beyond the highest derivative ${refKey(n.name, order)} of ${n.name}`,
+            `Use derivatives up to ${refKey(n.name, order)}.`,
+          );
+      } else if (n.kind === 'call' && n.name === 'delta' && !allowDelta) {
+        throw this.fail(
+          n.span,
+          `a delta cannot appear in ${context}`,
+          'Deltas belong in differential equations; use an event with an action for a reset.',
+        );
+      }
     };
-    for (const s of states) this.checkDeltaArguments(s.solved, check);
+    const check = (e: Expr, context: string, allowDelta: boolean, allowEvent = false) =>
+      walk(e, (n) => checkNode(n, context, allowDelta, allowEvent));
+    for (const s of states) this.checkDeltaArguments(s.solved, check, checkNode);
     for (const a of algebraics) check(a.expr, `the definition of ${a.name}`, false);
     for (const s of this.situations) check(s.condition, `situation ${s.name}`, false);
     for (const ev of this.events) {
@@ -110,14 +110,16 @@ export class ReferenceChecker extends EquationAnalyser {
   private checkDeltaArguments(
     e: Expr,
     check: (e: Expr, context: string, allowDelta: boolean, allowEvent?: boolean) => void,
+    checkNode: (n: Expr, context: string, allowDelta: boolean, allowEvent: boolean) => void,
   ): void {
     const visit = (x: Expr): void => {
       if (x.kind === 'call' && x.name === 'delta') {
         check(x.args[0], 'a delta argument', false, true);
         return;
       }
+      // (a leaf is checked as it is: a walk of its own per leaf was most of this check)
       if (x.kind === 'name' || x.kind === 'derivative' || x.kind === 'number') {
-        check(x, 'an equation', true);
+        checkNode(x, 'an equation', true, false);
         return;
       }
       switch (x.kind) {
