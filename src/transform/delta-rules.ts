@@ -59,7 +59,7 @@ export function negateWritten(w: Expr): Expr {
 }
 
 function withWritten(t: DeltaTerm, written: Expr): DeltaTerm {
-  return { ...t, written, source: toText(written) };
+  return { ...t, written };
 }
 
 export interface LinearSplit {
@@ -85,6 +85,14 @@ function firstDelta(e: Expr): CallNode | null {
 
 /** Rule "linearity": regular part and delta terms of e, or a ModelError at the offending delta. */
 export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
+  const s = split(e, r);
+  // (each term's text once, at the top: printed at every level of the sum, it was a fifth
+  // of the transform of a row of 1024 spheres)
+  return s.terms.length === 0 ? s : { ...s, terms: s.terms.map((t) => ({ ...t, source: toText(t.written) })) };
+}
+
+/** splitLinear without the terms' texts (`source` is filled in at the top). */
+function split(e: Expr, r: ErrorReporter): LinearSplit {
   if (!hasDelta(e)) return { regular: e, terms: [] };
   const scale = (s: LinearSplit, f: (w: Expr) => Expr): LinearSplit => ({
     regular: f(s.regular),
@@ -108,7 +116,7 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
               argument: e.args[0],
               call: e,
               written: e,
-              source: toText(e),
+              source: '',
             },
           ],
         };
@@ -121,20 +129,20 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
     case 'unary':
       if (e.op === '-') {
         // -(J*delta(t - hit)) is one term as written; in -(a - J*delta(...)) the term turns sign
-        const inner = scale(splitLinear(e.operand, r), (w) => neg(w));
+        const inner = scale(split(e.operand, r), (w) => neg(w));
         return {
           ...inner,
           terms: inner.terms.map((t) => withWritten(t, t.written === e.operand ? e : negateWritten(t.written))),
         };
       }
-      if (e.op === '+') return splitLinear(e.operand, r);
+      if (e.op === '+') return split(e.operand, r);
       break;
     case 'binary': {
       const l = hasDelta(e.left),
         rt = hasDelta(e.right);
       if (e.op === '+' || e.op === '-') {
-        const a = splitLinear(e.left, r),
-          b = splitLinear(e.right, r);
+        const a = split(e.left, r),
+          b = split(e.right, r);
         const sign = e.op === '-' ? (w: Expr) => neg(w) : (w: Expr) => w;
         return {
           regular: e.op === '+' ? add(a.regular, b.regular, e.span) : sub(a.regular, b.regular, e.span),
@@ -155,13 +163,13 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
             'Deltas must enter linearly; a product of deltas has no meaning as a function.',
           );
         const side = l ? e.left : e.right;
-        const split = splitLinear(side, r);
+        const parts = split(side, r);
         const other = l ? e.right : e.left;
-        const scaled = scale(split, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span)));
+        const scaled = scale(parts, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span)));
         return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, side, t.written))) };
       }
       if (e.op === '/' && l && !rt) {
-        const scaled = scale(splitLinear(e.left, r), (w) => div(w, e.right, e.span));
+        const scaled = scale(split(e.left, r), (w) => div(w, e.right, e.span));
         return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, e.left, t.written))) };
       }
       if (e.op === '/' && rt)
