@@ -48,7 +48,14 @@ export type ScalarFunction = (t: number, y: Float64Array, p: Float64Array, d: Fl
  * degree) it has no bump between step ends that its end values and rates do not show; the
  * simulator may then skip sampling inside a step (see Simulator.needsSamples).
  */
-export type WatchEntry = ({ kind: 'event'; event: number } | { kind: 'switch'; index: number }) & { affine: boolean };
+export type WatchEntry = ({ kind: 'event'; event: number } | { kind: 'switch'; index: number }) & {
+  affine: boolean;
+  /**
+   * The first watched function with the same zeros (the same expression, or `b - a` for
+   * `a - b`): where an event of one fires, the zero of the other is located too.
+   */
+  zeroOf: number;
+};
 
 export interface CompiledSchedule {
   kind: 'roots' | 'at' | 'every';

@@ -4,6 +4,7 @@
  * and the bounds of their rounding, all at once for the step and one by one for the root finder.
  */
 import type { Expr } from '../expression/ast.js';
+import { firstWithSameZeros } from './watch-zeros.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import type { WatchEntry } from './compile.js';
 import { literal, type Emitter } from './emitter.js';
@@ -24,13 +25,14 @@ export function watchedFunctions(system: FirstOrderSystem, em: Emitter) {
           span: ev.span,
         }
       : ev.condition;
-    watchInfo.push({ kind: 'event', event: i, affine: em.degree(g) <= 1 });
+    watchInfo.push({ kind: 'event', event: i, affine: em.degree(g) <= 1, zeroOf: -1 });
     watchExprs.push(g);
   });
   system.switching.forEach((s, i) => {
-    watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1 });
+    watchInfo.push({ kind: 'switch', index: i, affine: em.degree(s.g) <= 1, zeroOf: -1 });
     watchExprs.push(s.g);
   });
+  firstWithSameZeros(watchExprs).forEach((first, k) => (watchInfo[k].zeroOf = first));
   // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
   const rateExprs: (Expr | null)[] = watchInfo.map((w) =>
     w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate,
