@@ -43,11 +43,13 @@ export class DueEvents {
   take(hi: number, lo: number): number[] {
     const list = this.list,
       heap = this.heap;
-    if (list.length > 0) list.length = 0;
+    // (emptied by pop: setting length is a call into the runtime, most of this function's
+    // time over the 6582 instants of a row of 1024 spheres)
+    clear(list);
     if (this.deferred.length > 0) {
       // time events left from the instant before, at the same time: an instant of their own
       for (const e of this.deferred) list.push(e);
-      this.deferred.length = 0;
+      clear(this.deferred);
       return list;
     }
     const k = heap.top();
@@ -115,6 +117,10 @@ export class DueEvents {
 function meets(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   for (const x of a) if (b.has(x)) return true;
   return false;
+}
+
+function clear(list: number[]): void {
+  while (list.length > 0) list.pop();
 }
 
 function ascending(a: number, b: number): number {
