@@ -11,7 +11,7 @@ import { references, walk } from '../expression/expr.js';
 import type { ShootOptions, ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
 import type { CompiledModel } from '../codegen/compile.js';
-import { formatLatex, formatText, transformReport } from '../report/print.js';
+import { checkSchedules, formatLatex, formatText, transformReport } from '../report/print.js';
 import {
   CliError,
   EXIT,
@@ -51,8 +51,9 @@ export async function loadModel(file: string, set?: SimulateOptions['set']): Pro
   if (needsExactRoots(deltaArguments, independent, (e) => references(e))) await import('../transform/exact-roots.js');
   // (from the tree parsed above: parsing the text again was a tenth of a 1024-sphere row's run)
   const model = compileModel(ast);
-  // Double roots of delta arguments and similar schedule problems are model errors: find them now.
-  transformReport(model);
+  // Double roots of delta arguments and similar schedule problems are model errors: find them
+  // now (as transformReport would, without writing the report).
+  checkSchedules(model);
   return model;
 }
 
