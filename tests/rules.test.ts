@@ -184,3 +184,24 @@ describe('rules that stop at one instant keep the value of the one that gave it 
     expect(Math.abs((s.final.G as number) - 10)).toBeLessThan(1e-12);
   });
 });
+
+describe('a rule whose condition never holds never holds a value (fuzz find while-touch)', () => {
+  // x > 15 and x < 15 is never true: its function -|x - 15| touches zero at t = 1.5 from below.
+  // Where a step ended exactly there, the next one started at zero on the side its rate at the
+  // kink pointed to (above), and going down looked like the rule stopping: G.hold set G = 45.
+  const src = `independent t from 0 to 3.1
+parameter k = 10
+x' = k
+G = 3*x while x > 1.5*k and x < 1.5*k
+y' = k while x <= 0.5*k
+x(0) = 0; y(0) = 0
+output G, y
+`;
+  it.each(['auto', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'] as const)('%s', (method) => {
+    const r = simulate(src, { method });
+    expect(r.status).toBe('ok');
+    expect(r.final.G).toBe(0);
+    expect(r.events.map((e) => e.name)).not.toContain('G.hold');
+    expect(Math.abs((r.final.y as number) - 5)).toBeLessThan(1e-9);
+  });
+});

@@ -103,6 +103,13 @@ export class Crossings implements SampledFunction {
   private readonly fromZero: Uint8Array;
   /** per candidate function: the earliest fraction of the step at which it could cross */
   private readonly earliest: Float64Array;
+  /**
+   * per function: the side of zero of its last nonzero value at a step's end (0: none since
+   * the last instant's actions). A function at exactly zero at a step's start is on that
+   * side, not on the side its rate there points to: -abs(x - 15) at x = 15 touched zero from
+   * below, and its rate at the kink said above, so leaving it downwards looked like `falls`.
+   */
+  private readonly lastSide: Int8Array;
   private readonly bracket: Bracket = { left: 0, right: 0 };
   /** samples of one watched function inside a step */
   private readonly samples = new StepSamples();
@@ -136,6 +143,7 @@ export class Crossings implements SampledFunction {
     this.sampleR = new Float64Array(2 * nw);
     this.fromZero = new Uint8Array(nw);
     this.earliest = new Float64Array(nw);
+    this.lastSide = new Int8Array(nw);
     this.marked = new Int32Array(nw);
     this.conflicts = new EventConflicts(m);
     this.direction = m.watchInfo.map((w) =>
@@ -154,6 +162,7 @@ export class Crossings implements SampledFunction {
 
   reset(): void {
     this.arming.reset();
+    this.lastSide.fill(0);
     this.consumedUntil.fill(NaN);
     this.contact = -1;
     this.touched = -1;
@@ -239,6 +248,8 @@ export class Crossings implements SampledFunction {
         candidates[nc++] = k;
         continue;
       }
+      // (a held function's side is its holding's: a bounce's residue is no side)
+      if (g0 !== 0) this.lastSide[k] = g0 > 0 ? 1 : -1;
       // An affine function keeps one sign inside the step when it stays farther from zero at
       // both ends than its end rates and its change over the step make plausible (|g'|
       // would have to exceed the sum of both end rates somewhere inside an accepted step);
@@ -365,7 +376,7 @@ export class Crossings implements SampledFunction {
     // A function at zero (at the start, or leaving the zero it fired at) is judged by where
     // it goes next: the sign of its rate in the direction of integration.
     let s0 = fromZero ? this.arming.holdSide[k] : 0;
-    if (s0 === 0) s0 = g0 !== 0 ? Math.sign(g0) : Math.sign(dir * r0);
+    if (s0 === 0) s0 = g0 !== 0 ? Math.sign(g0) : this.lastSide[k] || Math.sign(dir * r0);
     // (a truth value has no rate: NaN says nothing about the side)
     if (s0 !== s0) s0 = 0;
     if (s0 === 0 && fromZero) s0 = Math.sign(gm) || Math.sign(g1);
@@ -504,6 +515,8 @@ export class Crossings implements SampledFunction {
     this.candidateRight[k] = this.bracket.right;
     this.located[this.locatedCount++] = k;
     this.arming.crossedTo[k] = -Math.sign(this.sampleG[2 * k]);
+    // (across its zero: the side it came from says nothing about where it stands now)
+    this.lastSide[k] = 0;
     return true;
   }
 
@@ -610,6 +623,15 @@ export class Crossings implements SampledFunction {
   deltasAtEnd(t: number, y: Float64Array, d: Float64Array, atStart: boolean, out: number[]): number[] {
     const held = this.arming.held;
     return deltasDueAtEnd(this.ws, t, y, d, atStart, (k) => held[k] === 1, out);
+  }
+
+  /** After an instant: the functions its actions can change forget the side they were on. */
+  afterActions(fired: readonly number[]): void {
+    const m = this.ws.model;
+    for (const e of fired) {
+      const touches = m.events[e].touches;
+      for (let i = 0; i < touches.length; i++) this.lastSide[touches[i]] = 0;
+    }
   }
 
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */

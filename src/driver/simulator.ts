@@ -484,6 +484,7 @@ export class Simulator {
     this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
     this.refreshWatch(at, ws.y, ws.d);
     if (nw > 0) {
+      this.crossings.afterActions(outcome.fired);
       this.crossings.arming.afterInstant(outcome.fired, at, this.gFire, this.rFire, dtZero, locate === 'exact');
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
