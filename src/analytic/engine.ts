@@ -4,9 +4,8 @@
  *
  * - each clock group keeps its own time and is advanced by its closed form only when an event
  *   reads or writes it, or an output asks for it (clocks.ts);
- * - each state event's next crossing is a certified root of its function's Taylor polynomial
- *   (predict.ts, roots.ts), kept in an indexed heap of predicted times (heap.ts); time events
- *   come from the same stop queue as on the stepper;
+ * - each state event's next crossing is a certified root (predict.ts), kept in an indexed heap
+ *   (heap.ts); time events come from the same stop queue as on the stepper;
  * - at an instant, the events due fire together in file order (fire.ts), and only the events
  *   whose functions read what the actions changed are predicted again (plan.ts): O(log N)
  *   per event, not O(N).
@@ -19,7 +18,8 @@ import { ScheduleError } from '../codegen/event-times.js';
 import { Diagnosis } from '../driver/diagnosis.js';
 import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
 import { crossingAtEnd, endGuard } from './range-ends.js';
-import { touchesZeroMessage } from './messages.js';
+import { stepsMessage, touchesZeroMessage } from './messages.js';
+import { scanTooLong } from './stiffness.js';
 import type { Limits, Run } from './run.js';
 import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
@@ -72,6 +72,8 @@ export class AnalyticSimulator {
   private readonly pBuffer: Float64Array;
   /** the scheduled times of time events, one stream per event merged (the stepper's stop queue) */
   private readonly stopQueue: StopQueue;
+  /** why the last run returned null (it cannot take the analytic path) */
+  refusal: string | null = null;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -115,7 +117,8 @@ export class AnalyticSimulator {
     const p = parameterValues(m, settings.set, this.pBuffer);
     initialState(m, p, settings.init, ws.y, ws.d);
     const { t0, tEnd } = resolveRange(m, p, options);
-    if (tEnd < t0) return null;
+    this.refusal = tEnd < t0 ? BACKWARDS : scanTooLong(m, p, ws.d, tEnd - t0);
+    if (this.refusal !== null) return null;
     ws.p = p;
     ws.dir = 1;
     const s: Limits = {
@@ -346,12 +349,7 @@ export class AnalyticSimulator {
   /** Fires the events due at the current instant (run.hi + run.lo) and predicts again what they changed; true when the run is over. */
   private instant(run: Run, due: number[]): boolean {
     const t = run.hi + run.lo;
-    if (++run.instants > run.s.maxSteps)
-      return this.failAt(
-        run,
-        `more than ${run.s.maxSteps} steps by ${this.model.system.independent} = ${t}: the analytic path takes one step per instant; raise maxSteps (--max-steps) or shorten the range`,
-        t,
-      );
+    if (++run.instants > run.s.maxSteps) return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, t), t);
     if (!this.arrive(run, due, t)) return true;
     const outcome = this.firing.fire(t, due);
     run.eventCount += outcome.count;
@@ -489,6 +487,8 @@ export class AnalyticSimulator {
     if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
     run.hi = hi;
     run.lo = lo;
+    if (++run.instants > run.s.maxSteps)
+      return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, hi + lo), hi + lo);
     return !this.predictOne(run, k, false, true);
   }
 
@@ -595,5 +595,6 @@ export class AnalyticSimulator {
 }
 
 const NO_PROBES: number[] = [];
+const BACKWARDS = 'its range runs backwards, and the analytic path runs forwards only (use method auto)';
 
 const ascending = (a: number, b: number): number => a - b;

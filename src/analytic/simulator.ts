@@ -57,8 +57,7 @@ export class Simulator {
     }
     const result = (this.analytic ??= new AnalyticSimulator(m)).run(options, settings);
     if (result) return result;
-    if (asked)
-      throw refused(m, `its range runs backwards, and the analytic path runs forwards only (use method auto)`, byModel);
+    if (asked) throw refused(m, this.analytic.refusal ?? 'it cannot take the analytic path', byModel);
     return this.stepperRun(options);
   }
 
