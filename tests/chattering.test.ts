@@ -9,15 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
+import { EVERY_STEPPER } from './methods.js';
 
-const METHODS: [string, object][] = [
-  ['auto', {}],
-  ['dopri5', { rtol: 1e-10, atol: 1e-12 }],
-  ['dop853', {}],
-  ['rodas', {}],
-  ['radau5', { rtol: 1e-10, atol: 1e-12 }],
-  ['rk4', {}],
-];
+const METHODS = EVERY_STEPPER;
 
 const thermostat = (rate: string, off = 'T - 20', heat = 'T - 20') => `model Thermostat
 independent t from 0 to 10
