@@ -304,6 +304,47 @@ export class Diagnosis {
     return null;
   }
 
+  /**
+   * The warning for states that stayed below atol over the whole run and took both signs
+   * (states, ascending; hi, lo: each one's largest and smallest value while below atol), and
+   * for a failed run the state `escaped` (or −1) that left ±atol with the sign it took inside
+   * (to the value `at`): their error was held to ±atol, not to rtol of their size, so their
+   * sign may be the error's; and the atol that would control them.
+   */
+  uncontrolledMessage(
+    states: readonly number[],
+    hi: Float64Array,
+    lo: Float64Array,
+    rtol: number,
+    atol: number,
+    escaped = -1,
+    at = 0,
+  ): string {
+    const sys = this.ws.model.system;
+    const name = (i: number) => sys.states[i].standsFor;
+    const range = (i: number) => `from ${lo[i].toPrecision(2)} to ${hi[i].toPrecision(2)}`;
+    const SHOWN = 4;
+    const parts: string[] = [];
+    if (escaped >= 0)
+      parts.push(
+        `${name(escaped)} (${range(escaped)}) changed sign while below atol (${atol}) and then grew past it (to ${at.toPrecision(2)}) before the run failed`,
+      );
+    if (states.length > 0) {
+      const more = states.length > SHOWN ? ` and ${states.length - SHOWN} more states` : '';
+      parts.push(
+        `${states
+          .slice(0, SHOWN)
+          .map((i) => `${name(i)} (${range(i)})`)
+          .join(', ')}${more} stayed below atol (${atol}) over the whole run and changed sign`,
+      );
+    }
+    const one = states.length + (escaped >= 0 ? 1 : 0) === 1;
+    // the atol that holds the smallest of them to rtol of its size
+    const sizes = [...states, ...(escaped >= 0 ? [escaped] : [])].map((i) => Math.max(hi[i], -lo[i]));
+    const suggest = (rtol > 0 ? rtol : 1e-6) * Math.min(...sizes);
+    return `${parts.join('; ')}: ${one ? 'its' : 'their'} error was held to ±atol, not to rtol of ${one ? 'its' : 'their'} size, so ${one ? 'its' : 'their'} sign may be the error's, and the solution may have followed it elsewhere (a concentration below zero); to control ${one ? 'it' : 'them'}, give a smaller atol (--atol), about ${suggest.toPrecision(1)} or below`;
+  }
+
   /** The message for a delta whose argument touches zero (a root of even multiplicity) near `at`. */
   touchMessage(k: number, at: number): string {
     const m = this.ws.model,

@@ -18,6 +18,11 @@
  *   period turns back as often, and must not pay for the test on every step;
  * - an explicit method held at its stability border (dopri5's own stiffness test) with more
  *   steps needed at that size than are left: stiffness, with the method to use instead.
+ *
+ * It also keeps, for the result's warnings, the range of each state that has not yet
+ * exceeded the absolute tolerance (toleranceWarning): a state that stays below it over the
+ * whole run had its error held to ±atol only, not to rtol of its size, and one that takes
+ * both signs there may have taken them from the error alone.
  */
 import type { Stepper } from '../integrators/stepper.js';
 import type { Diagnosis } from './diagnosis.js';
@@ -60,12 +65,38 @@ export class StepGuard {
   private maxSteps = 0;
   private tEnd = 0;
   private independent = 't';
+  /** per state, its largest and smallest value in the run so far (kept while |y| < atol) */
+  private readonly hi: Float64Array;
+  private readonly lo: Float64Array;
+  /** the largest |y| of the state the run started from (what rounding is measured against) */
+  private scale = 0;
+  /**
+   * The states that left ±atol with the other sign than the one they had inside it (or after
+   * taking both there), in the order they did, and the value each left with: what a failed
+   * run names (Robertson's y2 under DOPRI5 at atol 1e-3: between −5.5e-4 and 3.6e-5, then
+   * −2.8e-3, and from there y2' = −3e7·y2² blows up).
+   */
+  private readonly escaped: Int32Array;
+  private nEscaped = 0;
+  private readonly escapedAt: Float64Array;
+  /** the states whose |y| is still below atol: the only ones read per step */
+  private readonly below: Int32Array;
+  private nBelow = 0;
+  /** the next check reads yPrev as well: the state the stepper (re)started from */
+  private startState = true;
+  /** no step checked since begin: the next check measures the start state's scale */
+  private firstCheck = true;
 
   constructor(
     private readonly diagnosis: Diagnosis,
     nStates: number,
   ) {
     this.direction = new Int8Array(nStates);
+    this.hi = new Float64Array(nStates);
+    this.lo = new Float64Array(nStates);
+    this.below = new Int32Array(nStates);
+    this.escaped = new Int32Array(nStates);
+    this.escapedAt = new Float64Array(nStates);
   }
 
   /** the step size has fallen window after window (what Diagnosis.stepsCause calls a collapse) */
@@ -85,6 +116,13 @@ export class StepGuard {
     this.independent = independent;
     this.hMaxBefore = Infinity;
     this.shrinking = 0;
+    this.hi.fill(0);
+    this.lo.fill(0);
+    this.firstCheck = true;
+    this.nEscaped = 0;
+    // (a fixed-step method has no tolerance to fall below)
+    this.nBelow = stepper.adaptive ? this.below.length : 0;
+    for (let i = 0; i < this.nBelow; i++) this.below[i] = i;
     this.restart(stepper);
   }
 
@@ -96,12 +134,14 @@ export class StepGuard {
     this.watch = 0;
     this.jumps = 0;
     this.turns = 0;
+    this.startState = true;
     // (the directions are kept: a state turned back by the instant counts once at most, in a
     // window that starts again here anyway; clearing them would cost O(n) per instant)
   }
 
   /** After an accepted step ending at the absolute time tAbs: why the run must end, or null. */
   check(stepper: Stepper, tAbs: number): string | null {
+    if (this.nBelow > 0) this.trackPeaks(stepper);
     const h = Math.abs(stepper.hLast);
     if (this.watch > 0) {
       this.watch--;
@@ -118,6 +158,86 @@ export class StepGuard {
     if (this.steps >= SETTLING && this.turnsBack(stepper)) this.turns++;
     if (++this.steps < WINDOW) return null;
     return this.endOfWindow(stepper, h, tAbs);
+  }
+
+  /**
+   * The range of the states still below atol, after an accepted step (and the state the
+   * stepper started from, after a (re)start); a state that exceeds it is read no more, so a
+   * run whose states all do pays nothing per step once they have.
+   */
+  private trackPeaks(stepper: Stepper): void {
+    const y = stepper.y,
+      hi = this.hi,
+      lo = this.lo,
+      below = this.below,
+      bound = this.atol;
+    const start = this.startState ? stepper.yPrev : null;
+    this.startState = false;
+    if (this.firstCheck) {
+      // (once per run: O(n))
+      this.firstCheck = false;
+      let s = 0;
+      for (let i = 0; i < y.length; i++) s = Math.max(s, Math.abs(stepper.yPrev[i]));
+      this.scale = s;
+    }
+    const rounding = 1e-12 * this.scale;
+    let k = 0;
+    for (let j = 0; j < this.nBelow; j++) {
+      const i = below[j];
+      const h = hi[i],
+        l = lo[i];
+      let a = y[i],
+        b = a;
+      if (start !== null) {
+        a = Math.max(a, start[i]);
+        b = Math.min(b, start[i]);
+      }
+      if (a < bound && -b < bound) {
+        if (a > h) hi[i] = a;
+        if (b < l) lo[i] = b;
+        below[k++] = i;
+      } else if ((h > rounding && (y[i] < 0 || -l > rounding)) || (-l > rounding && y[i] > 0)) {
+        // (hi and lo keep the range inside ±atol)
+        this.escaped[this.nEscaped++] = i;
+        this.escapedAt[i] = y[i];
+      }
+    }
+    this.nBelow = k;
+  }
+
+  /**
+   * At the end of a run: a warning naming the states that stayed below atol (|y| < atol over
+   * the whole run) and took both signs, each by more than the rounding of the start state
+   * (1e-12 of its largest |y|), or null. Their error was held to ±atol, not to rtol of their
+   * size, so their sign may have come from the error alone, and a component pushed below zero
+   * can send the solution elsewhere (Robertson's y2, at most 3.6e-5: under radau5 at atol 1e-4
+   * it settles at −4e-6, and y1 ends at −4.7e7 where it should be 2e-8). One of one sign is
+   * left alone: POLLU's y16 (at most 3e-17) at the Test Set's tolerances is as small as the
+   * error allows, and as harmless. With failed, also the first state that left ±atol with the
+   * other sign than it had inside (see escaped).
+   */
+  toleranceWarning(stepper: Stepper, failed = false): string | null {
+    if (stepper.stats.steps === 0) return null;
+    const rounding = 1e-12 * this.scale;
+    const states: number[] = [];
+    for (let j = 0; j < this.nBelow; j++) {
+      const i = this.below[j];
+      if (this.hi[i] > rounding && -this.lo[i] > rounding) states.push(i);
+    }
+    states.sort((a, b) => a - b);
+    // A failed run also names the first state that left ±atol with a sign it took inside it:
+    // the error's sign, grown into the failure.
+    const escaped = failed && this.nEscaped > 0 ? this.escaped[0] : -1;
+    if (states.length === 0 && escaped < 0) return null;
+    return this.diagnosis.uncontrolledMessage(
+      states,
+      this.hi,
+      this.lo,
+      this.rtol,
+      this.atol,
+      escaped,
+      escaped >= 0 ? this.escapedAt[escaped] : 0,
+    );
   }
 
   /** Whether the last step moved some state against the direction of its previous move (both beyond rounding). */

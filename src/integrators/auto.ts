@@ -23,6 +23,30 @@ const STIFF_H_LAMBDA = 2.5;
 const STIFF_H_LAMBDA_TIGHT = 0.5;
 /** positive stiffness tests that make auto switch to the implicit method (Hairer's dopri5.f: 15) */
 const STIFF_TESTS = 15;
+/**
+ * h·|λ| beyond which an accepted DOPRI5 step lies outside the method's stability region
+ * (which reaches |z| = 3.40 at most in the left half-plane, 3.31 on the negative real axis):
+ * such a step multiplies the error of the dominant mode by |R(z)| (3.3 at z = −4, 44 at −6).
+ * The error test accepts it only while that mode's error is below the tolerance, as when atol
+ * exceeds the component itself (Robertson's y2, at most 3.6e-5, under atol 1e-4): the error
+ * then grows unchecked until it is the size of atol, and the state leaves the region where
+ * the problem is well posed (y2 < −3.7e-5: y2' = −3e7·y2² blows up within 1e-3 of t).
+ */
+const UNSTABLE_H_LAMBDA = 4;
+/**
+ * Accepted steps outside the stability region (h·|λ| > UNSTABLE_H_LAMBDA) whose next attempt
+ * failed the error test, with no run of NON_STIFF_TESTS clearly inside the region in between,
+ * that make auto switch at once. The failure confirms the estimate: the mode the step
+ * amplified has grown into sight of the error test. (The estimate alone can be far off: on
+ * an oscillator z'' = −1e4·z, not stiff at h·|λ| = 0.17, J is so far from normal in (z, z')
+ * that single steps show 4 to 16, followed by accepted steps.) On Robertson at atol 1e-4 the
+ * step size controller, held at the border, goes round a step at h·|λ| ≈ 6, a rejection and
+ * two short steps: the 15 tests of dopri5.f came after the solution had already blown up
+ * (t = 0.026 at rtol 1e-6, 0.012 at 1e-5); two of these switch at t = 0.013 (0.0078).
+ * Looser still (atol 2e-4 to 0.1), DOPRI5 can blow up within its first five steps, on a step
+ * whose own estimate says h·|λ| < 2: no test of its steps comes in time there.
+ */
+const UNSTABLE_TESTS = 2;
 /** non-stiff tests in a row that clear the count (dopri5.f: 6) */
 const NON_STIFF_TESTS = 6;
 /** RODAS steps in a row that an explicit method could have taken before auto switches back */
@@ -37,6 +61,13 @@ const MAX_NON_STIFF_STEPS = 15 * 4 ** 5;
  * (the default) the two are within each other's noise, rodas ahead on ROBER, radau5 on VDPOL;
  * at 1e-5 and looser rodas is faster (cheaper steps, and a restart after an event costs it no
  * Newton iteration from scratch). So the default tolerance keeps rodas.
+ *
+ * atol must be below it too: a component of size 1 is held to atol + rtol, so an atol above
+ * 5e-7 asks for a loose tolerance however tight rtol is, and there radau5 is also the less
+ * reliable of the two. On Robertson at atol 1e-4 (y2 is at most 3.6e-5) and rtol 1e-7 or
+ * 1e-8 it lets y2 turn negative, and y1 follows y1' = −4.8e-4·y1² to −4e7 by t = 1e11;
+ * rodas is right at every rtol from 1e-7 to 1e-12 with atol from 1e-4 to 1e-6, in 58 to 139
+ * steps where radau5 takes 79 to 221.
  */
 export const RADAU5_BELOW_RTOL = 5e-7;
 
@@ -47,14 +78,17 @@ const REASON_START = 'not stiff (so far): dopri5, the explicit method auto start
 /**
  * `auto`: DOPRI5 while the problem is not stiff, an implicit method while it is, switching
  * both ways at the end of an accepted step (as LSODA switches between Adams and BDF). The
- * implicit method is chosen by the tolerance: radau5 (order 5) where rtol is below
+ * implicit method is chosen by the tolerance: radau5 (order 5) where rtol and atol are below
  * RADAU5_BELOW_RTOL, rodas (order 4) at looser ones (where its cheaper steps win).
  *
  * - Explicit → implicit: Hairer's stiffness test of DOPRI5 (h·|λ| ≈ h‖k7 − k6‖/‖y1 − y6‖, an
  *   estimate of the dominant eigenvalue times the step, from stages it computes anyway) above
  *   2.5 on 15 accepted steps with no run of 6 clearly below it in between: the step size is
  *   held at the border of stability, not set by accuracy. (At tight tolerances, where radau5
- *   takes over, above 0.5: see STIFF_H_LAMBDA_TIGHT.)
+ *   takes over, above 0.5: see STIFF_H_LAMBDA_TIGHT.) Or sooner, on 2 accepted steps beyond
+ *   the border (h·|λ| above 4, see UNSTABLE_H_LAMBDA), each followed by a rejection: DOPRI5 is
+ *   then unstable, held in check only by an error test that a loose atol can make blind to
+ *   the component that grows.
  * - Implicit → explicit: the implicit method's own test (rodas.ts, radau5.ts: nonStiffSteps):
  *   |h|·‖J‖∞ below 1.5 (radau5: 0.5, see STIFF_H_LAMBDA_TIGHT), well inside DOPRI5's
  *   stability region, on 15 accepted steps in a row:
@@ -94,9 +128,14 @@ export class AutoStepper implements Stepper {
   /** the implicit method for this tolerance, and why (see RADAU5_BELOW_RTOL) */
   private readonly implicitMethod: 'rodas' | 'radau5';
   private readonly reasonStiff: string;
+  private readonly reasonUnstable: string;
   private readonly reasonBack: string;
   private readonly stiffHLambda: number;
   private stiffCount = 0;
+  /** accepted explicit steps outside DOPRI5's stability region, confirmed (see UNSTABLE_TESTS) */
+  private unstableCount = 0;
+  /** the last accepted explicit step was outside the stability region, not yet confirmed */
+  private unstablePending = false;
   private nonStiffCount = 0;
   /** the implicit method's non-stiff run needed to switch back (grows after false alarms) */
   private backAfter = NON_STIFF_STEPS;
@@ -111,13 +150,16 @@ export class AutoStepper implements Stepper {
     this.options = options;
     this.explicit = new Dopri5Stepper(n, f, options);
     const tol = options.rtol > 0 ? options.rtol : options.atol;
-    this.implicitMethod = tol < RADAU5_BELOW_RTOL ? 'radau5' : 'rodas';
+    this.implicitMethod = tol < RADAU5_BELOW_RTOL && options.atol < RADAU5_BELOW_RTOL ? 'radau5' : 'rodas';
     this.stiffHLambda = this.implicitMethod === 'radau5' ? STIFF_H_LAMBDA_TIGHT : STIFF_H_LAMBDA;
-    this.reasonStiff =
-      `stiff: h·|λ| of dopri5's steps above ${this.stiffHLambda} on ${STIFF_TESTS} steps; ` +
-      (this.implicitMethod === 'radau5'
+    const which =
+      this.implicitMethod === 'radau5'
         ? `rtol ${tol} < ${RADAU5_BELOW_RTOL}: radau5, order 5`
-        : `rtol ${tol} ≥ ${RADAU5_BELOW_RTOL}: rodas, order 4`);
+        : tol < RADAU5_BELOW_RTOL
+          ? `atol ${options.atol} ≥ ${RADAU5_BELOW_RTOL}: rodas, order 4`
+          : `rtol ${tol} ≥ ${RADAU5_BELOW_RTOL}: rodas, order 4`;
+    this.reasonStiff = `stiff: h·|λ| of dopri5's steps above ${this.stiffHLambda} on ${STIFF_TESTS} steps; ${which}`;
+    this.reasonUnstable = `stiff: ${UNSTABLE_TESTS} of dopri5's steps accepted outside its stability region (h·|λ| above ${UNSTABLE_H_LAMBDA}), each followed by a rejected step; ${which}`;
     const backBelow = this.implicitMethod === 'radau5' ? STIFF_H_LAMBDA_TIGHT : 1.5;
     this.reasonBack = `not stiff: ${this.implicitMethod}'s last ${NON_STIFF_STEPS} or more steps were well inside dopri5's stability region (|h|·‖J‖∞ < ${backBelow}): back to dopri5`;
     this.active = this.explicit;
@@ -172,6 +214,8 @@ export class AutoStepper implements Stepper {
   }
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
+    // (a restart's first attempt may fail for reasons of its own: it confirms nothing)
+    this.unstablePending = false;
     this.active.reset(t, y, hInit);
     this.mirror();
     this.syncStats();
@@ -179,19 +223,23 @@ export class AutoStepper implements Stepper {
 
   step(tLimit: number): StepOutcome {
     if (this.active === this.explicit) {
-      if (this.stiffCount >= STIFF_TESTS) this.switchTo(this.stiffStepper());
+      if (this.stiffCount >= STIFF_TESTS || this.unstableCount >= UNSTABLE_TESTS) this.switchTo(this.stiffStepper());
     } else if (this.stiff !== null && this.stiff.nonStiffSteps >= this.backAfter) {
       this.switchTo(this.explicit);
     }
+    const rejectedBefore = this.active.stats.rejected;
     const outcome = this.active.step(tLimit);
     if (outcome === 'accepted' && this.active === this.explicit) {
       this.explicitSteps++;
+      if (this.unstablePending && this.explicit.stats.rejected > rejectedBefore) this.unstableCount++;
       const hl = this.explicit.hLambda;
+      this.unstablePending = hl > UNSTABLE_H_LAMBDA;
       if (hl > this.stiffHLambda) {
         this.nonStiffCount = 0;
         this.stiffCount++;
       } else if (++this.nonStiffCount >= NON_STIFF_TESTS) {
         this.stiffCount = 0;
+        this.unstableCount = 0;
       }
     }
     this.mirror();
@@ -220,12 +268,14 @@ export class AutoStepper implements Stepper {
       next.nonStiffSteps = 0;
       if (this.stats.switches! > 0 && this.explicitSteps < SHORT_EXPLICIT_PHASE)
         this.backAfter = Math.min(4 * this.backAfter, MAX_NON_STIFF_STEPS);
-      this.stats.methodReason = this.reasonStiff;
+      this.stats.methodReason = this.unstableCount >= UNSTABLE_TESTS ? this.reasonUnstable : this.reasonStiff;
     } else {
       this.explicitSteps = 0;
       this.stats.methodReason = this.reasonBack;
     }
     this.stiffCount = 0;
+    this.unstableCount = 0;
+    this.unstablePending = false;
     this.nonStiffCount = 0;
     this.active = next;
     this.stats.switches!++;
@@ -259,6 +309,8 @@ export class AutoStepper implements Stepper {
     this.stiff?.resetStats();
     this.active = this.explicit;
     this.stiffCount = 0;
+    this.unstableCount = 0;
+    this.unstablePending = false;
     this.nonStiffCount = 0;
     this.backAfter = NON_STIFF_STEPS;
     this.explicitSteps = 0;
