@@ -208,6 +208,9 @@ export class Simulator {
   private finish(rs: RunState, end: RunEnd | null): SimulationResult {
     const ws = this.ws,
       result = rs.result;
+    // a state whose error the tolerances never controlled (StepGuard.toleranceWarning)
+    const tolerance = this.guard.toleranceWarning(rs.stepper, end !== null && end.kind === 'failed');
+    if (tolerance !== null) result.warnings.push(tolerance);
     if (end !== null && end.kind === 'failed') {
       this.fail(result, end.message, end.t, end.y, ws.d);
       finishStats(rs);
