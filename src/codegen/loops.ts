@@ -21,6 +21,8 @@
 
 /** A whole number standing alone: not in a name (v12), a decimal (0.5) or an exponent (1e-15). */
 const INTEGER = /(?<![\w.]|[eE][-+])\d+(?![\w.])/g;
+/** The same, captured: text.split gives the text between the numbers and the numbers, alternately. */
+const INTEGER_SPLIT = /(?<![\w.]|[eE][-+])(\d+)(?![\w.])/;
 /** The statements that may be folded: an assignment to an element of an output array. */
 const FOLDABLE = /^\s*(out|yOut|dOut|y0|d0)\[\d+\] = /;
 /** Runs shorter than this stay as they are: a loop would not be shorter. */
@@ -36,12 +38,34 @@ interface Statement {
 }
 
 function analyse(text: string, foldable = FOLDABLE.test(text)): Statement {
-  const numbers: number[] = [];
-  const skeleton = text.replace(INTEGER, (m) => {
-    numbers.push(Number(m));
-    return '#';
-  });
+  // (one split by the regular expression, which captures the numbers: a callback per number
+  // was most of the folding of a row of 1024 spheres)
+  const parts = text.split(INTEGER_SPLIT);
+  if (parts.length === 1) return { text, skeleton: text, numbers: [], foldable };
+  const numbers: number[] = new Array<number>((parts.length - 1) / 2);
+  let skeleton = parts[0];
+  for (let k = 1; k < parts.length; k += 2) {
+    numbers[(k - 1) / 2] = Number(parts[k]);
+    skeleton += `#${parts[k + 1]}`;
+  }
   return { text, skeleton, numbers, foldable };
+}
+
+/** Whether the numbers of the block at `at` (p statements) are offset + slope·count (without copying them). */
+function affineCopy(
+  statements: readonly Statement[],
+  at: number,
+  p: number,
+  offset: readonly number[],
+  slope: readonly number[],
+  count: number,
+): boolean {
+  let j = 0;
+  for (let q = 0; q < p; q++) {
+    const numbers = statements[at + q].numbers;
+    for (let k = 0; k < numbers.length; k++, j++) if (numbers[k] !== offset[j] + slope[j] * count) return false;
+  }
+  return true;
 }
 
 /** How many copies of the block at s of length p follow from the first two (numbers affine in the copy). */
@@ -51,7 +75,11 @@ function copies(
   p: number,
 ): { count: number; slope: number[]; offset: number[] } | null {
   if (s + 2 * p > statements.length) return null;
-  const numbersOf = (k: number) => statements.slice(s + k * p, s + (k + 1) * p).flatMap((q) => q.numbers);
+  const numbersOf = (k: number) => {
+    const out: number[] = [];
+    for (let q = s + k * p; q < s + (k + 1) * p; q++) for (const v of statements[q].numbers) out.push(v);
+    return out;
+  };
   for (let j = 0; j < p; j++) {
     const a = statements[s + j],
       b = statements[s + p + j];
@@ -65,8 +93,7 @@ function copies(
     let same = true;
     for (let j = 0; j < p && same; j++) same = statements[s + count * p + j].skeleton === statements[s + j].skeleton;
     if (!same) break;
-    const n = numbersOf(count);
-    if (!n.every((v, j) => v === offset[j] + slope[j] * count)) break;
+    if (!affineCopy(statements, s + count * p, p, offset, slope, count)) break;
   }
   return { count, slope, offset };
 }

@@ -68,8 +68,11 @@ export function programOf(em: Emitter) {
   // (the named values a body computes are renamed in the order it uses them, local0, local1,
   // ...: v12 in one element's body and v13 in the next would keep them from folding)
   const bodyOf = (exprs: Expr[], mode: Mode, line: string) => {
+    const prelude = em.prelude(exprs, mode);
+    // (without named values there is nothing to rename: a vK comes only with its const)
+    if (prelude === '') return line;
     const local = new Map<string, string>();
-    return `${em.prelude(exprs, mode)}${line}`.replace(/\bv\d+\b/g, (v) => {
+    return `${prelude}${line}`.replace(/\bv\d+\b/g, (v) => {
       let name = local.get(v);
       if (!name) {
         name = `local${local.size}`;
