@@ -240,31 +240,31 @@ export function compile(system: FirstOrderSystem): CompiledModel {
       return flow.rhs();
     },
     get watch() {
-      return flow.watched().watch;
+      return flow.arrays().watch;
     },
     get watchLocked() {
-      return flow.watched().watchLocked;
+      return flow.arrays().watchLocked;
     },
     get watchRate() {
-      return flow.watched().watchRate;
+      return flow.arrays().watchRate;
     },
     get watchBound() {
-      return flow.watched().watchBound;
+      return flow.arrays().watchBound;
     },
     get rateBound() {
-      return flow.watched().rateBound;
+      return flow.arrays().rateBound;
     },
     get watchOne() {
-      return flow.watched().watchOne;
+      return flow.families().watchOne;
     },
     get rateOne() {
-      return flow.watched().rateOne;
+      return flow.families().rateOne;
     },
     get boundOne() {
-      return flow.watched().boundOne;
+      return flow.families().boundOne;
     },
     get rateBoundOne() {
-      return flow.watched().rateBoundOne;
+      return flow.families().rateBoundOne;
     },
     watchStates,
     watchInfo,
@@ -346,9 +346,16 @@ function compiledEvents(
       moves: moves[i],
       touches: touches[i],
       reads: eventReads[i],
-      writes: new Set([...writtenSlots[i]].filter((k) => dynamic.has(k))),
+      writes: dynamicOnly(writtenSlots[i], dynamic),
     };
   });
+}
+
+/** The names of `names` that are in `dynamic`, in their order. */
+function dynamicOnly(names: ReadonlySet<string>, dynamic: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const k of names) if (dynamic.has(k)) out.add(k);
+  return out;
 }
 
 /** Parameter values in declaration order; each may use the ones before it. Set-up only. */

@@ -42,6 +42,9 @@ export function watchedFunctions(system: FirstOrderSystem, em: Emitter) {
 
 export type Watched = ReturnType<typeof watchedFunctions>;
 
+/** Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up. */
+const ULPS = literal(8 * Number.EPSILON);
+
 /** The right-hand side `rhs(t, y, p, d, sw, out)`: switching primitives locked, so no step sees a discontinuity. */
 export function rhsPart(system: FirstOrderSystem, program: Program, stateSlot: Map<string, number>): string {
   return program.outFn(
@@ -55,11 +58,11 @@ export function rhsPart(system: FirstOrderSystem, program: Program, stateSlot: M
 }
 
 /**
- * Writes the functions of the watched functions `watched` (in watch order) into `program`:
- * the flow's functions after the right-hand side.
+ * Writes the functions of all watched functions `watched` (in watch order) at once into
+ * `program`, after the right-hand side: their values, rates and rounding bounds (the stepper's).
  */
-export function emitFlow(system: FirstOrderSystem, program: Program, { watchExprs, rateExprs }: Watched): void {
-  const { parts, outFn, family, bodyOf } = program;
+export function emitWatchArrays(system: FirstOrderSystem, program: Program, { watchExprs, rateExprs }: Watched): void {
+  const { parts, outFn } = program;
   // Watched functions: state events, then switching functions.
   parts.push(
     outFn(
@@ -79,7 +82,6 @@ export function emitFlow(system: FirstOrderSystem, program: Program, { watchExpr
     ),
   );
   // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
-  const ULPS = literal(8 * Number.EPSILON);
   parts.push(
     outFn(
       'watchBound',
@@ -109,8 +111,15 @@ export function emitFlow(system: FirstOrderSystem, program: Program, { watchExpr
       'locked',
     ),
   );
-  // Each watched function and its rate alone, for the root finder: refining one crossing
-  // costs one function, not all N of a row of N spheres.
+}
+
+/**
+ * Writes each watched function, its rate and their rounding bounds alone into `program`, after
+ * emitWatchArrays: for the root finder, refining one crossing costs one function, not all N
+ * of a row of N spheres (and for event iteration, on both paths).
+ */
+export function emitWatchFamilies({ watchExprs, rateExprs }: Watched, program: Program): void {
+  const { family, bodyOf } = program;
   family('watch', 't, y, p, d, sw', (e) =>
     watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.expr(w, 'direct')};\n`)),
   );

@@ -43,12 +43,20 @@ export function eventDependencies(
     return slots;
   });
   const rateReads = rateExprs.map((r) => (r ? readsOf(r) : new Set<string>()));
-  const watchStates = watchReads.map((reads, k) =>
-    Int32Array.from(
-      new Set([...reads, ...rateReads[k]].flatMap((name) => (stateSlot.has(name) ? [stateSlot.get(name)!] : []))),
-    ).sort(),
-  );
-  const watchOfEvent = new Map(watchInfo.flatMap((w, k) => (w.kind === 'event' ? [[w.event, k] as const] : [])));
+  // (loops, not flatMap, whose arrays of one were much of this for a row of 1024 spheres)
+  const watchStates = watchReads.map((reads, k) => {
+    const slots = new Set<number>();
+    for (const names of [reads, rateReads[k]])
+      for (const name of names) {
+        const slot = stateSlot.get(name);
+        if (slot !== undefined) slots.add(slot);
+      }
+    return Int32Array.from(slots).sort();
+  });
+  const watchOfEvent = new Map<number, number>();
+  watchInfo.forEach((w, k) => {
+    if (w.kind === 'event') watchOfEvent.set(w.event, k);
+  });
   // What can change when or whether an event fires: the states, the step variables and the
   // names any watched function or rate reads (a counter that only outputs read cannot).
   const dynamic = new Set<string>([...stateNames, ...system.stepVariables.map((sv) => sv.name)]);
@@ -68,7 +76,9 @@ export function eventDependencies(
           for (const k of readsOf(j.rate)) reads.add(k);
         });
     }
-    return new Set([...reads].filter((k) => dynamic.has(k)));
+    const out = new Set<string>();
+    for (const k of reads) if (dynamic.has(k)) out.add(k);
+    return out;
   });
   // (through an index from name to the functions that read it: events x functions was
   // 2 million set look-ups at N = 1024)
