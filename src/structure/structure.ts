@@ -177,7 +177,15 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
   const rhsOf: Expr[] = new Array(n);
   for (const q of sys.equations) rhsOf[stateIndex.get(q.state)!] = q.rhs;
   const rhsReads = rhsOf.map((r) => reads.of(r));
-  const edges = rhsReads.map((rs) => [...rs].flatMap((k) => (stateIndex.has(k) ? [stateIndex.get(k)!] : [])));
+  // (a loop, not flatMap: flatMap's arrays of one were a third of this analysis of a row of 1024 spheres)
+  const edges = rhsReads.map((rs) => {
+    const out: number[] = [];
+    for (const k of rs) {
+      const i = stateIndex.get(k);
+      if (i !== undefined) out.push(i);
+    }
+    return out;
+  });
 
   // Components in dependency order: each after those it reads.
   const parts = stronglyConnected(n, edges);
