@@ -14,6 +14,7 @@ import {
   constantValue,
   differentiate,
   div,
+  firstReference,
   mapExpr,
   neg,
   num,
@@ -221,16 +222,16 @@ export class EquationAnalyser extends Declarations {
       mapExpr(e, (x) => {
         if (x.kind === 'call' && x.name === 'delta') {
           // bottom-up: an inner delta is already a placeholder here
-          if ([...references(x.args[0])].some((k) => k.startsWith(PLACEHOLDER))) {
+          // (the first reference found, without a set of all of them: two per delta of a large model)
+          const inner = firstReference(x.args[0], (k) => k.startsWith(PLACEHOLDER));
+          if (inner !== undefined) {
             throw this.fail(
-              hidden[
-                Number([...references(x.args[0])].find((k) => k.startsWith(PLACEHOLDER))!.slice(PLACEHOLDER.length))
-              ].span,
+              hidden[Number(inner.slice(PLACEHOLDER.length))].span,
               'a delta inside the argument of a delta',
               'A delta argument must be an ordinary function; deltas enter equations linearly.',
             );
           }
-          if (references(x).has(key))
+          if (firstReference(x, (k) => k === key) !== undefined)
             throw this.fail(
               x.span,
               `the argument of this delta contains ${key}, the derivative its equation is solved for`,
@@ -243,7 +244,7 @@ export class EquationAnalyser extends Declarations {
       });
     const E = sub(hide(lhs), hide(rhs), q.span);
     const a = differentiate(E, key);
-    if (references(a).has(key)) {
+    if (firstReference(a, (k) => k === key) !== undefined) {
       throw this.fail(
         q.span,
         `the equation is not linear in ${key}`,
@@ -260,7 +261,11 @@ export class EquationAnalyser extends Declarations {
     const b = simplify(substitute(E, new Map([[key, num(0)]])));
     let solved = simplify(div(neg(b, q.span), simplify(a), q.span));
     // A lone y^(n) on the left reads best unchanged: y'' = f stays f.
-    if (lhs.kind === 'derivative' && refKey(lhs.name, lhs.order) === key && !references(rhs).has(key))
+    if (
+      lhs.kind === 'derivative' &&
+      refKey(lhs.name, lhs.order) === key &&
+      firstReference(rhs, (k) => k === key) === undefined
+    )
       solved = hide(rhs);
     return mapExpr(solved, (x) =>
       x.kind === 'name' && x.name.startsWith(PLACEHOLDER)

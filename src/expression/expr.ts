@@ -143,6 +143,37 @@ export function references(e: Expr, into: Set<string> = new Set()): Set<string> 
 }
 
 /**
+ * The key (as {@link references} gives it) of the first name or derivative of e, in the order
+ * of a walk, that `accept` takes; undefined when none does. Stops there: no set is built.
+ */
+export function firstReference(e: Expr, accept: (key: string) => boolean): string | undefined {
+  switch (e.kind) {
+    case 'name':
+      return accept(e.name) ? e.name : undefined;
+    case 'derivative': {
+      const key = refKey(e.name, e.order);
+      return accept(key) ? key : undefined;
+    }
+    case 'unary':
+      return firstReference(e.operand, accept);
+    case 'binary':
+      return firstReference(e.left, accept) ?? firstReference(e.right, accept);
+    case 'call':
+      for (const a of e.args) {
+        const k = firstReference(a, accept);
+        if (k !== undefined) return k;
+      }
+      return undefined;
+    case 'if':
+      return (
+        firstReference(e.condition, accept) ?? firstReference(e.then, accept) ?? firstReference(e.otherwise, accept)
+      );
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Rebuilds e bottom-up; `replace` may return a new node for any node (children already rebuilt) or undefined to keep it.
  * A node none of whose children changed is kept as it is, not copied: trees are never mutated,
  * and copying every node of every substitution was most of the allocation of a large model.

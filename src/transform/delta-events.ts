@@ -10,7 +10,7 @@
  * (`events.ts`) < Transformer (`transform.ts`, the steps in order).
  */
 import type { EquationStatement, Expr } from '../expression/ast.js';
-import { references, toText } from '../expression/expr.js';
+import { firstReference, toText } from '../expression/expr.js';
 import { exactRootCandidates } from './algebra.js';
 import { splitLinear, type DeltaTerm } from './delta-rules.js';
 import { Representation } from './representation.js';
@@ -97,7 +97,9 @@ export class DeltaEvents extends Representation {
       jumpedSlots.add(this.levelSlot.get(j.level)!);
     }
     // Rule 3's 1/|du/dt| is by definition taken before the crossing: only the weight itself can be ambiguous.
-    const ambiguous = jumps.filter((j) => [...references(this.inlineNamed(j.weight))].some((k) => jumpedSlots.has(k)));
+    const ambiguous = jumps.filter(
+      (j) => firstReference(this.inlineNamed(j.weight), (k) => jumpedSlots.has(k)) !== undefined,
+    );
     const rule = (this.model.options.get('deltaRule')?.value as string | undefined) ?? 'left';
     const asJump = (j: PendingJump): JumpAction => ({
       kind: 'jump',

@@ -220,7 +220,8 @@ export function classifyArgument(
   r: ErrorReporter,
 ): ArgumentClass {
   const refs = references(term.argument);
-  const events = [...refs].filter((n) => kinds.get(n) === 'event');
+  const events: string[] = [];
+  for (const n of refs) if (kinds.get(n) === 'event') events.push(n);
   if (events.length > 0) {
     const u = term.argument;
     const isDifference =
@@ -243,10 +244,16 @@ export function classifyArgument(
     }
     return { kind: 'event', event: events[0] };
   }
-  const stateLike = [...refs].some((n) => {
-    const k = kinds.get(n.replace(/'+$/, ''));
-    return n.endsWith("'") || k === 'state' || k === 'discrete' || k === 'algebraic' || k === 'situation';
-  });
+  // (a key with primes is a derivative, state-like; any other is a name as declared)
+  let stateLike = false;
+  for (const n of refs) {
+    if (n.endsWith("'")) stateLike = true;
+    else {
+      const k = kinds.get(n);
+      stateLike = k === 'state' || k === 'discrete' || k === 'algebraic' || k === 'situation';
+    }
+    if (stateLike) break;
+  }
   if (stateLike) {
     if (term.order > 0) {
       throw r.at(

@@ -33,11 +33,15 @@ import {
   leibnizCoefficients,
   linearTimeArgument,
   scalingFactor,
+  type ArgumentClass,
   type DeltaTerm,
 } from './delta-rules.js';
 import type { ActionSpec, EventSpec } from './system.js';
 
 export class EventBuilder extends DeltaEvents {
+  /** each delta term's argument class, as the first step of the transform found it */
+  protected readonly argumentClass = new Map<DeltaTerm, ArgumentClass>();
+
   protected buildEvents(splits: { state: StateInfo; terms: DeltaTerm[] }[]): EventSpec[] {
     const m = this.model;
     const events: EventSpec[] = m.events.map((ev) => this.userEvent(ev));
@@ -56,7 +60,8 @@ export class EventBuilder extends DeltaEvents {
     for (const { state, terms } of splits) {
       const q = state.equation;
       for (const term of terms) {
-        const cls = classifyArgument(term, this.t, m.kinds, this.r);
+        // (classified once, in the transform's first step)
+        const cls = this.argumentClass.get(term) ?? classifyArgument(term, this.t, m.kinds, this.r);
         const weight = this.toSystem(term.weight, false);
         let ev: EventSpec;
         let coefficients: Expr[];
@@ -160,17 +165,25 @@ export class EventBuilder extends DeltaEvents {
       const truth = isBoolean(trig.expr, this.model.kinds) ? truthFunction(trig.expr, this.situationOf) : null;
       const boolean = truth === null && isBoolean(trig.expr, this.model.kinds);
       const condition = this.toSystem(truth ?? trig.expr, false);
-      return {
-        ...base,
+      // (the fields of base written out, and the optional ones added: spreading objects was
+      // most of this function's time for the 1025 events of a row of spheres)
+      const spec: EventSpec = {
+        name: base.name,
+        source,
+        actions,
+        deltaSources: base.deltaSources,
+        fromDelta: false,
+        span: ev.span,
         kind: 'state',
         schedule: null,
         condition,
         conditionRate: boolean ? null : condition,
         direction: trig.direction,
         booleanCondition: boolean,
-        ...(truth ? { truthOf: this.toSystem(trig.expr, false) } : {}),
-        ...(ev.locate ? { locate: ev.locate } : {}),
       };
+      if (truth) spec.truthOf = this.toSystem(trig.expr, false);
+      if (ev.locate) spec.locate = ev.locate;
+      return spec;
     }
     if (trig.kind === 'at')
       return {

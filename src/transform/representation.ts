@@ -9,7 +9,7 @@
  */
 import type { Expr } from '../expression/ast.js';
 import type { AnalysedModel } from '../analysis/analyse.js';
-import { differentiateAlong, mapExpr, refKey, references, substitute } from '../expression/expr.js';
+import { differentiateAlong, firstReference, mapExpr, refKey, references, substitute } from '../expression/expr.js';
 import type { NamedValue } from './system.js';
 
 export class Representation {
@@ -127,13 +127,7 @@ export class Representation {
     // each substitution was a fifth of the transform of a row of 1024 spheres)
     let out = e;
     for (let i = 0; i <= this.namedValues.length; i++) {
-      let named = false;
-      for (const k of references(out))
-        if (this.namedByName.has(k)) {
-          named = true;
-          break;
-        }
-      if (!named) return out;
+      if (firstReference(out, (k) => this.namedByName.has(k)) === undefined) return out;
       out = substitute(out, this.namedByName);
     }
     return out;

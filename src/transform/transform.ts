@@ -14,7 +14,7 @@
  */
 import type { Expr, Span } from '../expression/ast.js';
 import type { AnalysedModel } from '../analysis/analyse.js';
-import { add, name, refKey, references, substitute, sub, toText, walk } from '../expression/expr.js';
+import { add, firstReference, name, refKey, references, substitute, sub, toText, walk } from '../expression/expr.js';
 import { classifyArgument, splitLinear } from './delta-rules.js';
 import { originOf } from '../language/array-origins.js';
 import { isHiddenName } from '../language/rules.js';
@@ -40,7 +40,7 @@ class Transformer extends EventBuilder {
     const jumpingLevels = new Set<string>();
     for (const { state, terms } of splits) {
       for (const term of terms) {
-        classifyArgument(term, this.t, m.kinds, this.r);
+        this.argumentClass.set(term, classifyArgument(term, this.t, m.kinds, this.r));
         const lowest = state.order - 1 - term.order;
         if (lowest < 0) {
           throw this.r.at(
@@ -50,7 +50,7 @@ class Transformer extends EventBuilder {
           );
         }
         // Leibniz: delta^(m) makes y^(n-1-m) jump, and y^(n-m) ... y^(n-1) through g', g'' unless g is constant.
-        const top = references(term.weight).size === 0 ? lowest : state.order - 1;
+        const top = firstReference(term.weight, () => true) === undefined ? lowest : state.order - 1;
         for (let level = lowest; level <= top; level++) jumpingLevels.add(refKey(state.name, level));
       }
     }
