@@ -23,12 +23,19 @@ export class TokenStream {
   protected statementStart = 0;
   private nesting = 0;
   private variables: Set<string> | null = null;
+  /**
+   * The current token, tokens[i] (a field that advance moves: as a getter it was a call at
+   * every look, several per token of every precedence level)
+   */
+  protected tok: Token;
 
   constructor(
     protected readonly tokens: Token[],
     protected readonly source: string,
     protected readonly file: string,
-  ) {}
+  ) {
+    this.tok = tokens[0];
+  }
 
   /**
    * Names the file uses as variables (bare or primed): `y(` with such a y is a forgotten `*`,
@@ -70,10 +77,6 @@ export class TokenStream {
   // -------------------------------------------------------------------------
   // Token access
 
-  protected get tok(): Token {
-    return this.tokens[this.i];
-  }
-
   protected get previous(): Token | undefined {
     return this.i > 0 ? this.tokens[this.i - 1] : undefined;
   }
@@ -83,8 +86,8 @@ export class TokenStream {
   }
 
   protected advance(): Token {
-    const t = this.tokens[this.i];
-    if (t.kind !== 'eof') this.i++;
+    const t = this.tok;
+    if (t.kind !== 'eof') this.tok = this.tokens[++this.i];
     return t;
   }
 
