@@ -11,10 +11,22 @@ import { jsonNumber } from './output.js';
 import type { StreamOut } from './out-file.js';
 import { Spool } from './spool.js';
 
+/** Each output name as a JSON string, written once (a run's records repeat the same few names). */
+const KEYS = new Map<string, string>();
+
+function keyJson(k: string): string {
+  let s = KEYS.get(k);
+  if (s === undefined) {
+    s = JSON.stringify(k);
+    if (KEYS.size < 1 << 16) KEYS.set(k, s);
+  }
+  return s;
+}
+
 /** A record of numbers as JSON.stringify writes it (keys in its order: for-in's on an own, plain record). */
 function valuesJson(v: Readonly<Record<string, number>>): string {
   let s = '{';
-  for (const k in v) s += `${s.length > 1 ? ',' : ''}${JSON.stringify(k)}:${jsonNumber(v[k])}`;
+  for (const k in v) s += `${s.length > 1 ? ',' : ''}${keyJson(k)}:${jsonNumber(v[k])}`;
   return `${s}}`;
 }
 
