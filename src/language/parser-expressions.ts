@@ -171,9 +171,11 @@ export class ExpressionParser extends TokenStream {
     );
   }
 
+  // (the levels test the current token's fields directly: isOp and isKeyword were a dozen
+  // calls per operand, a fifth of the parse of a large model)
   private orLevel(): Expr {
     let left = this.andLevel();
-    while (this.isKeyword('or')) {
+    while (this.tok.kind === 'keyword' && this.tok.text === 'or') {
       const op = this.advance();
       const right = this.andLevel();
       left = this.binary('or', left, right, op.span);
@@ -183,7 +185,7 @@ export class ExpressionParser extends TokenStream {
 
   private andLevel(): Expr {
     let left = this.notLevel();
-    while (this.isKeyword('and')) {
+    while (this.tok.kind === 'keyword' && this.tok.text === 'and') {
       const op = this.advance();
       const right = this.notLevel();
       left = this.binary('and', left, right, op.span);
@@ -192,7 +194,7 @@ export class ExpressionParser extends TokenStream {
   }
 
   private notLevel(): Expr {
-    if (!this.isKeyword('not')) return this.comparison();
+    if (!(this.tok.kind === 'keyword' && this.tok.text === 'not')) return this.comparison();
     const not = this.advance();
     this.enter();
     const operand = this.notLevel();
@@ -223,7 +225,7 @@ export class ExpressionParser extends TokenStream {
 
   private additive(): Expr {
     let left = this.multiplicative();
-    while (this.isOp('+') || this.isOp('-')) {
+    while (this.tok.kind === 'operator' && (this.tok.text === '+' || this.tok.text === '-')) {
       const op = this.advance();
       const right = this.multiplicative();
       left = this.binary(op.text as BinaryOp, left, right, op.span);
@@ -233,7 +235,7 @@ export class ExpressionParser extends TokenStream {
 
   private multiplicative(): Expr {
     let left = this.unary();
-    while (this.isOp('*') || this.isOp('/')) {
+    while (this.tok.kind === 'operator' && (this.tok.text === '*' || this.tok.text === '/')) {
       const op = this.advance();
       const right = this.unary();
       left = this.binary(op.text as BinaryOp, left, right, op.span);
@@ -242,7 +244,7 @@ export class ExpressionParser extends TokenStream {
   }
 
   private unary(): Expr {
-    if (!(this.isOp('-') || this.isOp('+'))) return this.power();
+    if (!(this.tok.kind === 'operator' && (this.tok.text === '-' || this.tok.text === '+'))) return this.power();
     const op = this.advance();
     this.enter();
     const operand = this.unary();
@@ -257,7 +259,7 @@ export class ExpressionParser extends TokenStream {
   /** Right associative (`2^3^2` is `2^9`); the exponent goes through `unary` so that `2^-1` reads as 2^(-1). */
   private power(): Expr {
     const base = this.primary();
-    if (!this.isOp('^')) return base;
+    if (!(this.tok.kind === 'operator' && this.tok.text === '^')) return base;
     const op = this.advance();
     this.enter();
     const exponent = this.unary();

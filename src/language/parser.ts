@@ -57,8 +57,10 @@ export function parseModel(source: string, file: string, options: ExpandOptions 
 }
 
 function mayUseArrays(tokens: readonly Token[]): boolean {
-  for (const t of tokens)
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k];
     if ((t.kind === 'operator' && t.text === '[') || (t.kind === 'keyword' && t.text === 'in')) return true;
+  }
   return false;
 }
 
