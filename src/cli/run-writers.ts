@@ -11,14 +11,17 @@ import { jsonNumber } from './output.js';
 import type { StreamOut } from './out-file.js';
 import { Spool } from './spool.js';
 
-/** Each output name as a JSON string, written once (a run's records repeat the same few names). */
-const KEYS = new Map<string, string>();
+/**
+ * Each output name, event name, kind and source as a JSON string, written once: a run's
+ * records repeat the same few (a row of 1024 spheres: 1025 events, 6582 ledger entries).
+ */
+const QUOTED = new Map<string, string>();
 
-function keyJson(k: string): string {
-  let s = KEYS.get(k);
+function quoted(k: string): string {
+  let s = QUOTED.get(k);
   if (s === undefined) {
     s = JSON.stringify(k);
-    if (KEYS.size < 1 << 16) KEYS.set(k, s);
+    if (QUOTED.size < 1 << 16) QUOTED.set(k, s);
   }
   return s;
 }
@@ -26,7 +29,7 @@ function keyJson(k: string): string {
 /** A record of numbers as JSON.stringify writes it (keys in its order: for-in's on an own, plain record). */
 function valuesJson(v: Readonly<Record<string, number>>): string {
   let s = '{';
-  for (const k in v) s += `${s.length > 1 ? ',' : ''}${keyJson(k)}:${jsonNumber(v[k])}`;
+  for (const k in v) s += `${s.length > 1 ? ',' : ''}${quoted(k)}:${jsonNumber(v[k])}`;
   return `${s}}`;
 }
 
@@ -36,7 +39,7 @@ function valuesJson(v: Readonly<Record<string, number>>): string {
  * impacts.
  */
 function eventJson(r: EventRecord): string {
-  return `{"t":${jsonNumber(r.t)},"name":${JSON.stringify(r.name)},"kind":${JSON.stringify(r.kind)},"source":${JSON.stringify(r.source)},"pre":${valuesJson(r.pre)},"post":${valuesJson(r.post)},"jumps":${valuesJson(r.jumps)}}`;
+  return `{"t":${jsonNumber(r.t)},"name":${quoted(r.name)},"kind":${quoted(r.kind)},"source":${quoted(r.source)},"pre":${valuesJson(r.pre)},"post":${valuesJson(r.post)},"jumps":${valuesJson(r.jumps)}}`;
 }
 
 /** How a run ended, as the writers put it: a run's result, or what an interrupted run knows. */
