@@ -871,3 +871,18 @@ describe('state events the engine must not miss', () => {
     run.events.forEach((e, i) => expectWithin(e.t, i + 1, 4e-15 * (i + 1), `kick ${i + 1}`));
   });
 });
+
+describe('stats.method names what integrated the run (CLI.md)', () => {
+  // y' = -y + delta(t - 1): a stepper model, not the analytic path, whatever the method
+  const source = "model M\nindependent t from 0 to 2\ny' = -y*y + delta(t - 1)\ny(0) = 1";
+  it.each(['dopri5', 'dop853', 'rodas', 'radau5', 'rk4', 'euler'])('%s reports itself', (method) => {
+    const r = simulate(source, { method });
+    expect(r.status).toBe('ok');
+    expect(r.stats.method).toBe(method);
+  });
+  it('auto reports the method in use at the end, and why', () => {
+    const r = simulate(source, { method: 'auto' });
+    expect(['dopri5', 'rodas', 'radau5']).toContain(r.stats.method);
+    expect(r.stats.methodReason).toBeTypeOf('string');
+  });
+});

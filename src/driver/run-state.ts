@@ -93,7 +93,8 @@ export function finishStats(rs: RunState): void {
     rhsEvaluations: st.rhsEvaluations,
     events: rs.eventCount,
   };
-  if (st.method !== undefined) rs.result.stats.method = st.method;
+  // CLI.md: stats.method names what integrated the run; auto reports the method in use
+  rs.result.stats.method = st.method ?? rs.stepper.method;
   if (st.switches !== undefined) rs.result.stats.switches = st.switches;
   if (st.methodReason !== undefined) rs.result.stats.methodReason = st.methodReason;
 }
