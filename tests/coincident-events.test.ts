@@ -117,3 +117,56 @@ describe('rows of many spheres: exact impact counts where pairs far apart collid
     expect(run.final.hits).toBe(5832);
   }, 120_000);
 });
+
+describe('a scheduled event and a crossing at one instant are one instant', () => {
+  // tick every 0.1 (from t = 0) and `t - 0.3 rises` meet at 0.3 in exact arithmetic; in
+  // doubles 3·0.1 is 0.30000000000000004, so the ticks are put on the decimal grid (k/10)
+  const source = [
+    'model Tick',
+    'independent t from 0 to 1',
+    'discrete n = 0, m = -1, q = -1, k = -1',
+    'event tick every 0.1 do n := n + 1; q := m end',
+    'event e when t - 0.3 rises do m := n end',
+    'event f at 0.7 do k := n end',
+    "x' = 1",
+    'x(0) = 0',
+  ].join('\n');
+  const model = compileModel(source);
+  it.each([...METHODS, 'rk4', 'analytic'])(
+    '%s: the ticks fall on k/10 exactly, and the tick and the crossing at 0.3 read the values before it',
+    (method) => {
+      const r = new Simulator(model).run({ method });
+      expect(r.status).toBe('ok');
+      const ticks = r.events.filter((e) => e.name === 'tick').map((e) => e.t);
+      // (radau5 places a crossing's instant on its solution a double before the zero, and the
+      // tick with it: one ulp of 0.3)
+      expect(Math.abs(ticks[3] - 0.3)).toBeLessThanOrEqual(Number.EPSILON * 0.3);
+      expect([...ticks.slice(0, 3), ...ticks.slice(4)]).toEqual([0, 0.1, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+      // one instant at 0.3, in file order: the tick reads m before it (-1), e reads n before it (3)
+      const e = r.events.find((x) => x.name === 'e')!;
+      expect(r.events.filter((x) => x.t === e.t).map((x) => x.name)).toEqual(['tick', 'e']);
+      expect(e.post.m).toBe(3);
+      expect(r.events.find((x) => x.name === 'tick' && x.t === e.t)!.post.q).toBe(-1);
+      // `at 0.7` and the tick at 7/10: together, f reads n before the tick (7 ticks from 0 to 0.6)
+      expect(r.final.k).toBe(7);
+    },
+  );
+  it('periods that are not short decimals keep from + k·period (every 1/3: k/3 to an ulp)', () => {
+    const r = simulate('model P\nindependent t from 0 to 10\ndiscrete n = 0\nevent tick every 1/3 do n := n + 1 end\nx\' = 1\nx(0) = 0', {
+      method: 'dopri5',
+    });
+    const ticks = r.events.map((e) => e.t);
+    expect(ticks.length).toBe(31);
+    ticks.forEach((t, k) => expect(Math.abs(t - k / 3)).toBeLessThanOrEqual(2 * Number.EPSILON * Math.max(1, k / 3)));
+  });
+  it('a decimal start and period: every 0.1 from 0.05 meets at 0.35 exactly', () => {
+    const r = simulate(
+      'model P\nindependent t from 0 to 1\ndiscrete n = 0, m = -1\nevent tick every 0.1 from 0.05 do n := n + 1 end\nevent f at 0.35 do m := n end\nx\' = 1\nx(0) = 0',
+      { method: 'dopri5' },
+    );
+    const ticks = r.events.filter((e) => e.name === 'tick').map((e) => e.t);
+    expect(ticks).toEqual([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95]);
+    // together at 0.35: f reads the count before that instant's tick
+    expect(r.final.m).toBe(3);
+  });
+});

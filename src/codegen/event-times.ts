@@ -96,10 +96,35 @@ function listStream(times: readonly number[]): TimeStream {
   return { next: () => (i < times.length ? times[i++] : NaN) };
 }
 
+/**
+ * A period and a start written as short decimals (every 0.1 from 0.2) mean those decimals; their
+ * doubles are roundings, and from + k·period in doubles drifts off the decimal grid (3·0.1 is
+ * 0.30000000000000004, not 0.3), so the tick would miss, by an ulp, an `at 0.3` or a crossing at
+ * 0.3 that it meets in exact arithmetic, and the two would be two instants. Where both are
+ * decimals of at most 15 places, the k-th time is (F + k·P) / 10^q with whole F and P: one
+ * division of exact integers, correctly rounded, gives the double nearest the exact decimal.
+ */
+interface DecimalGrid {
+  readonly scale: number;
+  readonly from: number;
+  readonly period: number;
+}
+
+function decimalGrid(from: number, period: number): DecimalGrid | null {
+  for (let q = 0, scale = 1; q <= 15; q++, scale *= 10) {
+    const f = Math.round(from * scale),
+      p = Math.round(period * scale);
+    if (Number.isSafeInteger(f) && Number.isSafeInteger(p) && f / scale === from && p / scale === period)
+      return { scale, from: f, period: p };
+  }
+  return null;
+}
+
 /** from + k·period for whole k ≥ 0 in [lo, hi]: a product, not a running sum, so no drift over many periods */
 class PeriodicStream implements TimeStream {
   private readonly from: number;
   private readonly period: number;
+  private readonly grid: DecimalGrid | null;
   private k: number;
   private readonly kLast: number;
 
@@ -132,19 +157,30 @@ class PeriodicStream implements TimeStream {
       );
     this.from = from;
     this.period = period;
+    this.grid = decimalGrid(from, period);
     const kFirst = Math.max(0, Math.ceil((lo - from) / period));
     // the last k with a time at or before hi (the quotient may be off by one in rounding)
     let kLast = Math.floor((hi - from) / period);
-    while (kLast >= kFirst && from + kLast * period > hi) kLast--;
-    while (from + (kLast + 1) * period <= hi) kLast++;
+    while (kLast >= kFirst && this.timeOf(kLast) > hi) kLast--;
+    while (this.timeOf(kLast + 1) <= hi) kLast++;
     this.kLast = dir > 0 ? kLast : kFirst;
     this.k = dir > 0 ? kFirst : kLast;
+  }
+
+  /** the k-th instant: on the decimal grid where there is one and its integers stay exact */
+  private timeOf(k: number): number {
+    const g = this.grid;
+    if (g) {
+      const n = g.from + k * g.period;
+      if (Number.isSafeInteger(n)) return n / g.scale;
+    }
+    return this.from + k * this.period;
   }
 
   next(): number {
     for (;;) {
       if (this.dir * (this.k - this.kLast) > 0) return NaN;
-      const t = this.from + this.k * this.period;
+      const t = this.timeOf(this.k);
       this.k += this.dir;
       if (t >= this.lo && t <= this.hi) return t;
     }

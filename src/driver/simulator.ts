@@ -419,6 +419,14 @@ export class Simulator {
         for (const e of firedEvents)
           if (m.events[e].watchIndex >= 0) cr.consumedUntil[m.events[e].watchIndex] = stepEnd;
       }
+      // A scheduled event due at this very instant (a tick every 0.1, a crossing at 0.3) is
+      // coincident with the crossing: one instant, its events in file order, as on the analytic
+      // path; fired apart, the tick would read what the crossing's actions had just written.
+      if (locate === 'exact') {
+        const n = firedEvents.length;
+        rs.queue.takeDue(t, firedEvents);
+        if (firedEvents.length > n) firedEvents.sort((a, b) => a - b);
+      }
       origin.moveTo(at);
       return this.processInstant(rs, t, firedEvents, dtZero, locate);
     }
