@@ -237,15 +237,18 @@ export class AnalyticFiring {
   /**
    * Whether a function event k's actions can turn (its `touches`) sits within its rounding of
    * zero at t: then event iteration must look at it (the next sphere of Newton's cradle),
-   * and the instant takes the general path.
+   * and the instant takes the general path. Its own function, at zero because it fired, is
+   * not looked at: event iteration leaves out the functions of the events it fires
+   * (`valuesBefore`), and re-arming decides about it (predict.ts).
    */
   touchesZero(t: number, k: number): boolean {
     const ws = this.ws,
       m = ws.model,
       touches = m.events[k].touches;
     for (let i = 0; i < touches.length; i++) {
-      const w = touches[i];
-      if (m.watchInfo[w].kind !== 'event') continue;
+      const w = touches[i],
+        info = m.watchInfo[w];
+      if (info.kind !== 'event' || info.event === k) continue;
       const g = m.watchOne[w](t, ws.y, ws.p, ws.d, ws.sw);
       if (!(Math.abs(g) > 4 * m.boundOne[w](t, ws.y, ws.p, ws.d, ws.sw))) return true;
     }
