@@ -26,9 +26,10 @@ export class Arming {
    */
   readonly holdSide: Int8Array;
   /**
-   * per function: the side its crossing located in the last step went to (Crossings sets it;
-   * 0: none since it fired). Where a function jumps across, its value at the instant may
-   * show either side (radau5 lands on the jump), so this says where it went.
+   * per function: the side its crossing located in the last step went to (Crossings sets it,
+   * and clears it at the next step; 0: none since it fired). Where a function jumps across,
+   * its value at the instant may show either side (radau5 lands on the jump), so this says
+   * where it went; where it sits down on a flat zero, where it came from (the other side).
    */
   readonly crossedTo: Int8Array;
   /** per function: held with zero rate (a plastic contact), and the side it came from */
@@ -160,11 +161,16 @@ export class Arming {
       this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
       this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
       this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
-      // the side it came from: fixed by its direction, else the side its rate came from
+      // the side it came from: fixed by its direction, else the side its rate came from, else
+      // the side its located crossing came from, else its side at the instant. An event
+      // placed on the solution (radau5, solution-refine.ts) may stand just past a zero where
+      // the function is flat: max(h, 0) a little after h reached zero is 0 with rate 0, no
+      // side at all, and a function sitting "from no side" took its leaving back towards the
+      // side it came from (max(h, 0) as h comes back up) for the motion pushing it across.
       const dir = this.direction[w];
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.sittingFrom[w] =
-        dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || signPre;
+        dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || -crossedTo || signPre;
     } else {
       // moved away by the action: armed at once, nothing of the old value carried
       this.held[w] = 0;

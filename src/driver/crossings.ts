@@ -228,6 +228,8 @@ export class Crossings implements SampledFunction {
       affine = this.affine,
       candidates = this.candidates;
     let nc = 0;
+    // (the sides located in an earlier step are spent: an instant used them, or none came)
+    for (let j = 0; j < this.locatedCount; j++) this.arming.crossedTo[this.located[j]] = 0;
     this.locatedCount = 0;
     for (let k = 0; k < nw; k++) {
       const g0 = gPrev[k],
