@@ -296,7 +296,7 @@ const CASES: [string, string, string][] = [
   [
     'an event name in a delta argument other than t - E',
     "event e when y - 1 rises\ny'' = delta(2*t - e)\ny(0) = 0; y'(0) = 1",
-    "m.delta:2:7: an event name can only be used as delta(t - e)\n  y'' = delta(2*t - e)\n        ^\nWrite delta(t - e) for an impulse at each occurrence of e.",
+    "m.delta:2:7: an event name can only be used as delta(t - e), or delayed as delta(t - e - D) with D made of parameters\n  y'' = delta(2*t - e)\n        ^\nWrite delta(t - e) for an impulse at each occurrence of e, delta(t - e - d) for one d later.",
   ],
   [
     'an event name in output',

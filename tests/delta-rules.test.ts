@@ -125,7 +125,7 @@ x(0) = 0; x'(0) = 1`,
     const [term] = splitLinear(m.states[0].solved, m.reporter).terms;
     expect(classifyArgument(term, 't', m.kinds, m.reporter)).toEqual({ kind: 'event', event: 'hit' });
     expect(modelErrorOf("event hit when x - 1 rises\nx'' = delta(2*(t - hit))\nx(0) = 0; x'(0) = 1").what).toBe(
-      'an event name can only be used as delta(t - hit)',
+      'an event name can only be used as delta(t - hit), or delayed as delta(t - hit - D) with D made of parameters',
     );
   });
 });

@@ -251,6 +251,8 @@ export class AnalyticSimulator {
       run.eventCount++;
       this.one[0] = k;
       this.firedNow = this.one;
+      // (the delayed deltas that follow k are due their delays later)
+      this.stopQueue.fired(this.one, hi, lo);
       const stamp = ++this.stamp;
       const again = plan.repredict;
       for (let i = 0; i < again.length; i++) {
@@ -353,6 +355,7 @@ export class AnalyticSimulator {
     if (!this.arrive(run, due, t)) return true;
     const outcome = this.firing.fire(t, due);
     run.eventCount += outcome.count;
+    this.stopQueue.fired(outcome.fired, run.hi, run.lo);
     if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);
     if (!this.repredict(run, due, outcome.fired, t)) return true;
     this.clocks.giveBack(this.ws.y);

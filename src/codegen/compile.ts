@@ -58,8 +58,8 @@ export type WatchEntry = ({ kind: 'event'; event: number } | { kind: 'switch'; i
 };
 
 export interface CompiledSchedule {
-  kind: 'roots' | 'at' | 'every';
-  /** roots: u(t) and du/dt; at: the times; every: period and start (from p) */
+  kind: 'roots' | 'at' | 'every' | 'delay';
+  /** roots: u(t) and du/dt; at: the times; every: period and start (from p); delay: the event it follows and the delay (from p) */
   u?: ScalarFunction;
   dudt?: ScalarFunction;
   exactRoot?: ScalarFunction | null;
@@ -67,6 +67,8 @@ export interface CompiledSchedule {
   times?: ScalarFunction[];
   period?: ScalarFunction;
   from?: ScalarFunction | null;
+  after?: number;
+  delay?: ScalarFunction;
 }
 
 export interface CompiledEvent {
@@ -326,7 +328,9 @@ function compiledEvents(
             }
           : si.kind === 'at'
             ? { kind: 'at', times: si.times!.map(f) }
-            : { kind: 'every', period: f(si.period!), from: si.from === null ? null : f(si.from!) };
+            : si.kind === 'delay'
+              ? { kind: 'delay', after: si.after!, delay: f(si.delay!) }
+              : { kind: 'every', period: f(si.period!), from: si.from === null ? null : f(si.from!) };
     }
     const meta = eventMeta[i];
     return {

@@ -53,6 +53,8 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
       };
     }
     if (s.kind === 'at') return { kind: s.kind, times: s.times.map(scalar) };
+    if (s.kind === 'delay')
+      return { kind: s.kind, after: system.events.findIndex((e) => e.name === s.event), delay: scalar(s.delay) };
     return { kind: s.kind, period: scalar(s.period), from: s.from ? scalar(s.from) : null };
   });
   const bcIndex = system.boundaryConditions.map((bc) => ({

@@ -88,7 +88,67 @@ export function scheduleStream(
     return listStream(times);
   }
   if (s.kind === 'every') return new PeriodicStream(ev, p, lo, hi, dir);
+  if (s.kind === 'delay') return new DelayStream(ev, p, dir);
   return rootStream(ev, p, lo, hi, dir);
+}
+
+/**
+ * The times of a delayed delta `delta(t - E - D)` (rule 2, delayed): none known before the
+ * run; each occurrence of E at t_E adds t_E + D (the stop queue calls `push` as E fires), and
+ * they come out first in, first out, which is their order, since E's occurrences come in the
+ * order of integration and D is the same for all. Memory grows with the impulses in flight
+ * (those of the last D of time), not with the run.
+ */
+export class DelayStream implements TimeStream {
+  /** the delay D, positive */
+  readonly delay: number;
+  /** the event E whose occurrences it follows */
+  readonly after: number;
+  /** a ring of the pending times: `count` of them from `head` */
+  private ring = new Float64Array(8);
+  private head = 0;
+  private count = 0;
+
+  constructor(ev: CompiledEvent, p: Float64Array, dir: 1 | -1) {
+    const s = ev.schedule!;
+    const delay = at(s.delay!, p, NaN);
+    if (!(delay > 0) || !Number.isFinite(delay))
+      throw new ScheduleError(
+        `the delay of ${ev.name} is ${delay}; it must be a positive number (an impulse cannot act before the event that causes it)`,
+        ev.index,
+        NaN,
+        'Give a positive delay; check the parameters it uses (--set may have made it zero). For no delay, write delta(t - E).',
+      );
+    if (dir < 0)
+      throw new ScheduleError(
+        `${ev.name} acts a delay after an event: a run backwards in time would meet the impulse before its cause`,
+        ev.index,
+        NaN,
+        'Run the model forwards (a range from a smaller to a larger time).',
+      );
+    this.delay = delay;
+    this.after = s.after!;
+  }
+
+  /** Adds the time of one more impulse, at or after every time pending. */
+  push(t: number): void {
+    if (this.count === this.ring.length) {
+      const grown = new Float64Array(2 * this.ring.length);
+      for (let i = 0; i < this.count; i++) grown[i] = this.ring[(this.head + i) % this.ring.length];
+      this.ring = grown;
+      this.head = 0;
+    }
+    this.ring[(this.head + this.count) % this.ring.length] = t;
+    this.count++;
+  }
+
+  next(): number {
+    if (this.count === 0) return NaN;
+    const t = this.ring[this.head];
+    this.head = (this.head + 1) % this.ring.length;
+    this.count--;
+    return t;
+  }
 }
 
 function listStream(times: readonly number[]): TimeStream {

@@ -471,6 +471,8 @@ export class Simulator {
       }
     }
     const outcome = this.firing.fire(at, fired, dtZero);
+    // (the delayed deltas that follow these events are due their delays later)
+    rs.queue.fired(outcome.fired, ws.origin.hi, ws.origin.lo);
     this.lastInstantAt = at;
     rs.eventCount += outcome.count;
     this.guard.restart(stepper);

@@ -6,9 +6,13 @@
  * ten million.
  *
  * Ties are taken in file order (the event index), as the instants' events fire.
+ *
+ * A delayed delta (`delta(t - E - D)`) has no times before the run: the driver tells the
+ * queue which events fired at each instant (`fired`), and each occurrence of E adds t + D to
+ * that delta's stream.
  */
 import type { CompiledEvent } from '../codegen/compile.js';
-import { ScheduleError, scheduleStream, type TimeStream } from '../codegen/event-times.js';
+import { DelayStream, ScheduleError, scheduleStream, type TimeStream } from '../codegen/event-times.js';
 
 export class StopQueue {
   private readonly streams: (TimeStream | null)[] = [];
@@ -17,12 +21,21 @@ export class StopQueue {
   private readonly heapE: Int32Array;
   private size = 0;
   private dir: 1 | -1 = 1;
+  /** per event, whether the heap holds a time of it */
+  private readonly queued: Uint8Array;
+  /** per event, the delayed deltas that follow it (empty for most); the number of delayed deltas */
+  private readonly delayedOf: number[][];
+  private delays = 0;
+  /** the end of the range: an impulse delayed past it is not an event of the run */
+  private hi = 0;
   /** a schedule found faulty while the run went on (a delta argument's scan reached a NaN) */
   failure: ScheduleError | null = null;
 
   constructor(nEvents: number) {
     this.heapT = new Float64Array(nEvents);
     this.heapE = new Int32Array(nEvents);
+    this.queued = new Uint8Array(nEvents);
+    this.delayedOf = Array.from({ length: nEvents }, () => []);
   }
 
   /** Starts the queue for a run over [lo, hi] in direction dir. Throws a ScheduleError for a schedule that cannot be kept. */
@@ -31,10 +44,44 @@ export class StopQueue {
     this.size = 0;
     this.failure = null;
     this.streams.length = 0;
+    this.queued.fill(0);
+    this.hi = hi;
+    if (this.delays > 0) for (const list of this.delayedOf) list.length = 0;
+    this.delays = 0;
     for (const ev of events) {
       const stream = scheduleStream(ev, p, lo, hi, dir);
       this.streams.push(stream);
+      if (stream instanceof DelayStream) {
+        this.delayedOf[stream.after].push(ev.index);
+        this.delays++;
+      }
       if (stream) this.refill(ev.index);
+    }
+  }
+
+  /**
+   * The events `fired` at the instant hi + lo (the time in two doubles, as the time origin
+   * keeps it): each delayed delta that follows one of them is due its delay later, to the
+   * rounding of one addition, unless that is past the end of the range. Forward runs only
+   * (DelayStream refuses the others).
+   */
+  fired(fired: readonly number[], hi: number, lo: number): void {
+    if (this.delays === 0) return;
+    for (let i = 0; i < fired.length; i++) {
+      const list = this.delayedOf[fired[i]];
+      for (let j = 0; j < list.length; j++) {
+        const k = list[j];
+        const stream = this.streams[k] as DelayStream | null;
+        if (!stream) continue;
+        // hi + lo + D with the rounding of the sum hi + D kept (Knuth's TwoSum)
+        const d = stream.delay,
+          sum = hi + d,
+          b = sum - hi,
+          t = sum + (hi - (sum - b) + (d - b) + lo);
+        if (t > this.hi) continue;
+        stream.push(t);
+        if (this.queued[k] === 0) this.refill(k);
+      }
     }
   }
 
@@ -53,6 +100,7 @@ export class StopQueue {
       const e = this.heapE[0];
       due.push(e);
       this.pop();
+      this.queued[e] = 0;
       this.refill(e);
     }
   }
@@ -90,6 +138,7 @@ export class StopQueue {
   }
 
   private push(t: number, e: number): void {
+    this.queued[e] = 1;
     let i = this.size++;
     this.heapT[i] = t;
     this.heapE[i] = e;

@@ -45,6 +45,8 @@ export interface TransformReport {
     actions: string[];
     source: string;
     deltaSources: string[];
+    /** a delayed delta (`delta(t - E - D)`): the event E it follows and the delay D, as written and its value */
+    delay?: { after: string; by: string; value: number };
   }[];
   switching: string[];
   boundaryConditions: string[];
@@ -172,10 +174,7 @@ function templateOf(r: TransformReport): NonNullable<TransformReport['template']
     ),
     equations: foldItems(r.equations, undefined, h?.equations),
     events: foldItems(
-      r.events.map(
-        (e) =>
-          `${e.name} [${e.kind}] ${e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`}: ${e.actions.join('; ') || '(no action)'}`,
-      ),
+      r.events.map((e) => `${e.name} [${e.kind}] ${whenText(e)}: ${e.actions.join('; ') || '(no action)'}`),
       undefined,
       h?.events,
     ),
@@ -264,10 +263,16 @@ export function transformReport(model: CompiledModel): TransformReport {
         }
       }
     }
+    const s = ev.schedule;
+    const delay =
+      s?.kind === 'delay'
+        ? { after: s.event, by: toText(s.delay), value: model.parametersExpr(s.delay, p) }
+        : undefined;
     return {
       name: ev.name,
       kind: ev.kind,
       times,
+      ...(delay ? { delay } : {}),
       // a condition of relations as written, and the function it is located on
       condition: ev.condition
         ? ev.truthOf
@@ -309,6 +314,16 @@ export function transformReport(model: CompiledModel): TransformReport {
   }
   attachSegments(report, model);
   return report;
+}
+
+/** When an event acts, for the text forms: its condition, its delay or its scheduled times. */
+function whenText(e: TransformReport['events'][number]): string {
+  if (e.kind === 'state') return `when ${e.condition} ${e.direction}`;
+  if (e.delay) {
+    const value = String(e.delay.value) === e.delay.by ? '' : ` (${e.delay.by} = ${e.delay.value})`;
+    return `${e.delay.by} after each ${e.delay.after}${value}`;
+  }
+  return `at ${listTimes(e.times)}`;
 }
 
 function listTimes(times: number[]): string {
@@ -368,7 +383,7 @@ export function formatText(r: TransformReport): string {
   if (r.events.length) {
     lines.push('', 'events (processed in this order at one instant)');
     for (const e of r.events) {
-      const when = e.kind === 'state' ? `when ${e.condition} ${e.direction}` : `at ${listTimes(e.times)}`;
+      const when = whenText(e);
       // (one entry per event, so that an array's events fold as wholes: fold.ts)
       const entry = [`  ${e.name}  [${e.kind}] ${when}`, `      from: ${e.source}`];
       e.deltaSources.forEach((s, k) => {
@@ -432,12 +447,15 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
 function eventLatex(ev: EventSpec, r: TransformReport): string {
   const times = r.events.find((e) => e.name === ev.name)?.times ?? [];
   const label = `\\texttt{${ev.name.replace(/([_#$%&{}])/g, '\\$1')}}`;
+  const s = ev.schedule;
   const when = ev.condition
     ? `when $${toLatex(ev.condition)}$ ${ev.direction}`
-    : `at $${r.independent} \\in \\{${times
-        .slice(0, 8)
-        .map((t) => Number(t.toPrecision(12)))
-        .join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
+    : s?.kind === 'delay'
+      ? `at $${r.independent} = ${r.independent}_{${latexName(s.event)}} + ${toLatex(s.delay)}$ for each occurrence of \\texttt{${s.event.replace(/([_#$%&{}])/g, '\\$1')}}`
+      : `at $${r.independent} \\in \\{${times
+          .slice(0, 8)
+          .map((t) => Number(t.toPrecision(12)))
+          .join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
   const acts = ev.actions.map((a) => {
     if (a.kind === 'stop') return '\\text{stop}';
     if (a.kind === 'marcus')

@@ -14,7 +14,7 @@ import { firstReference, toText } from '../expression/expr.js';
 import { exactRootCandidates } from './algebra.js';
 import { splitLinear, type DeltaTerm } from './delta-rules.js';
 import { Representation } from './representation.js';
-import type { EventSpec, JumpAction } from './system.js';
+import type { EventSpec, JumpAction, Schedule } from './system.js';
 
 /** `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters. */
 export interface PendingJump {
@@ -38,7 +38,7 @@ export class DeltaEvents extends Representation {
         }
         this.sideTerms.set(side, terms);
       }
-      const found = terms?.find((t) => t.call.span.start === term.call.span.start);
+      const found = terms ? writtenTerm(terms, term) : undefined;
       if (found) return found.source;
     }
     return term.source;
@@ -53,11 +53,21 @@ export class DeltaEvents extends Representation {
       this.warnings.push(
         `roots of ${toText(term.argument)} (line ${term.call.span.line}): ${candidates.length > 0 ? 'exact candidates from the algebra, checked and completed' : 'found'} numerically over the whole range`,
       );
+    return this.scheduledDeltaEvent(term, q, { kind: 'roots', argument: term.argument, exactRoot, candidates });
+  }
+
+  /** Rule 2, delayed: the time event `delta(t - E - D)`, scheduled D after each occurrence of E. */
+  protected delayedDeltaEvent(term: DeltaTerm, q: EquationStatement, event: string, delay: Expr): EventSpec {
+    return this.scheduledDeltaEvent(term, q, { kind: 'delay', event, delay });
+  }
+
+  /** A delta's own time event on `schedule`, without actions yet. */
+  private scheduledDeltaEvent(term: DeltaTerm, q: EquationStatement, schedule: Schedule): EventSpec {
     return {
       name: `delta(${toText(term.argument)})`,
       kind: 'time',
       source: this.termSource(term, q),
-      schedule: { kind: 'roots', argument: term.argument, exactRoot, candidates },
+      schedule,
       condition: null,
       conditionRate: null,
       direction: null,
@@ -130,4 +140,27 @@ export class DeltaEvents extends Representation {
       ev.actions.unshift(...jumps.map(asJump));
     }
   }
+}
+
+/**
+ * The term of `terms` (a side as written) that is `term`: the same call, else the one at its
+ * place; where several share that place (the copies of a `sum` over j, one span for all), the
+ * one with its argument.
+ */
+function writtenTerm(terms: readonly DeltaTerm[], term: DeltaTerm): DeltaTerm | undefined {
+  let first: DeltaTerm | undefined;
+  let text: string | undefined;
+  for (const t of terms) {
+    if (t.call === term.call) return t;
+    if (t.call.span.start !== term.call.span.start) continue;
+    if (first === undefined) {
+      first = t;
+      continue;
+    }
+    // (a second term at the same place: the copies of a sum, told apart by their arguments)
+    text ??= toText(term.argument);
+    if (toText(first.argument) === text) return first;
+    if (toText(t.argument) === text) return t;
+  }
+  return first;
 }

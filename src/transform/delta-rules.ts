@@ -3,8 +3,8 @@
  *
  * - `splitLinear`: an expression is regular part + sum of g_k * delta^(m_k)(u_k); deltas
  *   must enter linearly (no delta inside a function, squared, or times another delta).
- * - `classifyArgument`: time argument (rule 1), event time `t - E` (rule 2), state argument
- *   (rule 3).
+ * - `classifyArgument`: time argument (rule 1), event time `t - E` or, delayed, `t - E - D`
+ *   (rule 2), state argument (rule 3).
  * - `linearTimeArgument` (scaling rule): u = a t + b has the single root -b/a and
  *   delta^(m)(u) = delta^(m)(t - r) / (|a| a^m).
  * - `leibnizCoefficients` (rule 4): g delta^(m)(t - r) = sum_j (-1)^j C(m,j) g^(j)(r) delta^(m-j)(t - r).
@@ -210,7 +210,12 @@ function factorWritten(e: Extract<Expr, { kind: 'binary' }>, side: Expr, term: E
   return negative ? negateWritten(product) : product;
 }
 
-export type ArgumentClass = { kind: 'time' } | { kind: 'event'; event: string } | { kind: 'state' };
+export type ArgumentClass =
+  | { kind: 'time' }
+  | { kind: 'event'; event: string }
+  /** `t - E - D`: each occurrence of E acts again D later (D of parameters, positive) */
+  | { kind: 'delayed'; event: string; delay: Expr }
+  | { kind: 'state' };
 
 /** Rules 1-3: what the argument of a delta depends on. */
 export function classifyArgument(
@@ -235,14 +240,23 @@ export function classifyArgument(
           u.right.name === independent &&
           u.left.kind === 'name' &&
           kinds.get(u.left.name) === 'event'));
-    if (!isDifference) {
+    if (isDifference) return { kind: 'event', event: events[0] };
+    const delay = events.length === 1 ? delayOf(u, independent, events[0], kinds) : null;
+    if (delay === null)
       throw r.at(
         term.call.span,
-        `an event name can only be used as delta(${independent} - ${events[0]})`,
-        `Write delta(${independent} - ${events[0]}) for an impulse at each occurrence of ${events[0]}.`,
+        `an event name can only be used as delta(${independent} - ${events[0]}), or delayed as delta(${independent} - ${events[0]} - D) with D made of parameters`,
+        `Write delta(${independent} - ${events[0]}) for an impulse at each occurrence of ${events[0]}, delta(${independent} - ${events[0]} - d) for one d later.`,
       );
-    }
-    return { kind: 'event', event: events[0] };
+    const value = constantValue(delay);
+    if (value === 0) return { kind: 'event', event: events[0] };
+    if (value !== null && !(value > 0))
+      throw r.at(
+        term.call.span,
+        `the delay of delta(${toText(u)}) after ${events[0]} is ${toText(delay)}: an impulse cannot act before the event that causes it`,
+        `Write a positive delay, as in delta(${independent} - ${events[0]} - 2).`,
+      );
+    return { kind: 'delayed', event: events[0], delay };
   }
   // (a key with primes is a derivative, state-like; any other is a name as declared)
   let stateLike = false;
@@ -265,6 +279,30 @@ export function classifyArgument(
     return { kind: 'state' };
   }
   return { kind: 'time' };
+}
+
+/**
+ * Rule 2, delayed: D where u = t - E - D (or its negative, as delta(E - t) is delta(t - E))
+ * with D free of t and E and made of parameters and numbers only (constant over a run), else
+ * null. u must have slope ±1 in t and the opposite in E, so that its root is t = E + D without
+ * a scale (delta(2*(t - E - D)) is not this form).
+ */
+function delayOf(u: Expr, independent: string, event: string, kinds: ReadonlyMap<string, string>): Expr | null {
+  const slope = constantValue(simplify(differentiate(u, independent)));
+  if ((slope !== 1 && slope !== -1) || constantValue(simplify(differentiate(u, event))) !== -slope) return null;
+  const at0 = substitute(
+    u,
+    new Map([
+      [independent, num(0)],
+      [event, num(0)],
+    ]),
+  );
+  const delay = simplify(slope === 1 ? neg(at0) : at0);
+  for (const n of references(delay)) {
+    const k = kinds.get(n);
+    if (k !== 'parameter' && k !== 'unknown' && k !== 'constant' && n !== 'pi') return null;
+  }
+  return delay;
 }
 
 /**

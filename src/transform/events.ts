@@ -68,6 +68,12 @@ export class EventBuilder extends DeltaEvents {
         if (cls.kind === 'event') {
           ev = byName.get(cls.event)!;
           coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
+        } else if (cls.kind === 'delayed') {
+          // one event per source and delay, however the argument is written (t - E - d, t - (E + d))
+          const key = `delay: ${cls.event} + ${toText(cls.delay)}`;
+          ev = deltaEvents.get(key) ?? this.delayedDeltaEvent(term, q, cls.event, cls.delay);
+          deltaEvents.set(key, ev);
+          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
         } else if (cls.kind === 'time') {
           const argText = toText(term.argument);
           // An argument without the independent variable has no roots to sit at, or (t - t)

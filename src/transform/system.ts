@@ -94,7 +94,12 @@ export type Schedule =
   /** every root of `argument` (a function of the independent variable and parameters) in the range */
   | { kind: 'roots'; argument: Expr; exactRoot: Expr | null; candidates: Expr[] }
   | { kind: 'at'; times: Expr[] }
-  | { kind: 'every'; period: Expr; from: Expr | null };
+  | { kind: 'every'; period: Expr; from: Expr | null }
+  /**
+   * `delta(t - E - D)`: each occurrence of event E (at t_E) schedules this event at t_E + D;
+   * D is made of parameters and must be positive (checked when a run starts)
+   */
+  | { kind: 'delay'; event: string; delay: Expr };
 
 export type Direction = 'rises' | 'falls' | 'crosses';
 
