@@ -388,6 +388,10 @@ export class Simulator {
     // (radau5's dense output is too coarse for an event at tight tolerances: the step is taken
     // again to land on the crossing, solution-refine.ts; if that fails, the interpolant stands,
     // and the instant restarts the stepper from it)
+    // The step that found the crossing, before landing on it shortens the stepper's last step:
+    // that is the step size the motion allowed, the proposal after the instant (a landing step
+    // of 7e-14, an event just after the last, would start the next motion with one as short).
+    const hFound = stepper.hLast;
     const onSolution =
       locate === 'exact' && firedEvents.length > 0 && refinesOnSolution(stepper)
         ? refineOnSolution(ws, stepper, crossing, eventLeft, this.refineStart)
@@ -428,7 +432,7 @@ export class Simulator {
         if (firedEvents.length > n) firedEvents.sort((a, b) => a - b);
       }
       origin.moveTo(at);
-      return this.processInstant(rs, t, firedEvents, dtZero, locate);
+      return this.processInstant(rs, t, firedEvents, dtZero, locate, hFound);
     }
     if (switched) {
       this.recorder.stepRow(t, ws.y, ws.d);
@@ -441,13 +445,17 @@ export class Simulator {
     return null;
   }
 
-  /** Fires `fired` at `at` (the time origin already there) and restarts; null while the run goes on. */
+  /**
+   * Fires `fired` at `at` (the time origin already there) and restarts; null while the run goes
+   * on. `hStep`: the size of the step that reached the instant (the restart's proposal).
+   */
   private processInstant(
     rs: RunState,
     at: number,
     fired: number[],
     dtZero: number,
     locate: LocateMode = 'exact',
+    hStep = rs.stepper.hLast,
   ): RunEnd | null {
     const ws = this.ws,
       m = this.model,
@@ -489,7 +497,7 @@ export class Simulator {
     // point), and a step a million times longer than the flight it contains (the error
     // estimate of a parabola is zero, so nothing would shrink it) has dense output whose
     // rounding, on the flight's scale, hides where the bounce is.
-    let proposal = Math.abs(stepper.hLast);
+    let proposal = Math.abs(hStep);
     for (const k of fired) {
       const gap = this.zeno.sinceLast(k, ws.origin.hi, ws.origin.lo);
       if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
