@@ -414,13 +414,18 @@ export class Crossings implements SampledFunction {
 
   /**
    * Walks the samples of function scanK in order; brackets its first crossing in `direction`.
-   * `fromZero`: it starts at the zero it fired at, and samples still exactly at zero have not
-   * left it (max(h, 0) sits at zero once h has reached it: no crossing until it moves).
+   * Samples still exactly at a zero it sits at have not left it (max(h, 0) sits at zero once
+   * h has reached it: no crossing until it moves): the zero it fired at (`fromZero`), one it
+   * starts the step at, one it reached inside the step without crossing in its direction.
    */
   private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number, fromZero: boolean): boolean {
     let s = s0;
-    let atZero = fromZero;
     const { t: sT, g: sG, r: sR, n: sN } = this.samples;
+    // (starting exactly at zero it has not crossed yet: where it reached zero, at an earlier
+    // step's end, that step judged the crossing; one at zero at an instant and heading away
+    // stays at exactly zero for a step shorter than its rounding takes to leave: b - 3026,
+    // rising at 2, rounds to 0 for 7e-14 after the instant, a step radau5 may take)
+    let atZero = fromZero || sG[0] === 0;
     for (let i = 0; i + 1 < sN; i++) {
       const ta = sT[i],
         tb = sT[i + 1];
@@ -441,7 +446,12 @@ export class Crossings implements SampledFunction {
         }
         if (matches(direction, dir * s))
           return this.bracketCrossing(ta, ga !== 0 ? ga : s * Number.MIN_VALUE, tb, gb, ra, rb);
-        s = gb !== 0 ? Math.sign(gb) : -s;
+        // Reached zero from the side its direction does not name, it sits there on that side:
+        // the next samples at zero are the same zero, not a crossing from the other side (max(h,
+        // 0) rises fired on the plateau after h fell to zero), and only leaving it the other
+        // way goes on across (sitting at zero afterwards does not fire, MODEL-LANGUAGE).
+        if (gb === 0) atZero = true;
+        else s = Math.sign(gb);
         continue;
       }
       // Same sign at both ends: an extremum between them may hide two crossings.
