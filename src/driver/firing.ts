@@ -68,7 +68,8 @@ export interface FunctionPoint {
  * Whether one round of actions at an instant sent a state event's function across its zero
  * in its direction (EVENTS.md 2), from its value and rate before and after the round (both
  * paths' event iteration decide by this):
- * - its value changed sign (a reset that moves a level past a threshold), or
+ * - its value changed sign (a reset that moves a level past a threshold; one set exactly to
+ *   zero that heads back to its side only touches it), or
  * - the round left it within its rounding of zero and turned its motion across, where its
  *   zero is known: it rested there (a rate within its rounding: the next sphere of Newton's
  *   cradle, at rest in contact, takes the impact at the same instant), or its own event fired
@@ -90,7 +91,14 @@ export function sentAcross(
 ): boolean {
   const gB = before.g,
     gA = after.g;
-  if (gB !== 0 && Math.sign(gA) !== Math.sign(gB)) return matches(direction, Math.sign(gB));
+  if (gB !== 0 && Math.sign(gA) !== Math.sign(gB)) {
+    // Set exactly to zero and heading back to the side it was on, it touches zero: no
+    // crossing (z := 3026 at z - 3026 falls, a rounding above it, while z rises: it never
+    // falls); where its zero is known that is judged below.
+    const back =
+      gA === 0 && Math.abs(after.rate) > 4 * after.rateBound && Math.sign(dir * after.rate) === Math.sign(gB);
+    if (!back) return matches(direction, Math.sign(gB));
+  }
   const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
   if (!(Math.abs(gA) <= 4 * after.gBound + located)) return false;
   const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
