@@ -9,16 +9,19 @@
  * still measured.
  */
 export class ZenoWatch {
-  /** per event, its last WINDOW times (hi and lo parts) as a ring, and how many were seen */
+  /**
+   * per event, its last WINDOW times (hi and lo parts) as a ring, the interval that ended at
+   * each (in the same slot), and how many were seen
+   */
   private readonly hi: Float64Array;
   private readonly lo: Float64Array;
+  private readonly gap: Float64Array;
   private readonly seen: Int32Array;
   private static readonly WINDOW = 8;
-  /** the intervals between the times in the window, oldest first */
-  private readonly gaps = new Float64Array(ZenoWatch.WINDOW - 1);
   constructor(events: number) {
     this.hi = new Float64Array(events * ZenoWatch.WINDOW);
     this.lo = new Float64Array(events * ZenoWatch.WINDOW);
+    this.gap = new Float64Array(events * ZenoWatch.WINDOW);
     this.seen = new Int32Array(events);
   }
   reset(): void {
@@ -48,53 +51,59 @@ export class ZenoWatch {
     return `events of ${name} come ${this.crawl} apart at ${independent} = ${t}, within 64 ulps of ${independent}, and their pace does not shrink (no accumulation): the arithmetic of ${independent} cannot separate them; an action that resets its function by less than the function's rounding, or a cascade at the resolution of ${independent}, does this`;
   }
 
-  /** Records an occurrence at hi + lo; returns the estimated accumulation point when the run should stop. */
+  /**
+   * Records an occurrence at hi + lo; returns the estimated accumulation point when the run
+   * should stop. Only the newest interval is measured: the others are kept from the calls
+   * before (this runs at every event).
+   */
   note(event: number, hi: number, lo: number): number | null {
     const W = ZenoWatch.WINDOW,
       base = event * W;
     this.crawl = NaN;
     const count = this.seen[event]++;
-    this.hi[base + (count % W)] = hi;
-    this.lo[base + (count % W)] = lo;
+    const slot = base + (count % W);
+    // the interval from the occurrence before (still in the ring) to this one
+    let step = 0;
+    if (count > 0) {
+      const a = base + ((count - 1) % W);
+      step = hi - this.hi[a] + (lo - this.lo[a]);
+    }
+    this.hi[slot] = hi;
+    this.lo[slot] = lo;
+    this.gap[slot] = Math.abs(step);
     const n = Math.min(count + 1, W);
     if (n < 3) return null;
-    // times oldest first: slot (count + 1 - n + i) % W
-    const first = count + 1 - n;
-    const gaps = this.gaps;
-    for (let i = 1; i < n; i++) {
-      const a = base + ((first + i - 1) % W),
-        b = base + ((first + i) % W);
-      gaps[i - 1] = Math.abs(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a]));
-    }
+    // gap[base + ((count - j) % W)]: the interval that ended j occurrences ago
+    const gap = this.gap;
     const t = hi + lo;
-    const last = gaps[n - 2];
+    const last = gap[slot],
+      before = gap[base + ((count - 1) % W)];
     const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
     // Events a few ulps of t apart: stop rather than crawl. Gaps that shrink are an
     // accumulation at the resolution of t; gaps that do not (a reset by less than the rounding
     // of its threshold, a cascade at a fixed pace) are no accumulation, and the run fails.
-    if (last <= 64 * resolution && gaps[n - 3] <= 64 * resolution) {
-      if (last < gaps[n - 3]) return t;
-      if (n >= 4 && last >= gaps[n - 4]) {
+    if (last <= 64 * resolution && before <= 64 * resolution) {
+      if (last < before) return t;
+      if (n >= 4 && last >= gap[base + ((count - 2) % W)]) {
         this.crawl = last;
         return null;
       }
     }
     if (n < 7) return null;
+    // the ratios of the last four intervals to the ones before them, oldest first
     let rMax = 0,
       rMin = Infinity;
-    for (let i = n - 5; i < n - 1; i++) {
-      const ratio = gaps[i] / gaps[i - 1];
+    for (let j = 3; j >= 0; j--) {
+      const ratio = gap[base + ((count - j) % W)] / gap[base + ((count - j - 1) % W)];
       if (!(ratio <= rMax)) rMax = ratio;
       if (!(ratio >= rMin)) rMin = ratio;
     }
     if (!(rMax < 1 && rMin > 0 && rMax / rMin < 1.05)) return null;
-    const r = gaps[n - 2] / gaps[n - 3];
+    const r = last / before;
     const remaining = (last * r) / (1 - r);
     // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
     // would not show in a column of t, and costs as many events again as came before.
     if (remaining > 1024 * resolution) return null;
-    const a = base + ((count - 1) % W),
-      b = base + (count % W);
-    return hi + (lo + Math.sign(this.hi[b] - this.hi[a] + (this.lo[b] - this.lo[a])) * remaining);
+    return hi + (lo + Math.sign(step) * remaining);
   }
 }
