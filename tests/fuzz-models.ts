@@ -32,12 +32,7 @@ export interface FuzzCase {
  * `npm run fuzz` (FUZZ_RUNS set) or FUZZ_OPEN_FINDS=1, and the suite's default run leaves them
  * out so that it stays green until they are fixed. Remove a key with its fix.
  */
-export const OPEN_FINDS = {
-  'radau5-leave-zero':
-    'radau5 fails as a "persisting contact" where the function of `max(h, 0) crosses` or `min(h, 0) crosses` is about to leave zero (h = cos t)',
-  'radau5-coincident-scales':
-    'radau5 fires an event twice where another fires at the same instant on another scale (balls over floors at 0 and 3026, pairs of spheres near 1 and 3000), and fails as a persisting contact',
-} as const;
+export const OPEN_FINDS = {} as const satisfies Record<string, string>;
 export type OpenFind = keyof typeof OPEN_FINDS;
 
 export const CHECK_OPEN_FINDS = process.env.FUZZ_RUNS !== undefined || process.env.FUZZ_OPEN_FINDS === '1';
@@ -620,10 +615,35 @@ const contactTable: fc.Arbitrary<FuzzCase> = fc
 
 const OFFSETS = [0, 1, 3000, 3026, -3000, 1e6];
 
+/** The time of the j-th bounce of a ball dropped from h0 over its floor, g = G, restitution e. */
+export function ballBounce(h0: number, e: number, j: number): number {
+  const t1 = Math.sqrt((2 * h0) / G);
+  return t1 * (1 + 2 * Array.from({ length: j - 1 }, (_, i) => e ** (i + 1)).reduce((a, b) => a + b, 0));
+}
+
 /**
- * Two balls dropped together from the same height over floors on different scales (near 1 and
- * near 3000): every bounce of one is a bounce of the other at the same instant, so both fire;
- * `lost` adds both impact speeds at each instant.
+ * Two balls dropped together from h0 over floors at fa and fb, on [0, end]: every bounce of
+ * one is a bounce of the other at the same instant (ballBounce); `hits` counts them, `lost`
+ * adds both impact speeds at each instant. Also after-an-instant.test.ts's.
+ */
+export function twoBallsModel(fa: number, fb: number, h0: number, e: number, end: number): string {
+  return [
+    `independent t from 0 to ${end}`,
+    `parameter g = ${G}, e = ${e}`,
+    'discrete hits = 0, lost = 0',
+    `event ba when a - ${fa} falls do hits := hits + 1; lost := lost - a' end`,
+    `event bb when b - ${fb} falls do hits := 1 + hits; lost := lost - b' end`,
+    "a'' = -g - (1 + e)*a'*delta(t - ba)",
+    "b'' = -g - (1 + e)*b'*delta(t - bb)",
+    `a(0) = ${fa} + ${h0}; a'(0) = 0`,
+    `b(0) = ${fb} + ${h0}; b'(0) = 0`,
+    'output hits, lost',
+  ].join('\n');
+}
+
+/**
+ * Two balls over floors on different scales (near 1 and near 3000, twoBallsModel): every
+ * bounce of one is a bounce of the other at the same instant, so both fire.
  */
 const coincidentBalls: fc.Arbitrary<FuzzCase> = fc
   .record({
@@ -635,22 +655,8 @@ const coincidentBalls: fc.Arbitrary<FuzzCase> = fc
     run: runOptions(),
   })
   .map(({ fa, fb, h0, e, k, run }) => {
-    const t1 = Math.sqrt((2 * h0) / G);
-    const bounce = (j: number) =>
-      t1 * (1 + 2 * Array.from({ length: j - 1 }, (_, i) => e ** (i + 1)).reduce((a, b) => a + b, 0));
-    const end = (bounce(k) + bounce(k + 1)) / 2;
-    const text = [
-      `independent t from 0 to ${end}`,
-      `parameter g = ${G}, e = ${e}`,
-      'discrete hits = 0, lost = 0',
-      `event ba when a - ${fa} falls do hits := hits + 1; lost := lost - a' end`,
-      `event bb when b - ${fb} falls do hits := 1 + hits; lost := lost - b' end`,
-      "a'' = -g - (1 + e)*a'*delta(t - ba)",
-      "b'' = -g - (1 + e)*b'*delta(t - bb)",
-      `a(0) = ${fa} + ${h0}; a'(0) = 0`,
-      `b(0) = ${fb} + ${h0}; b'(0) = 0`,
-      'output hits, lost',
-    ].join('\n');
+    const bounce = (j: number) => ballBounce(h0, e, j);
+    const text = twoBallsModel(fa, fb, h0, e, (bounce(k) + bounce(k + 1)) / 2);
     const speed = Math.sqrt(2 * G * h0);
     const lost = 2 * Array.from({ length: k }, (_, i) => speed * e ** i).reduce((a, b) => a + b, 0);
     const check = (r: SimulationResult) => {
@@ -665,14 +671,34 @@ const coincidentBalls: fc.Arbitrary<FuzzCase> = fc
       }
       near(r.final.lost, lost, 1e-6 * lost, 'lost (both speeds at every instant)');
     };
-    const open = fa !== fb && run.method === 'radau5' ? ('radau5-coincident-scales' as const) : undefined;
-    return { family: 'coincident' as const, text, options: run, check, open };
+    return { family: 'coincident' as const, text, options: run, check };
   });
 
 /**
- * Two pairs of spheres on different scales, each closing a gap of 1 at speed 2v: both impacts
- * at t = 1/(2v), and Newton's law gives each sphere -e times its speed.
+ * Two pairs of spheres of unit mass, one at o1 and o1 + 1, one at o2 and o2 + 1, each pair
+ * closing its gap of 1 at 2v (speeds v, -v, v, -v): both impacts at t = 1/(2v), after which
+ * Newton's law gives each sphere -e times its speed; the range ends at 1.5/(2v). Also
+ * after-an-instant.test.ts's.
  */
+export function spherePairsModel(o1: number, o2: number, v: number, e: number): string {
+  const x = [o1, o1 + 1, o2, o2 + 1];
+  const u = [v, -v, v, -v];
+  const lines = [`independent t from 0 to ${1.5 / (2 * v)}`, `parameter m = 1, e = ${e}`, 'discrete hits = 0'];
+  for (let i = 1; i < 4; i++) {
+    lines.push(`event c${i} when x${i + 1} - x${i} falls do hits := hits + 1 end`);
+    lines.push(`J${i} = (1 + e)*m/2*(x${i}' - x${i + 1}')`);
+  }
+  for (let i = 1; i <= 4; i++) {
+    const terms = [];
+    if (i > 1) terms.push(`+ J${i - 1}*delta(t - c${i - 1})`);
+    if (i < 4) terms.push(`- J${i}*delta(t - c${i})`);
+    lines.push(`m*x${i}'' = ${terms.join(' ').replace(/^\+ /, '')}`);
+    lines.push(`x${i}(0) = ${x[i - 1]}; x${i}'(0) = ${u[i - 1]}`);
+  }
+  return lines.join('\n');
+}
+
+/** Two pairs of spheres on different scales (spherePairsModel): both impacts, -e v each. */
 const coincidentPairs: fc.Arbitrary<FuzzCase> = fc
   .record({
     o1: fc.constantFrom(0, 1, -3000),
@@ -682,23 +708,8 @@ const coincidentPairs: fc.Arbitrary<FuzzCase> = fc
     run: runOptions(),
   })
   .map(({ o1, o2, v, e, run }) => {
-    const x = [o1, o1 + 1, o2, o2 + 1];
     const u = [v, -v, v, -v];
     const tc = 1 / (2 * v);
-    const lines = [`independent t from 0 to ${1.5 * tc}`, `parameter m = 1, e = ${e}`, 'discrete hits = 0'];
-    for (let i = 1; i < 4; i++) {
-      lines.push(`event c${i} when x${i + 1} - x${i} falls do hits := hits + 1 end`);
-      lines.push(`J${i} = (1 + e)*m/2*(x${i}' - x${i + 1}')`);
-    }
-    for (let i = 1; i <= 4; i++) {
-      const terms = [];
-      if (i > 1) terms.push(`+ J${i - 1}*delta(t - c${i - 1})`);
-      if (i < 4) terms.push(`- J${i}*delta(t - c${i})`);
-      lines.push(`m*x${i}'' = ${terms.join(' ').replace(/^\+ /, '')}`);
-      lines.push(`x${i}(0) = ${x[i - 1]}; x${i}'(0) = ${u[i - 1]}`);
-    }
-    const scales = Math.abs(o1) >= 1000 || o2 >= 1000;
-    const open = scales && run.method === 'radau5' ? ('radau5-coincident-scales' as const) : undefined;
     const check = (r: SimulationResult) => {
       status(r, ['ok'], 'two pairs, one instant');
       expect(r.final.hits, 'hits').toBe(2);
@@ -706,7 +717,7 @@ const coincidentPairs: fc.Arbitrary<FuzzCase> = fc
       for (const ev of r.events) near(ev.t, tc, 1e-9, `impact ${ev.name}`);
       u.forEach((ui, i) => near(r.final[`x${i + 1}'`], -e * ui, 1e-12, `x${i + 1}'`));
     };
-    return { family: 'coincident' as const, text: lines.join('\n'), options: run, check, open };
+    return { family: 'coincident' as const, text: spherePairsModel(o1, o2, v, e), options: run, check };
   });
 
 /**
@@ -840,21 +851,26 @@ const kinkedLinear: fc.Arbitrary<FuzzCase> = fc
     return { family: 'kinked' as const, text, options: run, check };
   });
 
-/** [function, events on [0, 10], the open find it meets (with radau5 only: 'radau5-leave-zero')] */
-const OSCILLATING_KINKS: readonly [string, number, OpenFind | null][] = [
-  ['max(h, 0) falls', 2, null],
-  ['max(h, 0) crosses', 2, 'radau5-leave-zero'],
-  ['sqrt(max(h, 0)) falls', 2, null],
-  ['if h > 0 then h else 0 falls', 2, null],
-  ['min(h, 0) rises', 1, null],
-  ['min(h, 0) crosses', 1, 'radau5-leave-zero'],
-  ['abs(h) falls', 0, null],
-  ['abs(h) - A/2 falls', 3, null],
-  ['h crosses', 3, null],
-  ['step(-h) - 1 rises', 2, null],
-  ['step(h) - 0.5 crosses', 3, null],
-  ['sign(h) falls', 2, null],
-  ['if h > 0 then 1 else -1 crosses', 3, null],
+/**
+ * [function, events on [0, 10]]. A kinked function fires where it reaches zero from the side
+ * its direction names; sitting at zero and leaving it again do not fire (max(h, 0) rises: none).
+ */
+const OSCILLATING_KINKS: readonly [string, number][] = [
+  ['max(h, 0) falls', 2],
+  ['max(h, 0) crosses', 2],
+  ['max(h, 0) rises', 0],
+  ['sqrt(max(h, 0)) falls', 2],
+  ['if h > 0 then h else 0 falls', 2],
+  ['min(h, 0) rises', 1],
+  ['min(h, 0) crosses', 1],
+  ['min(h, 0) falls', 0],
+  ['abs(h) falls', 0],
+  ['abs(h) - A/2 falls', 3],
+  ['h crosses', 3],
+  ['step(-h) - 1 rises', 2],
+  ['step(h) - 0.5 crosses', 3],
+  ['sign(h) falls', 2],
+  ['if h > 0 then 1 else -1 crosses', 3],
 ];
 
 /** h = A cos t on [0, 10]: zeros at pi/2, 3 pi/2, 5 pi/2; |h| = A/2 falling at pi/3, 4 pi/3, 7 pi/3. */
@@ -864,7 +880,7 @@ const kinkedOscillating: fc.Arbitrary<FuzzCase> = fc
     A: fc.constantFrom(1, 1e-3, 3000),
     run: runOptions(),
   })
-  .map(({ kink: [cond, count, find], A, run }) => {
+  .map(({ kink: [cond, count], A, run }) => {
     const text = [
       'independent t from 0 to 10',
       `parameter A = ${A}`,
@@ -878,8 +894,7 @@ const kinkedOscillating: fc.Arbitrary<FuzzCase> = fc
       status(r, ['ok'], cond);
       expect(r.final.n, 'events').toBe(count);
     };
-    const open = find === 'radau5-leave-zero' && run.method !== 'radau5' ? undefined : (find ?? undefined);
-    return { family: 'kinked' as const, text, options: run, check, open };
+    return { family: 'kinked' as const, text, options: run, check };
   });
 
 // ---------------------------------------------------------------------------------------------
