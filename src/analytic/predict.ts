@@ -21,6 +21,7 @@
 import { PolynomialRoots } from './roots.js';
 import { LinearScan } from './linear-scan.js';
 import { RotationRoots } from './rotation-roots.js';
+import { relaxationRoot } from './relaxation-roots.js';
 import type { EventPlan } from './plan.js';
 
 /** resume: a linear event's scan stopped at its budget of windows at s, nothing found before */
@@ -122,6 +123,15 @@ export class Predictor {
         this.s = rot.where;
       }
       return;
+    }
+    if (lin && lin.relaxation(this.r)) {
+      // a relaxation: its one crossing in closed form (NaN: the signs cannot be told, the scan decides)
+      const s = relaxationRoot(this.r, c[0], c[D + 1], atZero, dir, range);
+      if (s === s) {
+        this.s = s;
+        return;
+      }
+      lin.fullCoefficients(c);
     }
     if (lin) {
       this.s = this.scan.first(lin, c, atZero, dir, H);

@@ -79,9 +79,18 @@ export class LinearEventFunction {
     for (let i = 0; i < slots.length; i++) this.x0[i] = y[slots[i]];
     const na = bl.normBalanced;
     this.window = na > 0 ? 0.5 / na : Infinity;
-    // (a pure rotation's crossings come in closed form: the low orders are enough for how the
-    // function leaves zero at the instant)
-    this.taylor(this.x0, this.window, out, false, bl.rotationFrequency() !== 0 ? 4 : K);
+    // (a pure rotation's and a relaxation's crossings come in closed form: the low orders are
+    // enough for how the function leaves zero at the instant)
+    this.taylor(this.x0, this.window, out, false, bl.rotationFrequency() !== 0 || this.relaxes() ? 4 : K);
+  }
+
+  /**
+   * The coefficients about the instant again, to the full order (a relaxation's, which
+   * `coefficients` gave to low order only, when its closed form leaves the decision to the
+   * window scan).
+   */
+  fullCoefficients(out: Float64Array): void {
+    this.taylor(this.x0, this.window, out, false, K);
   }
 
   /**
@@ -102,7 +111,7 @@ export class LinearEventFunction {
     const bl = this.block,
       n = bl.n,
       c = this.c;
-    if (this.version !== bl.version || this.rowsFor !== this.c0) this.prepareRows();
+    if (this.version !== bl.version || this.rowsFor !== this.c0 || this.rowsOrder < order) this.prepareRows(order);
     const { rows, mags, consts, constMags } = this;
     let cx = this.c0,
       cm = Math.abs(this.c0),
@@ -154,12 +163,17 @@ export class LinearEventFunction {
   private readonly mags: Float64Array;
   private readonly consts = new Float64Array(K + 1);
   private readonly constMags = new Float64Array(K + 1);
-  /** the block's constants and the constant part the rows were made for */
+  /** the block's constants and the constant part the rows were made for, and up to which order */
   private version = -1;
   private rowsFor = NaN;
+  private rowsOrder = 0;
 
-  /** The rows, once per value of the block's constants and of the gradient. */
-  private prepareRows(): void {
+  /**
+   * The rows up to `order`, once per value of the block's constants and of the gradient (a
+   * relaxation's constants change at each arrival of a pulse, and it asks for the low orders
+   * only).
+   */
+  private prepareRows(order: number): void {
     const bl = this.block,
       n = bl.n,
       A = bl.A,
@@ -170,7 +184,7 @@ export class LinearEventFunction {
       v[j] = this.c[j];
       vm[j] = Math.abs(this.c[j]);
     }
-    for (let k = 1; k <= K; k++) {
+    for (let k = 1; k <= order; k++) {
       // c^T A^(k-1) b before r moves on
       let cb = 0,
         cbm = 0;
@@ -199,6 +213,7 @@ export class LinearEventFunction {
     }
     this.version = bl.version;
     this.rowsFor = this.c0;
+    this.rowsOrder = order;
   }
 
   /**
@@ -262,6 +277,30 @@ export class LinearEventFunction {
     out[2] = Q;
     out[3] = w;
     out[4] = 2 * ULPS * scale;
+    return true;
+  }
+
+  /** A 1x1 block with a rate a != 0 and its equilibrium: x(s) = x_eq + (x0 - x_eq) e^{as}. */
+  private relaxes(): boolean {
+    const bl = this.block;
+    return bl.n === 1 && bl.A[0] !== 0 && bl.hasEquilibrium;
+  }
+
+  /**
+   * On a relaxation (a 1x1 block, relaxes), the function along the whole segment as
+   * g(s) = γ + P e^{as} into out[0..2] = γ, P, a and out[3] a bound on the rounding of γ and P;
+   * false when the block is no relaxation.
+   */
+  relaxation(out: Float64Array): boolean {
+    if (!this.relaxes()) return false;
+    const bl = this.block,
+      eq = bl.equilibrium[0],
+      c = this.c[0],
+      x = this.x0[0];
+    out[0] = this.c0 + c * eq;
+    out[1] = c * (x - eq);
+    out[2] = bl.A[0];
+    out[3] = 2 * ULPS * (Math.abs(this.c0) + Math.abs(c) * (Math.abs(eq) + Math.abs(x)));
     return true;
   }
 
