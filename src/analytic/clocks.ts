@@ -22,6 +22,9 @@ export class Clocks {
   private readonly savedHi: Float64Array;
   private readonly savedLo: Float64Array;
   private readonly saved: Float64Array;
+  /** every group, and one (the lists `allTo` takes) */
+  private readonly every: Int32Array;
+  private readonly single = new Int32Array(1);
 
   constructor(
     private readonly advance: readonly (AdvanceFunction | null)[],
@@ -38,6 +41,8 @@ export class Clocks {
     let total = 0;
     for (const s of states) total += s.length;
     this.saved = new Float64Array(total);
+    this.every = new Int32Array(n);
+    for (let g = 0; g < n; g++) this.every[g] = g;
   }
 
   /** Every group at time t0, none lent. */
@@ -49,26 +54,30 @@ export class Clocks {
     this.savedEnd = 0;
   }
 
-  /** Moves group g's states in y to the time hi + lo (a lent group brought there stays: it is no longer lent). */
-  to(g: number, hi: number, lo: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
-    const gh = this.hi[g],
-      gl = this.lo[g];
-    if (this.lent[g] === 1) this.lent[g] = 0;
-    if (gh === hi && gl === lo) return;
-    const h = hi - gh + (lo - gl);
-    if (h !== 0) this.advance[g]!(gh + gl, h, y, p, d);
-    this.hi[g] = hi;
-    this.lo[g] = lo;
-  }
-
-  /** Moves the groups listed to the time hi + lo. */
+  /**
+   * Moves the states in y of the groups listed to the time hi + lo (a lent group brought
+   * there stays: it is no longer lent). One loop, no call per group: it runs at every event.
+   */
   allTo(groups: Int32Array, hi: number, lo: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
-    for (let i = 0; i < groups.length; i++) this.to(groups[i], hi, lo, y, p, d);
+    const his = this.hi,
+      los = this.lo,
+      lent = this.lent;
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i];
+      const gh = his[g],
+        gl = los[g];
+      if (lent[g] === 1) lent[g] = 0;
+      if (gh === hi && gl === lo) continue;
+      const h = hi - gh + (lo - gl);
+      if (h !== 0) this.advance[g]!(gh + gl, h, y, p, d);
+      his[g] = hi;
+      los[g] = lo;
+    }
   }
 
   /** Moves every group to the time hi + lo (the end of a run). */
   everyTo(hi: number, lo: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
-    for (let g = 0; g < this.hi.length; g++) this.to(g, hi, lo, y, p, d);
+    this.allTo(this.every, hi, lo, y, p, d);
   }
 
   /** Advances the groups listed (all when null) to hi + lo to be looked at; `giveBack` puts them back. */
@@ -85,7 +94,8 @@ export class Clocks {
       this.savedHi[g] = this.hi[g];
       this.savedLo[g] = this.lo[g];
       this.lentList[this.lentCount++] = g;
-      this.to(g, hi, lo, y, p, d);
+      this.single[0] = g;
+      this.allTo(this.single, hi, lo, y, p, d);
       this.lent[g] = 1;
     }
   }

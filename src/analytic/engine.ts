@@ -230,23 +230,27 @@ export class AnalyticSimulator {
         lo = heap.lo[k];
       if (!(hi < run.endGuard) || this.unresolved[k] !== 0) return false;
       const t = hi + lo;
-      const tol = tieTolerance(hi);
+      // (tieTolerance(hi), written out)
+      const tol = TIE * Math.max(1, Math.abs(hi));
       const q = this.stopQueue.peek();
       if (q <= t + tol || this.stopQueue.failure !== null || this.dueAt.deferred.length > 0) return false;
       if (run.pi < run.probes.length && run.probes[run.pi] <= t) return false;
       if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
       const plan = plans[k];
-      if (m.events[k].moves.length > 0 || run.instants >= run.s.maxSteps) return false;
+      if (plan.moves || run.instants >= run.s.maxSteps) return false;
       this.clocks.allTo(plan.touch, hi, lo, y, p, d);
       // a function it turns sitting at zero: event iteration, on the general path
-      if (this.firing.touchesZero(t, k)) return false;
+      if (plan.turns.length > 0 && this.firing.touchesZero(t, k)) return false;
       run.instants++;
       run.hi = hi;
       run.lo = lo;
-      pr.coefficients(plan, t, y, p, d);
-      this.preValue[k] = pr.c[0];
-      this.preBound[k] = pr.c[plan.degree + 1];
-      this.preApproach[k] = pr.rateSign(plan);
+      const c = pr.c,
+        D = plan.degree;
+      plan.coefficients!(t, y, p, d, c);
+      this.preValue[k] = c[0];
+      this.preBound[k] = c[D + 1];
+      // (pr.rateSign(plan), written out)
+      this.preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
       const outcome = this.firing.fireOne(t, k);
       run.eventCount++;
       this.one[0] = k;
@@ -454,11 +458,11 @@ export class AnalyticSimulator {
       ws = this.ws,
       pr = this.predictor;
     const t = run.hi + run.lo;
-    this.bring(plan.reads);
-    pr.coefficients(plan, t, ws.y, ws.p, ws.d);
+    this.clocks.allTo(plan.reads, run.hi, run.lo, ws.y, ws.p, ws.d);
+    plan.coefficients!(t, ws.y, ws.p, ws.d, pr.c);
     // (an action of its own that assigned what it reads and changed its value reset it, if
     // only by less than its rounding: not still)
-    const reset = firedHere && this.model.events[j].moves.includes(plan.watch) && pr.c[0] !== this.preValue[j];
+    const reset = firedHere && plan.movesOwn && pr.c[0] !== this.preValue[j];
     const still = firedHere && !reset && pr.unmoved(plan, this.preValue[j], this.preBound[j]);
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start);
     if (pr.outcome === 'contact') {
@@ -598,6 +602,8 @@ export class AnalyticSimulator {
 }
 
 const NO_PROBES: number[] = [];
+/** the factor of tieTolerance (due.ts) */
+const TIE = 4 * Number.EPSILON;
 const BACKWARDS = 'its range runs backwards, and the analytic path runs forwards only (use method auto)';
 
 const ascending = (a: number, b: number): number => a - b;

@@ -242,15 +242,18 @@ export class AnalyticFiring {
    * (`valuesBefore`), and re-arming decides about it (predict.ts).
    */
   touchesZero(t: number, k: number): boolean {
+    const turns = this.plans[k].turns;
+    if (turns.length === 0) return false;
     const ws = this.ws,
       m = ws.model,
-      touches = m.events[k].touches;
-    for (let i = 0; i < touches.length; i++) {
-      const w = touches[i],
-        info = m.watchInfo[w];
-      if (info.kind !== 'event' || info.event === k) continue;
-      const g = m.watchOne[w](t, ws.y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) > 4 * m.boundOne[w](t, ws.y, ws.p, ws.d, ws.sw))) return true;
+      { y, p, d, sw } = ws;
+    // (the getters of the compiled model once, not per function)
+    const watchOne = m.watchOne,
+      boundOne = m.boundOne;
+    for (let i = 0; i < turns.length; i++) {
+      const w = turns[i];
+      const g = watchOne[w](t, y, p, d, sw);
+      if (!(Math.abs(g) > 4 * boundOne[w](t, y, p, d, sw))) return true;
     }
     return false;
   }

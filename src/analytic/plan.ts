@@ -28,6 +28,11 @@ export interface EventPlan {
   dSlots: Int32Array;
   /** the state events to predict again after it fires (itself included) */
   repredict: Int32Array;
+  /** whether its actions can change the value of an event function (events[k].moves), and of its own */
+  moves: boolean;
+  movesOwn: boolean;
+  /** the event functions of other events that its actions can turn (events[k].touches, its own left out) */
+  turns: Int32Array;
   /**
    * What it reads and writes, for deciding whether two events at one time commute: the
    * states, step variables and discrete variables of its function and actions, except
@@ -83,6 +88,11 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     for (const g of e.changes) for (const j of groupReaders.get(g) ?? []) repredict.add(j);
     for (const dsl of e.writesDiscrete) for (const j of discreteReaders.get(dsl) ?? []) repredict.add(j);
     const names = namesOf(st, k, counters);
+    const turns: number[] = [];
+    for (const w of ev.touches) {
+      const info = m.watchInfo[w];
+      if (info.kind === 'event' && info.event !== k) turns.push(w);
+    }
     return {
       commuteReads: names.reads,
       commuteWrites: names.writes,
@@ -96,6 +106,9 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       ySlots: sorted(new Set([...written].flatMap((n) => (stateIndex.has(n) ? [stateIndex.get(n)!] : [])))),
       dSlots: sorted(new Set([...written].flatMap((n) => (discreteIndex.has(n) ? [discreteIndex.get(n)!] : [])))),
       repredict: sorted(repredict),
+      moves: ev.moves.length > 0,
+      movesOwn: ev.watchIndex >= 0 && ev.moves.includes(ev.watchIndex),
+      turns: Int32Array.from(turns),
     };
   });
 }
