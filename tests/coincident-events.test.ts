@@ -132,7 +132,7 @@ describe('a scheduled event and a crossing at one instant are one instant', () =
     'x(0) = 0',
   ].join('\n');
   const model = compileModel(source);
-  it.each([...METHODS, 'rk4', 'analytic'])(
+  it.each([...METHODS, 'rk4', 'analytic'] as const)(
     '%s: the ticks fall on k/10 exactly, and the tick and the crossing at 0.3 read the values before it',
     (method) => {
       const r = new Simulator(model).run({ method });

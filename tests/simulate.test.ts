@@ -875,7 +875,7 @@ describe('state events the engine must not miss', () => {
 describe('stats.method names what integrated the run (CLI.md)', () => {
   // y' = -y + delta(t - 1): a stepper model, not the analytic path, whatever the method
   const source = "model M\nindependent t from 0 to 2\ny' = -y*y + delta(t - 1)\ny(0) = 1";
-  it.each(['dopri5', 'dop853', 'rodas', 'radau5', 'rk4', 'euler'])('%s reports itself', (method) => {
+  it.each(['dopri5', 'dop853', 'rodas', 'radau5', 'rk4', 'euler'] as const)('%s reports itself', (method) => {
     const r = simulate(source, { method });
     expect(r.status).toBe('ok');
     expect(r.stats.method).toBe(method);
