@@ -85,7 +85,7 @@ describe('library options: every mistake is a SimulationInputError that names th
     // (SciPy's t_eval is outputTimes: rows exactly at the times given)
     ['t_eval', 'outputTimes'],
     ['RTOL', 'rtol'],
-    ['max_step', 'step'],
+    ['max_step', 'maxStep'],
     ['rtoll', 'rtol'],
     ['maxEvent', 'maxEvents'],
   ])('an unknown key %s names the nearest known one (%s) and lists them all', (key, nearest) => {

@@ -9,8 +9,9 @@
  * - any stepper by name (dopri5, rodas, ...) takes the stepper.
  *
  * What keeps a run off the analytic path besides the model: contacts held as constraints
- * (zeno = continue: the held motion is integrated by the stepper) and a range that runs
- * backwards. `stats.method` says which path integrated a run.
+ * (zeno = continue: the held motion is integrated by the stepper), a range that runs
+ * backwards, and `firstStep` or `maxStep` (they bound a stepper's steps; the analytic path
+ * takes none). `stats.method` says which path integrated a run.
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { requireCompiled } from '../codegen/stages.js';
@@ -39,6 +40,9 @@ export class Simulator {
     const method = options?.method ?? (m.system.options.get('method')?.value as string | undefined) ?? 'auto';
     if (method !== 'auto' && method !== 'analytic') return this.stepperRun(options);
     const asked = method === 'analytic';
+    // firstStep and maxStep bound a stepper's steps: asked for, auto takes the stepper (method
+    // analytic refuses them: driver/settings.ts, checkStepBounds)
+    if (!asked && (options?.firstStep !== undefined || options?.maxStep !== undefined)) return this.stepperRun(options);
     // (asked by the model's option method = analytic: a refusal is a model error at that line)
     const byModel = asked && options?.method === undefined;
     if (this.obstacles.length > 0) {

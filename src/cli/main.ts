@@ -41,6 +41,8 @@ export function addSharedFlags(cmd: Command): Command {
     .option('--rtol <R>', 'relative tolerance')
     .option('--atol <A>', 'absolute tolerance')
     .option('--step <H>', 'fixed step for rk4, largest step otherwise')
+    .option('--first-step <H>', 'adaptive methods: the first step to try (default: estimated from the model)')
+    .option('--max-step <H>', 'adaptive methods: the largest step (what --step means for them)')
     .option('--locate <MODE>', 'exact (default), before or after: where fixed-step runs apply an event')
     .option('--format <FORMAT>', 'text (default) or json; simulate also csv')
     .option('--out <PATH>', 'write the output to a file')

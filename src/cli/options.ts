@@ -35,6 +35,8 @@ export interface SharedFlags {
   rtol?: string;
   atol?: string;
   step?: string;
+  firstStep?: string;
+  maxStep?: string;
   locate?: string;
   format?: string;
   out?: string;
@@ -132,6 +134,8 @@ export function simulateOptions(flags: SharedFlags): SimulateOptions {
   o.rtol = number('--rtol', flags.rtol);
   o.atol = number('--atol', flags.atol);
   o.step = number('--step', flags.step);
+  o.firstStep = number('--first-step', flags.firstStep);
+  o.maxStep = number('--max-step', flags.maxStep);
   o.locate = flags.locate as LocateMode | undefined;
   o.outputStep = number('--output-step', flags.outputStep);
   if (flags.outputTimes !== undefined) o.outputTimes = parseOutputTimes(flags.outputTimes);

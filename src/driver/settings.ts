@@ -8,8 +8,9 @@
  *   known one. The command line parses its strings to numbers and comes through here too.
  * - {@link resolveSettings} lays the caller's options over the model's `option` statements
  *   over the defaults, and checks what only the combination tells: `locate before|after`
- *   needs a fixed-step method, and a relative tolerance below what double precision can
- *   deliver is raised to the smallest meaningful one, with a warning. A model option that is
+ *   needs a fixed-step method, `firstStep` and `maxStep` an adaptive one, and a relative
+ *   tolerance below what double precision can deliver is raised to the smallest meaningful
+ *   one, with a warning. A model option that is
  *   wrong on its own is a ModelError at its line; a conflict between the caller's options and
  *   the model's names both.
  * - range.ts gives the range of a run, with the same naming of options.
@@ -42,6 +43,8 @@ const FLAGS: ReadonlyMap<string, string> = new Map([
   ['rtol', '--rtol'],
   ['atol', '--atol'],
   ['step', '--step'],
+  ['firstStep', '--first-step'],
+  ['maxStep', '--max-step'],
   ['locate', '--locate'],
   ['maxEvents', '--max-events'],
   ['maxSteps', '--max-steps'],
@@ -139,6 +142,8 @@ const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
   ['rtol', positiveNumber],
   ['atol', positiveNumber],
   ['step', positiveNumber],
+  ['firstStep', positiveNumber],
+  ['maxStep', positiveNumber],
   ['locate', oneOf(['exact', 'before', 'after'])],
   ['maxSteps', count],
   ['maxEvents', count],
@@ -164,9 +169,12 @@ const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
 const FOREIGN_NAMES: ReadonlyMap<string, string> = new Map([
   ['t_eval', 'outputTimes'],
   ['teval', 'outputTimes'],
-  ['max_step', 'step'],
-  ['maxstep', 'step'],
-  ['first_step', 'step'],
+  ['max_step', 'maxStep'],
+  ['hmax', 'maxStep'],
+  ['dtmax', 'maxStep'],
+  ['first_step', 'firstStep'],
+  ['h0', 'firstStep'],
+  ['dt', 'firstStep'],
   ['reltol', 'rtol'],
   ['abstol', 'atol'],
   ['t0', 'from'],
@@ -294,6 +302,14 @@ export function checkOptions(
       'not both',
       `${both('outputStep', 'eventsOnly', naming)} exclude each other: choose one`,
     );
+  if (o.firstStep !== undefined && o.maxStep !== undefined && o.firstStep > o.maxStep)
+    throw inputError(
+      naming,
+      'firstStep',
+      o.firstStep,
+      `at most ${optionLabel('maxStep', naming)} (${o.maxStep})`,
+      `${optionLabel('firstStep', naming)} ${o.firstStep} is longer than ${optionLabel('maxStep', naming)} ${o.maxStep}: the first step is one of the steps that ${optionLabel('maxStep', naming)} bounds; give a ${optionLabel('firstStep', naming)} of at most ${o.maxStep}`,
+    );
 }
 
 /** Everything a run needs to know, resolved: the caller's options over the model's over the defaults. */
@@ -303,6 +319,9 @@ export interface RunSettings {
   atol: number;
   /** the fixed step of rk4 and euler, the largest step of the others; undefined: not given */
   step: number | undefined;
+  /** adaptive methods: the first step to try (undefined: Hairer's heuristic) and the largest step (undefined: none) */
+  firstStep: number | undefined;
+  maxStep: number | undefined;
   locate: LocateMode;
   maxEvents: number;
   maxSteps: number;
@@ -378,6 +397,8 @@ export function resolveSettings(
   }
   const locate = options.locate ?? fromModel<LocateMode>('locate') ?? DEFAULTS.locate;
   checkLocate(model, options, method, locate, naming);
+  checkStepBounds(model, options, method, naming);
+  const step = options.step ?? fromModel<number>('step');
   const set = asMap(options.set),
     init = asMap(options.init);
   checkNames(model, set, init);
@@ -385,7 +406,10 @@ export function resolveSettings(
     method,
     rtol,
     atol: options.atol ?? fromModel<number>('atol') ?? DEFAULTS.atol,
-    step: options.step ?? fromModel<number>('step'),
+    step,
+    firstStep: options.firstStep,
+    // (the caller's maxStep over the model's option step, which means the same for an adaptive method)
+    maxStep: options.maxStep ?? step,
     locate,
     maxEvents: options.maxEvents ?? fromModel<number>('maxEvents') ?? DEFAULTS.maxEvents,
     maxSteps: options.maxSteps ?? fromModel<number>('maxSteps') ?? DEFAULTS.maxSteps,
@@ -403,6 +427,68 @@ export function resolveSettings(
     sink: options.sink,
     warnings,
   };
+}
+
+/** How a message names the method of a run: as the caller gave it, as the model's option, or as the default. */
+function methodText(model: CompiledModel, options: SimulateOptions, method: RunMethod, naming: Naming): string {
+  if (options.method !== undefined) return `${optionLabel('method', naming)} ${method}`;
+  const option = model.system.options.get('method');
+  return option
+    ? `option method = ${method} (${model.system.file}:${option.span.line})`
+    : `the default method ${method}`;
+}
+
+/**
+ * `firstStep` and `maxStep` bound the steps of an adaptive method. rk4 and euler take every
+ * step of their fixed `step`, and the analytic path takes none (it goes from event to event
+ * in closed form): both refuse them rather than ignore them. (With method auto, asking for
+ * either takes the stepper: analytic/simulator.ts.)
+ */
+function checkStepBounds(model: CompiledModel, options: SimulateOptions, method: RunMethod, naming: Naming): void {
+  const key = options.firstStep !== undefined ? 'firstStep' : options.maxStep !== undefined ? 'maxStep' : null;
+  if (key === null) return;
+  const label = optionLabel(key, naming);
+  const value = options[key];
+  if ((FIXED_STEP as readonly RunMethod[]).includes(method))
+    throw inputError(
+      naming,
+      key,
+      value,
+      'given with an adaptive method only',
+      `${label} bounds the steps of an adaptive method, and ${methodText(model, options, method, naming)} takes steps of one fixed size: set that size with ${optionLabel('step', naming)}, or choose an adaptive method (dopri5, dop853, rodas, radau5, auto)`,
+    );
+  if (method === 'analytic')
+    throw inputError(
+      naming,
+      key,
+      value,
+      'given with a stepper only',
+      `${label} bounds the steps of a stepper, and ${methodText(model, options, method, naming)} takes none (it goes from event to event in closed form): drop ${label}, or choose a stepper (${optionLabel('method', naming)} auto or dopri5, ...)`,
+    );
+  const { step, maxStep, firstStep } = options;
+  if (step !== undefined && maxStep !== undefined && step !== maxStep)
+    throw inputError(
+      naming,
+      'maxStep',
+      maxStep,
+      `the same as ${optionLabel('step', naming)}`,
+      `${both('step', 'maxStep', naming)} both set the largest step of ${method} (${step} and ${maxStep}): give one`,
+    );
+  // (the model's option step is the largest step of an adaptive method too)
+  const modelStep = model.system.options.get('step');
+  if (firstStep !== undefined && maxStep === undefined && (step ?? modelStep?.value) !== undefined) {
+    const largest = (step ?? modelStep!.value) as number;
+    const where =
+      step !== undefined ? optionLabel('step', naming) : `option step (${model.system.file}:${modelStep!.span.line})`;
+    if (firstStep > largest)
+      throw inputError(
+        naming,
+        'firstStep',
+        firstStep,
+        `at most the largest step (${largest})`,
+        `${label} ${firstStep} is longer than the largest step of ${method}, ${largest} (${where}): give a ${label} of at most ${largest}`,
+      );
+  }
 }
 
 /** Every name in set is a parameter or unknown, and not a structural one at another value; every name in init a state or a discrete variable. */

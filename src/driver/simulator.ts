@@ -75,6 +75,8 @@ export class Simulator {
   private readonly contacts: ContactLifecycle;
   /** the start of a step taken again to land on an event (solution-refine.ts) */
   private readonly refineStart: Float64Array;
+  /** the run's firstStep: the proposal of the first restart (undefined: the stepper's heuristic) */
+  private firstStep: number | undefined = undefined;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -121,7 +123,8 @@ export class Simulator {
     const fixedStep = method === 'rk4' || method === 'euler';
     // the dense output is read only to locate watched functions and to interpolate grid rows
     const dense = ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly);
-    const stepper = this.steppers.get(method, rtol, atol, fixedStep ? hFixed : (stepOpt ?? Infinity), hFixed, dense);
+    const hMax = fixedStep ? hFixed : (settings.maxStep ?? Infinity);
+    const stepper = this.steppers.get(method, rtol, atol, hMax, hFixed, dense);
     stepper.resetStats();
     stepper.firstStepGrowth = this.firstStepGrowth;
     this.zeno.reset();
@@ -143,6 +146,7 @@ export class Simulator {
       t0,
       tEnd,
     });
+    this.firstStep = settings.firstStep;
     this.firing.rows = keep;
     this.firing.withValues = settings.eventValues;
     this.firing.rtol = rtol;
@@ -190,7 +194,7 @@ export class Simulator {
     if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd)
       return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
     ws.origin.set(t0);
-    this.restartAtOrigin(stepper);
+    this.restartAtOrigin(stepper, this.firstStep);
     let end: RunEnd | null = null;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
     if (due.length > 0) end = this.processInstant(rs, t0, [...due], 0);
@@ -502,7 +506,8 @@ export class Simulator {
       const gap = this.zeno.sinceLast(k, ws.origin.hi, ws.origin.lo);
       if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
     }
-    this.restartAtOrigin(stepper, proposal !== 0 ? proposal : undefined);
+    // (no step yet: the run's firstStep, if given, as at the start)
+    this.restartAtOrigin(stepper, proposal !== 0 ? proposal : this.firstStep);
     this.refreshWatch(at, ws.y, ws.d);
     if (nw > 0) {
       this.crossings.afterActions(outcome.fired);

@@ -34,6 +34,17 @@ export interface SimulateOptions {
   atol?: number;
   /** fixed step for rk4, largest step otherwise */
   step?: number;
+  /**
+   * The first step an adaptive method tries (SciPy's `first_step`), instead of Hairer's
+   * starting-step heuristic; at most `maxStep`. Only at the start of the run: after an event
+   * the step in use before it carries on. Refused for rk4 and euler (their step is `step`).
+   */
+  firstStep?: number;
+  /**
+   * The largest step of an adaptive method (SciPy's `max_step`): what `step` means for the
+   * adaptive methods, under the name other tools use. Refused for rk4 and euler.
+   */
+  maxStep?: number;
   locate?: LocateMode;
   maxEvents?: number;
   /** limit on integration steps (accepted and rejected); the run fails with a message past it */
