@@ -45,6 +45,8 @@ export type {
   RunStatus,
   LocateMode,
   RunStats,
+  DenseSolution,
+  DenseSide,
 } from './driver/index.js';
 export { createStepper, METHODS } from './integrators/steppers.js';
 export type { Stepper, MethodName, StepOutcome } from './integrators/stepper.js';

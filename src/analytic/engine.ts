@@ -36,6 +36,9 @@ import { Predictor } from './predict.js';
 import { DueEvents, tieTolerance } from './due.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
+import { DenseBudget } from '../driver/dense-store.js';
+import { denseSolution } from '../driver/dense-solution.js';
+import { ClosedFormDense } from './dense-clocks.js';
 import type { RunSettings } from '../driver/settings.js';
 
 export class AnalyticSimulator {
@@ -74,6 +77,8 @@ export class AnalyticSimulator {
   private readonly stopQueue: StopQueue;
   /** why the last run returned null (it cannot take the analytic path) */
   refusal: string | null = null;
+  /** the run's dense solution (dense: true), logged at its instants */
+  private dense: ClosedFormDense | null = null;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -142,6 +147,7 @@ export class AnalyticSimulator {
       stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0, method: 'analytic' },
       warnings: settings.warnings,
     };
+    const budget = settings.dense ? new DenseBudget(settings.maxDenseBytes) : null;
     this.recorder.begin(result, {
       keep,
       sink: settings.sink,
@@ -151,7 +157,12 @@ export class AnalyticSimulator {
       maxRows: settings.maxRows,
       t0,
       tEnd,
+      dense: budget ? { budget } : undefined,
     });
+    this.dense = budget
+      ? new ClosedFormDense(m, structureOf(sys), this.plans, ws, budget, t0, () => result.final[sys.independent])
+      : null;
+    if (this.dense) result.sol = denseSolution(m, this.dense);
     this.firing.rows = keep;
     this.firing.withValues = settings.eventValues;
     const probes = settings.probes ? settings.probes.filter((q) => q >= t0 && q <= tEnd).sort(ascending) : NO_PROBES;
@@ -216,7 +227,7 @@ export class AnalyticSimulator {
    * Returns true when the run is over, false when the next instant needs `next`.
    */
   private simple(run: Run): boolean {
-    if (run.gridRows || run.needOutputs) return false;
+    if (run.gridRows || run.needOutputs || this.dense !== null) return false;
     const heap = this.heap,
       plans = this.plans,
       ws = this.ws,
@@ -357,7 +368,9 @@ export class AnalyticSimulator {
     const t = run.hi + run.lo;
     if (++run.instants > run.s.maxSteps) return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, t), t);
     if (!this.arrive(run, due, t)) return true;
+    this.dense?.arrived(run.hi, run.lo, due);
     const outcome = this.firing.fire(t, due);
+    this.dense?.fired(run.hi, run.lo, outcome.fired);
     run.eventCount += outcome.count;
     this.stopQueue.fired(outcome.fired, run.hi, run.lo);
     if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);

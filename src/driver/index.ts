@@ -16,4 +16,6 @@ export type {
   EventRecord,
   RunStats,
   SimulationResult,
+  DenseSolution,
+  DenseSide,
 } from './types.js';

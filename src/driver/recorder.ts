@@ -3,9 +3,13 @@
  * and how dense they are (every accepted step, a grid of `outputStep`, rows exactly at the
  * `outputTimes`, or events only). Event rows (before and after) are always written; the two
  * ends too, except with `outputTimes`, whose rows are those times (a run that stops early
- * still writes where it stopped).
+ * still writes where it stopped). With `dense: true` every step's dense output and every
+ * instant is kept as well (dense-steps.ts), for the run's `sol`.
  */
-import type { Stepper } from '../integrators/stepper.js';
+import type { MethodName, Stepper } from '../integrators/stepper.js';
+import { denseSolution } from './dense-solution.js';
+import type { DenseBudget } from './dense-store.js';
+import { StepDense } from './dense-steps.js';
 import {
   SimulationInputError,
   type EventRecord,
@@ -40,10 +44,13 @@ export class Recorder {
   /** the last row's time, and whether it was a plain step row (not an event's) */
   private lastT = NaN;
   private lastWasStep = false;
-  /** the run produced more rows than maxRows: no row is written past it, and the run stops */
-  overflow = false;
+  /** the run produced more rows than maxRows: no row is written past it */
+  private rowsOverflow = false;
   /** where the first row past the limit would have stood */
   private overflowAt = NaN;
+  /** the stepper run's dense solution (dense: true), and the budget of a dense solution on either path */
+  dense: StepDense | null = null;
+  private denseBudget: DenseBudget | null = null;
   /** names are ordinary keys unless a model calls a variable __proto__ */
   private readonly plainRecords: boolean;
 
@@ -65,6 +72,12 @@ export class Recorder {
       maxRows: number;
       t0: number;
       tEnd: number;
+      /**
+       * dense: true. With the stepper's method the recorder keeps the steps and instants and
+       * gives the result its `sol`; without (the analytic path keeps its own), the budget only,
+       * whose running out ends the run as the row limit does.
+       */
+      dense?: { budget: DenseBudget; method?: MethodName };
     },
   ): void {
     this.times = o.outputTimes ? this.orderTimes(o.outputTimes, o.t0, o.tEnd) : null;
@@ -83,8 +96,19 @@ export class Recorder {
     this.count = 0;
     this.lastT = NaN;
     this.lastWasStep = false;
-    this.overflow = false;
+    this.rowsOverflow = false;
     this.overflowAt = NaN;
+    this.denseBudget = o.dense?.budget ?? null;
+    this.dense = null;
+    if (o.dense?.method !== undefined) {
+      this.dense = new StepDense(this.ws, o.dense.method, o.dense.budget, o.t0);
+      result.sol = denseSolution(this.ws.model, this.dense);
+    }
+  }
+
+  /** the run produced more rows than maxRows, or its dense solution more than its budget: the run stops */
+  get overflow(): boolean {
+    return this.rowsOverflow || (this.denseBudget !== null && this.denseBudget.full);
   }
 
   /**
@@ -121,8 +145,8 @@ export class Recorder {
   /** Writes the row [t, ...out], unless it is one past the row limit. */
   private push(t: number, out: Float64Array, step: boolean): void {
     if (++this.count > this.maxRows) {
-      if (!this.overflow) this.overflowAt = t;
-      this.overflow = true;
+      if (!this.rowsOverflow) this.overflowAt = t;
+      this.rowsOverflow = true;
       return;
     }
     this.lastT = t;
@@ -154,6 +178,8 @@ export class Recorder {
    * inside the step, where it was cut by an event).
    */
   gridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number, tau1: number): void {
+    // (the dense solution keeps the same part of the step)
+    if (this.dense !== null && tAbs !== tPrevAbs) this.dense.piece(stepper, tPrevAbs, tAbs, tau0, tau1);
     if (!this.keep || this.eventsOnly || (this.outputStep === 0 && this.times === null)) return;
     const ws = this.ws,
       dir = ws.dir;
@@ -204,6 +230,7 @@ export class Recorder {
    * With outputTimes, the start and the end only when they are among the times.
    */
   endRow(t: number, y: Float64Array, d: Float64Array): void {
+    if (this.dense !== null) this.dense.point(t, y, d);
     if (!this.keep || this.lastT === t || !Number.isFinite(t)) return;
     if (this.times && (t === this.gridStart || t === this.tEnd) && !this.times.includes(t)) return;
     const ws = this.ws;
@@ -223,8 +250,11 @@ export class Recorder {
     this.fixedRow(t, out);
   }
 
-  /** Why the run stopped at the row limit, naming the limit and how to raise it or need less. */
+  /** Why the run stopped at the row limit (or the dense solution's), naming the limit and how to raise it or need less. */
   overflowMessage(): string {
+    const budget = this.denseBudget;
+    if (!this.rowsOverflow && budget !== null)
+      return `the dense solution (dense: true) would hold more than ${mebibytes(budget.limit)} by ${this.ws.model.system.independent} = ${budget.fullAt} (its limit, maxDenseBytes): ask for rows at the times you need instead (outputTimes; --output-times on the command line), shorten the range, or raise maxDenseBytes`;
     return `more than ${this.maxRows} rows by ${this.ws.model.system.independent} = ${this.overflowAt} (the row limit, maxRows; --max-rows on the command line): ask for fewer rows (outputStep or eventsOnly; --output-step, --events-only) or raise the limit`;
   }
 
@@ -247,4 +277,12 @@ export class Recorder {
   emptyRecord(): ValueRecord {
     return this.plainRecords ? {} : record();
   }
+}
+
+/** A size in bytes as people read it: "256 MiB", "1.5 GiB", "900 bytes". */
+export function mebibytes(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${+(bytes / 2 ** 30).toPrecision(3)} GiB`;
+  if (bytes >= 2 ** 20) return `${+(bytes / 2 ** 20).toPrecision(3)} MiB`;
+  if (bytes >= 2 ** 10) return `${+(bytes / 2 ** 10).toPrecision(3)} KiB`;
+  return `${bytes} bytes`;
 }

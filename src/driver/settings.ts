@@ -21,6 +21,7 @@ import { ModelError } from '../expression/errors.js';
 import { didYouMean } from '../expression/suggest.js';
 import { METHODS, type MethodName } from '../integrators/stepper.js';
 import { missingNameMessage } from '../language/element-names.js';
+import { DEFAULT_MAX_DENSE_BYTES } from './dense-store.js';
 import {
   DEFAULTS,
   SimulationInputError,
@@ -163,6 +164,8 @@ const RUN_OPTIONS: ReadonlyMap<string, OptionSpec> = new Map([
   ],
   ['probes', numberList],
   ['progress', callable],
+  ['dense', flag],
+  ['maxDenseBytes', count],
 ]);
 
 /** Other tools' names for options, so that an unknown key can point at ours. */
@@ -175,6 +178,7 @@ const FOREIGN_NAMES: ReadonlyMap<string, string> = new Map([
   ['first_step', 'firstStep'],
   ['h0', 'firstStep'],
   ['dt', 'firstStep'],
+  ['dense_output', 'dense'],
   ['reltol', 'rtol'],
   ['abstol', 'atol'],
   ['t0', 'from'],
@@ -337,6 +341,9 @@ export interface RunSettings {
   probes: readonly number[] | undefined;
   progress: ((t: number) => void) | undefined;
   sink: SimulationSink | undefined;
+  /** keep the solution as a function of t (result.sol), within maxDenseBytes */
+  dense: boolean;
+  maxDenseBytes: number;
   /** what was changed to make the run meaningful (a tolerance raised), for the result */
   warnings: string[];
 }
@@ -425,6 +432,8 @@ export function resolveSettings(
     probes: options.probes,
     progress: options.progress,
     sink: options.sink,
+    dense: options.dense ?? false,
+    maxDenseBytes: options.maxDenseBytes ?? DEFAULT_MAX_DENSE_BYTES,
     warnings,
   };
 }

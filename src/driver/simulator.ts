@@ -33,6 +33,7 @@ import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
 import { Switching } from './switching.js';
 import { resolveRange } from './range.js';
 import { resolveSettings } from './settings.js';
+import { DenseBudget } from './dense-store.js';
 import {
   SimulationInputError,
   type LocateMode,
@@ -122,7 +123,7 @@ export class Simulator {
     const hFixed = stepOpt ?? (Math.abs(tEnd - t0) / 1000 || 1);
     const fixedStep = method === 'rk4' || method === 'euler';
     // the dense output is read only to locate watched functions and to interpolate grid rows
-    const dense = ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly);
+    const dense = ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly) || settings.dense;
     const hMax = fixedStep ? hFixed : (settings.maxStep ?? Infinity);
     const stepper = this.steppers.get(method, rtol, atol, hMax, hFixed, dense);
     stepper.resetStats();
@@ -145,6 +146,7 @@ export class Simulator {
       maxRows,
       t0,
       tEnd,
+      dense: settings.dense ? { budget: new DenseBudget(settings.maxDenseBytes), method } : undefined,
     });
     this.firstStep = settings.firstStep;
     this.firing.rows = keep;
@@ -482,7 +484,9 @@ export class Simulator {
         return this.failContact(rs, w, at);
       }
     }
+    this.recorder.dense?.instantBefore(at);
     const outcome = this.firing.fire(at, fired, dtZero);
+    this.recorder.dense?.instantAfter();
     // (the delayed deltas that follow these events are due their delays later)
     rs.queue.fired(outcome.fired, ws.origin.hi, ws.origin.lo);
     this.lastInstantAt = at;

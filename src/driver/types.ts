@@ -45,6 +45,14 @@ export interface SimulateOptions {
    * adaptive methods, under the name other tools use. Refused for rk4 and euler.
    */
   maxStep?: number;
+  /**
+   * Keep the solution as a function of the independent variable over the whole range:
+   * `result.sol(t)` (SciPy's `dense_output`, DifferentialEquations.jl's `sol(t)`), jumps
+   * included. Built from each step's dense output, or from the closed forms on the analytic path.
+   */
+  dense?: boolean;
+  /** what a dense solution may hold in memory, in bytes (default 256 MiB); past it the run fails with a message */
+  maxDenseBytes?: number;
   locate?: LocateMode;
   maxEvents?: number;
   /** limit on integration steps (accepted and rejected); the run fails with a message past it */
@@ -122,6 +130,28 @@ export interface RunStats {
   methodReason?: string;
 }
 
+/** Which limit a dense solution gives at a jump: from below (`left`) or from above (`right`). */
+export type DenseSide = 'left' | 'right';
+
+/**
+ * The solution of a run as a function of the independent variable (`dense: true`), from the
+ * start to where the run ended. At an instant where events jump, `sol(t)` gives the limit
+ * from above (the right limit: after the events, in a forward run) and `sol(t, 'left')` the
+ * limit from below, the values the events read (their ledger's `pre`).
+ */
+export interface DenseSolution {
+  /** the values of every column at t, as a record keyed by name (like `final`) */
+  (t: number, side?: DenseSide): ValueRecord;
+  /** the same as a row `[t, ...outputs]` in the order of `columns`, written into `out` (no allocation) */
+  into(t: number, out: Float64Array, side?: DenseSide): Float64Array;
+  readonly columns: readonly string[];
+  /** the range it covers: the start of the run and where the run ended */
+  readonly from: number;
+  readonly to: number;
+  /** the memory it holds, in bytes */
+  readonly bytes: number;
+}
+
 export interface SimulationResult {
   model: string;
   independent: string;
@@ -139,6 +169,8 @@ export interface SimulationResult {
   probes?: { t: number; y: Float64Array; d: Float64Array }[];
   /** what the run changed to be meaningful (a tolerance below double precision raised), in words */
   warnings: string[];
+  /** the solution as a function of the independent variable (with `dense: true` only) */
+  sol?: DenseSolution;
 }
 
 export { SimulationInputError } from '../codegen/stages.js';

@@ -55,7 +55,15 @@ export class ShootingResidual {
     this.simulator = new Simulator(model);
     this.set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
     this.probes = this.bcs.map(() => NaN);
-    this.shotOptions = { ...options, set: this.set, record: false, eventValues: false, probes: this.probes };
+    // (a shot keeps no rows and no dense solution: only the solution's run does, if asked)
+    this.shotOptions = {
+      ...options,
+      set: this.set,
+      record: false,
+      eventValues: false,
+      probes: this.probes,
+      dense: false,
+    };
     this.solutionOptions = { ...options, set: this.set };
     const p = model.parameters(this.set);
     this.targets = Float64Array.from(this.bcs, (bc) => bc.value(NaN, EMPTY, p, EMPTY, EMPTY));
