@@ -123,7 +123,8 @@ export class Simulator {
     const hFixed = stepOpt ?? (Math.abs(tEnd - t0) / 1000 || 1);
     const fixedStep = method === 'rk4' || method === 'euler';
     // the dense output is read only to locate watched functions and to interpolate grid rows
-    const dense = ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly) || settings.dense;
+    const dense =
+      ws.nWatch > 0 || (outputStep > 0 && !settings.eventsOnly) || settings.outputTimes !== undefined || settings.dense;
     const hMax = fixedStep ? hFixed : (settings.maxStep ?? Infinity);
     const stepper = this.steppers.get(method, rtol, atol, hMax, hFixed, dense);
     stepper.resetStats();
