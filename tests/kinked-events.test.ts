@@ -144,3 +144,52 @@ describe('a jump armed again by its action fires at every reach', () => {
     },
   );
 });
+
+describe('a step that starts at a zero the function leaves and comes back to within the step', () => {
+  // `at 1` ends a step at x = 1, where min(x - 1, 1.5 - x) is exactly 0 and rising; it is
+  // positive on (1, 1.5) and negative after, so it falls at 1.5. The next step's samples (at
+  // 1, 1.5 and 2 for a step of 1) are 0, 0 and -0.5: only its rates show the excursion.
+  const kinked = (condition: string) => `independent t from 0 to 3.1
+discrete n = 0, m = 0, te = -1
+event s at 1 do m := m + 1 end
+event e when ${condition} do n := n + 1; te := t end
+x' = 1
+x(0) = 0
+`;
+  it.each(
+    METHODS.flatMap(([method, options]) =>
+      [
+        // [condition, times it fires, x at the last]: it rises through zero at x = 1 (where
+        // the step starts) and falls at 1.5
+        ['min(x - 1, 1.5 - x) falls', 1, 1.5],
+        ['max(1 - x, x - 1.5) rises', 1, 1.5],
+        ['min(x - 1, 1.5 - x) crosses', 2, 1.5],
+        ['min(x - 1, 1.5 - x) rises', 1, 1],
+      ].map(([c, n, x]) => [method, c, n, x, options] as const),
+    ),
+  )('%s: %s fires %s time(s), the last at x = %s', (method, condition, n, x, options) => {
+    const r = simulate(kinked(condition as string), { method, ...options });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(n);
+    expect(Math.abs(r.final.te - (x as number))).toBeLessThanOrEqual(1e-9);
+  });
+  it.each(METHODS)(
+    "%s: a while rule's window opened at a step's start and closed inside it holds its value",
+    (method, options) => {
+      // y's rule switches at x = 1 and ends a step there; G follows 0.5 x on (1, 1.5) and then
+      // holds 0.75 (it was 0 with auto and dopri5: the window was never seen)
+      const r = simulate(
+        `independent t from 0 to 3.1
+x' = 1
+G = 0.5*x while x > 1 and x < 1.5
+y' = 1 while x < 1 or x > 2
+x(0) = 0; y(0) = 0
+`,
+        { method, ...options },
+      );
+      expect(r.status).toBe('ok');
+      expect(Math.abs(r.final.G - 0.75)).toBeLessThanOrEqual(1e-9);
+      expect(Math.abs(r.final.y - 2.1)).toBeLessThanOrEqual(1e-6);
+    },
+  );
+});

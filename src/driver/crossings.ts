@@ -427,14 +427,29 @@ export class Crossings implements SampledFunction {
     // rising at 2, rounds to 0 for 7e-14 after the instant, a step radau5 may take)
     let atZero = fromZero || sG[0] === 0;
     for (let i = 0; i + 1 < sN; i++) {
-      const ta = sT[i],
-        tb = sT[i + 1];
-      const ga = sG[i],
-        gb = sG[i + 1];
-      const ra = sR[i],
+      let ta = sT[i],
+        ga = sG[i],
+        ra = sR[i];
+      const tb = sT[i + 1],
+        gb = sG[i + 1],
         rb = sR[i + 1];
       if (atZero) {
-        if (gb === 0) continue;
+        if (gb === 0) {
+          // At zero at both samples while its rates say it left and came back between them
+          // (min(x - 1, 1.5 - x) over a step from x = 1 to 2, sampled at 1, 1.5 and 2): the
+          // excursion's extremum shows the side it went to, and the rest is judged from there.
+          if (!(ra !== 0 && Math.sign(ra) === -Math.sign(rb))) continue;
+          this.scanRate = true;
+          locateCrossing(this.scan, ta, ra, tb, rb, this.bracket);
+          this.scanRate = false;
+          const te = this.bracket.right,
+            ge = this.gAt(te);
+          if (!(ge !== 0)) continue;
+          ta = te;
+          ga = ge;
+          ra = this.scanRateValue;
+          s = Math.sign(ge);
+        }
         atZero = false;
       }
       if (gb === 0 || Math.sign(gb) !== s) {
