@@ -75,6 +75,8 @@ export class AnalyticSimulator {
   private readonly pBuffer: Float64Array;
   /** the scheduled times of time events, one stream per event merged (the stepper's stop queue) */
   private readonly stopQueue: StopQueue;
+  /** whether any event is a delta on the state (deltas at the ends of the range count: deltasDueAtEnd) */
+  private readonly deltas: boolean;
   /** why the last run returned null (it cannot take the analytic path) */
   refusal: string | null = null;
   /** the run's dense solution (dense: true), logged at its instants */
@@ -109,6 +111,7 @@ export class AnalyticSimulator {
     this.pBuffer = new Float64Array(model.paramNames.length);
     this.stopQueue = new StopQueue(n);
     this.dueAt = new DueEvents(this.heap, this.stopQueue, this.plans);
+    this.deltas = model.events.some(isDeltaArgument);
   }
 
   /**
@@ -197,7 +200,7 @@ export class AnalyticSimulator {
     let over = false;
     const due = this.dueAt.take(t0, 0);
     // (a delta at the start counts: with the time events there, in file order)
-    if (t0 < tEnd) deltasDueAtEnd(ws, t0, ws.y, ws.d, true, () => false, due).sort(ascending);
+    if (t0 < tEnd && this.deltas) deltasDueAtEnd(ws, t0, ws.y, ws.d, true, () => false, due).sort(ascending);
     if (due.length > 0) over = this.instant(run, due);
     else this.recorder.endRow(t0, ws.y, ws.d);
     this.takeProbes(run, t0, 0);
@@ -214,7 +217,8 @@ export class AnalyticSimulator {
     this.zeno.reset();
     this.unresolved.fill(0);
     this.lastAt.fill(NaN);
-    this.dueAt.deferred.length = 0;
+    // (setting an array's length is a call into the runtime: only when there is something to drop)
+    if (this.dueAt.deferred.length > 0) this.dueAt.deferred.length = 0;
     this.stamp++;
     for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
   }
@@ -345,6 +349,7 @@ export class AnalyticSimulator {
       ws = this.ws;
     this.outputsUntil(run, tEnd, 0);
     this.clocks.everyTo(tEnd, 0, ws.y, ws.p, ws.d);
+    if (!this.deltas) return true;
     const tol = tieTolerance(tEnd);
     const fired = (k: number) =>
       Math.abs(tEnd - this.lastAt[(this.model.watchInfo[k] as { event: number }).event]) <= tol;

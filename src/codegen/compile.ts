@@ -187,6 +187,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const em = new Emitter(system, stateNames, discreteNames, paramNames);
   let jacobian: CompiledJacobian | undefined;
   let closedForm: CompiledClosedForm | undefined;
+  let paramSlot: Map<string, number> | undefined;
   const stateSlot = new Map(stateNames.map((sn, i) => [sn, i]));
   const discreteSlot = new Map(discreteNames.map((dn, i) => [dn, i]));
   const slotIndex = (n: string): { array: 'y' | 'd'; index: number } => {
@@ -288,8 +289,13 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     },
     parameters: (overrides) => parameterValues(system, overrides),
     parametersExpr: (e, p) => {
-      const values = new Map(system.parameters.map((q, i) => [q.name, p[i]]));
-      return evaluate(e, (k) => values.get(k));
+      // (each name's slot once per model: a run's range is evaluated at every run of a sweep)
+      paramSlot ??= new Map(system.parameters.map((q, i) => [q.name, i]));
+      const slots = paramSlot;
+      return evaluate(e, (k) => {
+        const i = slots.get(k);
+        return i === undefined ? undefined : p[i];
+      });
     },
     jacobian: () => (jacobian ??= compileJacobian(system, stateNames, em)),
     closedForm: () => (closedForm ??= compileClosedForm(system, structureOf(system), em)),

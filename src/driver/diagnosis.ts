@@ -290,17 +290,18 @@ export class Diagnosis {
     const ws = this.ws,
       m = ws.model,
       sys = m.system;
-    const at = `${sys.independent} = ${t}`;
+    // (the time as text only for a message: every run asks this twice)
+    const at = () => `${sys.independent} = ${t}`;
     const beyond =
       'the solution has left the range of double precision (a parameter too large or too small, or a blow-up); check the model and its parameters';
     for (let i = 0; i < m.nStates; i++)
-      if (!Number.isFinite(y[i])) return `${sys.states[i].standsFor} is ${y[i]} at ${at}: ${beyond}`;
+      if (!Number.isFinite(y[i])) return `${sys.states[i].standsFor} is ${y[i]} at ${at()}: ${beyond}`;
     for (let i = 0; i < m.discreteNames.length; i++)
-      if (!Number.isFinite(d[i])) return `${m.discreteNames[i]} is ${d[i]} at ${at}: ${beyond}`;
+      if (!Number.isFinite(d[i])) return `${m.discreteNames[i]} is ${d[i]} at ${at()}: ${beyond}`;
     m.rhs(t, y, ws.p, d, ws.sw, this.dydtProbe);
     for (let i = 0; i < m.nStates; i++)
       if (!Number.isFinite(this.dydtProbe[i]))
-        return nonFiniteMessage(`${this.rhsName(i, this.dydtProbe[i])} at ${at}`);
+        return nonFiniteMessage(`${this.rhsName(i, this.dydtProbe[i])} at ${at()}`);
     return null;
   }
 
