@@ -28,18 +28,19 @@ export const TOLS = {
 };
 
 /**
- * Integration method per tolerance label and workload, chosen as a user would for the problem:
- * - W1 (a ball's flights) and W3 (spheres in uniform motion) move along polynomials of degree
- *   2 and 1 between events: deltastep's default, auto, takes the analytic path for them
- *   (closed forms, events at certified roots; the tolerances do not apply). `--method dopri5`
- *   measures the stepper on them (every Runge–Kutta method integrates those polynomials
- *   exactly, so the cheapest stages win).
- * - W2 (a harmonic oscillator) and W4 (the catenary) are smooth and curved: at rtol 1e-10
- *   DOP853's order 8 needs far fewer steps than order 5; at the default tolerances, dopri5.
+ * Integration method per tolerance label and workload, as a user gets it or would choose it:
+ * - W1 (a ball's flights), W2 (a harmonic oscillator against a wall) and W3 (spheres in uniform
+ *   motion) have closed forms between events: polynomials of degree 2 and 1 (W1, W3) and the
+ *   exponential of a constant 2x2 matrix, a rotation (W2). deltastep's default, auto, takes
+ *   the analytic path for them (closed forms, events at certified roots; the tolerances do
+ *   not apply): what a user gets without asking. `--method dopri5` (W1, W3) or `dop853` (W2)
+ *   measures the stepper on them.
+ * - W4 (the catenary, sqrt(1 + y'^2)) has no closed form: at rtol 1e-10 DOP853's order 8
+ *   needs far fewer steps than order 5; at the default tolerances, dopri5.
  */
 export const METHOD = {
-  tight: { W1: 'auto', W2: 'dop853', W3: 'auto', W4: 'dop853' },
-  default: { W1: 'auto', W2: 'dopri5', W3: 'auto', W4: 'dopri5' },
+  tight: { W1: 'auto', W2: 'auto', W3: 'auto', W4: 'dop853' },
+  default: { W1: 'auto', W2: 'auto', W3: 'auto', W4: 'dopri5' },
 };
 
 /** workload parameters (mirror of ../shared/peers/js/common.js) */
