@@ -112,8 +112,9 @@ export interface CompiledEvent {
   touches: Int32Array;
   /**
    * the slots its condition, the condition's rate and its actions read, and the slots its
-   * actions write, of those that can change when an event fires (states, step variables and
-   * what conditions read): two events whose sets meet do not commute, so their order matters
+   * actions write, of those whose values depend on the order of events (states, step
+   * variables, what conditions read, discrete variables but accumulators that only their
+   * additions read): two events whose sets meet do not commute, so their order matters
    */
   reads: ReadonlySet<string>;
   writes: ReadonlySet<string>;
@@ -317,7 +318,7 @@ function compiledEvents(
   eventMeta: ReturnType<typeof emitEventActions>,
   deps: ReturnType<typeof eventDependencies>,
 ): CompiledEvent[] {
-  const { watchOfEvent, moves, touches, eventReads, writtenSlots, dynamic } = deps;
+  const { watchOfEvent, moves, touches, eventReads, writtenSlots, ordered } = deps;
   return system.events.map((ev, i) => {
     const si = scheduleIndex[i];
     let schedule: CompiledSchedule | null = null;
@@ -356,15 +357,15 @@ function compiledEvents(
       moves: moves[i],
       touches: touches[i],
       reads: eventReads[i],
-      writes: dynamicOnly(writtenSlots[i], dynamic),
+      writes: orderedOnly(writtenSlots[i], ordered),
     };
   });
 }
 
-/** The names of `names` that are in `dynamic`, in their order. */
-function dynamicOnly(names: ReadonlySet<string>, dynamic: ReadonlySet<string>): Set<string> {
+/** The names of `names` that are in `ordered`, in their order. */
+function orderedOnly(names: ReadonlySet<string>, ordered: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
-  for (const k of names) if (dynamic.has(k)) out.add(k);
+  for (const k of names) if (ordered.has(k)) out.add(k);
   return out;
 }
 

@@ -7,6 +7,7 @@
 import type { Expr } from '../expression/ast.js';
 import { references } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
+import { accumulatorsOf, addedTo } from './accumulators.js';
 import type { WatchEntry } from './compile.js';
 
 /** The dependencies between events and watched functions (see the header). */
@@ -61,6 +62,11 @@ export function eventDependencies(
   // names any watched function or rate reads (a counter that only outputs read cannot).
   const dynamic = new Set<string>([...stateNames, ...system.stepVariables.map((sv) => sv.name)]);
   for (const r of [...watchReads, ...rateReads]) for (const k of r) dynamic.add(k);
+  // What the order of two events changes: besides those, a discrete variable an action reads
+  // (`m := n` beside `n := n + 1`: fired apart, one reads what the other wrote) or sets, but
+  // not an accumulator that only its additions read (`hits := hits + 1`): additions commute.
+  const ordered = new Set(dynamic);
+  for (const d of discretesOrdered(system)) ordered.add(d);
   const eventReads = system.events.map((ev, i) => {
     const reads = new Set<string>();
     const w = watchOfEvent.get(i);
@@ -77,7 +83,7 @@ export function eventDependencies(
         });
     }
     const out = new Set<string>();
-    for (const k of reads) if (dynamic.has(k)) out.add(k);
+    for (const k of reads) if (ordered.has(k)) out.add(k);
     return out;
   });
   // (through an index from name to the functions that read it: events x functions was
@@ -105,5 +111,29 @@ export function eventDependencies(
   };
   const moves = writtenSlots.map((slots) => functionsReading(slots, [readers]));
   const touches = writtenSlots.map((slots) => functionsReading(slots, [readers, rateReaders]));
-  return { namedExpr, watchStates, watchOfEvent, dynamic, eventReads, writtenSlots, moves, touches };
+  return { namedExpr, watchStates, watchOfEvent, ordered, eventReads, writtenSlots, moves, touches };
+}
+
+/**
+ * The discrete variables whose values depend on the order of the events that write or read
+ * them: all but the accumulators (every assignment to it adds a term that does not read it,
+ * accumulators.ts) that no action reads otherwise.
+ */
+function discretesOrdered(system: FirstOrderSystem): Set<string> {
+  const discretes = new Set(system.discretes.map((d) => d.name));
+  const accumulators = accumulatorsOf(system);
+  const ordered = new Set<string>();
+  const readIn = (e: Expr) => {
+    for (const k of references(e)) if (discretes.has(k)) ordered.add(k);
+  };
+  for (const ev of system.events)
+    for (const a of ev.actions) {
+      if (a.kind === 'assign') {
+        const added = accumulators.has(a.target) ? addedTo(a.target, a.value) : null;
+        if (added === null && discretes.has(a.target)) ordered.add(a.target);
+        readIn(added?.term ?? a.value);
+      } else if (a.kind === 'jump') readIn(a.increment);
+      else if (a.kind === 'marcus') for (const j of a.jumps) readIn(j.rate);
+    }
+  return ordered;
 }

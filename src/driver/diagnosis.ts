@@ -252,7 +252,13 @@ export class Diagnosis {
         ? toText(m.system.events[ev.index].condition!)
         : ev.name
       : 'a watched function';
-    return `precision ran out at ${m.system.independent} = ${at}: after ${fired.map((e) => m.events[e].name).join(', ')}, the function of event ${ev?.name ?? '?'} (${cond}) is ${g}, within its own rounding (${ws.gBound[k].toPrecision(2)}) of zero and heading across, so whether and when it fires cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`;
+    const head = `precision ran out at ${m.system.independent} = ${at}: after ${fired.map((e) => m.events[e].name).join(', ')}, the function of event ${ev?.name ?? '?'} (${cond}) is ${g}, within its own rounding (${ws.gBound[k].toPrecision(2)}) of zero and heading across, so whether and when it fires cannot be resolved in double precision`;
+    // A scheduled instant met by a crossing within the rounding of the motion: no cancellation
+    // to remove; what decides is that the two events read what the other writes.
+    const scheduled = fired.filter((e) => m.events[e].watchIndex < 0).map((e) => m.events[e].name);
+    if (scheduled.length > 0)
+      return `${head}, and it reads or writes what ${scheduled.join(', ')} writes or reads, so their order decides the result; let the two events act on variables the other does not read, or schedule this one too (an \`at\` time) if its instant is known`;
+    return `${head}; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`;
   }
 
   /**
