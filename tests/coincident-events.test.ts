@@ -152,16 +152,19 @@ describe('a scheduled event and a crossing at one instant are one instant', () =
     },
   );
   it('periods that are not short decimals keep from + k·period (every 1/3: k/3 to an ulp)', () => {
-    const r = simulate('model P\nindependent t from 0 to 10\ndiscrete n = 0\nevent tick every 1/3 do n := n + 1 end\nx\' = 1\nx(0) = 0', {
-      method: 'dopri5',
-    });
+    const r = simulate(
+      "model P\nindependent t from 0 to 10\ndiscrete n = 0\nevent tick every 1/3 do n := n + 1 end\nx' = 1\nx(0) = 0",
+      {
+        method: 'dopri5',
+      },
+    );
     const ticks = r.events.map((e) => e.t);
     expect(ticks.length).toBe(31);
     ticks.forEach((t, k) => expect(Math.abs(t - k / 3)).toBeLessThanOrEqual(2 * Number.EPSILON * Math.max(1, k / 3)));
   });
   it('a decimal start and period: every 0.1 from 0.05 meets at 0.35 exactly', () => {
     const r = simulate(
-      'model P\nindependent t from 0 to 1\ndiscrete n = 0, m = -1\nevent tick every 0.1 from 0.05 do n := n + 1 end\nevent f at 0.35 do m := n end\nx\' = 1\nx(0) = 0',
+      "model P\nindependent t from 0 to 1\ndiscrete n = 0, m = -1\nevent tick every 0.1 from 0.05 do n := n + 1 end\nevent f at 0.35 do m := n end\nx' = 1\nx(0) = 0",
       { method: 'dopri5' },
     );
     const ticks = r.events.filter((e) => e.name === 'tick').map((e) => e.t);
