@@ -489,7 +489,7 @@ export class Simulator {
     const outcome = this.firing.fire(at, fired, dtZero);
     this.recorder.dense?.instantAfter();
     // (the delayed deltas that follow these events are due their delays later)
-    rs.queue.fired(outcome.fired, ws.origin.hi, ws.origin.lo);
+    rs.queue.fired(outcome.fired, ws.origin.hi, ws.origin.lo, dtZero + 4 * Number.EPSILON * Math.abs(at));
     this.lastInstantAt = at;
     rs.eventCount += outcome.count;
     this.guard.restart(stepper);

@@ -63,9 +63,12 @@ export class StopQueue {
    * The events `fired` at the instant hi + lo (the time in two doubles, as the time origin
    * keeps it): each delayed delta that follows one of them is due its delay later, to the
    * rounding of one addition, unless that is past the end of the range. Forward runs only
-   * (DelayStream refuses the others).
+   * (DelayStream refuses the others). `slack`: how far the instant itself may be from its
+   * exact value (a crossing's location); an impulse due within it past the end is due at
+   * the end, where a delta counts (MODEL-LANGUAGE, ends of the range): a cause at 2.5 with a
+   * delay of 0.5 on [0, 3] acts, wherever rounding located the cause.
    */
-  fired(fired: readonly number[], hi: number, lo: number): void {
+  fired(fired: readonly number[], hi: number, lo: number, slack = 4 * Number.EPSILON * Math.abs(hi)): void {
     if (this.delays === 0) return;
     for (let i = 0; i < fired.length; i++) {
       const list = this.delayedOf[fired[i]];
@@ -76,9 +79,12 @@ export class StopQueue {
         // hi + lo + D with the rounding of the sum hi + D kept (Knuth's TwoSum)
         const d = stream.delay,
           sum = hi + d,
-          b = sum - hi,
-          t = sum + (hi - (sum - b) + (d - b) + lo);
-        if (t > this.hi) continue;
+          b = sum - hi;
+        let t = sum + (hi - (sum - b) + (d - b) + lo);
+        if (t > this.hi) {
+          if (t - this.hi > slack + 4 * Number.EPSILON * Math.abs(t)) continue;
+          t = this.hi;
+        }
         stream.push(t);
         if (this.queued[k] === 0) this.refill(k);
       }
