@@ -225,3 +225,30 @@ describe('a scheduled instant met by an interacting crossing within the rounding
     expect(Math.abs(r.final.lost - 2 * Math.sqrt(2 * 9.81))).toBeLessThan(1e-8);
   });
 });
+
+describe('a scheduled event, a crossing that commutes with it and one that does not, at one time', () => {
+  // at T: tick (a := a + 1), e (b := b + 1, commutes with both) and f (c := a, reads what tick
+  // writes). Together, f reads a before the instant: c = 0. The analytic path took tick as an
+  // instant of its own because it commuted with e, the first crossing due, and f then read a = 1.
+  const source = (T: number) =>
+    [
+      'model B',
+      `independent t from 0 to ${2 * T}`,
+      'discrete a = 0, b = 0, c = 0',
+      `event tick at ${T} do a := a + 1 end`,
+      `event e when x - ${T} rises do b := b + 1 end`,
+      `event f when y - ${T} rises do c := a end`,
+      "x' = 1",
+      "y' = 1",
+      'x(0) = 0; y(0) = 0',
+    ].join('\n');
+  it.each([1, 1e3, 1e6, 3026.1].flatMap((T) => [...METHODS, 'rk4', 'analytic'].map((m) => [T, m] as const)))(
+    'at %s, %s: c = 0 with status ok, or precision ran out',
+    (T, method) => {
+      const r = simulate(source(T), { method });
+      if (method === 'analytic' || method === 'auto') expect(r.status).toBe('ok');
+      if (r.status === 'ok') expect([r.final.a, r.final.b, r.final.c]).toEqual([1, 1, 0]);
+      else expect(r.message).toMatch(/^precision ran out/);
+    },
+  );
+});

@@ -61,9 +61,12 @@ export class DueEvents {
         // time events at exactly this time: with the crossings if they interact, else next
         const scheduled = this.deferred;
         this.takeScheduled(hi, scheduled);
-        if (scheduled.some((e) => list.some((c) => this.interact(e, c)))) {
+        // (against every crossing due here, not only those taken: a tick that interacts with
+        // a second crossing at its time joins it, whatever the first crossing does)
+        if (scheduled.some((e) => this.interactsWithDue(e, n))) {
           for (const e of scheduled) if (!list.includes(e)) list.push(e);
           scheduled.length = 0;
+          this.conflicting(n, list);
         } else if (Math.min(...scheduled) < Math.min(...list)) {
           // commuting: one instant after the other, in file order (the crossings stay in the heap)
           list.length = 0;
@@ -100,6 +103,12 @@ export class DueEvents {
         grown = true;
       }
     }
+  }
+
+  /** Whether event e interacts with one of the n crossings in this.due. */
+  private interactsWithDue(e: number, n: number): boolean {
+    for (let i = 0; i < n; i++) if (this.interact(e, this.due[i])) return true;
+    return false;
   }
 
   /** Whether events a and b do not commute: what one writes, the other reads or writes (counters aside). */
