@@ -290,6 +290,41 @@ describe('radau5: Jacobian and factorisation economy', () => {
     expect(jacobians! / (steps + rejected)).toBeLessThan(0.5);
     expect(factorizations!).toBeLessThan(steps + rejected);
     expect(jacobians!).toBeGreaterThan(0);
+    // at least one Newton iteration per attempt, at most NIT = 7
+    expect(s.stats.newtonIterations!).toBeGreaterThanOrEqual(steps + rejected);
+    expect(s.stats.newtonIterations!).toBeLessThanOrEqual(7 * (steps + rejected));
+  });
+
+  it("a run's stats carry the implicit methods' counters: radau5's, rodas', and auto's once it used one", () => {
+    const model = compileModel(`independent t from 0 to 2
+x' = v
+v' = ((1 - x^2)*v - x)/1e-6
+x(0) = 2; v(0) = 0`);
+    const counters = (method: 'radau5' | 'rodas' | 'auto' | 'dopri5', to = 2) => {
+      const { jacobians, factorizations, newtonIterations } = simulate(model, {
+        method,
+        to,
+        rtol: 1e-8,
+        atol: 1e-12,
+        eventsOnly: true,
+      }).stats;
+      return { jacobians, factorizations, newtonIterations };
+    };
+    const radau5 = counters('radau5');
+    expect(radau5.jacobians).toBeGreaterThan(0);
+    expect(radau5.factorizations).toBeGreaterThanOrEqual(radau5.jacobians!);
+    expect(radau5.newtonIterations).toBeGreaterThan(radau5.factorizations!);
+    // rodas: a Jacobian per step, an LU per attempt, no Newton iteration
+    const rodas = counters('rodas');
+    expect(rodas.factorizations).toBeGreaterThanOrEqual(rodas.jacobians!);
+    expect(rodas.newtonIterations).toBeUndefined();
+    // auto at rtol 1e-8: dopri5, then radau5 where Van der Pol is stiff
+    expect(counters('auto').newtonIterations).toBeGreaterThan(0);
+    expect(counters('dopri5')).toEqual({
+      jacobians: undefined,
+      factorizations: undefined,
+      newtonIterations: undefined,
+    });
   });
 
   it('a stiff chain of 300 cells is solved with the banded real and complex LUs, to its closed form', () => {

@@ -97,6 +97,10 @@ export function finishStats(rs: RunState): void {
   rs.result.stats.method = st.method ?? rs.stepper.method;
   if (st.switches !== undefined) rs.result.stats.switches = st.switches;
   if (st.methodReason !== undefined) rs.result.stats.methodReason = st.methodReason;
+  // the implicit methods' costs (rodas, radau5; auto once it used one)
+  if (st.jacobians !== undefined) rs.result.stats.jacobians = st.jacobians;
+  if (st.factorizations !== undefined) rs.result.stats.factorizations = st.factorizations;
+  if (st.newtonIterations !== undefined) rs.result.stats.newtonIterations = st.newtonIterations;
 }
 
 /** Marks a failed run: keeps what was computed and adds the state (t, y, d) where it failed. */

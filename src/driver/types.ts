@@ -128,6 +128,12 @@ export interface RunStats {
   switches?: number;
   /** why `auto` uses the method it ended with (stiffness, tolerance) */
   methodReason?: string;
+  /** rodas, radau5 (and auto once it used one of them): evaluations of the Jacobian */
+  jacobians?: number;
+  /** rodas, radau5: LU factorisations of the iteration matrix (radau5: a real and a complex one each) */
+  factorizations?: number;
+  /** radau5: iterations of its simplified Newton method, rejected attempts included */
+  newtonIterations?: number;
 }
 
 /** Which limit a dense solution gives at a jump: from below (`left`) or from above (`right`). */

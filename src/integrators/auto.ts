@@ -289,6 +289,11 @@ export class AutoStepper implements Stepper {
     st.steps = a.steps + (b ? b.steps : 0);
     st.rejected = a.rejected + (b ? b.rejected : 0);
     st.rhsEvaluations = a.rhsEvaluations + (b ? b.rhsEvaluations : 0);
+    if (b) {
+      st.jacobians = b.jacobians;
+      st.factorizations = b.factorizations;
+      if (b.newtonIterations !== undefined) st.newtonIterations = b.newtonIterations;
+    }
   }
 
   interpolate(s: number, out: Float64Array): void {

@@ -136,6 +136,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     rhsEvaluations: 0,
     jacobians: 0,
     factorizations: 0,
+    newtonIterations: 0,
   };
   private readonly rtol: number;
   private readonly atol: number;
@@ -255,6 +256,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     super.resetStats();
     this.stats.jacobians = 0;
     this.stats.factorizations = 0;
+    this.stats.newtonIterations = 0;
   }
 
   step(tLimit: number): StepOutcome {
@@ -449,6 +451,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
       this.mat.solveReal(z1);
       this.mat.solveComplex(z2, z3);
       newt++;
+      this.stats.newtonIterations!++;
       let dyno = 0;
       for (let i = 0; i < n; i++) {
         const q = 1 / scal[i];

@@ -2,7 +2,7 @@ import { NON_FINITE_SHRINK } from './controller.js';
 import { scaledRmsNorm } from './error-norms.js';
 import { JacobianStore } from './jacobian-store.js';
 import { BandedLu, luFactor, luSolve } from './lu.js';
-import type { Rhs, StepOutcome, Stepper, StepperOptions } from './stepper.js';
+import type { Rhs, StepOutcome, Stepper, StepperOptions, StepperStats } from './stepper.js';
 import { StepperBase, allFinite, checkTolerances } from './stepper-base.js';
 import { RODAS } from './tableaus/rodas.js';
 
@@ -99,6 +99,7 @@ export class RodasStepper extends StepperBase implements Stepper {
   readonly method = 'rodas' as const;
   readonly order = 4;
   readonly adaptive = true;
+  override readonly stats: StepperStats = { steps: 0, rejected: 0, rhsEvaluations: 0, jacobians: 0, factorizations: 0 };
   private readonly rtol: number;
   private readonly atol: number;
   private readonly hMax: number;
@@ -170,6 +171,12 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.preparedFor = new Int32Array(n).fill(-1);
   }
 
+  override resetStats(): void {
+    super.resetStats();
+    this.stats.jacobians = 0;
+    this.stats.factorizations = 0;
+  }
+
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
     this.restart(t, y);
     this.hAbsNext = hInit !== undefined && Number.isFinite(hInit) && hInit !== 0 ? Math.abs(hInit) : Number.NaN;
@@ -215,8 +222,10 @@ export class RodasStepper extends StepperBase implements Stepper {
       y1 = this.yNew;
     if (!this.jacFresh) {
       this.stats.rhsEvaluations += this.jac.evaluate(t0, y, f0, ys, fk);
+      this.stats.jacobians!++;
       this.jacFresh = true;
     }
+    this.stats.factorizations!++;
     if (!this.factor(h)) return Number.POSITIVE_INFINITY;
     const A21 = a21,
       A31 = a31,

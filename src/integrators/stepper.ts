@@ -104,10 +104,12 @@ export interface StepperStats {
   switches?: number;
   /** auto: why the method in use was chosen (see auto.ts) */
   methodReason?: string;
-  /** radau5: evaluations of the Jacobian (exact or by differences) */
+  /** rodas, radau5 (and auto once it used one): evaluations of the Jacobian (exact or by differences) */
   jacobians?: number;
-  /** radau5: factorisations of its iteration matrices (one real and one complex LU each) */
+  /** rodas, radau5: factorisations of the iteration matrix (radau5: one real and one complex LU each) */
   factorizations?: number;
+  /** radau5: iterations of its simplified Newton method, those of rejected attempts included */
+  newtonIterations?: number;
 }
 
 export type Rhs = (t: number, y: Float64Array, dydt: Float64Array) => void;
