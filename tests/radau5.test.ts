@@ -214,6 +214,101 @@ describe('the linear algebra of radau5 (lu.ts, lu-complex.ts)', () => {
   });
 });
 
+describe('refactorisation along the last pivot sequence (lu.ts, lu-complex.ts: setPattern)', () => {
+  // a sparse pattern with a full diagonal; values drawn afresh on it for each matrix
+  const m = 25;
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  const pattern = new Uint8Array(m * m);
+  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i === j || rnd() > 0.8) pattern[i * m + j] = 1;
+  const onPattern = (diag: number) =>
+    Float64Array.from(pattern, (p, k) => (p ? rnd() + (k % (m + 1) === 0 ? diag : 0) : 0));
+  /** the solution of a x = b by the plain dense LU, the reference */
+  const reference = (a: Float64Array, b: Float64Array) => {
+    const lu = Float64Array.from(a),
+      piv = new Int32Array(m),
+      x = Float64Array.from(b);
+    expect(luFactor(lu, m, piv)).toBe(true);
+    luSolve(lu, m, piv, x);
+    return x;
+  };
+  const b0 = Float64Array.from({ length: m }, (_, i) => Math.cos(i));
+
+  it('real: the second matrix on the pattern is refactored, and solves as partial pivoting does', () => {
+    const lu = new SparseAwareLu(m);
+    lu.setPattern(pattern);
+    for (const diag of [3, 0.5, 2]) {
+      const a = onPattern(diag);
+      lu.a.set(a);
+      expect(lu.factor()).toBe(true);
+      const x = Float64Array.from(b0);
+      lu.solve(x);
+      const ref = reference(a, b0);
+      for (let i = 0; i < m; i++) expect(x[i]).toBeCloseTo(ref[i], 10);
+      expect(Array.from(lu.a)).toEqual(Array.from(a)); // the matrix is kept apart from its factors
+    }
+    // (the diagonal of the second is no longer dominant; its multipliers stay within 10)
+    expect([lu.fullFactorizations, lu.refactorizations]).toEqual([1, 2]);
+  });
+
+  it('real: a multiplier beyond 10 along the old sequence sends it back to partial pivoting', () => {
+    const lu = new SparseAwareLu(2);
+    lu.setPattern(new Uint8Array([1, 1, 1, 1]));
+    lu.a.set([1, 1, 0.5, 1]); // no interchange
+    expect(lu.factor()).toBe(true);
+    lu.a.set([1e-3, 1, 1, 1]); // along the old sequence the multiplier would be 1000
+    expect(lu.factor()).toBe(true);
+    expect([lu.fullFactorizations, lu.refactorizations]).toEqual([2, 0]);
+    const x = new Float64Array([1, 2]);
+    lu.solve(x);
+    // [1e-3 1; 1 1] x = [1, 2]: x1 = 1/(1 − 1e-3), x2 = 2 − x1
+    expect(x[0]).toBeCloseTo(1 / 0.999, 14);
+    expect(x[1]).toBeCloseTo(2 - 1 / 0.999, 14);
+  });
+
+  it('complex: refactored on the pattern, it solves as the complex LU with partial pivoting does', () => {
+    const ref = new SparseAwareComplexLu(m),
+      lu = new SparseAwareComplexLu(m);
+    lu.setPattern(pattern);
+    for (const diag of [3, 0.5, 2]) {
+      const ar = onPattern(diag),
+        ai = Float64Array.from(pattern, (p, k) => (k % (m + 1) === 0 ? 0.7 : p ? 0.3 * rnd() : 0));
+      for (const x of [ref, lu]) {
+        x.ar.set(ar);
+        x.ai.set(ai);
+        expect(x.factor()).toBe(true);
+      }
+      const xr = Float64Array.from(b0),
+        xi = Float64Array.from(b0, (v) => -v),
+        yr = Float64Array.from(xr),
+        yi = Float64Array.from(xi);
+      ref.solve(xr, xi);
+      lu.solve(yr, yi);
+      for (let i = 0; i < m; i++) {
+        expect(yr[i]).toBeCloseTo(xr[i], 10);
+        expect(yi[i]).toBeCloseTo(xi[i], 10);
+      }
+    }
+    expect(lu.refactorizations).toBeGreaterThan(0);
+  });
+
+  it('usePattern(false): a matrix off the pattern (a Jacobian by differences) is factored with partial pivoting', () => {
+    const lu = new SparseAwareLu(m);
+    lu.setPattern(pattern);
+    lu.a.set(onPattern(3));
+    expect(lu.factor()).toBe(true);
+    lu.usePattern(false);
+    const full = Float64Array.from({ length: m * m }, (_, k) => 0.1 * rnd() + (k % (m + 1) === 0 ? 3 : 0));
+    lu.a.set(full);
+    expect(lu.factor()).toBe(true);
+    expect(lu.fullFactorizations).toBe(2);
+    const x = Float64Array.from(b0);
+    lu.solve(x);
+    const r = reference(full, b0);
+    for (let i = 0; i < m; i++) expect(x[i]).toBeCloseTo(r[i], 10);
+  });
+});
+
 describe('the fill-reducing order of the dense iteration matrices (ordering.ts, jacobian-store.ts)', () => {
   it('minimum degree leaves the hub of an arrow matrix to the end: no fill, where the natural order fills it all', () => {
     // row and column 0 full, and the diagonal: in the natural order L and U fill completely

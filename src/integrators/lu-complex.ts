@@ -1,4 +1,4 @@
-import { SparseFactorLists } from './lu.js';
+import { listNonzeros, REFACTOR_MULTIPLIER_MAX, SparseFactorLists } from './lu.js';
 
 /**
  * Complex LU factorisation with partial pivoting, for RADAU5's complex iteration matrix
@@ -14,22 +14,90 @@ import { SparseFactorLists } from './lu.js';
  * Dense complex LU (row-major n×n, partial pivoting), factored once and solved with many
  * times, with the economy of lu.ts' SparseAwareLu: the elimination touches only the columns
  * where the pivot row is nonzero and the rows with a nonzero multiplier, and the solves run
- * over the lists of the nonzeros of L and U.
+ * over the lists of the nonzeros of L and U. With a pattern (setPattern) it refactors along the
+ * last pivot sequence (lu.ts, SparseFactorLists), multipliers measured by |re| + |im|, and
+ * keeps the factors apart from the matrix, in lr and li.
  */
 export class SparseAwareComplexLu extends SparseFactorLists {
-  /** real and imaginary parts of the matrix; factor() overwrites them with L and U */
+  /** real and imaginary parts of the matrix; factor() overwrites them with L and U unless a pattern was set */
   readonly ar: Float64Array;
   readonly ai: Float64Array;
+  /** the factors: ar and ai themselves, or (with a pattern) arrays of their own */
+  private lr: Float64Array;
+  private li: Float64Array;
 
   constructor(n: number) {
     super(n);
     this.ar = new Float64Array(n * n);
     this.ai = new Float64Array(n * n);
+    this.lr = this.ar;
+    this.li = this.ai;
   }
 
-  /** Factors (ar + i·ai) in place; false when a pivot is exactly zero (or NaN). */
-  factor(): boolean {
-    const { n, ar, ai, piv, cols } = this;
+  protected override allocateFactors(): void {
+    if (this.lr === this.ar) {
+      this.lr = new Float64Array(this.n * this.n);
+      this.li = new Float64Array(this.n * this.n);
+    }
+  }
+
+  protected override listNonzeros(): boolean {
+    return listNonzeros(this.n, this.lr, this.li, this.lPtr, this.lIdx, this.uPtr, this.uIdx);
+  }
+
+  /**
+   * (ar + i·ai) factored along the last pivot sequence over the structure of its factors (see
+   * SparseAwareLu.refactor); false when a multiplier exceeds REFACTOR_MULTIPLIER_MAX (in
+   * |re| + |im|) or a pivot is zero or not finite.
+   */
+  protected override refactor(): boolean {
+    const n = this.n,
+      lr = this.lr,
+      li = this.li,
+      lPtr = this.lPtr,
+      lIdx = this.lIdx,
+      uPtr = this.uPtr,
+      uIdx = this.uIdx;
+    for (let i = 0; i < n; i++) {
+      const ri = i * n;
+      this.gatherRow(i, this.ar, lr);
+      this.gatherRow(i, this.ai, li);
+      for (let t = lPtr[i], e = lPtr[i + 1]; t < e; t++) {
+        const k = lIdx[t],
+          rk = k * n;
+        const pr = lr[rk + k],
+          pi = li[rk + k];
+        const den = pr * pr + pi * pi;
+        const xr = lr[ri + k],
+          xi = li[ri + k];
+        const mr = (xr * pr + xi * pi) / den,
+          mi = (xi * pr - xr * pi) / den;
+        if (!(Math.abs(mr) + Math.abs(mi) <= REFACTOR_MULTIPLIER_MAX)) return false;
+        lr[ri + k] = mr;
+        li[ri + k] = mi;
+        if (mr === 0 && mi === 0) continue;
+        for (let s = uPtr[k], e = uPtr[k + 1]; s < e; s++) {
+          const j = uIdx[s];
+          const ur = lr[rk + j],
+            ui = li[rk + j];
+          lr[ri + j] -= mr * ur - mi * ui;
+          li[ri + j] -= mr * ui + mi * ur;
+        }
+      }
+      const dr = lr[ri + i],
+        di = li[ri + i];
+      if (!((dr !== 0 || di !== 0) && dr - dr === 0 && di - di === 0)) return false;
+    }
+    return true;
+  }
+
+  /** partial pivoting (pivots by |re| + |im|), in lr and li */
+  protected override factorPivoting(): boolean {
+    if (this.lr !== this.ar) {
+      this.lr.set(this.ar);
+      this.li.set(this.ai);
+    }
+    const { n, lr: ar, li: ai, piv, cols } = this;
     for (let k = 0; k < n; k++) {
       const rk = k * n;
       let p = k;
@@ -80,7 +148,6 @@ export class SparseAwareComplexLu extends SparseFactorLists {
         }
       }
     }
-    this.listFactors(ar, ai);
     return true;
   }
 
@@ -100,7 +167,7 @@ export class SparseAwareComplexLu extends SparseFactorLists {
     }
     // (over the lists whether sparse or not: for a dense matrix they hold every column, and
     // a complex entry costs four products, so the index costs little)
-    const { ar, ai, lPtr, lIdx, uPtr, uIdx } = this;
+    const { lr: ar, li: ai, lPtr, lIdx, uPtr, uIdx } = this;
     for (let i = 1; i < n; i++) {
       const ri = i * n;
       let sr = br[i],
