@@ -14,6 +14,7 @@ import {
   type FireOutcome,
   type FunctionPoint,
 } from '../driver/firing.js';
+import type { CompiledEvent } from '../codegen/compile.js';
 import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
@@ -188,10 +189,16 @@ export class AnalyticFiring {
     }
   }
 
-  /** The state events' functions the round's actions can change, read before them (into `moved`); returns how many. */
+  /**
+   * The state events' functions the round's actions can send across, read before them (into
+   * `moved`); returns how many. A function whose value no action of the round changes (its
+   * rate may change), that sits beyond its rounding of zero and whose zero was not located at
+   * this instant is left out: `sentAcross` needs a change of sign or a value within that band.
+   */
   private valuesBefore(t: number, round: readonly number[]): number {
     const ws = this.ws,
-      m = ws.model;
+      m = ws.model,
+      { y, p, d, sw } = ws;
     let n = 0;
     for (const e of round) {
       const touches = m.events[e].touches;
@@ -199,6 +206,10 @@ export class AnalyticFiring {
         const k = touches[i],
           w = m.watchInfo[k];
         if (w.kind !== 'event' || round.includes(w.event) || listed(this.moved, n, k)) continue;
+        if (!movedBy(m.events, round, k) && !zeroFiredHere(m, k, this.outcome.fired)) {
+          const g = m.watchOne[k](t, y, p, d, sw);
+          if (Math.abs(g) > 4 * m.boundOne[k](t, y, p, d, sw)) continue;
+        }
         this.moved[n] = k;
         readFunction(ws, k, t, ws.y, ws.d, this.point);
         this.movedBefore[4 * n] = this.point.g;
@@ -282,6 +293,12 @@ export class AnalyticFiring {
     for (let i = 0; i < ySlots.length; i++) y[ySlots[i]] = ys[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) d[dSlots[i]] = ds[dSlots[i]];
   }
+}
+
+/** Whether an action of the round can change the value of watched function k (its event's `moves`). */
+function movedBy(events: readonly CompiledEvent[], round: readonly number[], k: number): boolean {
+  for (let i = 0; i < round.length; i++) if (events[round[i]].moves.includes(k)) return true;
+  return false;
 }
 
 function listed(list: Int32Array, n: number, k: number): boolean {
