@@ -239,8 +239,9 @@ export class AnalyticSimulator {
       m = this.model;
     const { y, p, d } = ws;
     for (;;) {
-      const k = heap.top();
-      if (k < 0) return false;
+      // (heap.top(), written out)
+      if (heap.size === 0) return false;
+      const k = heap.order[0];
       const hi = heap.hi[k],
         lo = heap.lo[k];
       if (!(hi < run.endGuard) || this.unresolved[k] !== 0) return false;
@@ -287,8 +288,9 @@ export class AnalyticSimulator {
           `more than ${run.s.maxEvents} events by ${m.system.independent} = ${t}; raise option maxEvents (--max-events) if that many are expected`,
           t,
         );
-      this.one[0] = k;
-      if (this.accumulates(run, this.one, t)) return true;
+      // (accumulates, for the one event)
+      const acc = this.zeno.note(k, hi, lo);
+      if ((acc !== null || this.zeno.crawl === this.zeno.crawl) && this.stopsAt(run, k, acc, t)) return true;
       if (outcome.stopped) {
         run.result.status = 'stopped';
         run.result.message = `stopped by event ${outcome.stopper} at ${m.system.independent} = ${t}`;
@@ -454,15 +456,21 @@ export class AnalyticSimulator {
     for (let i = 0; i < due.length; i++) {
       const k = due[i];
       const acc = this.zeno.note(k, run.hi, run.lo);
-      if (this.zeno.crawl === this.zeno.crawl)
-        return this.failAt(run, this.zeno.crawlMessage(this.model.events[k].name, this.model.system.independent, t), t);
-      if (acc !== null && acc < run.s.tEnd && acc >= run.s.t0) {
-        const sys = this.model.system;
-        run.result.status = 'zeno';
-        run.result.accumulationPoint = acc;
-        run.result.message = `events of ${this.model.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${t}, after ${run.eventCount} events`;
-        return true;
-      }
+      if ((acc !== null || this.zeno.crawl === this.zeno.crawl) && this.stopsAt(run, k, acc, t)) return true;
+    }
+    return false;
+  }
+
+  /** After zeno.note(k) gave acc or set a crawl: whether the run stops there (a crawl fails it; an accumulation point in the range ends it). */
+  private stopsAt(run: Run, k: number, acc: number | null, t: number): boolean {
+    if (this.zeno.crawl === this.zeno.crawl)
+      return this.failAt(run, this.zeno.crawlMessage(this.model.events[k].name, this.model.system.independent, t), t);
+    if (acc !== null && acc < run.s.tEnd && acc >= run.s.t0) {
+      const sys = this.model.system;
+      run.result.status = 'zeno';
+      run.result.accumulationPoint = acc;
+      run.result.message = `events of ${this.model.events[k].name} accumulate at ${sys.independent} = ${acc} (Zeno): the run stops at ${t}, after ${run.eventCount} events`;
+      return true;
     }
     return false;
   }
@@ -480,8 +488,11 @@ export class AnalyticSimulator {
     plan.coefficients!(t, ws.y, ws.p, ws.d, pr.c);
     // (an action of its own that assigned what it reads and changed its value reset it, if
     // only by less than its rounding: not still)
-    const reset = firedHere && plan.movesOwn && pr.c[0] !== this.preValue[j];
-    const still = firedHere && !reset && pr.unmoved(plan, this.preValue[j], this.preBound[j]);
+    const c = pr.c;
+    const reset = firedHere && plan.movesOwn && c[0] !== this.preValue[j];
+    // (pr.unmoved, written out)
+    const still =
+      firedHere && !reset && Math.abs(c[0] - this.preValue[j]) <= this.preBound[j] + c[plan.degree + 1];
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start);
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);

@@ -98,9 +98,10 @@ export class AnalyticFiring {
     out.stopper = '';
     out.iterationFailed = false;
     const { ySlots, dSlots } = this.plans[k];
-    const { y, d, yOut, dOut, yPre, dPre } = ws;
-    for (let i = 0; i < ySlots.length; i++) yPre[ySlots[i]] = yOut[ySlots[i]] = y[ySlots[i]];
-    for (let i = 0; i < dSlots.length; i++) dPre[dSlots[i]] = dOut[dSlots[i]] = d[dSlots[i]];
+    // (yOut, dOut start as the values before: the actions write only some of the slots)
+    const { y, d, yOut, dOut } = ws;
+    for (let i = 0; i < ySlots.length; i++) yOut[ySlots[i]] = y[ySlots[i]];
+    for (let i = 0; i < dSlots.length; i++) dOut[dSlots[i]] = d[dSlots[i]];
     ev.apply(t, y, ws.p, d, ws.sw, yOut, dOut, 1);
     for (let i = 0; i < ySlots.length; i++) y[ySlots[i]] = yOut[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) d[dSlots[i]] = dOut[dSlots[i]];

@@ -9,8 +9,8 @@
 export class EventHeap {
   readonly hi: Float64Array;
   readonly lo: Float64Array;
-  /** heap[i]: the event at heap position i; pos[k]: the position of event k */
-  private readonly heap: Int32Array;
+  /** order[i]: the event at heap position i (order[0] the earliest); pos[k]: the position of event k */
+  readonly order: Int32Array;
   private readonly pos: Int32Array;
   readonly size: number;
   /** the walk of `within` */
@@ -21,7 +21,7 @@ export class EventHeap {
     this.stack = new Int32Array(size + 1);
     this.hi = new Float64Array(size).fill(Infinity);
     this.lo = new Float64Array(size);
-    this.heap = Int32Array.from({ length: size }, (_, i) => i);
+    this.order = Int32Array.from({ length: size }, (_, i) => i);
     this.pos = Int32Array.from({ length: size }, (_, i) => i);
   }
 
@@ -30,14 +30,14 @@ export class EventHeap {
     this.hi.fill(Infinity);
     this.lo.fill(0);
     for (let i = 0; i < this.size; i++) {
-      this.heap[i] = i;
+      this.order[i] = i;
       this.pos[i] = i;
     }
   }
 
   /** the event with the earliest time (-1 when empty) */
   top(): number {
-    return this.size > 0 ? this.heap[0] : -1;
+    return this.size > 0 ? this.order[0] : -1;
   }
 
   /** Sets event k's predicted time to hi + lo. */
@@ -60,7 +60,7 @@ export class EventHeap {
   }
 
   private up(i: number): void {
-    const heap = this.heap,
+    const heap = this.order,
       k = heap[i];
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -75,7 +75,7 @@ export class EventHeap {
   }
 
   private down(i: number): void {
-    const heap = this.heap,
+    const heap = this.order,
       n = this.size,
       k = heap[i];
     for (;;) {
@@ -96,13 +96,13 @@ export class EventHeap {
   nextWithin(tolerance: number): boolean {
     const n = this.size;
     if (n < 2) return false;
-    const k = this.heap[0],
+    const k = this.order[0],
       hi = this.hi[k],
       lo = this.lo[k];
-    const a = this.heap[1];
+    const a = this.order[1];
     if (this.hi[a] - hi + (this.lo[a] - lo) <= tolerance) return true;
     if (n < 3) return false;
-    const b = this.heap[2];
+    const b = this.order[2];
     return this.hi[b] - hi + (this.lo[b] - lo) <= tolerance;
   }
 
@@ -118,7 +118,7 @@ export class EventHeap {
     stack[top++] = 0;
     while (top > 0) {
       const i = stack[--top];
-      const k = this.heap[i];
+      const k = this.order[i];
       if (!(this.hi[k] - hi + (this.lo[k] - lo) <= tolerance)) continue;
       out[count++] = k;
       const c = 2 * i + 1;

@@ -53,12 +53,6 @@ export class Predictor {
     return D >= 1 && Math.abs(this.c[1]) > this.c[D + 2] ? Math.sign(this.c[1]) : 0;
   }
 
-  /** Whether the value in c is within its rounding of `before` (the actions did not move it). */
-  unmoved(plan: EventPlan, before: number, boundBefore: number): boolean {
-    const D = plan.degree;
-    return Math.abs(this.c[0] - before) <= boundBefore + this.c[D + 1];
-  }
-
   /**
    * The next crossing within H of the function whose coefficients are in c. `still`: its
    * event fired at this instant and left it at zero; `approach`: then, the sign of its rate
