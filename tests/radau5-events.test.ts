@@ -139,6 +139,23 @@ describe('auto chooses by stiffness and tolerance, and says why (stats.methodRea
     expect(r.stats.methodReason).toMatch(/^stiff: .*rtol 0.000001 ≥ 5e-7: rodas, order 4$/);
   });
 
+  it('HIRES (8 states) at rtol 1e-6: radau5 when no dense output is read, rodas when rows are interpolated', () => {
+    const hires = readFileSync(new URL('./fixtures/testset/hires.delta', import.meta.url), 'utf8');
+    const ends = simulate(hires, { rtol: 1e-6, atol: 1e-10, eventsOnly: true });
+    expect(ends.status).toBe('ok');
+    expect(ends.stats.method).toBe('radau5');
+    expect(ends.stats.methodReason).toMatch(
+      /^stiff: .*rtol 0.000001 < 0.000002, 8 states and no dense output read: radau5, order 5, which keeps its LUs across steps$/,
+    );
+    const grid = simulate(hires, { rtol: 1e-6, atol: 1e-10, outputStep: 10 });
+    expect(grid.stats.method).toBe('rodas');
+    // both to the Test Set's reference at the tolerance asked for
+    const ref = JSON.parse(readFileSync(new URL('./fixtures/testset/references.json', import.meta.url), 'utf8')).hires
+      .y as number[];
+    for (const r of [ends, grid])
+      ref.forEach((v, i) => expect(Math.abs(r.final[`y${i + 1}`] - v)).toBeLessThan(1e-10 + 1e-6 * Math.abs(v)));
+  });
+
   it('an oscillator at rtol 1e-10 is not stiff: dopri5 throughout', () => {
     // (w' = -w^3 from 0 stays 0: a nonlinear part keeps the model on the stepper, since a
     // linear one takes the analytic path)

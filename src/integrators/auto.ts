@@ -70,6 +70,23 @@ const MAX_NON_STIFF_STEPS = 15 * 4 ** 5;
  * steps where radau5 takes 79 to 221.
  */
 export const RADAU5_BELOW_RTOL = 5e-7;
+/**
+ * With this many states or more, and where the caller does not read the dense output, radau5
+ * also below RADAU5_LARGE_BELOW_RTOL (the default rtol, 1e-6, included). Rodas factors its
+ * iteration matrix at every step; radau5 keeps its Jacobian and factorisations across steps
+ * while its Newton iteration contracts well (HIRES at rtol 1e-6: 54 pairs of LUs in 208 steps,
+ * rodas 204 LUs in 522), and the sparse refactorisation of lu.ts makes each pair cheap. That
+ * pays the more the larger the matrix. Measured at rtol 1e-6 (bench/stiff, CPU time of auto
+ * with each): HIRES (8 states) 25 % faster with radau5, POLLU (20) 15 %, the chain of 1000
+ * 7 %. For 2 or 3 states it is a toss-up: OREGO and VDPOL on the Test Set's ranges 25 %
+ * faster, ROBER 14 % slower, and Robertson on [0, 1e5] and Van der Pol (mu = 1000) on
+ * [0, 3000] 70 to 80 % slower, so small systems keep rodas. With the dense output read
+ * (events to locate, rows on a grid) radau5 holds its estimate at rtol itself
+ * (radau5.ts, DENSE_TOL_FACTOR), several times the steps, and restarts after events cost it a
+ * Newton iteration from scratch: rodas there.
+ */
+export const RADAU5_LARGE_STATES = 8;
+export const RADAU5_LARGE_BELOW_RTOL = 2e-6;
 
 type Implicit = RodasStepper | Radau5Stepper;
 
@@ -79,18 +96,20 @@ const REASON_START = 'not stiff (so far): dopri5, the explicit method auto start
  * `auto`: DOPRI5 while the problem is not stiff, an implicit method while it is, switching
  * both ways at the end of an accepted step (as LSODA switches between Adams and BDF). The
  * implicit method is chosen by the tolerance: radau5 (order 5) where rtol and atol are below
- * RADAU5_BELOW_RTOL, rodas (order 4) at looser ones (where its cheaper steps win).
+ * RADAU5_BELOW_RTOL, rodas (order 4) at looser ones (where its cheaper steps win); and by the
+ * size: radau5 up to RADAU5_LARGE_BELOW_RTOL for RADAU5_LARGE_STATES states or more when the
+ * dense output is not read (it reuses its factorisations).
  *
  * - Explicit → implicit: Hairer's stiffness test of DOPRI5 (h·|λ| ≈ h‖k7 − k6‖/‖y1 − y6‖, an
  *   estimate of the dominant eigenvalue times the step, from stages it computes anyway) above
  *   2.5 on 15 accepted steps with no run of 6 clearly below it in between: the step size is
- *   held at the border of stability, not set by accuracy. (At tight tolerances, where radau5
- *   takes over, above 0.5: see STIFF_H_LAMBDA_TIGHT.) Or sooner, on 2 accepted steps beyond
+ *   held at the border of stability, not set by accuracy. (At tight tolerances, below
+ *   RADAU5_BELOW_RTOL, above 0.5: see STIFF_H_LAMBDA_TIGHT.) Or sooner, on 2 accepted steps beyond
  *   the border (h·|λ| above 4, see UNSTABLE_H_LAMBDA), each followed by a rejection: DOPRI5 is
  *   then unstable, held in check only by an error test that a loose atol can make blind to
  *   the component that grows.
  * - Implicit → explicit: the implicit method's own test (rodas.ts, radau5.ts: nonStiffSteps):
- *   |h|·‖J‖∞ below 1.5 (radau5: 0.5, see STIFF_H_LAMBDA_TIGHT), well inside DOPRI5's
+ *   |h|·‖J‖∞ below 1.5 (tight tolerances: 0.5, see STIFF_H_LAMBDA_TIGHT), well inside DOPRI5's
  *   stability region, on 15 accepted steps in a row:
  *   DOPRI5 could take the same steps, at six evaluations of f and no Jacobian or LU. The fast
  *   transient after a restart (a dose into a stiff compartment model) looks like that, and
@@ -131,6 +150,8 @@ export class AutoStepper implements Stepper {
   private readonly reasonUnstable: string;
   private readonly reasonBack: string;
   private readonly stiffHLambda: number;
+  /** the tolerance is tight (below RADAU5_BELOW_RTOL): the stiffness tests of STIFF_H_LAMBDA_TIGHT */
+  private readonly tight: boolean;
   private stiffCount = 0;
   /** accepted explicit steps outside DOPRI5's stability region, confirmed (see UNSTABLE_TESTS) */
   private unstableCount = 0;
@@ -150,17 +171,22 @@ export class AutoStepper implements Stepper {
     this.options = options;
     this.explicit = new Dopri5Stepper(n, f, options);
     const tol = options.rtol > 0 ? options.rtol : options.atol;
-    this.implicitMethod = tol < RADAU5_BELOW_RTOL && options.atol < RADAU5_BELOW_RTOL ? 'radau5' : 'rodas';
-    this.stiffHLambda = this.implicitMethod === 'radau5' ? STIFF_H_LAMBDA_TIGHT : STIFF_H_LAMBDA;
+    const large = n >= RADAU5_LARGE_STATES && options.denseOutput === false && tol < RADAU5_LARGE_BELOW_RTOL;
+    this.implicitMethod = (tol < RADAU5_BELOW_RTOL || large) && options.atol < RADAU5_BELOW_RTOL ? 'radau5' : 'rodas';
+    // (the stiffness tests follow the tolerance, not the method: see STIFF_H_LAMBDA_TIGHT)
+    this.tight = tol < RADAU5_BELOW_RTOL && options.atol < RADAU5_BELOW_RTOL;
+    this.stiffHLambda = this.tight ? STIFF_H_LAMBDA_TIGHT : STIFF_H_LAMBDA;
     const which =
       this.implicitMethod === 'radau5'
-        ? `rtol ${tol} < ${RADAU5_BELOW_RTOL}: radau5, order 5`
-        : tol < RADAU5_BELOW_RTOL
+        ? tol < RADAU5_BELOW_RTOL
+          ? `rtol ${tol} < ${RADAU5_BELOW_RTOL}: radau5, order 5`
+          : `rtol ${tol} < ${RADAU5_LARGE_BELOW_RTOL}, ${n} states and no dense output read: radau5, order 5, which keeps its LUs across steps`
+        : tol < RADAU5_BELOW_RTOL || large
           ? `atol ${options.atol} ≥ ${RADAU5_BELOW_RTOL}: rodas, order 4`
           : `rtol ${tol} ≥ ${RADAU5_BELOW_RTOL}: rodas, order 4`;
     this.reasonStiff = `stiff: h·|λ| of dopri5's steps above ${this.stiffHLambda} on ${STIFF_TESTS} steps; ${which}`;
     this.reasonUnstable = `stiff: ${UNSTABLE_TESTS} of dopri5's steps accepted outside its stability region (h·|λ| above ${UNSTABLE_H_LAMBDA}), each followed by a rejected step; ${which}`;
-    const backBelow = this.implicitMethod === 'radau5' ? STIFF_H_LAMBDA_TIGHT : 1.5;
+    const backBelow = this.tight ? STIFF_H_LAMBDA_TIGHT : 1.5;
     this.reasonBack = `not stiff: ${this.implicitMethod}'s last ${NON_STIFF_STEPS} or more steps were well inside dopri5's stability region (|h|·‖J‖∞ < ${backBelow}): back to dopri5`;
     this.active = this.explicit;
     this.y = this.explicit.y;
@@ -253,7 +279,7 @@ export class AutoStepper implements Stepper {
         this.implicitMethod === 'radau5'
           ? new Radau5Stepper(this.n, this.f, this.options)
           : new RodasStepper(this.n, this.f, this.options);
-      if (this.stiff instanceof Radau5Stepper) this.stiff.nonStiffBelow = STIFF_H_LAMBDA_TIGHT;
+      if (this.stiff instanceof Radau5Stepper && this.tight) this.stiff.nonStiffBelow = STIFF_H_LAMBDA_TIGHT;
       this.stiff.minStep = this.minStepValue;
       this.stiff.firstStepGrowth = this.growth;
     }

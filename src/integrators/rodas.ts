@@ -8,7 +8,8 @@ import { RODAS } from './tableaus/rodas.js';
 
 /*
  * Where a Rosenbrock method (RODAS) serves better than Radau IIA of order 5 (radau5.ts), at
- * ordinary tolerances (auto.ts takes it above RADAU5_BELOW_RTOL):
+ * ordinary tolerances (auto.ts takes it above RADAU5_BELOW_RTOL, but for large systems whose
+ * dense output is not read):
  * - it is linearly implicit: one LU of (I/(hγ) − J) and six solves per step, no Newton
  *   iteration whose convergence must be watched, no complex 2×2-block factorisation. For the
  *   small systems deltastep's models mostly are, that makes a step several times cheaper.
