@@ -7,8 +7,11 @@
  *     -lsundials_cvode -lsundials_nvecserial -lm
  * Usage:
  *   cvode_testset --rtol R --atol A --problem P --repeats N --warmup W
- * prints one JSON object: the times of the N timed runs in ms (after W untimed ones), CVODE's
- * counters of the last run and its final state.
+ * prints one JSON object: the wall and CPU times of the N timed runs in ms (after W untimed
+ * ones; the CPU time of the process, CLOCK_PROCESS_CPUTIME_ID, as Node's process.cpuUsage
+ * gives deltastep's), CVODE's counters of the last run (steps, f evaluations, Jacobians,
+ * linear solver set-ups: each one an LU of I − γJ, error test failures, Newton iterations and
+ * convergence failures) and its final state.
  *
  * Setting, as CVODE is meant to be used on stiff problems: CV_BDF (orders 1 to 5), Newton
  * iteration with the dense direct linear solver (SUNDIALS' LU) and the analytic Jacobian,
@@ -215,15 +218,15 @@ static const Problem PROBLEMS[] = {
     {"pollu", 20, 60, pollu_y0, pollu_f, pollu_jac},
 };
 
-static double now_ms(void) {
+static double clock_ms(clockid_t clock) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return 1e3 * ts.tv_sec + 1e-6 * ts.tv_nsec;
 }
 
 typedef struct {
   int ok;
-  long nst, nfe, nje, nsetups, netf, nni;
+  long nst, nfe, nje, nsetups, netf, nni, ncfn;
   double y[20];
 } Outcome;
 
@@ -250,6 +253,7 @@ static void run(const Problem *p, double rtol, double atol, SUNContext ctx, Outc
   CVodeGetNumLinSolvSetups(mem, &out->nsetups);
   CVodeGetNumErrTestFails(mem, &out->netf);
   CVodeGetNumNonlinSolvIters(mem, &out->nni);
+  CVodeGetNumNonlinSolvConvFails(mem, &out->ncfn);
   for (int i = 0; i < n; i++) out->y[i] = yd[i];
   CVodeFree(&mem);
   SUNLinSolFree(LS);
@@ -283,14 +287,24 @@ int main(int argc, char **argv) {
   SUNContext_Create(NULL, &ctx);
   Outcome o;
   for (int k = 0; k < warmup; k++) run(p, rtol, atol, ctx, &o);
-  printf("{\"tool\":\"cvode.bdf\",\"problem\":\"%s\",\"rtol\":%g,\"atol\":%g,\"ms\":[", p->name, rtol, atol);
+  /* (printed after the runs, so that printing is not timed) */
+  const int slots = repeats > 0 ? repeats : 1;
+  double *wall = malloc(sizeof(double) * slots), *cpu = malloc(sizeof(double) * slots);
   for (int k = 0; k < repeats; k++) {
-    const double t0 = now_ms();
+    const double t0 = clock_ms(CLOCK_MONOTONIC), c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
     run(p, rtol, atol, ctx, &o);
-    printf("%s%.6f", k ? "," : "", now_ms() - t0);
+    wall[k] = clock_ms(CLOCK_MONOTONIC) - t0;
+    cpu[k] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
   }
-  printf("],\"ok\":%s,\"steps\":%ld,\"rhs\":%ld,\"jac\":%ld,\"lsetups\":%ld,\"errfails\":%ld,\"newton\":%ld,\"y\":[",
-         o.ok ? "true" : "false", o.nst, o.nfe, o.nje, o.nsetups, o.netf, o.nni);
+  printf("{\"tool\":\"cvode.bdf\",\"problem\":\"%s\",\"rtol\":%g,\"atol\":%g,\"ms\":[", p->name, rtol, atol);
+  for (int k = 0; k < repeats; k++) printf("%s%.6f", k ? "," : "", wall[k]);
+  printf("],\"cpu\":[");
+  for (int k = 0; k < repeats; k++) printf("%s%.6f", k ? "," : "", cpu[k]);
+  free(wall);
+  free(cpu);
+  printf("],\"ok\":%s,\"steps\":%ld,\"rhs\":%ld,\"jac\":%ld,\"lsetups\":%ld,\"errfails\":%ld,\"newton\":%ld,"
+         "\"convfails\":%ld,\"y\":[",
+         o.ok ? "true" : "false", o.nst, o.nfe, o.nje, o.nsetups, o.netf, o.nni, o.ncfn);
   for (int i = 0; i < p->n; i++) printf("%s%.17g", i ? "," : "", o.y[i]);
   printf("]}\n");
   SUNContext_Free(&ctx);

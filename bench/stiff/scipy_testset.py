@@ -3,8 +3,8 @@
   python3 bench/stiff/scipy_testset.py --problem hires --rtol 1e-10 --atol 1e-14 --repeats 3
 
 solve_ivp with Radau, BDF and LSODA, the analytic Jacobian (a dense ndarray), first_step left
-to SciPy, t_eval none: one JSON line per method with the wall times of the timed runs (in
-ms, after one untimed run), SciPy's counters and the final state. The right-hand sides are
+to SciPy, t_eval none: one JSON line per method with the wall and CPU times of the timed runs
+(in ms, after one untimed run), SciPy's counters and the final state. The right-hand sides are
 the Test Set's, written with plain floats (NumPy's per-call overhead on 2..20 components
 would dominate otherwise); POLLU from the same reaction table as cvode_testset.c.
 """
@@ -135,15 +135,16 @@ def main():
     a = ap.parse_args()
     f, jac, y0, t1 = PROBLEMS[a.problem]()
     for method in a.methods.split(','):
-        times = []
+        times, cpu = [], []
         for k in range(a.repeats + 1):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             s = solve_ivp(f, (0.0, t1), y0, method=method, rtol=a.rtol, atol=a.atol, jac=jac)
             if k > 0:
                 times.append((time.perf_counter() - t0) * 1e3)
+                cpu.append((time.process_time() - c0) * 1e3)
         print(json.dumps({'tool': f'scipy.{method}', 'problem': a.problem, 'rtol': a.rtol, 'atol': a.atol,
-                          'ms': times, 'ok': bool(s.success), 'steps': int(s.t.size - 1), 'rhs': int(s.nfev),
-                          'jac': int(s.njev), 'y': [float(v) for v in s.y[:, -1]],
+                          'ms': times, 'cpu': cpu, 'ok': bool(s.success), 'steps': int(s.t.size - 1), 'rhs': int(s.nfev),
+                          'jac': int(s.njev), 'lu': int(s.nlu), 'y': [float(v) for v in s.y[:, -1]],
                           'message': None if s.success else s.message}), flush=True)
 
 
