@@ -105,7 +105,9 @@ describe('examples/lif_network.delta against its exact reference (bench/lif/refe
       "  for i in 1:N: u[i]' = (-(u[i] + S[i]) + I[i])/tau",
       '    spike[j]  [state] when u[j] + S[j] - vth rises',
       '    delta(t - spike[i] - d)  [time] d after each spike[i] (d = 2)',
-      "  for i in 1:50: u[i]   closed form: linear, u[i]' = A u[i] + b with A = [-(1/tau)], b = [(-S[i] + I[i])/tau]",
+      '        from: w*delta(t - spike[i] - d) in the equation of v[j], for j in 1:N',
+      '        for j in 1:N: S[j] := S[j] + w',
+      "  for i in 1:N: u[i]   closed form: linear, u[i]' = A u[i] + b with A = [-(1/tau)], b = [(-S[i] + I[i])/tau]",
       '  every part in closed form: simulate takes the analytic path (stats.method analytic)',
     ])
       expect(out).toContain(`${line}\n`);

@@ -15,9 +15,15 @@
  * the elements of an array parameter listed one per line become one line,
  * `v0[1:4] = [0.3, -0.1, 0.7, 0.2]`, and a sum of copies of one term inside a line becomes
  * `sum(i in 1:4, ...)`. Folding is exact: a block is folded only when every
- * copy is reproduced by its template (each number a + b*i), so the printout says the same as
- * the written-out one. Lines without an element (`name[k]`) are never folded, so a model
- * without arrays prints as before.
+ * copy is reproduced by its template (each number a + b*i; two copies only where the numbers
+ * move with the loop or stay), so the printout says the same as the written-out one. Lines
+ * without an element (`name[k]`) are never folded, so a model without arrays prints as before.
+ *
+ * Inside one entry, the lines of an event (print.ts) fold the same way before the entries do,
+ * three copies or more, in a variable after i: the 50 jumps `S[1] := S[1] + w`, ... of one
+ * arrival of a network become `for j in 1:N: S[j] := S[j] + w`. A loop's range is the model's
+ * as written where the copies come from one of its loops, or where they run over an array
+ * that one loop makes (`spike[i]`, made by `for i in 1:N`), else the numbers.
  */
 
 /** A whole number standing alone: not part of a name (u1), a decimal (0.5) or an exponent's mantissa (1e-3). */
@@ -96,6 +102,9 @@ function fit(lines: readonly Line[], s: number, p: number): Fit | null {
     const nums = b.flatMap((l) => l.numbers);
     if (nums.some((v, j) => v !== slope[j] * i + offset[j])) break;
   }
+  // (any two numbers lie on a line: two copies fold only where their numbers move with the
+  // loop or stay, as x[i] and x[i+1] do, not 4 then 3 as (8-i))
+  if (count === 2 && slope.some((x) => x !== 0 && x !== 1)) return null;
   return { count, first: i0, slope, offset };
 }
 
@@ -123,9 +132,12 @@ function template(lines: readonly Line[], f: Fit, v: string): string[] {
   );
 }
 
-/** A loop variable not used as a name in the block. */
-function freeVariable(lines: readonly Line[], candidates = ['i', 'j', 'k', 'n', 'q', 'r']): string {
-  const text = lines.map((l) => l.text).join('\n');
+/** The loop variables tried, in order. */
+const VARIABLES = ['i', 'j', 'k', 'n', 'q', 'r'];
+
+/** A loop variable not used as a name in the block (nor in `around`, the text the loop stands in). */
+function freeVariable(lines: readonly Line[], candidates: readonly string[] = VARIABLES, around = ''): string {
+  const text = lines.map((l) => l.text).join('\n') + '\n' + around;
   return candidates.find((v) => !new RegExp(`(?<![\\w\\\\])${v}(?!\\w)`).test(text)) ?? 'i_';
 }
 
@@ -173,14 +185,18 @@ function foldSums(line: string, style: FoldStyle): string {
   const cut = line.indexOf('= ', eq) + 2;
   const head = line.slice(0, cut),
     rhs = line.slice(cut);
-  // split at ' + ' outside parentheses and brackets
+  // split at ' + ' outside parentheses and brackets; one right-hand side only: where the
+  // line goes on past it (a closing bracket of the head, the next action of an event after
+  // `;` or `,\ `), its terms are no copies of one term
   const terms: string[] = [];
   let depth = 0,
     from = 0;
   for (let k = 0; k < rhs.length; k++) {
     const c = rhs[k];
     if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (--depth < 0) return line;
+    } else if (depth === 0 && (c === ';' || (c === ',' && rhs[k - 1] !== '\\'))) return line;
     else if (depth === 0 && rhs.startsWith(' + ', k)) {
       terms.push(rhs.slice(from, k));
       from = k + 3;
@@ -283,6 +299,48 @@ function modelRange(
   return null;
 }
 
+/** An array whose elements all come from one loop of one statement: its indices and that loop's range as written. */
+export interface Extent {
+  min: number;
+  max: number;
+  /** `1:N` */
+  range: string;
+}
+
+/** Array name (`S`) -> its {@link Extent}, for arrays that have one. */
+export type Extents = ReadonlyMap<string, Extent>;
+
+export interface FoldOptions {
+  /**
+   * The range of a fold that is no loop of the model, as written, where the block indexes an
+   * array by the loop variable alone (`S[i]`) and that array's extent is the fold's: `1:N`
+   * rather than `1:50` (the copies of a sum over j, one event per j).
+   */
+  extents?: Extents;
+  /** fewest copies that fold (2) */
+  minCount?: number;
+  /** longest block in lines (16) */
+  maxBlock?: number;
+  /** loop variables to try, in order, and text whose names they must not be */
+  variables?: readonly string[];
+  around?: string;
+  /** fold sums of copies inside a line (true) */
+  sums?: boolean;
+}
+
+/** The range as written of the arrays the block indexes by `v` alone, when they agree and span the fold. */
+function extentRange(body: readonly string[], v: string, from: number, to: number, extents?: Extents): string | null {
+  if (!extents || extents.size === 0) return null;
+  const ranges = new Set<string>();
+  const indexed = new RegExp(`(?<![\\w\\\\])([A-Za-z_]\\w*)\\[${v}\\]`, 'g');
+  for (const line of body)
+    for (const m of line.matchAll(indexed)) {
+      const e = extents.get(m[1]);
+      if (e && e.min === from && e.max === to) ranges.add(e.range);
+    }
+  return ranges.size === 1 ? [...ranges][0] : null;
+}
+
 /**
  * The folding itself (see the file comment), as items: lines without elements pass through
  * unchanged; an entry may hold several lines (an event with its actions) and folds as one.
@@ -291,16 +349,18 @@ export function foldItems(
   input: readonly string[],
   style: FoldStyle = TEXT_STYLE,
   inputHints: readonly (RangeHint | undefined)[] = [],
+  options: FoldOptions = {},
 ): FoldItem[] {
+  const { minCount = 2, maxBlock = MAX_BLOCK, variables = VARIABLES, around = '', sums = true } = options;
   const listed = style.valueLists ? foldValueLists(input, inputHints) : { lines: [...input], hints: [...inputHints] };
-  const lines = listed.lines.map((l) => analyse(foldSums(l, style)));
+  const lines = listed.lines.map((l) => analyse(sums ? foldSums(l, style) : l));
   const hints = listed.hints;
   const out: FoldItem[] = [];
   for (let s = 0; s < lines.length;) {
     let best: { p: number; f: Fit } | null = null;
-    for (let p = 1; p <= MAX_BLOCK; p++) {
+    for (let p = 1; p <= maxBlock; p++) {
       const f = fit(lines, s, p);
-      if (f && (!best || f.count * p > best.f.count * best.p)) best = { p, f };
+      if (f && f.count >= minCount && (!best || f.count * p > best.f.count * best.p)) best = { p, f };
     }
     if (!best) {
       out.push(lines[s].text);
@@ -312,14 +372,17 @@ export function foldItems(
     const range = modelRange(hints, s, p, f);
     // the model's own loop variable, unless the block uses that name otherwise
     const own = range?.loop.variable;
-    const v = own && freeVariable(block, [own]) === own ? own : freeVariable(block);
+    const v = own && freeVariable(block, [own], around) === own ? own : freeVariable(block, variables, around);
     const last = f.first + f.count - 1;
+    const body = template(block, f, v);
     out.push({
       for: v,
       from: f.first,
       to: last,
-      range: range ? `${range.from}:${range.to}` : `${f.first}:${last}`,
-      body: template(block, f, v),
+      range: range
+        ? `${range.from}:${range.to}`
+        : (extentRange(body, v, f.first, last, options.extents) ?? `${f.first}:${last}`),
+      body,
     });
     s += p * f.count;
   }
@@ -331,9 +394,10 @@ export function foldLines(
   input: readonly string[],
   style: FoldStyle = TEXT_STYLE,
   hints: readonly (RangeHint | undefined)[] = [],
+  options: FoldOptions = {},
 ): string[] {
   const out: string[] = [];
-  for (const item of foldItems(input, style, hints)) {
+  for (const item of foldItems(input, style, hints, options)) {
     if (typeof item === 'string') {
       out.push(item);
       continue;
@@ -361,7 +425,7 @@ export function foldLines(
 }
 
 /** `1:N-1` -> ['1', 'N-1'] (the first colon: range ends have none) */
-function splitRange(range: string): [string, string] {
+export function splitRange(range: string): [string, string] {
   const k = range.indexOf(':');
   return [range.slice(0, k), range.slice(k + 1)];
 }
@@ -369,6 +433,19 @@ function splitRange(range: string): [string, string] {
 /** Whether a name is an array's element (`x[3]`, `a[2,1]`). */
 export function isElement(name: string): boolean {
   return hasElement(name);
+}
+
+/** Lines inside one printed entry (an event's actions): as the text, without value lists. */
+export const INNER_TEXT_STYLE: FoldStyle = { ...TEXT_STYLE, valueLists: false };
+
+/**
+ * Options for folding inside one entry, such as the actions of one event, `S[1] := S[1] + w`
+ * to `S[50] := S[50] + w`: three copies at least (two actions alike stay as they are), and a
+ * loop variable after i, which a loop around the entry takes, not used in `around` (the
+ * entry's text).
+ */
+export function innerOptions(around: string, extents?: Extents): FoldOptions {
+  return { extents, minCount: 3, variables: ['j', 'k', 'n', 'q', 'r', 'i'], around };
 }
 
 /** Rows of an align* environment: the header is a row of its own. */

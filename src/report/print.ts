@@ -11,9 +11,14 @@ import type { ActionSpec, EventSpec, FirstOrderSystem } from '../transform/syste
 import {
   foldItems,
   foldLines,
+  INNER_TEXT_STYLE,
+  innerOptions,
   isElement,
   LATEX_ALIGN_STYLE,
   LATEX_ITEM_STYLE,
+  splitRange,
+  type Extent,
+  type Extents,
   type FoldItem,
   type LoopHint,
   type RangeHint,
@@ -74,6 +79,10 @@ interface SectionHints {
   named: Hints;
   equations: Hints;
   events: Hints;
+  /** per event, the variable whose equation holds each of its delta terms (none where the jumps do not tell) */
+  termEquations: (string[] | undefined)[];
+  /** the arrays made by one loop of one statement, with that loop's range as written */
+  extents: Extents;
 }
 
 /** Where the entries of a report come from (an array model's loops), for printing its ranges as written. */
@@ -128,15 +137,82 @@ function rangeHints(spans: readonly (Span | undefined)[]): Hints {
 
 function sectionHints(sys: FirstOrderSystem): SectionHints {
   const stateSpan = new Map(sys.states.map((q) => [q.name, q.span]));
+  const states = rangeHints(sys.states.map((q) => q.span));
+  const stepVariables = rangeHints(sys.stepVariables.map((q) => stateSpan.get(q.state)));
+  const named = rangeHints(sys.namedValues.map((v) => v.span));
+  const events = rangeHints(sys.events.map((e) => e.span));
   return {
-    states: rangeHints(sys.states.map((q) => q.span)),
-    stepVariables: rangeHints(sys.stepVariables.map((q) => stateSpan.get(q.state))),
+    states,
+    stepVariables,
     algebraic: rangeHints(sys.namedValues.filter((v) => !v.isSituation).map((v) => v.span)),
     situations: rangeHints(sys.namedValues.filter((v) => v.isSituation).map((v) => v.span)),
-    named: rangeHints(sys.namedValues.map((v) => v.span)),
+    named,
     equations: rangeHints(sys.equations.map((q) => q.span ?? stateSpan.get(q.state))),
-    events: rangeHints(sys.events.map((e) => e.span)),
+    events,
+    termEquations: sys.events.map(termEquations),
+    extents: arrayExtents([
+      ...sys.states.flatMap((q, k) => [
+        { name: q.name, hint: states[k] },
+        { name: q.variable.replace(/'+$/, ''), hint: states[k] },
+      ]),
+      ...sys.stepVariables.map((q, k) => ({ name: q.name, hint: stepVariables[k] })),
+      ...sys.namedValues.map((v, k) => ({ name: v.name, hint: named[k] })),
+      ...sys.events.flatMap((e, k) => (e.fromDelta ? [] : [{ name: e.name, hint: events[k] }])),
+    ]),
   };
+}
+
+/**
+ * The arrays whose elements (`S[1]`, ..., `S[50]`) all come from one loop of one statement,
+ * each element the loop's value, as that loop's range as written (`1:N`): a fold over the
+ * same elements that is no loop of the model, such as the events of the copies of a sum over
+ * j, says `for i in 1:N` by them.
+ */
+function arrayExtents(entries: readonly { name: string; hint: RangeHint | undefined }[]): Extents {
+  const seen = new Map<string, { key: string; extent: Extent; indices: Set<number> } | null>();
+  for (const { name, hint } of entries) {
+    const m = /^([A-Za-z_]\w*)\[(\d+)\]$/.exec(name);
+    if (!m) continue;
+    const array = m[1],
+      index = Number(m[2]);
+    const known = seen.get(array);
+    if (known === null) continue;
+    const loop = hint?.[0];
+    if (!loop || loop.value !== index || (known && known.key !== loop.key)) seen.set(array, null);
+    else if (known) known.indices.add(index);
+    else
+      seen.set(array, {
+        key: loop.key,
+        extent: { min: loop.min, max: loop.max, range: `${loop.fromText}:${loop.toText}` },
+        indices: new Set([index]),
+      });
+  }
+  const extents = new Map<string, Extent>();
+  for (const [array, e] of seen)
+    if (e && e.indices.size === e.extent.max - e.extent.min + 1) extents.set(array, e.extent);
+  return extents;
+}
+
+/**
+ * The variable whose equation holds each delta term of an event (`v[3]` for a term of
+ * `v[3]' = ...`), from its jumps: the transform lists the terms in the order of their jumps,
+ * each term's jumps one level above the other (`y`, then `y'` for a delta'), so a jump of
+ * another variable, or of a level not above the last, starts the next term. Undefined where
+ * that does not give one variable per term (a delta' whose higher coefficient is zero).
+ */
+function termEquations(ev: EventSpec): string[] | undefined {
+  const levels = ev.actions.flatMap((a) =>
+    a.kind === 'jump' ? [a.variable] : a.kind === 'marcus' ? a.jumps.map((j) => j.variable) : [],
+  );
+  const variables: string[] = [];
+  let last: { variable: string; order: number } | undefined;
+  for (const level of levels) {
+    const variable = level.replace(/'+$/, ''),
+      order = level.length - variable.length;
+    if (!last || last.variable !== variable || order <= last.order) variables.push(variable);
+    last = { variable, order };
+  }
+  return variables.length === ev.deltaSources.length ? variables : undefined;
 }
 
 /** Whether the report is an array model's (some name is an element). */
@@ -155,28 +231,36 @@ function templateOf(r: TransformReport): NonNullable<TransformReport['template']
       r.states.map((q) => `${q.name} stands for ${q.standsFor}, initial ${q.initial}`),
       undefined,
       h?.states,
+      { extents: h?.extents },
     ),
     stepVariables: foldItems(
       r.stepVariables.map((q) => `${q.name}: the jumps of ${q.variable}, so ${q.variable} = ${q.state} + ${q.name}`),
       undefined,
       h?.stepVariables,
+      { extents: h?.extents },
     ),
     discretes: foldItems(r.discretes.map((q) => `${q.name} = ${q.initial}`)),
     algebraic: foldItems(
       r.algebraic.map((q) => `${q.name} = ${q.expr}`),
       undefined,
       h?.algebraic,
+      { extents: h?.extents },
     ),
     situations: foldItems(
       r.situations.map((q) => `${q.name} = ${q.condition}`),
       undefined,
       h?.situations,
+      { extents: h?.extents },
     ),
-    equations: foldItems(r.equations, undefined, h?.equations),
+    equations: foldItems(r.equations, undefined, h?.equations, { extents: h?.extents }),
     events: foldItems(
-      r.events.map((e) => `${e.name} [${e.kind}] ${whenText(e)}: ${e.actions.join('; ') || '(no action)'}`),
+      r.events.map((e) => {
+        const head = `${e.name} [${e.kind}] ${whenText(e)}`;
+        return `${head}: ${actionsLine(e.actions, `${head}: ${e.actions.join('; ')}`, h?.extents)}`;
+      }),
       undefined,
       h?.events,
+      { extents: h?.extents },
     ),
   };
 }
@@ -382,17 +466,8 @@ export function formatText(r: TransformReport): string {
   mark(h?.equations, r.equations.length);
   if (r.events.length) {
     lines.push('', 'events (processed in this order at one instant)');
-    for (const e of r.events) {
-      const when = whenText(e);
-      // (one entry per event, so that an array's events fold as wholes: fold.ts)
-      const entry = [`  ${e.name}  [${e.kind}] ${when}`, `      from: ${e.source}`];
-      e.deltaSources.forEach((s, k) => {
-        // (the first is the `from:` line of a delta's own event; two terms may read alike)
-        if (k > 0 || s !== e.source) entry.push(`      delta term: ${s}`);
-      });
-      for (const a of e.actions) entry.push(`      ${a}`);
-      lines.push(entry.join('\n'));
-    }
+    // (one entry per event, so that an array's events fold as wholes: fold.ts)
+    r.events.forEach((e, n) => lines.push(eventEntry(e, h && { equations: h.termEquations[n], extents: h.extents })));
     mark(h?.events, r.events.length);
   }
   if (r.switching.length)
@@ -403,7 +478,68 @@ export function formatText(r: TransformReport): string {
   if (r.segments) lines.push(...segmentsLines(r as SegmentsPart));
   // an array model: its copies folded back into loops (fold.ts)
   hints.length = lines.length;
-  return foldLines(lines, undefined, hints).join('\n') + '\n';
+  return foldLines(lines, undefined, hints, { extents: h?.extents }).join('\n') + '\n';
+}
+
+/** Keeps a delta term and the variable of its equation apart in one line to fold. */
+const BESIDE = '\u0000';
+
+/**
+ * One event of the text, as one entry: its header, where it comes from, its delta terms and
+ * its actions. In an array model (`arrays`), copies inside it are folded too: delta terms
+ * alike in the equations of consecutive elements are one line, `w*delta(t - spike[3] - d)
+ * in the equation of v[j], for j in 1:N`, and actions alike one loop, `for j in 1:N: S[j] :=
+ * S[j] + w`.
+ */
+function eventEntry(
+  e: TransformReport['events'][number],
+  arrays?: { equations: string[] | undefined; extents: Extents },
+): string {
+  const head = `  ${e.name}  [${e.kind}] ${whenText(e)}`;
+  // (the first term is the `from:` line of a delta's own event; two terms may read alike)
+  const listed = (s: string, k: number) => k > 0 || s !== e.source;
+  const terms = e.deltaSources.flatMap((s, k) => (listed(s, k) ? [`      delta term: ${s}`] : []));
+  const actions = e.actions.map((a) => `      ${a}`);
+  const plain = [head, `      from: ${e.source}`, ...terms, ...actions].join('\n');
+  if (!arrays) return plain;
+  const options = innerOptions(plain, arrays.extents);
+  let from = `      from: ${e.source}`;
+  const { equations } = arrays;
+  if (equations) {
+    terms.length = 0;
+    const items = foldItems(
+      e.deltaSources.map((s, k) => `${s}${BESIDE}${equations[k]}`),
+      INNER_TEXT_STYLE,
+      [],
+      { ...options, maxBlock: 1, sums: false },
+    );
+    let k = 0;
+    for (const item of items) {
+      if (typeof item === 'string') {
+        const s = item.slice(0, item.indexOf(BESIDE));
+        if (listed(s, k)) terms.push(`      delta term: ${s}`);
+        k++;
+        continue;
+      }
+      const [term, equation] = item.body[0].split(BESIDE);
+      const line = `${term} in the equation of ${equation}, for ${item.for} in ${item.range}`;
+      if (k === 0 && !listed(e.deltaSources[0], 0)) from = `      from: ${line}`;
+      else terms.push(`      delta term: ${line}`);
+      k += item.to - item.from + 1;
+    }
+  }
+  return [head, from, ...terms, ...foldLines(actions, INNER_TEXT_STYLE, [], options)].join('\n');
+}
+
+/** An event's actions in one line (`; ` between them), in an array model with copies folded: `for j in 1:N: S[j] := S[j] + w`. */
+function actionsLine(actions: readonly string[], around: string, extents?: Extents): string {
+  if (actions.length === 0) return '(no action)';
+  if (!extents) return actions.join('; ');
+  const items = foldItems(actions, INNER_TEXT_STYLE, [], innerOptions(around, extents));
+  const loop = (item: Exclude<FoldItem, string>) => `for ${item.for} in ${item.range}: ${item.body.join('; ')}`;
+  if (items.length === 1) return typeof items[0] === 'string' ? items[0] : loop(items[0]);
+  // (a loop among other actions in parentheses: which actions it holds)
+  return items.map((item) => (typeof item === 'string' ? item : `(${loop(item)})`)).join('; ');
 }
 
 /** A LaTeX fragment (align* environment plus an itemised list of events) for a paper or a notebook. */
@@ -418,33 +554,49 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
   // (each step variable's meaning, y' = u + S, is already the equation of y: not repeated)
   const eqs = sys.equations.map((q) => `  ${stateName(q.state)}' &= ${toLatex(q.rhs)}`);
   const algebraic = sys.namedValues.map((v) => `  ${latexName(v.name)} &= ${toLatex(v.expr)}`);
+  const h = reportHints.get(r);
+  const extents = h?.extents;
   const out: string[] = [
     `% ${r.model}: first-order system in u-plus-step form (deltastep transform)`,
     '\\begin{align*}',
-    foldLines([...eqs, ...algebraic], LATEX_ALIGN_STYLE, [
-      ...(reportHints.get(r)?.equations ?? eqs.map(() => undefined)),
-      ...(reportHints.get(r)?.named ?? []),
-    ]).join(' \\\\\n'),
+    foldLines(
+      [...eqs, ...algebraic],
+      LATEX_ALIGN_STYLE,
+      [...(h?.equations ?? eqs.map(() => undefined)), ...(h?.named ?? [])],
+      { extents },
+    ).join(' \\\\\n'),
     '\\end{align*}',
   ];
-  if (sys.stepVariables.length)
-    out.push(`% step variables: ${sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`).join(', ')}`);
+  if (sys.stepVariables.length) {
+    const steps = sys.stepVariables.map((s) => `${s.name} (the jumps of ${s.variable})`);
+    const items = h ? foldItems(steps, INNER_TEXT_STYLE, h.stepVariables, { extents }) : steps;
+    const listed = items.map((item) =>
+      typeof item === 'string' ? item : `for ${item.for} in ${item.range}: ${item.body.join(', ')}`,
+    );
+    out.push(`% step variables: ${listed.join(', ')}`);
+  }
   if (sys.events.length) {
     out.push('\\begin{itemize}');
     out.push(
       ...foldLines(
-        sys.events.map((ev) => `  \\item ${eventLatex(ev, r)}`),
+        sys.events.map((ev) => `  \\item ${eventLatex(ev, r, extents)}`),
         LATEX_ITEM_STYLE,
-        reportHints.get(r)?.events,
+        h?.events,
+        { extents },
       ),
     );
     out.push('\\end{itemize}');
   }
-  if (r.segments) out.push(...segmentsLatex(r as SegmentsPart));
+  if (r.segments) out.push(...segmentsLatex(r as SegmentsPart, extents));
   return out.join('\n') + '\n';
 }
 
-function eventLatex(ev: EventSpec, r: TransformReport): string {
+/**
+ * An event as an item: its name, when it acts and its actions; in an array model (`extents`)
+ * copies among the actions folded, `$\mathit{S[j]} \leftarrow \mathit{S[j]} + w$ for
+ * $j = 1, \dots, N$`.
+ */
+function eventLatex(ev: EventSpec, r: TransformReport, extents?: Extents): string {
   const times = r.events.find((e) => e.name === ev.name)?.times ?? [];
   const label = `\\texttt{${ev.name.replace(/([_#$%&{}])/g, '\\$1')}}`;
   const s = ev.schedule;
@@ -463,5 +615,24 @@ function eventLatex(ev: EventSpec, r: TransformReport): string {
     if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${toLatex(jumped(a))}`;
     return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
   });
-  return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;
+  if (acts.length === 0 || !extents) return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;
+  // runs of plain actions in one formula each, a loop as its formula and its range
+  const parts: string[] = [];
+  let run: string[] = [];
+  const close = () => {
+    if (run.length) parts.push(`$${run.join(',\\ ')}$`);
+    run = [];
+  };
+  const around = `${label} ${when}: ${acts.join(',\\ ')}`;
+  for (const item of foldItems(acts, LATEX_ITEM_STYLE, [], innerOptions(around, extents))) {
+    if (typeof item === 'string') {
+      run.push(item);
+      continue;
+    }
+    close();
+    const [from, to] = splitRange(item.range);
+    parts.push(`$${item.body.join(',\\ ')}$ for $${item.for} = ${from}, \\dots, ${to}$`);
+  }
+  close();
+  return `${label} ${when}: ${parts.join(', ')}`;
 }

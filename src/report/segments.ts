@@ -9,7 +9,7 @@
 import type { CompiledModel } from '../codegen/compile.js';
 import { segmentsReport, type EventRootsEntry, type SegmentEntry } from '../structure/segments.js';
 import { structureOf } from '../structure/structure.js';
-import { foldLines } from './fold.js';
+import { foldLines, type Extents } from './fold.js';
 
 export interface SegmentsPart {
   segments: SegmentEntry[];
@@ -54,9 +54,9 @@ export function segmentsLines(r: SegmentsPart): string[] {
   return lines;
 }
 
-/** The LaTeX comment lines (an array model's elements folded into loops, as in the text). */
-export function segmentsLatex(r: SegmentsPart): string[] {
-  return foldLines(segmentsLines(r).slice(1))
+/** The LaTeX comment lines (an array model's elements folded into loops, as in the text; `extents`: fold.ts). */
+export function segmentsLatex(r: SegmentsPart, extents?: Extents): string[] {
+  return foldLines(segmentsLines(r).slice(1), undefined, [], { extents })
     .join('\n')
     .split('\n')
     .map((l) => `% ${l}`);
