@@ -262,7 +262,7 @@ export class AnalyticSimulator {
       run.lo = lo;
       const c = pr.c,
         D = plan.degree;
-      plan.coefficients!(t, y, p, d, c);
+      plan.valueRate!(t, y, p, d, c);
       this.preValue[k] = c[0];
       this.preBound[k] = c[D + 1];
       // (pr.rateSign(plan), written out)
@@ -424,7 +424,7 @@ export class AnalyticSimulator {
       const k = due[i],
         plan = plans[k];
       if (plan.watch < 0) continue;
-      pr.coefficients(plan, t, ws.y, ws.p, ws.d);
+      plan.valueRate!(t, ws.y, ws.p, ws.d, pr.c);
       this.preValue[k] = pr.c[0];
       this.preBound[k] = pr.c[plan.degree + 1];
       this.preApproach[k] = pr.rateSign(plan);

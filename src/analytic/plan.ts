@@ -17,6 +17,8 @@ export interface EventPlan {
   dir: number;
   degree: number;
   coefficients: CoefficientFunction | null;
+  /** the same for the value and the rate only (closed-form.ts, valueRate): just before its actions */
+  valueRate: CoefficientFunction | null;
   /** a function along a linear block: its coefficients hold on a window only (linear-scan.ts) */
   linear: LinearEventFunction | null;
   /** the groups its function reads */
@@ -100,6 +102,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       dir: ev.direction === 'rises' ? 1 : ev.direction === 'falls' ? -1 : 0,
       degree: cf.degree[k],
       coefficients: cf.coefficients[k],
+      valueRate: cf.valueRate[k],
       linear: cf.linear[k],
       reads: Int32Array.from(e.reads),
       touch: sorted(touch),

@@ -42,11 +42,6 @@ export class Predictor {
     this.c = new Float64Array(2 * (maxDegree + 1));
   }
 
-  /** Evaluates plan's coefficients at (t, y, p, d) into c (its groups must be at t). */
-  coefficients(plan: EventPlan, t: number, y: Float64Array, p: Float64Array, d: Float64Array): void {
-    plan.coefficients!(t, y, p, d, this.c);
-  }
-
   /** The sign of the function's rate in c where it exceeds its rounding, else 0. */
   rateSign(plan: EventPlan): number {
     const D = plan.degree;

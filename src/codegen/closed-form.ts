@@ -48,6 +48,12 @@ export interface CompiledClosedForm {
   advance: (AdvanceFunction | null)[];
   /** per event of the system: the Taylor coefficients of its function (state events with a polynomial or linear function), else null */
   coefficients: (CoefficientFunction | null)[];
+  /**
+   * per event: the same function where only the value and the rate (out[0], out[1]) and their
+   * bounds (out[D + 1], out[D + 2]) are asked for; it may leave the rest as it was (a linear
+   * event's skips the higher orders)
+   */
+  valueRate: (CoefficientFunction | null)[];
   /** per event: its function along a linear block (windows of validity, coefficients about any time), else null */
   linear: (LinearEventFunction | null)[];
   /** per event: the degree of its function in t, -1 where there are no coefficients */
@@ -203,6 +209,8 @@ export function compileClosedForm(
   groupIndex.forEach((gi, k) => (advance[gi] = made.advance[k]));
   const coefficients: (CoefficientFunction | null)[] = sys.events.map(() => null);
   eventIndex.forEach((ei, k) => (coefficients[ei] = made.coefficients[k]));
+  // (a polynomial's coefficients are few: all of them)
+  const valueRate = coefficients.slice();
   // the linear blocks' propagators, and their events' functions along them
   const blocks: (LinearPropagator | null)[] = structure.groups.map(() => null);
   matrixIndex.forEach((gi, k) => {
@@ -219,9 +227,10 @@ export function compileClosedForm(
     const f = new LinearEventFunction(blocks[e.reads[0]]!, made.gradient[k]);
     linear[ei] = f;
     coefficients[ei] = (_t, y, p, d, out) => f.coefficients(y, p, d, out);
+    valueRate[ei] = (_t, y, p, d, out) => f.valueAndRate(y, p, d, out);
     degree[ei] = LINEAR_ORDER;
   });
   let maxDegree = 0;
   for (const D of degree) if (D > maxDegree) maxDegree = D;
-  return { advance, coefficients, linear, degree, maxDegree, source };
+  return { advance, coefficients, valueRate, linear, degree, maxDegree, source };
 }

@@ -70,6 +70,25 @@ export class LinearEventFunction {
    * block's states in y at the instant. Remembers them for `windowAt`.
    */
   coefficients(y: Float64Array, p: Float64Array, d: Float64Array, out: Float64Array): void {
+    this.at(y, p, d);
+    // (a pure rotation's and a relaxation's crossings come in closed form: the low orders are
+    // enough for how the function leaves zero at the instant)
+    this.taylor(this.x0, this.window, out, false, this.block.rotationFrequency() !== 0 || this.relaxes() ? 4 : K);
+  }
+
+  /**
+   * The value and the rate about the current instant, with their rounding bounds, into out[0],
+   * out[1], out[K+1] and out[K+2], as `coefficients` gives them (the other entries are left as
+   * they were): what the engine reads of a function just before its event's actions, at a
+   * fraction of the cost. Remembers the state as `coefficients` does.
+   */
+  valueAndRate(y: Float64Array, p: Float64Array, d: Float64Array, out: Float64Array): void {
+    this.at(y, p, d);
+    this.taylor(this.x0, this.window, out, false, 1, false);
+  }
+
+  /** The block's constants, the gradient and the block's states in y at the instant; the first window. */
+  private at(y: Float64Array, p: Float64Array, d: Float64Array): void {
     const bl = this.block;
     bl.update(p, d);
     this.cPrev.set(this.c);
@@ -79,9 +98,6 @@ export class LinearEventFunction {
     for (let i = 0; i < slots.length; i++) this.x0[i] = y[slots[i]];
     const na = bl.normBalanced;
     this.window = na > 0 ? 0.5 / na : Infinity;
-    // (a pure rotation's and a relaxation's crossings come in closed form: the low orders are
-    // enough for how the function leaves zero at the instant)
-    this.taylor(this.x0, this.window, out, false, bl.rotationFrequency() !== 0 || this.relaxes() ? 4 : K);
   }
 
   /**
@@ -106,8 +122,9 @@ export class LinearEventFunction {
   /**
    * The coefficients at state x over a window of width w: scaled to u = s/w when `scaled`,
    * else in s; the tail that stays below the constant's bound on the window folded into it.
+   * Those above `order` are zero (left as they were without `clear`).
    */
-  private taylor(x: Float64Array, w: number, out: Float64Array, scaled: boolean, order = K): void {
+  private taylor(x: Float64Array, w: number, out: Float64Array, scaled: boolean, order = K, clear = true): void {
     const bl = this.block,
       n = bl.n,
       c = this.c;
@@ -129,7 +146,10 @@ export class LinearEventFunction {
     out[0] = cx;
     out[K + 1] = ULPS * 2 * cm;
     let wk = 1;
-    for (let k = order + 1; k <= K; k++) out[k] = out[K + 1 + k] = 0;
+    if (clear && order < K) {
+      out.fill(0, order + 1, K + 1);
+      out.fill(0, K + 2 + order, 2 * K + 2);
+    }
     for (let k = 1; k <= order; k++) {
       // c·x⁽ᵏ⁾/k! = rows[k]·x + consts[k], with its magnitudes
       let g = consts[k],
