@@ -980,8 +980,8 @@ describe('transform prints an array model once, as loops over its template', () 
     expect(large).toContain('  v0[1:600] = [0.310308, -0.390371, ');
     expect(large).not.toMatch(/J\[5\] =/);
     // the contacts are one template, each with its two delta terms, signs as written
-    expect(large).toMatch(/\n {2}for j in 1:N-1:\n {4}c\[j\] {2}\[state\] when x\[j\+1\] - x\[j\] falls\n/);
-    expect(large).toContain('        delta term: -J[j]*delta(t - c[j])\n        delta term: J[j]*delta(t - c[j])\n');
+    expect(large).toMatch(/\n {2}for i in 1:N-1:\n {4}c\[i\] {2}\[state\] when x\[i\+1\] - x\[i\] falls\n/);
+    expect(large).toContain('        delta term: -J[i]*delta(t - c[i])\n        delta term: J[i]*delta(t - c[i])\n');
   });
 
   it('sum() prints as a sum; LaTeX folds its equations and events the same way', () => {

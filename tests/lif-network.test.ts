@@ -103,7 +103,7 @@ describe('examples/lif_network.delta against its exact reference (bench/lif/refe
     const out = formatText(transformReport(compileModel(text, 'lif_network.delta')));
     for (const line of [
       "  for i in 1:N: u[i]' = (-(u[i] + S[i]) + I[i])/tau",
-      '    spike[j]  [state] when u[j] + S[j] - vth rises',
+      '    spike[i]  [state] when u[i] + S[i] - vth rises',
       '    delta(t - spike[i] - d)  [time] d after each spike[i] (d = 2)',
       '        from: w*delta(t - spike[i] - d) in the equation of v[j], for j in 1:N',
       '        for j in 1:N: S[j] := S[j] + w',

@@ -53,10 +53,10 @@ describe('transform folds the copies inside an event of an array model', () => {
     expect(text).toContain(
       [
         'events (processed in this order at one instant)',
-        '  for j in 1:N:',
-        '    spike[j]  [state] when u[j] + S[j] - vth rises',
+        '  for i in 1:N:',
+        '    spike[i]  [state] when u[i] + S[i] - vth rises',
         '        from: event spike[i] when v[i] - vth rises do v[i] := vr; spikes := spikes + 1 end',
-        '        u[j] := vr - S[j]',
+        '        u[i] := vr - S[i]',
         '        spikes := spikes + 1',
         '  for i in 1:N:',
         '    delta(t - spike[i] - d)  [time] d after each spike[i] (d = 2)',

@@ -326,6 +326,30 @@ export interface FoldOptions {
   around?: string;
   /** fold sums of copies inside a line (true) */
   sums?: boolean;
+  /**
+   * Lines of the model as written (an event's statement, `from: event c[i] when ...`): the
+   * names of the loops around it are its own there, so a fold over its own loop may take that
+   * loop's variable although such a line uses it.
+   */
+  asWritten?: (line: string) => boolean;
+}
+
+/** Whether a block may take its loop's own variable: no line uses that name, but those as written. */
+function ownFree(block: readonly Line[], own: string, around: string, asWritten?: (line: string) => boolean): boolean {
+  const text = (l: Line) =>
+    asWritten
+      ? l.text
+          .split('\n')
+          .filter((x) => !asWritten(x))
+          .join('\n')
+      : l.text;
+  return (
+    freeVariable(
+      block.map((l) => ({ ...l, text: text(l) })),
+      [own],
+      around,
+    ) === own
+  );
 }
 
 /** The range as written of the arrays the block indexes by `v` alone, when they agree and span the fold. */
@@ -372,7 +396,7 @@ export function foldItems(
     const range = modelRange(hints, s, p, f);
     // the model's own loop variable, unless the block uses that name otherwise
     const own = range?.loop.variable;
-    const v = own && freeVariable(block, [own], around) === own ? own : freeVariable(block, variables, around);
+    const v = own && ownFree(block, own, around, options.asWritten) ? own : freeVariable(block, variables, around);
     const last = f.first + f.count - 1;
     const body = template(block, f, v);
     out.push({

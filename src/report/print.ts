@@ -478,7 +478,9 @@ export function formatText(r: TransformReport): string {
   if (r.segments) lines.push(...segmentsLines(r as SegmentsPart));
   // an array model: its copies folded back into loops (fold.ts)
   hints.length = lines.length;
-  return foldLines(lines, undefined, hints, { extents: h?.extents }).join('\n') + '\n';
+  // (an event's `from: event ...` line is its statement as written, in its own loop's variable)
+  const asWritten = (line: string) => /^\s*from: event /.test(line);
+  return foldLines(lines, undefined, hints, { extents: h?.extents, asWritten }).join('\n') + '\n';
 }
 
 /** Keeps a delta term and the variable of its equation apart in one line to fold. */
