@@ -242,7 +242,7 @@ describe('a scheduled event, a crossing that commutes with it and one that does 
       "y' = 1",
       'x(0) = 0; y(0) = 0',
     ].join('\n');
-  it.each([1, 1e3, 1e6, 3026.1].flatMap((T) => [...METHODS, 'rk4', 'analytic'].map((m) => [T, m] as const)))(
+  it.each([1, 1e3, 1e6, 3026.1].flatMap((T) => ([...METHODS, 'rk4', 'analytic'] as const).map((m) => [T, m] as const)))(
     'at %s, %s: c = 0 with status ok, or precision ran out',
     (T, method) => {
       const r = simulate(source(T), { method });
