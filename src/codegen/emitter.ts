@@ -10,6 +10,7 @@ import type { Expr } from '../expression/ast.js';
 import { sub, walk } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { switchKey } from '../transform/transform.js';
+import { foldSum, MIN_SUM_TERMS } from './loops.js';
 
 const MATH: Readonly<Record<string, string>> = {
   sin: 'Math.sin',
@@ -78,8 +79,22 @@ export class Emitter {
     // deoptimisations on a row of 1024 spheres)
     needed.sort((a, b) => a.index - b.index);
     let lines = '';
-    for (const v of needed) lines += `  const v${v.index} = ${this.expr(v.expr, mode)};\n`;
+    for (const v of needed) lines += this.namedValue(v.index, v.expr, mode);
     return lines;
+  }
+
+  /** The statement(s) of named value `vK`: a long sum as loops that add its terms (loops.ts). */
+  private namedValue(index: number, e: Expr, mode: Mode): string {
+    const terms = sumTerms(e);
+    if (terms !== null) {
+      // (built in sK: vK is a const, declared once the sum is complete)
+      const folded = foldSum(
+        `s${index}`,
+        terms.map((t) => this.expr(t, mode)),
+      );
+      if (folded !== null) return `${folded}  const v${index} = s${index};\n`;
+    }
+    return `  const v${index} = ${this.expr(e, mode)};\n`;
   }
 
   /**
@@ -248,4 +263,17 @@ export class Emitter {
       return `(1 / ${b})`;
     return `Math.pow(${b}, ${this.expr(exponent, mode)})`;
   }
+}
+
+/** The terms of e, a tree of `+` with at least MIN_SUM_TERMS of them, left to right; null otherwise. */
+function sumTerms(e: Expr): Expr[] | null {
+  if (e.kind !== 'binary' || e.op !== '+') return null;
+  // (with a stack: a sum written out term by term is a chain as deep as it is long)
+  const terms: Expr[] = [];
+  const pending: Expr[] = [e];
+  for (let x = pending.pop(); x !== undefined; x = pending.pop()) {
+    if (x.kind === 'binary' && x.op === '+') pending.push(x.right, x.left);
+    else terms.push(x);
+  }
+  return terms.length >= MIN_SUM_TERMS ? terms : null;
 }

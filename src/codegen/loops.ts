@@ -122,8 +122,13 @@ function template(
  * The statements (one per element of `lines`, each ending in a newline) with every run of
  * MIN_COPIES or more foldable copies written as a loop over `loopVariable`.
  */
-export function foldStatements(lines: readonly string[], loopVariable = 'i', indent = '  '): string[] {
-  const statements = lines.map((line) => analyse(line));
+export function foldStatements(
+  lines: readonly string[],
+  loopVariable = 'i',
+  indent = '  ',
+  foldable: RegExp = FOLDABLE,
+): string[] {
+  const statements = lines.map((line) => analyse(line, foldable.test(line)));
   const out: string[] = [];
   for (let s = 0; s < statements.length;) {
     let best: { p: number; count: number; slope: number[]; offset: number[] } | null = null;
@@ -143,6 +148,27 @@ export function foldStatements(lines: readonly string[], loopVariable = 'i', ind
     s += best.count * best.p;
   }
   return out;
+}
+
+/** A statement that adds a term to a sum being built (see foldSum). */
+const ADD_TO = /^\s*s[0-9]+ \+= /;
+/** Sums of fewer terms stay one expression. */
+export const MIN_SUM_TERMS = 16;
+
+/**
+ * A named value that is a sum of many terms (`E = sum(i in 1:N, m*x[i]'^2/2)`, written out
+ * as N terms) as statements that add the terms to `name` in order, runs of terms that differ
+ * only in whole numbers advancing together as loops: one expression of 16384 terms is code
+ * V8 does not optimise, evaluated at every row. Null where that would not be shorter. The
+ * terms are added left to right, which rounds differently from the written-out expression
+ * by a few ulps of the sum.
+ */
+export function foldSum(name: string, terms: readonly string[], loopVariable = 'i'): string | null {
+  if (terms.length < MIN_SUM_TERMS || !ADD_TO.test(`${name} += `)) return null;
+  const lines = terms.map((t) => `  ${name} += ${t};\n`);
+  const folded = foldStatements(lines, loopVariable, '  ', ADD_TO);
+  if (2 * folded.length > lines.length) return null;
+  return `  let ${name} = 0;\n${folded.join('')}`;
 }
 
 /**
