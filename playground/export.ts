@@ -2,8 +2,10 @@
  * The run as files, in the command line's formats (docs/cli.md): CSV (a header of the columns,
  * one line per row) and the JSON of `simulate --format json` (or of `shoot`, with the solution
  * inside). A run the user stopped is a complete document with status `interrupted`, as the
- * command line writes one on SIGINT. And the share link: the model in the address.
+ * command line writes one on SIGINT. And the share link: the model and the plot's look in the
+ * address.
  */
+import { figureHash, type FigureText } from './figure.js';
 import type { RunData } from './run-data.js';
 
 export type ValueRecordLike = Record<string, number>;
@@ -68,9 +70,12 @@ export function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The page's address with the model in its fragment (`#model=` and the URL-encoded text). */
-export function shareUrl(text: string): string {
-  return `${location.href.replace(/#.*$/, '')}#model=${encodeURIComponent(text)}`;
+/**
+ * The page's address with the model in its fragment (`#model=` and the URL-encoded text), and
+ * the plot's look after it (`&title=...`, the fields that are set: figure.ts).
+ */
+export function shareUrl(text: string, figure: FigureText = {}): string {
+  return `${location.href.replace(/#.*$/, '')}#model=${encodeURIComponent(text)}${figureHash(figure)}`;
 }
 
 /** The model of an address's fragment, or null when it has none. */

@@ -1,11 +1,15 @@
 /**
  * The deltastep playground: edit a .delta model, see its transformed system (text and
  * LaTeX), run it in a worker with a Stop, and read the plot, the impulse ledger and the final
- * values. `#model=<URL-encoded text>` in the address opens a model; Share writes one.
+ * values. `#model=<URL-encoded text>` in the address opens a model, and `&title=`, `&xlabel=`,
+ * `&ylabel=`, `&width=`, `&height=` after it the plot's look (figure.ts); Share writes both.
  */
 import EXAMPLES from 'virtual:examples';
+import { unitsOf } from '../src/cli/plot-units.js';
 import { createEditor } from './editor.js';
 import { download, modelFromHash, shareUrl, toCsv, toJson } from './export.js';
+import { figureFromHash } from './figure.js';
+import { FigurePanel } from './figure-panel.js';
 import { latexToHtml } from './latex.js';
 import { Plot } from './plot.js';
 import type { CheckResult, Problem, Reply } from './protocol.js';
@@ -60,7 +64,13 @@ function slideRun(): void {
     run();
   }, 150);
 }
-const plot = new Plot(byId('plot'), byId('legend'), byId<HTMLSelectElement>('x-axis'));
+const plot = new Plot(byId('plot'), byId('legend'), byId<HTMLSelectElement>('x-axis'), {
+  note: byId('plot-note'),
+  drawn: (defaults) => figure.showDefaults(defaults),
+});
+const figure = new FigurePanel(byId('figure'), byId('figure-problem'), byId<HTMLButtonElement>('figure-toggle'), () =>
+  plot.setLook(figure.look().look),
+);
 const workers = new Workers(byId('worker-source').textContent ?? '', {
   check: onCheck,
   run: onRun,
@@ -151,7 +161,7 @@ function onRun(reply: Reply): void {
   switch (reply.kind) {
     case 'started':
       state.run = new RunData(reply.columns, reply.independent, reply.from, reply.to, reply.shooting);
-      plot.show(state.run);
+      plot.show(state.run, unitsOf(state.ranText));
       showStatus(runStatus(state.run));
       break;
     case 'rows':
@@ -198,6 +208,7 @@ function finishRun(d: RunData): void {
   plot.update(true);
   renderTables();
   byId<HTMLButtonElement>('download-csv').disabled = d.rowCount === 0;
+  byId<HTMLButtonElement>('download-svg').disabled = d.rowCount === 0;
   byId<HTMLButtonElement>('download-json').disabled = false;
 }
 
@@ -233,8 +244,7 @@ function setRunning(running: boolean): void {
   byId<HTMLButtonElement>('stop').disabled = !running;
   document.body.classList.toggle('running', running);
   if (running) {
-    byId<HTMLButtonElement>('download-csv').disabled = true;
-    byId<HTMLButtonElement>('download-json').disabled = true;
+    for (const id of ['download-csv', 'download-json', 'download-svg']) byId<HTMLButtonElement>(id).disabled = true;
   }
 }
 
@@ -261,6 +271,9 @@ function setupControls(): void {
     const ex = EXAMPLES.find((e) => e.file === select.value);
     if (!ex) return;
     history.replaceState(null, '', location.href.replace(/#.*$/, ''));
+    // (the texts were the last model's; a size suits any)
+    const { width, height } = figure.text();
+    figure.set({ width, height });
     loadModel(ex.text, ex.file);
     select.value = '';
   });
@@ -281,7 +294,7 @@ function setupControls(): void {
   );
   byId('problem').addEventListener('click', () => state.problem && editor.reveal(state.problem));
   byId('share').addEventListener('click', () => {
-    const url = shareUrl(editor.text());
+    const url = shareUrl(editor.text(), figure.text());
     history.replaceState(null, '', url);
     copy(url, 'Link copied; it is in the address bar too', 'the link is in the address bar');
   });
@@ -294,20 +307,28 @@ function setupControls(): void {
     'click',
     () => state.run && download(`${name()}.json`, toJson(state.run), 'application/json'),
   );
+  byId('download-svg').addEventListener('click', () => {
+    const { problem } = figure.look();
+    if (problem) toast(`Not downloaded: ${problem.split('\n')[0].replace(/ \(.*$/, '')}`);
+    else download(`${name()}.svg`, plot.svgDocument(), 'image/svg+xml');
+  });
   window.addEventListener('hashchange', () => {
     const text = modelFromHash(location.hash);
-    if (text !== null && text !== editor.text()) loadModel(text, 'model.delta');
+    if (text === null) return;
+    figure.set(figureFromHash(location.hash));
+    if (text !== editor.text()) loadModel(text, 'model.delta');
   });
+}
+
+function toast(msg: string): void {
+  const t = byId('toast');
+  t.textContent = msg;
+  t.classList.add('show');
+  setTimeout(() => t.classList.remove('show'), 2200);
 }
 
 /** Copies text to the clipboard and says so; `elsewhere` says where to find it when that fails. */
 function copy(text: string, done: string, elsewhere: string): void {
-  const toast = (msg: string) => {
-    const t = byId('toast');
-    t.textContent = msg;
-    t.classList.add('show');
-    setTimeout(() => t.classList.remove('show'), 2200);
-  };
   // (file:// pages and older browsers may have no clipboard)
   if (!navigator.clipboard) {
     toast(`No clipboard here: ${elsewhere}`);
@@ -320,6 +341,7 @@ function copy(text: string, done: string, elsewhere: string): void {
 }
 
 setupControls();
+figure.set(modelFromHash(location.hash) !== null ? figureFromHash(location.hash) : {});
 check();
 showStatus({
   state: 'idle',
@@ -336,6 +358,7 @@ Object.assign(window, {
     state,
     csv: () => (state.run ? toCsv(state.run) : null),
     json: () => (state.run ? toJson(state.run) : null),
+    svg: () => plot.svgDocument(),
     load: loadModel,
   },
 });

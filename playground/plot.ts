@@ -3,8 +3,13 @@
  * (plot-geometry.ts), so that a million rows draw as fast as a thousand; every event marked
  * on the time axis; a legend that hides and shows series; the values under the pointer; drag
  * to zoom, double-click to zoom out. (vega-lite would add about 760 KB to the page and
- * re-render a streamed run from scratch; this is a few hundred lines.)
+ * re-render a streamed run from scratch; this is a few hundred lines.) The SVG is a figure
+ * on its own (plot-figure.ts): a title, axis titles and a size the user may choose
+ * (figure.ts), a legend in each panel, its style inside; `svgDocument` writes it as a file.
  */
+import { withUnit } from '../src/cli/plot-units.js';
+import type { FigureDefaults, FigureLook } from './figure.js';
+import { axisTitle, drawKey, el, leftMargin, PLOT_STYLE, svgDocument, type KeyEntry } from './plot-figure.js';
 import {
   extentOf,
   formatValue,
@@ -34,15 +39,12 @@ export const SERIES_COLOURS = [
   '#65a30d',
 ];
 const EVENT_COLOURS = ['#9333ea', '#0f766e', '#b45309', '#be185d', '#1e40af', '#4d7c0f'];
-const SVG = 'http://www.w3.org/2000/svg';
-
-function el<K extends keyof SVGElementTagNameMap>(
-  name: K,
-  attrs: Record<string, string | number>,
-): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
+/** What the page needs of the plot besides its box: where the window note goes, and the defaults drawn. */
+export interface PlotHooks {
+  /** the note under the plot (the time window chosen for the run, see eventWindow) */
+  note: HTMLElement;
+  /** after every drawing: the titles and size the plot chose where the figure sets none */
+  drawn?: (defaults: FigureDefaults) => void;
 }
 
 export class Plot {
@@ -66,17 +68,31 @@ export class Plot {
   private drag: { x0: number; rect: SVGRectElement } | null = null;
   private readonly svg: SVGSVGElement;
   private readonly tip: HTMLDivElement;
+  private readonly style = el('style', {}, PLOT_STYLE);
+  /** the title, axis titles and size the user chose */
+  private look: FigureLook = {};
+  /** the run's units, by name, from its model's `# units:` comments */
+  private units: ReadonlyMap<string, string> = new Map();
+  /** the box's size when last seen (a hidden tab's box has none; the plot draws at this one) */
+  private boxSize = { width: 800, height: 500 };
+  /** how the plot is shown: 1, or smaller when a chosen size is larger than the box */
+  private scale = 1;
 
   constructor(
     private readonly box: HTMLElement,
     private readonly legend: HTMLElement,
     private readonly xSelect: HTMLSelectElement,
+    private readonly hooks: PlotHooks,
   ) {
     this.svg = el('svg', { class: 'plot-svg', role: 'img' });
     this.tip = document.createElement('div');
     this.tip.className = 'plot-tip';
     box.append(this.svg, this.tip);
-    new ResizeObserver(() => this.update()).observe(box);
+    new ResizeObserver(() => {
+      if (box.clientWidth > 0 && box.clientHeight > 0)
+        this.boxSize = { width: box.clientWidth, height: box.clientHeight };
+      this.update();
+    }).observe(box);
     this.svg.addEventListener('mousemove', (e) => this.hover(e));
     this.svg.addEventListener('mouseleave', () => this.hover(null));
     this.svg.addEventListener('mousedown', (e) => this.startDrag(e));
@@ -95,8 +111,18 @@ export class Plot {
     });
   }
 
-  /** A new run (its columns may differ: the x axis and hidden series start anew where they do). */
-  show(data: RunData | null): void {
+  /** The title, axis titles and size to draw with (absent fields: the plot's own). */
+  setLook(look: FigureLook): void {
+    this.look = look;
+    this.update();
+  }
+
+  /**
+   * A new run (its columns may differ: the x axis and hidden series start anew where they do),
+   * with the units its model states.
+   */
+  show(data: RunData | null, units: ReadonlyMap<string, string> = new Map()): void {
+    this.units = units;
     const same = this.data && data && this.data.columns.join('\u0000') === data.columns.join('\u0000');
     if (!same) {
       this.xi = 0;
@@ -146,22 +172,46 @@ export class Plot {
     return d.columns.map((_, j) => j).filter((j) => j !== this.xi && !this.hidden.has(d.columns[j]));
   }
 
+  /** The plot as an SVG file, as drawn now with the figure's look (drawn again first). */
+  svgDocument(): string {
+    this.draw();
+    return svgDocument(this.svg);
+  }
+
   private draw(): void {
-    const d = this.data;
-    const width = this.box.clientWidth,
-      height = this.box.clientHeight;
+    const d = this.data,
+      look = this.look;
+    const box = {
+      width: this.box.clientWidth || this.boxSize.width,
+      height: this.box.clientHeight || this.boxSize.height,
+    };
+    const width = look.width ?? box.width,
+      height = look.height ?? box.height;
     this.svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     this.svg.setAttribute('width', String(width));
     this.svg.setAttribute('height', String(height));
-    this.svg.replaceChildren();
+    this.svg.setAttribute('aria-label', look.title ?? 'the trajectory plot');
+    // (a chosen size larger than the box is shown whole, smaller, as a figure scaled on a page)
+    this.scale = Math.min(1, box.width / width, box.height / height);
+    this.svg.style.width = `${width * this.scale}px`;
+    this.svg.style.height = `${height * this.scale}px`;
+    this.svg.replaceChildren(this.style, el('rect', { class: 'plot-background', width, height }));
     this.tip.style.display = 'none';
+    this.hooks.note.textContent = '';
     this.drawLegend();
     this.frames = [];
     this.panels = [];
+    let top = 18;
+    if (look.title) {
+      this.svg.append(el('text', { x: 14, y: 24, class: 'plot-heading' }, look.title));
+      top += 26;
+    }
+    const xName = d ? withUnit(d.columns[this.xi], this.units) : '';
     if (!d || d.rowCount === 0 || width < 50 || height < 50) {
       const note = el('text', { x: width / 2, y: height / 2, class: 'plot-empty', 'text-anchor': 'middle' });
       note.textContent = d ? 'no rows yet' : 'Run the model to plot its trajectory';
       this.svg.append(note);
+      this.hooks.drawn?.({ xLabel: xName, yLabels: [], width, height });
       return;
     }
     const ys = this.visible();
@@ -174,7 +224,6 @@ export class Plot {
     const groups = ys.length ? scaleGroups(d, ys, ext) : [{ columns: [], counter: false }];
     // (counters get half a panel's height; panels below 70 px merge into one)
     const gap = 16,
-      top = 18,
       bottom = 42;
     const weights = groups.map((g) => (g.counter ? 0.5 : 1));
     const unit = (height - top - bottom - gap * (groups.length - 1)) / weights.reduce((a, b) => a + b, 0);
@@ -189,17 +238,66 @@ export class Plot {
         lo = Math.min(lo, a);
         hi = Math.max(hi, b);
       }
-      const f: Frame = { left: 64, top: at, width: width - 64 - 18, height: h, x, y: padded(lo, hi, 0.06) };
+      const f: Frame = { left: 0, top: at, width: 0, height: h, x, y: padded(lo, hi, 0.06) };
       if (f.x[1] === f.x[0]) f.x = padded(f.x[0], f.x[1], 0.05);
       this.frames.push(f);
       this.panels.push(g.columns);
       at += h + gap;
     }
-    this.frames.forEach((f, k) => this.drawPanel(d, f, this.panels[k], k === this.frames.length - 1));
+    // (the y ticks depend on the panels' heights only: the left margin is made to hold their labels)
+    const yTicks = this.frames.map((f) => niceTicks(f.y[0], f.y[1], Math.max(2, Math.floor(f.height / 50))));
+    const left = leftMargin(yTicks.flatMap((t, k) => t.ticks.map((v) => this.yLabelAt(k, v, t.step))));
+    for (const f of this.frames) Object.assign(f, { left, width: width - left - 18 });
+    const yTitles = this.frames.map((f, k) =>
+      axisTitle(
+        this.panels[k].map((j) => d.columns[j]),
+        this.units,
+        f.height,
+      ),
+    );
+    this.frames.forEach((f, k) => {
+      const last = k === this.frames.length - 1;
+      const yLabel = look.yLabels?.length === 1 ? look.yLabels[0] : look.yLabels?.[k];
+      this.drawAxes(f, yTicks[k], last ? (look.xLabel ?? xName) : null, yLabel || yTitles[k]);
+      this.drawPanel(d, f, this.panels[k]);
+    });
+    this.frames.forEach((f, k) => drawKey(this.svg, f, this.keyOf(d, k), d, this.xi, this.panels[k]));
+    const notes: string[] = [];
+    if (this.window)
+      notes.push(
+        `Shown to ${d.columns[0]} = ${formatValue(this.window[1])}: the events are over; double-click shows the whole run.`,
+      );
+    if (this.scale < 1)
+      notes.push(
+        `Shown at ${Math.floor(this.scale * 100)}% of its ${width} × ${height} px; Download SVG writes it whole.`,
+      );
+    this.hooks.note.textContent = notes.join(' ');
+    this.hooks.drawn?.({ xLabel: xName, yLabels: yTitles, width, height });
   }
 
-  private drawPanel(d: RunData, f: Frame, columns: number[], last: boolean): void {
-    this.drawAxes(f, last ? d.columns[this.xi] : null);
+  /** A y tick's label in panel k. */
+  private yLabelAt(k: number, v: number, step: number): string {
+    const f = this.frames[k];
+    const y = py(f, v);
+    return y < f.top - 0.5 || y > f.top + f.height + 0.5 ? '' : tickLabel(v, step);
+  }
+
+  /** The legend of panel k: its series when it draws two or more, and the events' names in the first. */
+  private keyOf(d: RunData, k: number): KeyEntry[] {
+    const columns = this.panels[k];
+    const entries: KeyEntry[] =
+      columns.length > 1 ? columns.map((j) => ({ name: d.columns[j], colour: colourOf(j), event: false })) : [];
+    if (k === 0 && this.xi === 0) {
+      const names = [...new Set(d.events.map((e) => e.name))];
+      const f = this.frames[0];
+      const seen = names.filter((n) => d.events.some((e) => e.name === n && e.t >= f.x[0] && e.t <= f.x[1]));
+      for (const n of seen)
+        entries.push({ name: n, colour: EVENT_COLOURS[names.indexOf(n) % EVENT_COLOURS.length], event: true });
+    }
+    return entries;
+  }
+
+  private drawPanel(d: RunData, f: Frame, columns: number[]): void {
     const id = `plot-clip-${Math.round(f.top)}`;
     const clip = el('clipPath', { id });
     clip.append(el('rect', { x: f.left, y: f.top, width: f.width, height: f.height }));
@@ -222,11 +320,13 @@ export class Plot {
     this.svg.append(lines);
   }
 
-  /** Grid, tick labels and frame of one panel; the x labels and title under the last (xName). */
-  private drawAxes(f: Frame, xName: string | null): void {
+  /**
+   * Grid, tick labels, frame and y title of one panel; the x tick labels and title under the
+   * last (xTitle).
+   */
+  private drawAxes(f: Frame, yt: { ticks: number[]; step: number }, xTitle: string | null, yTitle: string): void {
     const g = el('g', { class: 'plot-axes' });
     const xt = niceTicks(f.x[0], f.x[1], Math.max(2, Math.floor(f.width / 90)));
-    const yt = niceTicks(f.y[0], f.y[1], Math.max(2, Math.floor(f.height / 50)));
     for (const v of yt.ticks) {
       const y = py(f, v);
       if (y < f.top - 0.5 || y > f.top + f.height + 0.5) continue;
@@ -241,24 +341,40 @@ export class Plot {
       const x = px(f, v);
       if (x < f.left - 0.5 || x > f.left + f.width + 0.5) continue;
       g.append(el('line', { x1: x, x2: x, y1: f.top, y2: f.top + f.height, class: 'plot-grid' }));
-      if (xName === null) continue;
+      if (xTitle === null) continue;
       const label = el('text', { x, y: f.top + f.height + 17, 'text-anchor': 'middle', class: 'plot-tick' });
       label.textContent = tickLabel(v, xt.step);
       g.append(label);
     }
     g.append(el('rect', { x: f.left, y: f.top, width: f.width, height: f.height, class: 'plot-frame' }));
+    const cy = f.top + f.height / 2;
+    g.append(
+      el(
+        'text',
+        {
+          x: 0,
+          y: 0,
+          transform: `translate(16,${cy}) rotate(-90)`,
+          'text-anchor': 'middle',
+          class: 'plot-title plot-ytitle',
+        },
+        yTitle,
+      ),
+    );
+    if (xTitle !== null)
+      g.append(
+        el(
+          'text',
+          {
+            x: f.left + f.width / 2,
+            y: f.top + f.height + 36,
+            'text-anchor': 'middle',
+            class: 'plot-title plot-xtitle',
+          },
+          xTitle,
+        ),
+      );
     this.svg.append(g);
-    if (xName === null) return;
-    const title = el('text', {
-      x: f.left + f.width / 2,
-      y: f.top + f.height + 36,
-      'text-anchor': 'middle',
-      class: 'plot-title',
-    });
-    title.textContent = this.window
-      ? `${xName} (to ${tickLabel(this.window[1], xt.step)}: the events are over; double-click shows the whole run)`
-      : xName;
-    g.append(title);
   }
 
   /** A dashed rule and a marker at the top for each event in view (one per pixel column and name). */
@@ -329,9 +445,10 @@ export class Plot {
     });
   }
 
+  /** The pointer in the plot's own pixels (a plot of a chosen size may be shown smaller). */
   private pointer(e: MouseEvent): { x: number; y: number } {
     const r = this.svg.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
+    return { x: (e.clientX - r.left) / this.scale, y: (e.clientY - r.top) / this.scale };
   }
 
   private hover(e: MouseEvent | null): void {
@@ -374,9 +491,13 @@ export class Plot {
     this.svg.append(g);
     this.tip.innerHTML = lines.join('<br>');
     this.tip.style.display = 'block';
-    const left = p.x + 16 + this.tip.offsetWidth > this.box.clientWidth ? p.x - 16 - this.tip.offsetWidth : p.x + 16;
+    // (in the box's pixels: the plot may be shown smaller than its own size)
+    const at = { x: p.x * this.scale, y: p.y * this.scale };
+    const width = this.box.clientWidth,
+      height = this.box.clientHeight;
+    const left = at.x + 16 + this.tip.offsetWidth > width ? at.x - 16 - this.tip.offsetWidth : at.x + 16;
     this.tip.style.left = `${left}px`;
-    this.tip.style.top = `${Math.max(4, Math.min(p.y - 10, this.box.clientHeight - this.tip.offsetHeight - 4))}px`;
+    this.tip.style.top = `${Math.max(4, Math.min(at.y - 10, height - this.tip.offsetHeight - 4))}px`;
   }
 
   private startDrag(e: MouseEvent): void {

@@ -2,7 +2,8 @@
 //   node playground/screenshot.mjs
 // Debian's chromium through puppeteer-core (DELTASTEP_CHROMIUM names another executable).
 // docs/playground.png: ARGESIM C12 task a from the examples menu, run, its equations in view;
-// docs/playground-system.png: the same model's transformed system, rendered by KaTeX.
+// docs/playground-system.png: the same model's transformed system, rendered by KaTeX;
+// docs/playground-figure.png: the same run as a figure for a paper (title, labels, size).
 import puppeteer from 'puppeteer-core';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,7 +31,22 @@ try {
   await tab.click('[data-tab="system"]');
   await tab.waitForSelector('#system-latex .katex');
   await tab.screenshot({ path: join(root, 'docs', 'playground-system.png') });
-  console.log('wrote docs/playground.png and docs/playground-system.png');
+  await tab.click('[data-tab="plot"]');
+  await tab.click('#figure-toggle');
+  const figure = {
+    title: 'Four spheres, e = 0.5',
+    xlabel: 'time t',
+    ylabel: "velocities x1' ... x4'; collisions n",
+    width: '640',
+    height: '400',
+  };
+  for (const [field, text] of Object.entries(figure)) await tab.type(`[data-figure="${field}"]`, text);
+  await tab.waitForFunction("document.querySelector('#plot svg').getAttribute('height') === '400'");
+  // (no caret blinking in the last field)
+  await tab.evaluate('document.activeElement.blur()');
+  await new Promise((r) => setTimeout(r, 300));
+  await tab.screenshot({ path: join(root, 'docs', 'playground-figure.png') });
+  console.log('wrote docs/playground.png, docs/playground-system.png and docs/playground-figure.png');
 } finally {
   await browser.close();
 }
