@@ -279,7 +279,7 @@ export class AnalyticSimulator {
         const j = again[i];
         if (this.marks[j] === stamp) continue;
         this.marks[j] = stamp;
-        if (!this.predictOne(run, j, j === k, false)) return true;
+        if (!this.predictOne(run, j, j === k, false, plan.broughtFor[i] === 1)) return true;
       }
       this.lastAt[k] = t;
       if (run.eventCount > run.s.maxEvents)
@@ -479,12 +479,13 @@ export class AnalyticSimulator {
    * Predicts state event j's next crossing at the current instant (its groups brought there);
    * false when the run is over (a contact the analytic path does not hold).
    */
-  private predictOne(run: Run, j: number, firedHere: boolean, start: boolean): boolean {
+  private predictOne(run: Run, j: number, firedHere: boolean, start: boolean, brought = false): boolean {
     const plan = this.plans[j],
       ws = this.ws,
       pr = this.predictor;
     const t = run.hi + run.lo;
-    this.clocks.allTo(plan.reads, run.hi, run.lo, ws.y, ws.p, ws.d);
+    // (brought: every group it reads is among those the event that fired brought to the instant)
+    if (!brought) this.clocks.allTo(plan.reads, run.hi, run.lo, ws.y, ws.p, ws.d);
     plan.coefficients!(t, ws.y, ws.p, ws.d, pr.c);
     // (an action of its own that assigned what it reads and changed its value reset it, if
     // only by less than its rounding: not still)

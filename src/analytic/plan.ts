@@ -30,6 +30,8 @@ export interface EventPlan {
   dSlots: Int32Array;
   /** the state events to predict again after it fires (itself included) */
   repredict: Int32Array;
+  /** per entry of repredict: 1 where every group that event's function reads is in `touch` (at the instant once this event fired alone) */
+  broughtFor: Uint8Array;
   /** whether its actions can change the value of an event function (events[k].moves), and of its own */
   moves: boolean;
   movesOwn: boolean;
@@ -90,6 +92,12 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     for (const g of e.changes) for (const j of groupReaders.get(g) ?? []) repredict.add(j);
     for (const dsl of e.writesDiscrete) for (const j of discreteReaders.get(dsl) ?? []) repredict.add(j);
     const names = namesOf(st, k, counters);
+    const touched = sorted(touch),
+      again = sorted(repredict);
+    const broughtFor = new Uint8Array(again.length);
+    again.forEach((j, i) => {
+      if (st.events[j].reads.every((g) => touch.has(g))) broughtFor[i] = 1;
+    });
     const turns: number[] = [];
     for (const w of ev.touches) {
       const info = m.watchInfo[w];
@@ -105,10 +113,11 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       valueRate: cf.valueRate[k],
       linear: cf.linear[k],
       reads: Int32Array.from(e.reads),
-      touch: sorted(touch),
+      touch: touched,
       ySlots: sorted(new Set([...written].flatMap((n) => (stateIndex.has(n) ? [stateIndex.get(n)!] : [])))),
       dSlots: sorted(new Set([...written].flatMap((n) => (discreteIndex.has(n) ? [discreteIndex.get(n)!] : [])))),
-      repredict: sorted(repredict),
+      repredict: again,
+      broughtFor,
       moves: ev.moves.length > 0,
       movesOwn: ev.watchIndex >= 0 && ev.moves.includes(ev.watchIndex),
       turns: Int32Array.from(turns),
