@@ -170,6 +170,21 @@ describe('a state that stays below atol and changes sign is named (StepGuard.tol
     expect(r.status).toBe('failed');
   });
 
+  it.each([
+    [1e-4, 1e-5],
+    [1e-5, 1e-5],
+    [1e-3, 1e-5],
+  ])('radau5 at rtol %s, atol %s: y2 peaks above atol, then crosses below it to -4e-6 (y1 -> -4e7)', (rtol, atol) => {
+    // (SciPy's Radau returns the same y1 = -1.5e7 with success at rtol 1e-4, atol 1e-5)
+    const r = simulate(model('rober'), { method: 'radau5', rtol, atol, eventsOnly: true });
+    expect(r.status).toBe('ok');
+    expect(r.final.y1).toBeLessThan(0);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings![0]).toMatch(
+      /^y2 \(from -0\.0000040 to [0-9.e-]+, below it from t = [0-9.]+ on\) stayed below atol \(0\.00001\) to the end of the run and changed sign: /,
+    );
+  });
+
   it('not where y2 keeps its sign (rodas at atol 1e-4), nor at the Test Set settings (atol = 1e-4·rtol)', () => {
     expect(guardedRun('rober', 'rodas', 1e-6, 1e-4)).toBeNull();
     for (const p of ['rober', 'hires', 'orego', 'vdpol', 'pollu'])

@@ -326,10 +326,15 @@ export class Diagnosis {
     atol: number,
     escaped = -1,
     at = 0,
+    since?: Float64Array,
   ): string {
     const sys = this.ws.model.system;
     const name = (i: number) => sys.states[i].standsFor;
     const range = (i: number) => `from ${lo[i].toPrecision(2)} to ${hi[i].toPrecision(2)}`;
+    // (a state read again once back below atol: since when)
+    const from = (i: number) =>
+      since !== undefined && since[i] === since[i] ? `, below it from ${sys.independent} = ${since[i]} on` : '';
+    const whole = states.every((i) => from(i) === '');
     const SHOWN = 4;
     const parts: string[] = [];
     if (escaped >= 0)
@@ -341,8 +346,10 @@ export class Diagnosis {
       parts.push(
         `${states
           .slice(0, SHOWN)
-          .map((i) => `${name(i)} (${range(i)})`)
-          .join(', ')}${more} stayed below atol (${atol}) over the whole run and changed sign`,
+          .map((i) => `${name(i)} (${range(i)}${from(i)})`)
+          .join(
+            ', ',
+          )}${more} stayed below atol (${atol}) ${whole ? 'over the whole run' : 'to the end of the run'} and changed sign`,
       );
     }
     const one = states.length + (escaped >= 0 ? 1 : 0) === 1;

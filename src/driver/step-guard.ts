@@ -37,6 +37,8 @@ const SETTLING = 16;
 const MAX_BACKOFF = 64;
 /** jumps found in the steps of one watched window that end the run */
 const JUMPS = 8;
+/** accepted steps between two looks for states back below atol (StepGuard.readmit) */
+const READMIT_EVERY = 16;
 /** windows in a row, each with its largest step under half the previous one's, before a cause is sought */
 const SHRINKING_WINDOWS = 4;
 
@@ -82,6 +84,13 @@ export class StepGuard {
   /** the states whose |y| is still below atol: the only ones read per step */
   private readonly below: Int32Array;
   private nBelow = 0;
+  /** per state: whether it is in `below`, and since when (NaN: since the start of the run) */
+  private readonly inBelow: Uint8Array;
+  private readonly since: Float64Array;
+  /** an adaptive run: states that come back below atol are read again (see readmit) */
+  private tracking = false;
+  /** accepted steps until the next readmit */
+  private untilReadmit = READMIT_EVERY;
   /** the next check reads yPrev as well: the state the stepper (re)started from */
   private startState = true;
   /** no step checked since begin: the next check measures the start state's scale */
@@ -95,6 +104,8 @@ export class StepGuard {
     this.hi = new Float64Array(nStates);
     this.lo = new Float64Array(nStates);
     this.below = new Int32Array(nStates);
+    this.inBelow = new Uint8Array(nStates);
+    this.since = new Float64Array(nStates);
     this.escaped = new Int32Array(nStates);
     this.escapedAt = new Float64Array(nStates);
   }
@@ -121,8 +132,12 @@ export class StepGuard {
     this.firstCheck = true;
     this.nEscaped = 0;
     // (a fixed-step method has no tolerance to fall below)
+    this.tracking = stepper.adaptive;
     this.nBelow = stepper.adaptive ? this.below.length : 0;
     for (let i = 0; i < this.nBelow; i++) this.below[i] = i;
+    this.inBelow.fill(this.tracking ? 1 : 0);
+    this.since.fill(NaN);
+    this.untilReadmit = READMIT_EVERY;
     this.restart(stepper);
   }
 
@@ -141,6 +156,7 @@ export class StepGuard {
 
   /** After an accepted step ending at the absolute time tAbs: why the run must end, or null. */
   check(stepper: Stepper, tAbs: number): string | null {
+    if (this.tracking && --this.untilReadmit === 0) this.readmit(stepper, tAbs);
     if (this.nBelow > 0) this.trackPeaks(stepper);
     const h = Math.abs(stepper.hLast);
     if (this.watch > 0) {
@@ -196,13 +212,36 @@ export class StepGuard {
         if (a > h) hi[i] = a;
         if (b < l) lo[i] = b;
         below[k++] = i;
-      } else if ((h > rounding && (y[i] < 0 || -l > rounding)) || (-l > rounding && y[i] > 0)) {
-        // (hi and lo keep the range inside ±atol)
-        this.escaped[this.nEscaped++] = i;
-        this.escapedAt[i] = y[i];
+      } else {
+        this.inBelow[i] = 0;
+        // (hi and lo keep the range inside ±atol; a state read again may escape twice)
+        const took = (h > rounding && (y[i] < 0 || -l > rounding)) || (-l > rounding && y[i] > 0);
+        if (took && this.nEscaped < this.escaped.length) {
+          this.escaped[this.nEscaped++] = i;
+          this.escapedAt[i] = y[i];
+        }
       }
     }
     this.nBelow = k;
+  }
+
+  /**
+   * States that exceeded atol and are back below it are read again, their range from here:
+   * Robertson's y2 peaks at 3.6e-5 and then decays below an atol of 1e-5 for the rest of the
+   * run, where radau5 lets it cross to a spurious -4e-6 that sends y1 to -4e7. Every
+   * READMIT_EVERY accepted steps, O(n) each time.
+   */
+  private readmit(stepper: Stepper, tAbs: number): void {
+    this.untilReadmit = READMIT_EVERY;
+    const y = stepper.y,
+      bound = this.atol;
+    for (let i = 0; i < y.length; i++) {
+      if (this.inBelow[i] || !(Math.abs(y[i]) < bound)) continue;
+      this.inBelow[i] = 1;
+      this.below[this.nBelow++] = i;
+      this.hi[i] = this.lo[i] = y[i];
+      this.since[i] = tAbs;
+    }
   }
 
   /**
@@ -237,6 +276,7 @@ export class StepGuard {
       this.atol,
       escaped,
       escaped >= 0 ? this.escapedAt[escaped] : 0,
+      this.since,
     );
   }
 
