@@ -63,7 +63,9 @@ export class AnalyticSimulator {
   private readonly lastAt: Float64Array;
   /** which events are due at an instant (due.ts); marks of those predicted again, and the mark of this instant */
   private readonly dueAt: DueEvents;
-  private readonly one: number[] = [0];
+  // (not the literal [0]: its elements would be copy-on-write, shared by every instance, and
+  // optimised code that wrote into one instance's would deoptimise at the next instance's)
+  private readonly one: number[] = Array.of(0);
   /** the events fired at the current instant (for messages) */
   private firedNow: readonly number[] = [];
   private readonly marks: Int32Array;
@@ -232,65 +234,85 @@ export class AnalyticSimulator {
    */
   private simple(run: Run): boolean {
     if (run.gridRows || run.needOutputs || this.dense !== null) return false;
+    // (everything the loop reads of the engine and the run, once: in V8's baseline code, where
+    // short runs stay, every property read is a call into a builtin)
     const heap = this.heap,
       plans = this.plans,
       ws = this.ws,
       pr = this.predictor,
-      m = this.model;
+      m = this.model,
+      clocks = this.clocks,
+      firing = this.firing,
+      zeno = this.zeno,
+      stopQueue = this.stopQueue,
+      deferred = this.dueAt.deferred,
+      unresolved = this.unresolved,
+      lastAt = this.lastAt,
+      preValue = this.preValue,
+      preBound = this.preBound,
+      preApproach = this.preApproach,
+      marks = this.marks,
+      one = this.one;
     const { y, p, d } = ws;
+    const { endGuard, probes } = run,
+      { maxSteps, maxEvents } = run.s;
+    const order = heap.order,
+      heapHi = heap.hi,
+      heapLo = heap.lo,
+      c = pr.c;
     for (;;) {
       // (heap.top(), written out)
       if (heap.size === 0) return false;
-      const k = heap.order[0];
-      const hi = heap.hi[k],
-        lo = heap.lo[k];
-      if (!(hi < run.endGuard) || this.unresolved[k] !== 0) return false;
+      const k = order[0];
+      const hi = heapHi[k],
+        lo = heapLo[k];
+      if (!(hi < endGuard) || unresolved[k] !== 0) return false;
       const t = hi + lo;
       // (tieTolerance(hi), written out)
       const tol = TIE * Math.max(1, Math.abs(hi));
-      const q = this.stopQueue.peek();
-      if (q <= t + tol || this.stopQueue.failure !== null || this.dueAt.deferred.length > 0) return false;
-      if (run.pi < run.probes.length && run.probes[run.pi] <= t) return false;
-      if (heap.nextWithin(tol) || Math.abs(t - this.lastAt[k]) <= tol) return false;
+      const q = stopQueue.peek();
+      if (q <= t + tol || stopQueue.failure !== null || deferred.length > 0) return false;
+      if (run.pi < probes.length && probes[run.pi] <= t) return false;
+      if (heap.nextWithin(tol) || Math.abs(t - lastAt[k]) <= tol) return false;
       const plan = plans[k];
-      if (plan.moves || run.instants >= run.s.maxSteps) return false;
-      this.clocks.allTo(plan.touch, hi, lo, y, p, d);
+      if (plan.moves || run.instants >= maxSteps) return false;
+      clocks.allTo(plan.touch, hi, lo, y, p, d);
       // a function it turns sitting at zero: event iteration, on the general path
-      if (plan.turns.length > 0 && this.firing.touchesZero(t, k)) return false;
+      if (plan.turns.length > 0 && firing.touchesZero(t, k)) return false;
       run.instants++;
       run.hi = hi;
       run.lo = lo;
-      const c = pr.c,
-        D = plan.degree;
+      const D = plan.degree;
       plan.valueRate!(t, y, p, d, c);
-      this.preValue[k] = c[0];
-      this.preBound[k] = c[D + 1];
+      preValue[k] = c[0];
+      preBound[k] = c[D + 1];
       // (pr.rateSign(plan), written out)
-      this.preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
-      const outcome = this.firing.fireOne(t, k);
+      preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
+      const outcome = firing.fireOne(t, k);
       run.eventCount++;
-      this.one[0] = k;
-      this.firedNow = this.one;
+      one[0] = k;
+      this.firedNow = one;
       // (the delayed deltas that follow k are due their delays later)
-      this.stopQueue.fired(this.one, hi, lo);
+      stopQueue.fired(one, hi, lo);
       const stamp = ++this.stamp;
-      const again = plan.repredict;
+      const again = plan.repredict,
+        brought = plan.broughtFor;
       for (let i = 0; i < again.length; i++) {
         const j = again[i];
-        if (this.marks[j] === stamp) continue;
-        this.marks[j] = stamp;
-        if (!this.predictOne(run, j, j === k, false, plan.broughtFor[i] === 1)) return true;
+        if (marks[j] === stamp) continue;
+        marks[j] = stamp;
+        if (!this.predictOne(run, j, j === k, false, brought[i] === 1)) return true;
       }
-      this.lastAt[k] = t;
-      if (run.eventCount > run.s.maxEvents)
+      lastAt[k] = t;
+      if (run.eventCount > maxEvents)
         return this.failAt(
           run,
-          `more than ${run.s.maxEvents} events by ${m.system.independent} = ${t}; raise option maxEvents (--max-events) if that many are expected`,
+          `more than ${maxEvents} events by ${m.system.independent} = ${t}; raise option maxEvents (--max-events) if that many are expected`,
           t,
         );
       // (accumulates, for the one event)
-      const acc = this.zeno.note(k, hi, lo);
-      if ((acc !== null || this.zeno.crawl === this.zeno.crawl) && this.stopsAt(run, k, acc, t)) return true;
+      const acc = zeno.note(k, hi, lo);
+      if ((acc !== null || zeno.crawl === zeno.crawl) && this.stopsAt(run, k, acc, t)) return true;
       if (outcome.stopped) {
         run.result.status = 'stopped';
         run.result.message = `stopped by event ${outcome.stopper} at ${m.system.independent} = ${t}`;
