@@ -236,23 +236,9 @@ export class AnalyticSimulator {
     if (run.gridRows || run.needOutputs || this.dense !== null) return false;
     // (everything the loop reads of the engine and the run, once: in V8's baseline code, where
     // short runs stay, every property read is a call into a builtin)
-    const heap = this.heap,
-      plans = this.plans,
-      ws = this.ws,
-      pr = this.predictor,
-      m = this.model,
-      clocks = this.clocks,
-      firing = this.firing,
-      zeno = this.zeno,
-      stopQueue = this.stopQueue,
-      deferred = this.dueAt.deferred,
-      unresolved = this.unresolved,
-      lastAt = this.lastAt,
-      preValue = this.preValue,
-      preBound = this.preBound,
-      preApproach = this.preApproach,
-      marks = this.marks,
-      one = this.one;
+    const { heap, plans, ws, clocks, firing, zeno, stopQueue, unresolved, lastAt, marks, one } = this;
+    const { preValue, preBound, preApproach, predictor: pr, model: m } = this;
+    const deferred = this.dueAt.deferred;
     const { y, p, d } = ws;
     const { endGuard, probes } = run,
       { maxSteps, maxEvents } = run.s;
@@ -514,8 +500,7 @@ export class AnalyticSimulator {
     const c = pr.c;
     const reset = firedHere && plan.movesOwn && c[0] !== this.preValue[j];
     // (pr.unmoved, written out)
-    const still =
-      firedHere && !reset && Math.abs(c[0] - this.preValue[j]) <= this.preBound[j] + c[plan.degree + 1];
+    const still = firedHere && !reset && Math.abs(c[0] - this.preValue[j]) <= this.preBound[j] + c[plan.degree + 1];
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start);
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
