@@ -114,3 +114,21 @@ x(0) = 0
     },
   );
 });
+
+describe('a pulse narrower than the samples of a step: found with the step bounded below its width', () => {
+  // exp(-1e6 (x - 1.5)^2) - 0.5 is above zero on |x - 1.5| < 8.3e-4 only, its rates zero at
+  // every sample of a longer step (docs/language.md: what no sample shows is not seen)
+  const model = `independent t from 0 to 3
+discrete n = 0, tp = -1
+event e when exp(-1e6*(x - 1.5)^2) - 0.5 rises do n := n + 1; tp := t end
+x' = 1
+x(0) = 0
+`;
+  it.each(EVERY_STEPPER.filter(([m]) => m !== 'rk4'))('%s with maxStep 1e-3', (method, options) => {
+    const r = simulate(model, { method, ...options, maxStep: 1e-3, eventsOnly: true });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    // exp(-1e6 s^2) = 1/2 at s = -sqrt(ln 2)/1000
+    expect(Math.abs(r.final.tp - (1.5 - Math.sqrt(Math.LN2) / 1000))).toBeLessThan(1e-9);
+  });
+});
