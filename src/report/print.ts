@@ -299,6 +299,13 @@ function listedTimes(model: CompiledModel, i: number, p: Float64Array, from: num
   }
 }
 
+/** The parameters' defaults and the model's range under them (`to` null: the model states no end). */
+function defaultRange(model: CompiledModel): { p: Float64Array; from: number; to: number | null } {
+  const p = model.parameters();
+  const at = (e: FirstOrderSystem['range']['from']) => (e ? model.parametersExpr(e, p) : null);
+  return { p, from: at(model.system.range.from) ?? 0, to: at(model.system.range.to) };
+}
+
 /**
  * What transformReport refuses a model for (a schedule problem among the listed times, such
  * as a double root of a delta argument), without writing the report: `simulate` checks the
@@ -308,10 +315,7 @@ function listedTimes(model: CompiledModel, i: number, p: Float64Array, from: num
 export function checkSchedules(model: CompiledModel): void {
   requireCompiled('transformReport', model);
   const sys = model.system;
-  const p = model.parameters();
-  const at = (e: FirstOrderSystem['range']['from']) => (e ? model.parametersExpr(e, p) : null);
-  const from = at(sys.range.from) ?? 0;
-  const to = at(sys.range.to);
+  const { p, from, to } = defaultRange(model);
   if (to === null) return;
   sys.events.forEach((ev, i) => {
     if (ev.schedule) listedTimes(model, i, p, from, to);
@@ -327,10 +331,7 @@ export function checkSchedules(model: CompiledModel): void {
 export function transformReport(model: CompiledModel): TransformReport {
   requireCompiled('transformReport', model);
   const sys = model.system;
-  const p = model.parameters();
-  const at = (e: FirstOrderSystem['range']['from']) => (e ? model.parametersExpr(e, p) : null);
-  const from = at(sys.range.from) ?? 0;
-  const to = at(sys.range.to);
+  const { p, from, to } = defaultRange(model);
   const warnings = [...sys.warnings];
   const events = sys.events.map((ev, i) => {
     let times: number[] = [];
