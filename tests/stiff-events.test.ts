@@ -67,3 +67,28 @@ describe('a stiff relaxation reset by an event: the exact count and times, under
     expect(Math.abs(r.events[1].t - 1.000001)).toBeLessThan(1e-8);
   });
 });
+
+describe('a threshold on a stiff slow manifold, met once per period', () => {
+  // y' = -1e6 (y - sin t): y follows sin t a microsecond behind; `y - 0.999 rises` once per
+  // period. On rodas the state at a crossing came from the interpolant of a stiff step, off the
+  // manifold by the tolerance, whose rate (-1e6 times that) said the function did not move:
+  // "persisting contact" at the 15th crossing, on auto too. Events of stiff RODAS steps now
+  // land on the solution, as radau5's do (solution-refine.ts).
+  const source = `independent t from 0 to 200
+discrete n = 0, m = 0
+event tick every 0.1 do n := n + 1 end
+event up when y - 0.999 rises do m := m + 1 end
+y' = -1e6*(y - sin(t))
+y(0) = 0`;
+  // rising through 0.999 at asin(0.999) + 2 pi k (the lag of 1e-6 moves them by 2e-5)
+  const exact = Math.floor((200 - Math.asin(0.999)) / (2 * Math.PI)) + 1;
+  it.each(['auto', 'rodas', 'radau5'] as const)('%s: every crossing, every tick', (method) => {
+    const r = simulate(source, { method, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.m).toBe(exact);
+    expect(r.final.n).toBe(2001);
+    r.events
+      .filter((e) => e.name === 'up')
+      .forEach((e, k) => expect(Math.abs(e.t - (Math.asin(0.999) + 2 * Math.PI * k))).toBeLessThan(1e-4));
+  });
+});

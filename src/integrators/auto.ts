@@ -238,6 +238,10 @@ export class AutoStepper implements Stepper {
   get current(): 'dopri5' | 'rodas' | 'radau5' {
     return this.active.method;
   }
+  /** |h|·‖J‖∞ of the implicit method's last step, NaN under dopri5 (see Rodas.hNorm) */
+  get hNorm(): number {
+    return (this.active as Stepper & { hNorm?: number }).hNorm ?? Number.NaN;
+  }
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
     // (a restart's first attempt may fail for reasons of its own: it confirms nothing)

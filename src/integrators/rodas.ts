@@ -415,7 +415,9 @@ export class RodasStepper extends StepperBase implements Stepper {
       q2 = this.q2;
     const th = (s - this.tPrev) / this.hLast,
       th1 = 1 - th;
-    for (let i = 0; i < n; i++) out[i] = th1 * y0[i] + th * (y1[i] + th1 * (q1[i] + th * q2[i]));
+    // (y0 + θ·(y1 − y0 + ...): a component that did not move stays exactly where it was; the
+    // form (1 − θ)·y0 + θ·y1 rounds a velocity of −0.45 to −0.44999999999999996 between steps)
+    for (let i = 0; i < n; i++) out[i] = y0[i] + th * (y1[i] - y0[i] + th1 * (q1[i] + th * q2[i]));
   }
 
   override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
@@ -451,7 +453,7 @@ export class RodasStepper extends StepperBase implements Stepper {
       th1 = 1 - th;
     for (let j = 0; j < idx.length; j++) {
       const i = idx[j];
-      out[i] = th1 * y0[i] + th * (y1[i] + th1 * (q1[i] + th * q2[i]));
+      out[i] = y0[i] + th * (y1[i] - y0[i] + th1 * (q1[i] + th * q2[i]));
     }
   }
 }
