@@ -92,3 +92,21 @@ y(0) = 0`;
       .forEach((e, k) => expect(Math.abs(e.t - (Math.asin(0.999) + 2 * Math.PI * k))).toBeLessThan(1e-4));
   });
 });
+
+describe('a threshold just below the peak of a stiff slow manifold', () => {
+  // From t = 88 on the manifold, y follows sin t to its peak of 1 at 89.54: `y - 0.999 rises`
+  // once, at asin(0.999) + 28 pi. RODAS's step ends are right for any h there, its steps grew to
+  // 0.5, and its cubic interpolant peaked at 0.99967: no crossing, status ok. Its interpolant is
+  // now held to the tolerance at each step's midpoint (rodas.ts, midpointError).
+  const source = `independent t from 88 to 90
+discrete m = 0, tu = -1
+event up when y - 0.999 rises do m := m + 1; tu := t end
+y' = -1e6*(y - sin(t))
+y(88) = sin(88) - 1e-6*cos(88)`;
+  it.each(['auto', 'rodas'] as const)('%s: the one crossing, at its time', (method) => {
+    const r = simulate(source, { method });
+    expect(r.status).toBe('ok');
+    expect(r.final.m).toBe(1);
+    expect(Math.abs(r.final.tu - (Math.asin(0.999) + 28 * Math.PI))).toBeLessThan(1e-4);
+  });
+});
