@@ -79,6 +79,14 @@ const DENSE_MISMATCH_MAX = 10;
  */
 const DENSE_MIDPOINT_MAX = 4;
 
+/** The dense output's coefficients of component i from the stages (see interpolate): one formula for every reader. */
+function denseQ1(u1: Float64Array, u2: Float64Array, u3: Float64Array, u4: Float64Array, u5: Float64Array, i: number) {
+  return h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
+}
+function denseQ2(u1: Float64Array, u2: Float64Array, u3: Float64Array, u4: Float64Array, u5: Float64Array, i: number) {
+  return h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
+}
+
 /**
  * Hairer's RODAS (Hairer & Wanner, *Solving ODEs II*, Sect. VI.4; `rodas.f`): a stiffly
  * accurate, L-stable Rosenbrock method of order 4(3) for stiff problems, with its continuous
@@ -389,7 +397,7 @@ export class RodasStepper extends StepperBase implements Stepper {
       u5 = this.u5;
     let sum = 0;
     for (let i = 0; i < n; i++) {
-      const q1 = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
+      const q1 = denseQ1(u1, u2, u3, u4, u5, i);
       const sc = this.atol + this.rtol * Math.max(Math.abs(y0[i]), Math.abs(y1[i]));
       const q = (y1[i] - y0[i] + q1 - h * f0[i]) / sc;
       sum += q * q;
@@ -418,8 +426,8 @@ export class RodasStepper extends StepperBase implements Stepper {
       u5 = this.u5;
     // p(1/2) = y0 + (y1 − y0)/2 + q1/4 + q2/8; h·p'(1/2) = y1 − y0 + q2/4 (see interpolate)
     for (let i = 0; i < n; i++) {
-      const q1 = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
-      const q2 = h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
+      const q1 = denseQ1(u1, u2, u3, u4, u5, i);
+      const q2 = denseQ2(u1, u2, u3, u4, u5, i);
       mid[i] = y0[i] + 0.5 * (y1[i] - y0[i]) + 0.25 * q1 + 0.125 * q2;
       fMid[i] = y1[i] - y0[i] + 0.25 * q2;
     }
@@ -461,8 +469,8 @@ export class RodasStepper extends StepperBase implements Stepper {
       u4 = this.u4,
       u5 = this.u5;
     for (let i = 0; i < n; i++) {
-      q1[i] = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
-      q2[i] = h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
+      q1[i] = denseQ1(u1, u2, u3, u4, u5, i);
+      q2[i] = denseQ2(u1, u2, u3, u4, u5, i);
     }
   }
 
@@ -508,8 +516,8 @@ export class RodasStepper extends StepperBase implements Stepper {
       for (let j = 0; j < idx.length; j++) {
         const i = idx[j];
         if (pf[i] === id) continue;
-        q1[i] = h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
-        q2[i] = h31 * u1[i] + h32 * u2[i] + h33 * u3[i] + h34 * u4[i] + h35 * u5[i];
+        q1[i] = denseQ1(u1, u2, u3, u4, u5, i);
+        q2[i] = denseQ2(u1, u2, u3, u4, u5, i);
         pf[i] = id;
       }
     }
