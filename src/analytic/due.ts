@@ -5,7 +5,11 @@
  * events commute when what one writes the other neither reads nor writes, counters aside
  * (plan.ts): two pairs of spheres far apart that collide at one time both collide and both
  * count, whatever rounding makes of their times; interacting events read the values before
- * their common instant, as the language says.
+ * their common instant, as the language says. An event that changes the motion of what
+ * another's function reads (a velocity, or a discrete variable, counters included, that its
+ * equations read) interacts with it: processed first on its own, it would turn that function
+ * at its zero, and the other's crossing, which the values before the instant make, would be
+ * lost.
  */
 import type { StopQueue } from '../driver/stop-queue.js';
 import type { EventHeap } from './heap.js';
@@ -17,8 +21,10 @@ export function tieTolerance(t: number): number {
 }
 
 export class DueEvents {
-  /** time events due at the current time that commute with the crossings processed there: the next instant */
+  /** time events due at the current time (or a few ulps after it) that commute with the crossings processed there: the next instant, at deferredHi + deferredLo */
   readonly deferred: number[] = [];
+  deferredHi = 0;
+  deferredLo = 0;
   private readonly list: number[] = [];
   private readonly due: Int32Array;
   private readonly scheduledDue: number[] = [];
@@ -46,7 +52,7 @@ export class DueEvents {
     // (emptied by pop: setting length is a call into the runtime, most of this function's
     // time over the 6582 instants of a row of 1024 spheres)
     clear(list);
-    if (this.deferred.length > 0) {
+    if (this.deferred.length > 0 && hi === this.deferredHi && lo === this.deferredLo) {
       // time events left from the instant before, at the same time: an instant of their own
       for (const e of this.deferred) list.push(e);
       clear(this.deferred);
@@ -57,18 +63,25 @@ export class DueEvents {
       const n = heap.within(hi, lo, tieTolerance(hi), this.due);
       list.push(k);
       if (n > 1) this.conflicting(n, list);
-      if (lo === 0 && this.stopQueue.peek() === hi) {
-        // time events at exactly this time: with the crossings if they interact, else next
+      const q = this.stopQueue.peek();
+      // (time events a few ulps after the crossing, its root rounded below their decimal
+      // time, x = 0.3 - 0.1 t at 2.9999999999999996 and `at 3`, are at the same instant)
+      // (time events already deferred to a time a crossing precedes keep it)
+      if (this.deferred.length === 0 && q - (hi + lo) <= tieTolerance(hi)) {
+        // time events at this time: with the crossings if they interact, else next
         const scheduled = this.deferred;
-        this.takeScheduled(hi, scheduled);
+        this.deferredHi = q;
+        this.deferredLo = 0;
+        this.takeScheduled(q, scheduled);
         // (against every crossing due here, not only those taken: a tick that interacts with
         // a second crossing at its time joins it, whatever the first crossing does)
         if (scheduled.some((e) => this.interactsWithDue(e, n))) {
           for (const e of scheduled) if (!list.includes(e)) list.push(e);
           scheduled.length = 0;
           this.conflicting(n, list);
-        } else if (Math.min(...scheduled) < Math.min(...list)) {
-          // commuting: one instant after the other, in file order (the crossings stay in the heap)
+        } else if (q === hi && lo === 0 && Math.min(...scheduled) < Math.min(...list)) {
+          // commuting: one instant after the other, in file order (the crossings stay in the
+          // heap); a few ulps apart, each at its own time
           list.length = 0;
           for (const e of scheduled) list.push(e);
           scheduled.length = 0;
@@ -76,7 +89,8 @@ export class DueEvents {
       }
     } else {
       this.takeScheduled(hi, list);
-      const n = heap.within(hi, 0, 0, this.due);
+      // (and the crossings rounded a few ulps after it that interact with them: one instant)
+      const n = heap.within(hi, 0, tieTolerance(hi), this.due);
       if (n > 0) this.conflicting(n, list);
     }
     if (list.length > 1) list.sort(ascending);
@@ -111,16 +125,31 @@ export class DueEvents {
     return false;
   }
 
-  /** Whether events a and b do not commute: what one writes, the other reads or writes (counters aside). */
+  /**
+   * Whether events a and b do not commute: what one writes, the other reads or writes
+   * (counters aside), or one changes the motion of a group the other's function reads.
+   */
   private interact(a: number, b: number): boolean {
     const pa = this.plans[a],
       pb = this.plans[b];
     return (
       meets(pa.commuteWrites, pb.commuteReads) ||
       meets(pb.commuteWrites, pa.commuteReads) ||
-      meets(pa.commuteWrites, pb.commuteWrites)
+      meets(pa.commuteWrites, pb.commuteWrites) ||
+      shares(pa.changes, pb.reads) ||
+      shares(pb.changes, pa.reads)
     );
   }
+}
+
+/** Whether two sorted lists of groups have one in common. */
+function shares(a: Int32Array, b: Int32Array): boolean {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) return true;
+    if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return false;
 }
 
 function meets(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

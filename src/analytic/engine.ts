@@ -321,9 +321,14 @@ export class AnalyticSimulator {
     if (this.stopQueue.failure !== null) return this.failAt(run, this.stopQueue.failure.message, run.hi + run.lo);
     const queued = this.stopQueue.peek();
     const q = queued === queued ? queued : Infinity;
-    if (this.dueAt.deferred.length > 0) {
-      hi = run.hi;
-      lo = run.lo;
+    const dueAt = this.dueAt;
+    if (dueAt.deferred.length > 0) {
+      // (time events taken off the queue with a crossing that they commute with: due at their
+      // own time, the same or a few ulps after it, unless a crossing comes between)
+      if (dueAt.deferredHi < hi || (dueAt.deferredHi === hi && dueAt.deferredLo <= lo)) {
+        hi = dueAt.deferredHi;
+        lo = dueAt.deferredLo;
+      }
     } else if (q < hi || (q === hi && lo > 0)) {
       hi = q;
       lo = 0;

@@ -23,6 +23,8 @@ export interface EventPlan {
   linear: LinearEventFunction | null;
   /** the groups its function reads */
   reads: Int32Array;
+  /** the groups whose motion its actions change: their states, or a step or discrete variable their equations read */
+  changes: Int32Array;
   /** the groups that must be at the instant before its actions run: what it reads, what its actions read and change, what event iteration reads after it (the functions it touches) */
   touch: Int32Array;
   /** the state and step/discrete slots its actions write */
@@ -113,6 +115,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       valueRate: cf.valueRate[k],
       linear: cf.linear[k],
       reads: Int32Array.from(e.reads),
+      changes: Int32Array.from(e.changes),
       touch: touched,
       ySlots: sorted(new Set([...written].flatMap((n) => (stateIndex.has(n) ? [stateIndex.get(n)!] : [])))),
       dSlots: sorted(new Set([...written].flatMap((n) => (discreteIndex.has(n) ? [discreteIndex.get(n)!] : [])))),
