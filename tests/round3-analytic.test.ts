@@ -137,3 +137,63 @@ x(0) = 0.3
     expect(r.final).toMatchObject({ m: 1, k: 10 });
   });
 });
+
+describe('an event that event iteration fired is re-armed from its own zero', () => {
+  // a sets y to exactly 0 at t = 1 with y' = -1: b fires at that instant (event iteration).
+  // Its own action leaves y at zero, so it waits until y has left zero and crosses again:
+  // never on [0, 3]. The analytic path took it for a function some other action had moved
+  // to zero and reported "precision ran out".
+  it('a level set to zero by another event, heading across: fires once, then runs on', () => {
+    const r = analytic(`independent t from 0 to 3
+discrete n = 0
+event a when x - 1 rises do y := 0 end
+event b when y falls do n := n + 1 end
+x' = 1
+y' = -1
+x(0) = 0; y(0) = 5
+`);
+    expect(r.status).toBe('ok');
+    expect(names(r)).toEqual(['a@1', 'b@1']);
+    expect(r.final).toMatchObject({ n: 1, y: -2 });
+  });
+
+  it('a chain of them at one instant (a sets y, b sets z, c fires), and one that resets its own level', () => {
+    const chain = analytic(`independent t from 0 to 8
+discrete n = 0
+event a when x - 1 rises do y := 0 end
+event b when y falls do n := n + 1; z := 0 end
+event c when z falls do n := n + 10 end
+x' = 1
+y' = -1
+z' = -2
+x(0) = 0; y(0) = 5; z(0) = 100
+`);
+    expect(chain.status).toBe('ok');
+    expect(chain.final).toMatchObject({ n: 11, y: -7, z: -14 });
+    // b resets y to 2: armed at once, it falls through zero again at t = 3, 5, 7
+    const reset = analytic(`independent t from 0 to 8
+discrete n = 0
+event a when x - 1 rises do y := 0 end
+event b when y falls do n := n + 1; y := 2 end
+x' = 1
+y' = -1
+x(0) = 0; y(0) = 5
+`);
+    expect(reset.status).toBe('ok');
+    expect(names(reset)).toEqual(['a@1', 'b@1', 'b@3', 'b@5', 'b@7']);
+    expect(reset.final).toMatchObject({ n: 4, y: 1 });
+  });
+
+  it('one left at zero with zero rate and pushed across is a contact, as on the stepper', () => {
+    const r = analytic(`independent t from 0 to 3
+discrete n = 0
+event a when x - 1 rises do y := 0; y' := 0 end
+event b when y falls do n := n + 1 end
+x' = 1
+y'' = -1
+x(0) = 0; y(0) = 5; y'(0) = 0
+`);
+    expect(r.status).toBe('failed');
+    expect(r.message).toContain('persisting contact at t = 1');
+  });
+});

@@ -445,10 +445,23 @@ export class AnalyticSimulator {
     return true;
   }
 
-  /** After the actions: every state event they can have changed predicted again, once. False when the run is over. */
+  /**
+   * After the actions: every state event they can have changed predicted again, once. An event
+   * that event iteration fired (a level another event's action set to zero, heading across)
+   * is re-armed as one due at the instant, from its function just before its own actions:
+   * left at zero by them, it waits to leave zero. False when the run is over.
+   */
   private repredict(run: Run, due: number[], fired: readonly number[], t: number): boolean {
-    const plans = this.plans;
+    const plans = this.plans,
+      firing = this.firing;
     this.firedNow = fired;
+    for (let f = due.length; f < fired.length; f++) {
+      const k = fired[f];
+      if (plans[k].watch < 0 || due.includes(k)) continue;
+      this.preValue[k] = firing.sentValue[k];
+      this.preBound[k] = firing.sentBound[k];
+      this.preApproach[k] = firing.sentApproach[k];
+    }
     const stamp = ++this.stamp;
     for (let f = 0; f < fired.length; f++) {
       const k = fired[f];
@@ -457,7 +470,7 @@ export class AnalyticSimulator {
         const j = again[i];
         if (this.marks[j] === stamp) continue;
         this.marks[j] = stamp;
-        if (!this.predictOne(run, j, due.includes(j), false)) return false;
+        if (!this.predictOne(run, j, due.includes(j) || fired.includes(j), false)) return false;
       }
       if (plans[k].watch >= 0) this.lastAt[k] = t;
     }

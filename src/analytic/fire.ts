@@ -37,6 +37,15 @@ export class AnalyticFiring {
   private readonly movedBefore: Float64Array;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
+  /**
+   * Per event that event iteration fired: its function's value, rounding and approach sign
+   * (0: a rate within its rounding) just before its own actions, after the round that sent it
+   * across; the engine's re-arming reads them as it reads those of the events due at the
+   * instant, taken before any action.
+   */
+  readonly sentValue: Float64Array;
+  readonly sentBound: Float64Array;
+  readonly sentApproach: Int8Array;
 
   constructor(
     private readonly ws: Workspace,
@@ -47,6 +56,10 @@ export class AnalyticFiring {
   ) {
     this.moved = new Int32Array(Math.max(1, ws.nWatch));
     this.movedBefore = new Float64Array(4 * Math.max(1, ws.nWatch));
+    const n = ws.model.events.length;
+    this.sentValue = new Float64Array(n);
+    this.sentBound = new Float64Array(n);
+    this.sentApproach = new Int8Array(n);
   }
 
   /** the outcome of the last instant (one object, reused: the caller reads it at once) */
@@ -240,8 +253,12 @@ export class AnalyticFiring {
       const e = (m.watchInfo[k] as { event: number }).event;
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
-      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, tieTolerance(t)))
+      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, tieTolerance(t))) {
         (next ??= []).push(e);
+        this.sentValue[e] = after.g;
+        this.sentBound[e] = after.gBound;
+        this.sentApproach[e] = Math.abs(after.rate) > after.rateBound ? Math.sign(after.rate) : 0;
+      }
     }
     return next;
   }
