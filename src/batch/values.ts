@@ -26,14 +26,28 @@ export const MAX_BATCH_RUNS = 1e12;
 const PARAMETER = String.raw`([A-Za-z_][A-Za-z0-9_]*(?:\[\s*\d+(?:\s*,\s*\d+)*\s*\])?)`;
 const elementName = (written: string) => written.replace(/\s+/g, '');
 
+/** A decimal number as the other flags take it (options.ts): no blanks, hexadecimal or Infinity. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * The number `text` writes, or NaN: `Number` alone reads a blank as 0 (`e=0.5: :3` swept to 0,
+ * `uniform(-1, )` drew from [-1, 0]) and `0x10` as 16.
+ */
+function decimal(text: string): number {
+  const t = text.trim();
+  return DECIMAL.test(t) ? Number(t) : NaN;
+}
+
 /** `NAME=FROM:TO:COUNT`: the values are made per slice (valuesOf), never all at once. */
 export function parseVary(text: string): { name: string; from: number; to: number; count: number } {
   const m = new RegExp(String.raw`^\s*${PARAMETER}\s*=\s*([^:]+):([^:]+):([^:]+)\s*$`).exec(text);
   if (!m) throw new BatchInputError(`--vary '${text}': write NAME=FROM:TO:COUNT, e.g. e=1:0.18:200 or v0[3]=0:1:11`);
   m[1] = elementName(m[1]);
-  const [from, to, count] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const [from, to, count] = [decimal(m[2]), decimal(m[3]), decimal(m[4])];
   if (!Number.isFinite(from) || !Number.isFinite(to))
-    throw new BatchInputError(`--vary '${text}': FROM and TO must be numbers`);
+    throw new BatchInputError(
+      `--vary '${text}': FROM and TO must be numbers written in decimal, such as 10, 0.5 or 1e-8`,
+    );
   // (the values are FROM + (TO - FROM)·k/(COUNT - 1): an infinite width gives infinite values)
   if (!Number.isFinite(to - from))
     throw new BatchInputError(
@@ -130,10 +144,12 @@ export function parseSample(text: string): { name: string; distribution: Distrib
   ).exec(text);
   if (!m) throw new BatchInputError(`--sample '${text}': write NAME~normal(MEAN,SD) or NAME~uniform(A,B)`);
   m[1] = elementName(m[1]);
-  const a = Number(m[3]),
-    b = Number(m[4]);
+  const a = decimal(m[3]),
+    b = decimal(m[4]);
   if (!Number.isFinite(a) || !Number.isFinite(b))
-    throw new BatchInputError(`--sample '${text}': the arguments must be numbers`);
+    throw new BatchInputError(
+      `--sample '${text}': the arguments must be numbers written in decimal, such as 10, 0.5 or 1e-8`,
+    );
   if (m[2] === 'normal') {
     if (!(b >= 0)) throw new BatchInputError(`--sample '${text}': the standard deviation must not be negative`);
     if (!Number.isFinite(Math.abs(a) + NORMAL_REACH * b))
