@@ -95,6 +95,13 @@ export class ReferenceChecker extends EquationAnalyser {
     }
     for (const v of this.outputs ?? []) {
       const kind = this.kinds.get(v.name);
+      // (an impulse has no value at an instant: the compiled system has no slot for it)
+      if (v.order === 0 && deltaAlgebraics.has(v.name))
+        throw this.fail(
+          v.span,
+          `cannot output ${v.name}: it is defined with a delta, an impulse that has no value at an instant`,
+          `Output what the impulse changes (the states of the equations that use ${v.name}), or define its regular part under another name and output that.`,
+        );
       if (v.order > 0 ? (orders.get(v.name) ?? -1) < v.order : kind === undefined || kind === 'event') {
         throw this.fail(
           v.span,
