@@ -33,15 +33,23 @@ export function emitEventActions(
       a.kind === 'assign' && accumulators.has(a.target) ? addedTo(a.target, a.value) : null,
     );
     const values = writes.map((a, k) => (a.kind === 'assign' ? (added[k]?.term ?? a.value) : a.increment));
+    // A Marcus rate's frozen factor (rule 3's 1/|du/dt|) is read with the other pre-event
+    // values, by the actions, into an array of this event that its rate function reads along
+    // the flow (the flow itself sees only the moving step variables).
+    const flowJumps = marcus?.kind === 'marcus' ? marcus.jumps : [];
+    const frozen = flowJumps.flatMap((j, k) => (j.frozen ? [{ k, expr: j.frozen }] : []));
+    if (frozen.length > 0) parts.push(`const frozen${i} = new Array(${flowJumps.length}).fill(0);`);
+    const read = [...values, ...frozen.map((f) => f.expr)];
     // Locked: a relation of the right-hand side reads the branch of the step that ended at
     // the instant, its left limit, like every other value an action reads (at the instant
     // itself h < R may already read false: a rule's value held there would be the stale one).
     applyBodies.push(
       bodyOf(
-        values,
+        read,
         'locked',
         ((e: Emitter) => {
           const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
+          for (const f of frozen) lines.push(`  frozen${i}[${f.k}] = ${e.expr(f.expr, 'locked')};\n`);
           writes.forEach((a, k) => {
             const s = slotIndex(a.target);
             const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
@@ -53,11 +61,17 @@ export function emitEventActions(
       ),
     );
     const rates = marcus?.kind === 'marcus' ? marcus.jumps.map((j) => j.rate) : [];
+    const held = flowJumps.map((j) => j.frozen !== undefined);
     // (the rates of a Marcus flow; events without one share a function that does nothing)
     if (marcus?.kind === 'marcus')
       parts.push(
         fn(`rate${i}(t, y, p, d, sw, out)`, rates, 'direct', (e) =>
-          rates.map((r, k) => `  out[${k}] = ${e.expr(r, 'direct')};\n`).join(''),
+          rates
+            .map(
+              (r, k) =>
+                `  out[${k}] = ${held[k] ? `frozen${i}[${k}] * (${e.expr(r, 'direct')})` : e.expr(r, 'direct')};\n`,
+            )
+            .join(''),
         ),
       );
     const changes = new Set<string>();

@@ -80,6 +80,7 @@ export function eventDependencies(
       if (a.kind === 'marcus')
         a.jumps.forEach((j) => {
           for (const k of readsOf(j.rate)) reads.add(k);
+          if (j.frozen) for (const k of readsOf(j.frozen)) reads.add(k);
         });
     }
     const out = new Set<string>();
@@ -133,7 +134,11 @@ function discretesOrdered(system: FirstOrderSystem): Set<string> {
         if (added === null && discretes.has(a.target)) ordered.add(a.target);
         readIn(added?.term ?? a.value);
       } else if (a.kind === 'jump') readIn(a.increment);
-      else if (a.kind === 'marcus') for (const j of a.jumps) readIn(j.rate);
+      else if (a.kind === 'marcus')
+        for (const j of a.jumps) {
+          readIn(j.rate);
+          if (j.frozen) readIn(j.frozen);
+        }
     }
   return ordered;
 }

@@ -277,7 +277,11 @@ function actionText(a: ActionSpec): string[] {
   if (a.kind === 'stop') return ['stop'];
   if (a.kind === 'assign') return [`${a.target} := ${toText(a.value)}`];
   if (a.kind === 'jump') return [`${a.target} := ${toText(jumped(a))}`];
-  return a.jumps.map((j) => `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`);
+  return a.jumps.map((j) =>
+    j.frozen
+      ? `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} times ${toText(j.frozen)} as before the event, over s in [0, 1]  (Marcus)`
+      : `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`,
+  );
 }
 
 /**
@@ -611,12 +615,19 @@ function eventLatex(ev: EventSpec, r: TransformReport, extents?: Extents): strin
           .slice(0, 8)
           .map((t) => Number(t.toPrecision(12)))
           .join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
-  const acts = ev.actions.map((a) => {
-    if (a.kind === 'stop') return '\\text{stop}';
+  // (a Marcus flow: each step variable's jump with its rate, one action each so that an
+  // array's copies fold like jumps; a factor held at its value before the event as |_-)
+  const acts = ev.actions.flatMap((a) => {
+    if (a.kind === 'stop') return ['\\text{stop}'];
     if (a.kind === 'marcus')
-      return a.jumps.map((j) => `${latexName(j.target)} \\leftarrow \\varphi_1(${latexName(j.target)})`).join(',\\ ');
-    if (a.kind === 'jump') return `${latexName(a.target)} \\leftarrow ${toLatex(jumped(a))}`;
-    return `${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`;
+      return a.jumps.map((j) => {
+        const rate = j.frozen
+          ? `\\left(${toLatex(j.frozen)}\\right)\\Big|_{-} \\left(${toLatex(j.rate)}\\right)`
+          : toLatex(j.rate);
+        return `${latexName(j.target)} \\leftarrow ${latexName(j.target)}(1) \\text{ of } \\frac{d${latexName(j.target)}}{ds} = ${rate} \\text{ (Marcus)}`;
+      });
+    if (a.kind === 'jump') return [`${latexName(a.target)} \\leftarrow ${toLatex(jumped(a))}`];
+    return [`${latexName(a.target)} \\leftarrow ${toLatex(a.value)}`];
   });
   if (acts.length === 0 || !extents) return `${label} ${when}: $${acts.join(',\\ ') || '\\text{(no action)}'}$`;
   // runs of plain actions in one formula each, a loop as its formula and its range

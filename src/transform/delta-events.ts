@@ -16,12 +16,18 @@ import { splitLinear, type DeltaTerm } from './delta-rules.js';
 import { Representation } from './representation.js';
 import type { EventSpec, JumpAction, Schedule } from './system.js';
 
-/** `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters. */
+/**
+ * `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters.
+ * A delta on the state also gives `scale` (1/|du/dt|, read just before the crossing) and
+ * `scaled` (the coefficient it multiplies), which a Marcus flow keeps apart.
+ */
 export interface PendingJump {
   level: string;
   increment: Expr;
   weight: Expr;
   source: string;
+  scale?: Expr;
+  scaled?: Expr;
 }
 
 export class DeltaEvents extends Representation {
@@ -133,7 +139,15 @@ export class DeltaEvents extends Representation {
     if (rule === 'marcus' && ambiguous.length > 0) {
       ev.actions.push({
         kind: 'marcus',
-        jumps: jumps.map((j) => ({ target: this.stepOfLevel.get(j.level)!, rate: j.increment, variable: j.level })),
+        jumps: jumps.map((j) => {
+          const target = this.stepOfLevel.get(j.level)!;
+          // Rule 3's 1/|du/dt| is taken before the crossing: where du/dt reads a level the
+          // flow moves, it is read once, before the flow (v' = -k v delta(x - 1) gives
+          // v+ = v- exp(-k/|v-|), not v- - k from dv/ds = -k v/|v|).
+          if (j.scale && j.scaled && firstReference(this.inlineNamed(j.scale), (k) => jumpedSlots.has(k)) !== undefined)
+            return { target, rate: j.scaled, variable: j.level, frozen: j.scale };
+          return { target, rate: j.increment, variable: j.level };
+        }),
       });
     } else {
       // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.

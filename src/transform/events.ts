@@ -65,6 +65,8 @@ export class EventBuilder extends DeltaEvents {
         const weight = this.toSystem(term.weight, false);
         let ev: EventSpec;
         let coefficients: Expr[];
+        /** a delta on the state: its 1/|du/dt|, read before the crossing */
+        let scale: Expr | undefined;
         if (cls.kind === 'event') {
           ev = byName.get(cls.event)!;
           coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
@@ -122,13 +124,20 @@ export class EventBuilder extends DeltaEvents {
           ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term, q);
           deltaEvents.set(argText, ev);
           const u = this.toSystem(term.argument, false);
-          coefficients = [div(weight, call('abs', [this.totalDerivative(u)]))];
+          const rate = call('abs', [this.totalDerivative(u)]);
+          scale = div(num(1), rate);
+          coefficients = [div(weight, rate)];
         }
         // coefficient j (of delta^(m-j)) makes level n-1-m+j jump
         coefficients.forEach((c, j) => {
           if (constantValue(c) === 0) return; // g' of a constant weight: no jump
           const level = refKey(state.name, state.order - 1 - term.order + j);
-          addJump(ev, { level, increment: simplify(c), weight, source: this.termSource(term, q) }, term);
+          const jump: PendingJump = { level, increment: simplify(c), weight, source: this.termSource(term, q) };
+          if (scale) {
+            jump.scale = simplify(scale);
+            jump.scaled = simplify(weight);
+          }
+          addJump(ev, jump, term);
         });
       }
     }

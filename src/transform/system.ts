@@ -77,11 +77,14 @@ export interface JumpAction {
 
 /**
  * `deltaRule = marcus`: the jumps of one instant are the flow of dS/ds = rate(S) over unit
- * "pulse time" s in [0, 1] (Marcus' canonical interpretation), not S + rate(S-).
+ * "pulse time" s in [0, 1] (Marcus' canonical interpretation), not S + rate(S-). Where a
+ * jump has `frozen`, its rate is frozen(S-) * rate(S): a factor read before the event and
+ * held along the flow (rule 3's 1/|du/dt| of a delta on the state, when du/dt reads a level
+ * the flow moves: by definition it is taken just before the crossing).
  */
 export interface MarcusAction {
   kind: 'marcus';
-  jumps: { target: string; rate: Expr; variable: string }[];
+  jumps: { target: string; rate: Expr; variable: string; frozen?: Expr }[];
 }
 
 export interface StopAction {
