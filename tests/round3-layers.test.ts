@@ -3,8 +3,37 @@
  * library's layers in the third round: each with the exact answer or the whole message it
  * gets now.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchInputError, parseSample, parseVary, sampleValues, sweepValues } from '../src/batch/index.js';
+import { main } from '../src/cli/main.js';
+
+/** The command line in this process: its exit code and what it wrote on stderr. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+  const chunks: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  (process.stderr as { write: unknown }).write = (s: string) => {
+    chunks.push(String(s));
+    return true;
+  };
+  try {
+    return { code: await main(args), stderr: chunks.join('') };
+  } finally {
+    (process.stderr as { write: unknown }).write = write;
+  }
+}
+
+let dir = '';
+const KICK = "parameter k = 1\ny'' = -k*y + 2*delta(t - 1)\ny(0) = 0; y'(0) = 0\n";
+/** y(5) of the kicked oscillator: 2 sin(4 sqrt k) / sqrt k */
+const kicked = (k: number) => (2 * Math.sin(4 * Math.sqrt(k))) / Math.sqrt(k);
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ds-round3-'));
+  writeFileSync(join(dir, 'kick.delta'), KICK);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function batchError(f: () => unknown): string {
   try {
@@ -62,5 +91,80 @@ describe('--vary and --sample read their numbers as the other flags do', () => {
     const draws = sampleValues(3, 0, 1000, [s]);
     expect(Math.min(...draws)).toBeGreaterThanOrEqual(1);
     expect(Math.max(...draws)).toBeLessThan(2);
+  });
+});
+
+describe('an output is never an input, nor the other output', () => {
+  const at = (f: string) => join(dir, f);
+  const shard = (k: number) =>
+    cli([
+      'sweep',
+      at('kick.delta'),
+      '--to',
+      '5',
+      '--vary',
+      'k=1:4:4',
+      '--report',
+      'y',
+      '--format',
+      'json',
+      '--shard',
+      `${k}/2`,
+      '--workers',
+      '1',
+      '--quiet',
+      '--out',
+      at(`s${k}.json`),
+    ]);
+
+  it('merge --out on one of its shards keeps the shard (it was emptied, then removed)', async () => {
+    expect((await shard(1)).code).toBe(0);
+    expect((await shard(2)).code).toBe(0);
+    const before = readFileSync(at('s1.json'), 'utf8');
+    const r = await cli(['merge', at('s1.json'), at('s2.json'), '--out', at('s1.json')]);
+    expect(r.stderr).toBe(
+      `deltastep: --out ${at('s1.json')} is one of the files to merge: writing there would destroy it; give --out another path\n`,
+    );
+    expect(r.code).toBe(2);
+    expect(readFileSync(at('s1.json'), 'utf8')).toBe(before);
+    // to another path, the merge is the whole sweep: y(5) = 2 sin(4 sqrt k)/sqrt k at k = 1..4
+    expect((await cli(['merge', at('s1.json'), at('s2.json'), '--out', at('all.json')])).code).toBe(0);
+    const rows = (JSON.parse(readFileSync(at('all.json'), 'utf8')) as { rows: number[][] }).rows;
+    expect(rows.map((r) => r[0])).toEqual([1, 2, 3, 4]);
+    for (const [k, y] of rows) expect(Math.abs(y - kicked(k))).toBeLessThan(1e-14);
+  });
+
+  it('--out on the model file, by any name, keeps the model', async () => {
+    symlinkSync(at('kick.delta'), at('link.delta'));
+    for (const [model, out] of [
+      ['kick.delta', 'kick.delta'],
+      ['link.delta', 'kick.delta'],
+    ]) {
+      const r = await cli(['simulate', at(model), '--to', '5', '--format', 'csv', '--out', at(out)]);
+      expect(r.stderr).toBe(
+        `deltastep: --out ${at(out)} is ${model === out ? '' : `${at(model)}, `}the model file: writing there would destroy it; give --out another path\n`,
+      );
+      expect(r.code).toBe(2);
+      expect(readFileSync(at('kick.delta'), 'utf8')).toBe(KICK);
+    }
+  });
+
+  it('--out and --plot on one file: refused before the run (the plot replaced the rows)', async () => {
+    const r = await cli([
+      'simulate',
+      at('kick.delta'),
+      '--to',
+      '5',
+      '--format',
+      'json',
+      '--out',
+      at('x.svg'),
+      '--plot',
+      at('x.svg'),
+    ]);
+    expect(r.stderr).toBe(
+      `deltastep: --out ${at('x.svg')} and --plot ${at('x.svg')} are the same file: one would write over the other; give them different paths\n`,
+    );
+    expect(r.code).toBe(2);
   });
 });

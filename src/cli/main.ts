@@ -16,7 +16,15 @@ import { ShootInputError } from '../shooting/errors.js';
 import { ModelError } from '../expression/errors.js';
 import { registerBatchCommands } from './batch-commands.js';
 import { CliError, EXIT, type SharedFlags } from './options.js';
-import { checkWritable, ClosedPipe, OUTPUT_EXIT, OutputError, OutputPathError, StreamOut } from './out-file.js';
+import {
+  checkDistinct,
+  checkWritable,
+  ClosedPipe,
+  OUTPUT_EXIT,
+  OutputError,
+  OutputPathError,
+  StreamOut,
+} from './out-file.js';
 import { removeTemporaries } from './temporary.js';
 import { escapeLines, escapeText } from '../expression/terminal-text.js';
 
@@ -90,6 +98,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const o = command.opts<{ out?: unknown; plot?: unknown }>();
       if (typeof o.out === 'string') checkWritable(o.out, '--out');
       if (typeof o.plot === 'string') checkWritable(o.plot, '--plot');
+      // (nor may an output be an input, or the other output)
+      const outputs = (['out', 'plot'] as const).flatMap((k) => {
+        const path = o[k];
+        return typeof path === 'string' ? [{ flag: `--${k}`, path }] : [];
+      });
+      const merging = command.name() === 'merge';
+      checkDistinct(command.args, outputs, merging ? 'one of the files to merge' : 'the model file');
     });
 
   program

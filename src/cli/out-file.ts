@@ -183,6 +183,44 @@ export function checkWritable(path: string, flag: string): void {
   }
 }
 
+/** What a path names: its device and inode when it exists (a link or another spelling alike), else where it resolves. */
+function identity(path: string): string {
+  try {
+    const s = statSync(path);
+    return `inode ${s.dev}:${s.ino}`;
+  } catch {
+    return `path ${resolve(path)}`;
+  }
+}
+
+/**
+ * The outputs must not be an input or each other: an output is opened (emptied) before the
+ * inputs it would replace are read, or written over by the other output. `--out` on a shard
+ * that merge reads destroyed that shard (the incomplete output was then removed), `--out` on
+ * the model file replaced the model with its rows, and `--out x.svg --plot x.svg` left only
+ * the plot, each with exit code 0 or a message about something else.
+ */
+export function checkDistinct(
+  inputs: readonly string[],
+  outputs: readonly { flag: string; path: string }[],
+  what: string,
+): void {
+  const given = outputs.filter((o) => o.path.trim() !== '');
+  for (const [j, o] of given.entries()) {
+    const id = identity(o.path);
+    const input = inputs.find((i) => identity(i) === id);
+    if (input !== undefined)
+      throw new OutputPathError(
+        `${o.flag} ${o.path} is ${input === o.path ? '' : `${input}, `}${what}: writing there would destroy it; give ${o.flag} another path`,
+      );
+    const other = given.slice(0, j).find((p) => identity(p.path) === id);
+    if (other)
+      throw new OutputPathError(
+        `${other.flag} ${other.path} and ${o.flag} ${o.path} are the same file: one would write over the other; give them different paths`,
+      );
+  }
+}
+
 /** Sleeps this thread for `ms` (a pipe that is full for the moment: wait for its reader). */
 function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
