@@ -197,3 +197,60 @@ x(0) = 0; y(0) = 5; y'(0) = 0
     expect(r.message).toContain('persisting contact at t = 1');
   });
 });
+
+describe('a linear block with a far equilibrium: a threshold close to the value is not "at zero"', () => {
+  // The constant's bound of a linear event's Taylor polynomial holds the remainder over the
+  // whole first window, about 4e-20 |x - x_eq|: with x_eq = 1e12 that is 4e-8, and a function
+  // 1e-9 below its threshold was taken to sit at zero, its crossing skipped (status ok, n = 0).
+  it('a leaky integrator with a small leak, 1e-10 below its threshold', () => {
+    // x' = 1 - k x, k = 1e-12: x - 0.5 = -g0 + s (1 - k x0) + O(k s^2), g0 = 0.5 - x0 ~ 1e-10
+    const r = analytic(`independent t from 0 to 10
+parameter k = 1e-12
+discrete n = 0
+event c when x - 0.5 rises do n := n + 1 end
+x' = -k*x + 1
+x(0) = 0.4999999999
+`);
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    const g0 = 0.5 - 0.4999999999; // exact in doubles (Sterbenz)
+    const s = g0 / (1 - 1e-12 * 0.4999999999);
+    // (the value's rounding, 1e-16, over the rate 1: a few times 1e-16 in the time)
+    expect(Math.abs(r.events[0].t - s)).toBeLessThan(1e-15);
+  });
+
+  it('reset 1e-9 below its threshold: armed at once, its crossings follow every 1e-9', () => {
+    const r = simulate(
+      `independent t from 0 to 10
+parameter k = 1e-12
+discrete n = 0
+event c when x - 0.5 rises do n := n + 1; x := 0.5 - 1e-9 end
+x' = -k*x + 1
+x(0) = 0.4
+`,
+      { method: 'analytic', maxEvents: 1000 },
+    );
+    // (the analytic path called this "precision ran out" after the first reset)
+    expect(r.status).toBe('failed');
+    expect(r.message).toContain('more than 1000 events');
+    expect(r.final.n).toBe(1001);
+    // the first at 0.1 (to the rounding of 0.1 / (1 - 1e-13)), then one every 1e-9 (1 - 5e-13)
+    expect(Math.abs(r.events[1000].t - (0.1 + 1000e-9))).toBeLessThan(1e-12);
+  });
+
+  it('a critically damped block under a constant force, 1e-9 below its threshold at the start', () => {
+    // x'' + 2e-6 x' + 1e-12 x = 1 (x_eq = 1e12), x(0) = 0.5 - 1e-9, x'(0) = 0: the crossing
+    // near sqrt(2e-9), 4.4721360159537500559858e-5 (mpmath, 50 digits, on the double
+    // x(0)); the value's rounding, 1e-16, over the rate there, 4.5e-5: 2e-12 in the time
+    const r = analytic(`independent t from 0 to 10
+parameter w2 = 1e-12
+discrete n = 0
+event c when x - 0.5 rises do n := n + 1 end
+x'' + 2*sqrt(w2)*x' + w2*x = 1
+x(0) = 0.5 - 1e-9; x'(0) = 0
+`);
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    expect(Math.abs(r.events[0].t - 4.47213601595375005599e-5)).toBeLessThan(1e-11);
+  });
+});

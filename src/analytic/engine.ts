@@ -81,6 +81,8 @@ export class AnalyticSimulator {
   private readonly deltas: boolean;
   /** why the last run returned null (it cannot take the analytic path) */
   refusal: string | null = null;
+  /** the compiled rounding bounds of the watched functions (valueBound), fetched at their first use */
+  private boundOne: CompiledModel['boundOne'] | null = null;
   /** the run's dense solution (dense: true), logged at its instants */
   private dense: ClosedFormDense | null = null;
 
@@ -271,7 +273,7 @@ export class AnalyticSimulator {
       const D = plan.degree;
       plan.valueRate!(t, y, p, d, c);
       preValue[k] = c[0];
-      preBound[k] = c[D + 1];
+      preBound[k] = plan.linear === null ? c[D + 1] : this.valueBound(plan, t);
       // (pr.rateSign(plan), written out)
       preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
       const outcome = firing.fireOne(t, k);
@@ -439,7 +441,7 @@ export class AnalyticSimulator {
       if (plan.watch < 0) continue;
       plan.valueRate!(t, ws.y, ws.p, ws.d, pr.c);
       this.preValue[k] = pr.c[0];
-      this.preBound[k] = pr.c[plan.degree + 1];
+      this.preBound[k] = this.valueBound(plan, t);
       this.preApproach[k] = pr.rateSign(plan);
     }
     return true;
@@ -516,17 +518,18 @@ export class AnalyticSimulator {
     // (an action of its own that assigned what it reads and changed its value reset it, if
     // only by less than its rounding: not still)
     const c = pr.c;
+    const bound = this.valueBound(plan, t);
     const reset = firedHere && plan.movesOwn && c[0] !== this.preValue[j];
     // (pr.unmoved, written out)
-    const still = firedHere && !reset && Math.abs(c[0] - this.preValue[j]) <= this.preBound[j] + c[plan.degree + 1];
-    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start);
+    const still = firedHere && !reset && Math.abs(c[0] - this.preValue[j]) <= this.preBound[j] + bound;
+    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound);
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
       return false;
     }
     if (pr.outcome === 'unresolved' && pr.s === 0) {
       ws.gPrev[plan.watch] = pr.c[0];
-      ws.gBound[plan.watch] = pr.c[plan.degree + 1];
+      ws.gBound[plan.watch] = bound;
       const message = isDeltaArgument(this.model.events[j])
         ? this.diagnosis.touchMessage(plan.watch, t)
         : this.diagnosis.precisionMessage(plan.watch, t, this.firedNow);
@@ -540,6 +543,20 @@ export class AnalyticSimulator {
       this.heap.set(j, this.pair[0], this.pair[1]);
     }
     return true;
+  }
+
+  /**
+   * The rounding of event k's function at the instant t (its groups there), for deciding
+   * whether it sits at zero: a polynomial's constant's bound; along a linear block the
+   * function's own (the compiled rounding bound the stepper uses), not the constant's bound of
+   * the Taylor polynomial, which holds the remainder over the whole first window: with a far
+   * equilibrium (x' = -1e-12 x + 1, at 1e12) that is 1e-7, and a threshold 1e-9 away would
+   * sit "at zero" and its crossing be skipped.
+   */
+  private valueBound(plan: EventPlan, t: number): number {
+    if (plan.linear === null) return this.predictor.c[plan.degree + 1];
+    const ws = this.ws;
+    return (this.boundOne ??= this.model.boundOne)[plan.watch](t, ws.y, ws.p, ws.d, ws.sw);
   }
 
   /** A linear event's scan that stopped at its budget (predict.ts) goes on from where it stopped, as at a start. */

@@ -51,9 +51,11 @@ export class Predictor {
   /**
    * The next crossing within H of the function whose coefficients are in c. `still`: its
    * event fired at this instant and left it at zero; `approach`: then, the sign of its rate
-   * when it arrived (0: too small to see); `start`: the first instant of the run.
+   * when it arrived (0: too small to see); `start`: the first instant of the run; `bound`: the
+   * rounding of its value at the instant (c's constant's bound for a polynomial; along a linear
+   * block that bound holds the remainder over the first window, and this is the function's own).
    */
-  predict(plan: EventPlan, range: number, still: boolean, approach: number, start: boolean): void {
+  predict(plan: EventPlan, range: number, still: boolean, approach: number, start: boolean, bound: number): void {
     // (a linear event's coefficients hold on their window; the scan goes on beyond it)
     const lin = plan.linear;
     const H = lin ? Math.min(range, lin.window) : range;
@@ -61,7 +63,7 @@ export class Predictor {
       D = plan.degree,
       dir = plan.dir;
     this.outcome = 'crossing';
-    const atZero = still || !(Math.abs(c[0]) > c[D + 1]);
+    const atZero = still || !(Math.abs(c[0]) > bound);
     if (atZero && !start) {
       const sign = this.roots.departure(c, 0, D),
         order = this.roots.order;
@@ -115,12 +117,19 @@ export class Predictor {
     }
     if (lin && lin.relaxation(this.r)) {
       // a relaxation: its one crossing in closed form (NaN: the signs cannot be told, the scan decides)
-      const s = relaxationRoot(this.r, c[0], c[D + 1], atZero, dir, range);
+      const s = relaxationRoot(this.r, c[0], bound, atZero, dir, range);
       if (s === s) {
         this.s = s;
         return;
       }
       lin.fullCoefficients(c);
+    }
+    if (lin && !atZero && !(Math.abs(c[0]) > c[D + 1])) {
+      // off zero, but within the first window's remainder: that window cannot tell the sign
+      // near the instant; the scan's windows from the instant, halved near a crossing, can
+      this.s = this.scan.next(lin, 0, range, dir);
+      this.scanned();
+      return;
     }
     if (lin) {
       this.s = this.scan.first(lin, c, atZero, dir, H);
@@ -135,13 +144,18 @@ export class Predictor {
       this.s = this.roots.where;
     } else if (lin && this.s === Infinity && H < range) {
       this.s = this.scan.next(lin, H, range, dir);
-      if (this.scan.unresolved) {
-        this.outcome = 'unresolved';
-        this.s = this.scan.where;
-      } else if (this.scan.resumeAt < range) {
-        this.outcome = 'resume';
-        this.s = this.scan.resumeAt;
-      }
+      this.scanned();
+    }
+  }
+
+  /** The outcome of the window scan's `next`: unresolved, stopped at its budget, or a crossing (or none). */
+  private scanned(): void {
+    if (this.scan.unresolved) {
+      this.outcome = 'unresolved';
+      this.s = this.scan.where;
+    } else if (this.scan.resumeAt < Infinity) {
+      this.outcome = 'resume';
+      this.s = this.scan.resumeAt;
     }
   }
 }
