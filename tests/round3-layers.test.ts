@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchInputError, parseSample, parseVary, sampleValues, sweepValues } from '../src/batch/index.js';
+import { BatchInputError, parseSample, parseVary, sampleValues, statistics, sweepValues } from '../src/batch/index.js';
 import { main } from '../src/cli/main.js';
 
 /** The command line in this process: its exit code and what it wrote on stderr. */
@@ -166,5 +166,54 @@ describe('an output is never an input, nor the other output', () => {
       `deltastep: --out ${at('x.svg')} and --plot ${at('x.svg')} are the same file: one would write over the other; give them different paths\n`,
     );
     expect(r.code).toBe(2);
+  });
+});
+
+describe('statistics of one run claim no certainty', () => {
+  it('one value: no sample deviation, no interval (sd 0 and a 95% interval of zero width before)', () => {
+    const s = statistics([2.5, NaN]);
+    expect(s.n).toBe(1);
+    expect([s.mean, s.min, s.max]).toEqual([2.5, 2.5, 2.5]);
+    expect(s.sd).toBeNaN();
+    expect(s.ci95[0]).toBeNaN();
+    expect(s.ci95[1]).toBeNaN();
+  });
+
+  it('two equal values do have sd 0, and two values the textbook interval', () => {
+    expect(statistics([3, 3])).toEqual({ mean: 3, sd: 0, ci95: [3, 3], min: 3, max: 3, n: 2 });
+    // 1 and 2: mean 1.5, sd sqrt(1/2), half-width 1.959963984540054 sqrt(1/2)/sqrt(2) = 0.979981992270027
+    const s = statistics([1, 2]);
+    expect(s.sd).toBe(Math.SQRT1_2);
+    expect(Math.abs(s.ci95[1] - 1.5 - 0.979981992270027)).toBeLessThan(1e-15);
+  });
+
+  it('montecarlo --samples 1 writes null for them in JSON', async () => {
+    const r = await cli([
+      'montecarlo',
+      join(dir, 'kick.delta'),
+      '--to',
+      '5',
+      '--sample',
+      'k~uniform(1,2)',
+      '--samples',
+      '1',
+      '--report',
+      'y',
+      '--format',
+      'json',
+      '--workers',
+      '1',
+      '--quiet',
+      '--out',
+      join(dir, 'one-samples.json'),
+    ]);
+    expect(r.code).toBe(0);
+    const samples = JSON.parse(readFileSync(join(dir, 'one-samples.json'), 'utf8')) as {
+      rows: [number, number, number, string][];
+      report: { y: { mean: number; sd: null; ci95: [null, null]; n: number } };
+    };
+    const [, k, y] = samples.rows[0];
+    expect(Math.abs(y - kicked(k))).toBeLessThan(1e-14);
+    expect(samples.report.y).toEqual({ mean: y, sd: null, ci95: [null, null], min: y, max: y, n: 1 });
   });
 });

@@ -36,13 +36,18 @@ export class StatisticsAccumulator {
   result(): Statistics {
     const n = this.n;
     if (n === 0) return { mean: NaN, sd: NaN, ci95: [NaN, NaN], min: NaN, max: NaN, n };
-    const sd = n > 1 ? Math.sqrt(this.m2 / (n - 1)) : 0;
+    // (one value has no sample deviation: 0 would claim the mean exactly known, a 95% interval
+    // of zero width; NaN, null in JSON, as SciPy's sem and Python's stdev refuse it)
+    const sd = n > 1 ? Math.sqrt(this.m2 / (n - 1)) : NaN;
     const half = (1.959963984540054 * sd) / Math.sqrt(n);
     return { mean: this.mean, sd, ci95: [this.mean - half, this.mean + half], min: this.min, max: this.max, n };
   }
 }
 
-/** Mean, sample standard deviation, a normal-approximation 95% interval of the mean, extremes. Non-finite values are left out. */
+/**
+ * Mean, sample standard deviation (NaN for one value), a normal-approximation 95% interval of
+ * the mean, extremes. Non-finite values are left out.
+ */
 export function statistics(values: readonly number[]): Statistics {
   const acc = new StatisticsAccumulator();
   for (const x of values) acc.add(x);
