@@ -59,7 +59,7 @@ describe('a Marcus flow of a delta on the state takes 1/|du/dt| before the cross
     const compiled = compileModel(stateMarcus(1));
     const r = transformReport(compiled);
     const flow =
-      'S1 := flow of dS1/ds = -(k*(u1 + S1)) times 1/abs(u1 + S1) as before the event, over s in [0, 1]  (Marcus)';
+      'S1 := flow of dS1/ds = (-(k*(u1 + S1))) times (1/abs(u1 + S1)) as before the event, over s in [0, 1]  (Marcus)';
     expect(r.events[0].actions).toEqual([flow]);
     expect(formatLatex(compiled.system, r)).toContain(
       '$S_{1} \\leftarrow S_{1}(1) \\text{ of } \\frac{dS_{1}}{ds} = \\left(\\frac{1}{\\left|u_{1} + S_{1}\\right|}\\right)\\Big|_{-} \\left(-\\left(k \\, \\left(u_{1} + S_{1}\\right)\\right)\\right) \\text{ (Marcus)}$',
@@ -83,4 +83,31 @@ describe('the LaTeX of a Marcus flow', () => {
       expect(Math.abs(run.final[`x[${i}]`] - exact)).toBeLessThanOrEqual(bound(exact, 1e-10, 1e-14));
     }
   });
+});
+
+describe('two terms of one event on one level flow as one Marcus rate', () => {
+  // y' = y delta(t - 1) + y delta(t - 1) is y' = 2 y delta(t - 1): dy/ds = 2y, y+ = e^2 y-
+  // (two flow components writing one step variable kept the last alone: e y-).
+  it.each(TOLERANCES)("y' = y delta(t - 1) + y delta(t - 1): y(1+) = e^2 (rtol %s, atol %s)", (rtol, atol) => {
+    const compiled = compileModel(
+      "independent t from 0 to 2\noption deltaRule = marcus\ny' = y*delta(t - 1) + y*delta(t - 1)\ny(0) = 1",
+    );
+    expect(transformReport(compiled).events[0].actions).toEqual([
+      'S1 := flow of dS1/ds = u1 + S1 + u1 + S1 over s in [0, 1]  (Marcus)',
+    ]);
+    const run = simulate(compiled, { rtol, atol });
+    expect(Math.abs(run.final.y - Math.exp(2))).toBeLessThanOrEqual(bound(Math.exp(2), rtol, atol));
+  });
+
+  it.each(TOLERANCES)(
+    "on the state, with the held factor: v' = -v delta(x - 1) - v/2 delta(x - 1) gives v+ = 2 exp(-3/4) (rtol %s, atol %s)",
+    (rtol, atol) => {
+      const run = simulate(
+        "independent t from 0 to 1\noption deltaRule = marcus\nx' = v\nv' = -v*delta(x - 1) - 0.5*v*delta(x - 1)\nx(0) = 0; v(0) = 2",
+        { rtol, atol },
+      );
+      const exact = 2 * Math.exp(-0.75);
+      expect(Math.abs(run.final.v - exact)).toBeLessThanOrEqual(bound(exact, rtol, atol));
+    },
+  );
 });

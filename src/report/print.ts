@@ -279,7 +279,7 @@ function actionText(a: ActionSpec): string[] {
   if (a.kind === 'jump') return [`${a.target} := ${toText(jumped(a))}`];
   return a.jumps.map((j) =>
     j.frozen
-      ? `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} times ${toText(j.frozen)} as before the event, over s in [0, 1]  (Marcus)`
+      ? `${j.target} := flow of d${j.target}/ds = (${toText(j.rate)}) times (${toText(j.frozen)}) as before the event, over s in [0, 1]  (Marcus)`
       : `${j.target} := flow of d${j.target}/ds = ${toText(j.rate)} over s in [0, 1]  (Marcus)`,
   );
 }

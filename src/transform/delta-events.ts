@@ -10,11 +10,11 @@
  * (`events.ts`) < Transformer (`transform.ts`, the steps in order).
  */
 import type { EquationStatement, Expr } from '../expression/ast.js';
-import { firstReference, toText } from '../expression/expr.js';
+import { add, firstReference, simplify, toText } from '../expression/expr.js';
 import { exactRootCandidates } from './algebra.js';
 import { splitLinear, type DeltaTerm } from './delta-rules.js';
 import { Representation } from './representation.js';
-import type { EventSpec, JumpAction, Schedule } from './system.js';
+import type { EventSpec, JumpAction, MarcusAction, Schedule } from './system.js';
 
 /**
  * `increment` = weight x scaling (1/|u'|); `weight` alone decides whether deltaRule matters.
@@ -137,18 +137,32 @@ export class DeltaEvents extends Representation {
       );
     }
     if (rule === 'marcus' && ambiguous.length > 0) {
-      ev.actions.push({
-        kind: 'marcus',
-        jumps: jumps.map((j) => {
-          const target = this.stepOfLevel.get(j.level)!;
-          // Rule 3's 1/|du/dt| is taken before the crossing: where du/dt reads a level the
-          // flow moves, it is read once, before the flow (v' = -k v delta(x - 1) gives
-          // v+ = v- exp(-k/|v-|), not v- - k from dv/ds = -k v/|v|).
-          if (j.scale && j.scaled && firstReference(this.inlineNamed(j.scale), (k) => jumpedSlots.has(k)) !== undefined)
-            return { target, rate: j.scaled, variable: j.level, frozen: j.scale };
-          return { target, rate: j.increment, variable: j.level };
-        }),
-      });
+      // One flow component per step variable: two terms of one event on one level add
+      // their rates (y' = y delta(t - 1) + y delta(t - 1) is the flow of dy/ds = 2y, e^2 y-;
+      // two components writing one S kept only the last, e y-).
+      const flows: MarcusAction['jumps'] = [];
+      const byTarget = new Map<string, number>();
+      for (const j of jumps) {
+        const target = this.stepOfLevel.get(j.level)!;
+        // Rule 3's 1/|du/dt| is taken before the crossing: where du/dt reads a level the
+        // flow moves, it is read once, before the flow (v' = -k v delta(x - 1) gives
+        // v+ = v- exp(-k/|v-|), not v- - k from dv/ds = -k v/|v|).
+        const held =
+          j.scale && j.scaled && firstReference(this.inlineNamed(j.scale), (k) => jumpedSlots.has(k)) !== undefined;
+        const flow = held
+          ? { target, rate: j.scaled!, variable: j.level, frozen: j.scale! }
+          : { target, rate: j.increment, variable: j.level };
+        const at = byTarget.get(target);
+        const same = at !== undefined ? flows[at] : undefined;
+        // (the terms of one event share their argument, so their held factors are the same)
+        if (same && (same.frozen && toText(same.frozen)) === (flow.frozen && toText(flow.frozen)))
+          same.rate = simplify(add(same.rate, flow.rate));
+        else {
+          byTarget.set(target, flows.length);
+          flows.push(flow);
+        }
+      }
+      ev.actions.push({ kind: 'marcus', jumps: flows });
     } else {
       // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.
       ev.actions.unshift(...jumps.map(asJump));
