@@ -254,3 +254,24 @@ x(0) = 0.5 - 1e-9; x'(0) = 0
     expect(Math.abs(r.events[0].t - 4.47213601595375005599e-5)).toBeLessThan(1e-11);
   });
 });
+
+describe('ticks and crossings that coincide in exact arithmetic far from t = 0', () => {
+  // Near t = 1e6 the ticks of `every 0.1` sit at the doubles nearest 1e6 + k/10, up to half an
+  // ulp (5.8e-11) from the sawtooth's crossings at 1e6 + 0.3 m, which read the tick counter:
+  // one instant each time, so c reads n before the tick there, n = 3 m + 3 (bad stays 0). The
+  // last crossing is at the end of the range, 1e6 + 3, and is no event of it (m = 9), though
+  // an instant placed at a tick's double moved it by an ulp.
+  it('every reading of the counter is the value before the instant, and the end is not an event', () => {
+    for (const t0 of [0, 1e6]) {
+      const r = analytic(`independent t from ${t0} to ${t0 + 3}
+discrete n = 0, m = 0, bad = 0
+event tick every 0.1 from ${t0} do n := n + 1 end
+event c when x - 0.3 rises do m := m + 1; bad := bad + (if n == 3*m + 3 then 0 else 1); x := 0 end
+x' = 1
+x(${t0}) = 0
+`);
+      expect(r.status).toBe('ok');
+      expect(r.final).toMatchObject({ n: 31, m: 9, bad: 0 });
+    }
+  });
+});

@@ -27,7 +27,11 @@ export function crossingAtEnd(ws: Workspace, clocks: Clocks, plan: EventPlan, hi
   const g = m.watchOne[k](tEnd, y, p, d, sw);
   const rate = Math.abs(m.rateOne[k](tEnd, y, p, d, sw));
   clocks.giveBack(y);
-  if (!(Math.abs(g) <= band)) return false;
   const gap = tEnd - hi - lo;
-  return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd));
+  const tie = 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd));
+  // (within the tie tolerance in time it is the end's instant whatever its value there: an
+  // earlier instant at a time event's double, x := 0 at 1000002.7 rounded, moves it by ulps)
+  if (gap <= tie) return true;
+  if (!(Math.abs(g) <= band)) return false;
+  return gap <= (rate > 0 ? band / rate : 0) + tie;
 }
