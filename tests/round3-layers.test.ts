@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchInputError, parseSample, parseVary, sampleValues, statistics, sweepValues } from '../src/batch/index.js';
 import { main } from '../src/cli/main.js';
+import { parseOutputTimes } from '../src/cli/output-times.js';
 
 /** The command line in this process: its exit code and what it wrote on stderr. */
 async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
@@ -215,5 +216,22 @@ describe('statistics of one run claim no certainty', () => {
     const [, k, y] = samples.rows[0];
     expect(Math.abs(y - kicked(k))).toBeLessThan(1e-14);
     expect(samples.report.y).toEqual({ mean: y, sd: null, ci95: [null, null], min: y, max: y, n: 1 });
+  });
+});
+
+describe('--output-times FROM:TO:COUNT over the widest ranges', () => {
+  it('-1e308:1e308:5 is five finite times (TO - FROM overflowed: "must be an array of finite numbers")', () => {
+    // exactly -1e308, -5e307, 0, 5e307, 1e308: each a product of an end and 1/4, 1/2 or 3/4
+    expect(parseOutputTimes('-1e308:1e308:5')).toEqual([-1e308, -5e307, 0, 5e307, 1e308]);
+    const max = Number.MAX_VALUE;
+    const widest = parseOutputTimes(`${-max}:${max}:3`);
+    expect(widest).toEqual([-max, 0, max]);
+  });
+
+  it('a range within double precision keeps its values bit for bit', () => {
+    expect(parseOutputTimes('0:1:5')).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(parseOutputTimes('1:0.18:5')).toEqual(
+      [0, 1, 2, 3, 4].map((k) => (k === 4 ? 0.18 : 1 + ((0.18 - 1) * k) / 4)),
+    );
   });
 });

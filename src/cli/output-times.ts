@@ -21,8 +21,14 @@ export function parseOutputTimes(text: string): number[] {
         `--output-times ${text}: ${count} times are more than ${MAX_OUTPUT_TIMES}; for a grid that fine give --output-step ${(to - from) / (count - 1)}`,
       );
     if (count === 1) return [from];
-    // (the last is TO exactly, not FROM plus a sum of rounded steps)
-    return Array.from({ length: count }, (_, k) => (k === count - 1 ? to : from + ((to - from) * k) / (count - 1)));
+    // (the last is TO exactly, not FROM plus a sum of rounded steps; where the width TO - FROM
+    // is beyond double precision, -1e308:1e308, each end is weighed on its own, not Infinity·0)
+    const wide = !Number.isFinite(to - from);
+    return Array.from({ length: count }, (_, k) => {
+      if (k === count - 1) return to;
+      const f = k / (count - 1);
+      return wide ? from * (1 - f) + to * f : from + ((to - from) * k) / (count - 1);
+    });
   }
   const parts = text.split(',');
   if (parts.some((p) => p.trim() === ''))
