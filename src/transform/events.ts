@@ -42,6 +42,15 @@ export class EventBuilder extends DeltaEvents {
   /** each delta term's argument class, as the first step of the transform found it */
   protected readonly argumentClass = new Map<DeltaTerm, ArgumentClass>();
 
+  /** named variables and constant names, for evenMultiplicity */
+  private evenContext(): EvenContext {
+    const m = this.model;
+    return {
+      definition: (n) => (m.kinds.get(n) === 'algebraic' ? m.algebraics.find((a) => a.name === n)?.expr : undefined),
+      constant: (n) => n === 'pi' || ['parameter', 'unknown', 'constant'].includes(m.kinds.get(n) ?? ''),
+    };
+  }
+
   protected buildEvents(splits: { state: StateInfo; terms: DeltaTerm[] }[]): EventSpec[] {
     const m = this.model;
     const events: EventSpec[] = m.events.map((ev) => this.userEvent(ev));
@@ -115,7 +124,7 @@ export class EventBuilder extends DeltaEvents {
           const argText = toText(term.argument);
           // u^2, u^4, abs(u): zero only where it touches zero, never crossing (seen in the text;
           // a state that turns at zero is found by the run, driver/delta-touch.ts)
-          if (evenMultiplicity(term.argument))
+          if (evenMultiplicity(term.argument, this.evenContext()))
             throw this.r.at(
               term.call.span,
               `the argument of delta(${argText}) touches zero without crossing it (a root of even multiplicity): the delta has no weight there, since 1/|d/d${this.t} (${argText})| is infinite`,
@@ -260,10 +269,37 @@ function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
   return false;
 }
 
-/** Whether an argument is visibly zero only at roots of even multiplicity: u^2k, abs(u), u*u. */
-function evenMultiplicity(e: Expr): boolean {
+/** What evenMultiplicity looks up: a named variable's definition, and whether a name is constant over a run. */
+interface EvenContext {
+  definition: (n: string) => Expr | undefined;
+  constant: (n: string) => boolean;
+}
+
+/**
+ * Whether an argument is visibly zero only at roots of even multiplicity: u^2k, abs(u), u*u,
+ * also scaled or negated by a constant factor (-x^2, 2*x^2, x^2/3, 3*abs(x)) and through a
+ * named variable (sq = x^2, delta(sq)); those were found only by the run, as touches.
+ */
+function evenMultiplicity(e: Expr, context: EvenContext, depth = 0): boolean {
+  if (depth > 64) return false;
+  const inner = (x: Expr) => evenMultiplicity(x, context, depth + 1);
+  const constant = (x: Expr) => {
+    for (const n of references(x)) if (!context.constant(n)) return false;
+    return true;
+  };
+  if (e.kind === 'name') {
+    const definition = context.definition(e.name);
+    return definition !== undefined && inner(definition);
+  }
+  if (e.kind === 'unary') return inner(e.operand);
   if (e.kind === 'binary' && e.op === '^' && e.right.kind === 'number')
     return Number.isInteger(e.right.value) && e.right.value >= 2 && e.right.value % 2 === 0;
-  if (e.kind === 'binary' && e.op === '*') return toText(e.left) === toText(e.right);
+  if (e.kind === 'binary' && e.op === '*') {
+    if (toText(e.left) === toText(e.right)) return true;
+    if (constant(e.left) && constantValue(simplify(e.left)) !== 0) return inner(e.right);
+    if (constant(e.right) && constantValue(simplify(e.right)) !== 0) return inner(e.left);
+    return false;
+  }
+  if (e.kind === 'binary' && e.op === '/') return constant(e.right) && inner(e.left);
   return e.kind === 'call' && e.name === 'abs' && e.args.length === 1;
 }
