@@ -24,6 +24,7 @@ import { matches } from './firing.js';
 import { deltasDueAtEnd, functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
 import { Arming } from './arming.js';
 import { StepSamples, type SampledFunction } from './step-samples.js';
+import { isStiffStep } from './stiff-step.js';
 import { EventConflicts } from './event-conflicts.js';
 import type { Workspace } from './workspace.js';
 
@@ -45,6 +46,9 @@ class WatchScan implements ScanFunction {
     return this.crossings.scanNoise();
   }
 }
+
+/** the central difference of curveRate spans 2·2^-16 of the step */
+const CURVE_STEP = 2 ** -16;
 
 export class Crossings implements SampledFunction {
   /** per function: the bracket of its first crossing in the last step, for those in `located` */
@@ -118,6 +122,10 @@ export class Crossings implements SampledFunction {
   private scanRate = false;
   private scanRateValue = NaN;
   private scanBound = 0;
+  /** the step being scanned is stiff: rates inside it are the dense output's (see curveRate) */
+  private curveRates = false;
+  /** the states curveRate reads (apart from ws.yTmp, which holds the point being sampled) */
+  private readonly curveY: Float64Array;
   /** the midpoint of the step being scanned, in the stepper's t and absolute */
   private tm = 0;
   private tmAbs = 0;
@@ -144,6 +152,7 @@ export class Crossings implements SampledFunction {
     this.fromZero = new Uint8Array(nw);
     this.earliest = new Float64Array(nw);
     this.lastSide = new Int8Array(nw);
+    this.curveY = new Float64Array(ws.y.length);
     this.marked = new Int32Array(nw);
     this.conflicts = new EventConflicts(m);
     this.direction = m.watchInfo.map((w) =>
@@ -177,9 +186,32 @@ export class Crossings implements SampledFunction {
       k = this.scanK;
     this.stepper!.interpolateSome(s, m.watchStates[k], ws.yTmp);
     const t = ws.origin.abs(s);
-    this.scanRateValue = m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    this.scanRateValue = this.curveRates ? NaN : m.rateOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
     this.scanBound = m.boundOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
-    return m.watchOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    const g = m.watchOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    if (this.curveRates) this.scanRateValue = this.curveRate(k, s);
+    return g;
+  }
+
+  /**
+   * The rate of function k along the dense output at s, by a central difference over a
+   * 2^-16 part of the step (see stiff-step.ts: over a stiff step f at a point of the
+   * interpolant is noise). The interpolant is a cubic: the difference's error is about 1e-10
+   * of the rate's scale, its rounding the function's rounding over 1e-5 of the step.
+   */
+  private curveRate(k: number, s: number): number {
+    const ws = this.ws,
+      m = ws.model,
+      stepper = this.stepper!;
+    const d = CURVE_STEP * (stepper.t - stepper.tPrev);
+    const s1 = s - d,
+      s2 = s + d;
+    const y = this.curveY;
+    stepper.interpolateSome(s1, m.watchStates[k], y);
+    const g1 = m.watchOne[k](ws.origin.abs(s1), y, ws.p, ws.d, ws.sw);
+    stepper.interpolateSome(s2, m.watchStates[k], y);
+    const g2 = m.watchOne[k](ws.origin.abs(s2), y, ws.p, ws.d, ws.sw);
+    return (g2 - g1) / (s2 - s1);
   }
 
   /** @internal StepSamples' f(s): function scanK on the dense output, its rate in `rate` */
@@ -196,6 +228,7 @@ export class Crossings implements SampledFunction {
   scanValue(s: number): number {
     if (!this.scanRate) return this.gAt(s);
     const ws = this.ws;
+    if (this.curveRates) return (this.scanRateValue = this.curveRate(this.scanK, s));
     this.stepper!.interpolateSome(s, ws.model.watchStates[this.scanK], ws.yTmp);
     this.scanRateValue = ws.model.rateOne[this.scanK](ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw);
     return this.scanRateValue;
@@ -292,6 +325,7 @@ export class Crossings implements SampledFunction {
     // once one is bracketed, those that cannot cross before its bracket ends are left alone.
     const earliest = this.earliest;
     this.stepper = stepper;
+    this.curveRates = isStiffStep(stepper);
     this.tm = a + 0.5 * (b - a);
     this.tmAbs = ws.origin.abs(this.tm);
     let found = 0;
@@ -364,7 +398,7 @@ export class Crossings implements SampledFunction {
       tmAbs = this.tmAbs;
     stepper.interpolateSome(tm, m.watchStates[k], ws.yTmp);
     const gm = m.watchOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
-    const rm = m.rateOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
+    const rm = this.curveRates ? this.curveRate(k, tm) : m.rateOne[k](tmAbs, ws.yTmp, ws.p, ws.d, ws.sw);
     // A function leaving the zero it fired at starts from zero exactly (its rounding there
     // says nothing about its side)
     const fromZero = this.fromZero[k] === 1;

@@ -26,6 +26,7 @@ import { ContactLifecycle } from './contact-lifecycle.js';
 import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
 import { StepGuard } from './step-guard.js';
+import { StiffEvents } from './stiff-events.js';
 import { StopQueue } from './stop-queue.js';
 import { Firing, iterationMessage } from './firing.js';
 import { Recorder } from './recorder.js';
@@ -65,6 +66,8 @@ export class Simulator {
   private readonly rFire: Float64Array;
   private readonly diagnosis: Diagnosis;
   private readonly guard: StepGuard;
+  /** state events fired while an explicit method looked stiff (stiff-events.ts) */
+  private readonly stiffEvents: StiffEvents;
   private readonly stopQueue: StopQueue;
   /** the events of the last instant (for the message when the next step finds a crossing unresolved) */
   private lastFired: readonly number[] = [];
@@ -91,6 +94,7 @@ export class Simulator {
     this.rFire = this.firing.rFire;
     this.diagnosis = new Diagnosis(ws);
     this.guard = new StepGuard(this.diagnosis, model.nStates);
+    this.stiffEvents = new StiffEvents();
     this.stopQueue = new StopQueue(model.events.length);
     this.refineStart = new Float64Array(model.nStates);
     this.steppers = new StepperCache(ws);
@@ -191,6 +195,7 @@ export class Simulator {
       progress: settings.progress,
     };
     this.guard.begin(stepper, rtol, atol, maxSteps, tEnd, sys.independent);
+    this.stiffEvents.begin();
     const slidingAtStart = this.switching.lock(t0, y, d);
     const due = t0 !== tEnd ? this.withDeltasAtEnd(takeDue(rs, t0, this.due), t0, true) : takeDue(rs, t0, this.due);
     // (Events at the start may move the state off the sliding surface: fire() checks again.)
@@ -218,6 +223,8 @@ export class Simulator {
     // a state whose error the tolerances never controlled (StepGuard.toleranceWarning)
     const tolerance = this.guard.toleranceWarning(rs.stepper, end !== null && end.kind === 'failed');
     if (tolerance !== null) result.warnings.push(tolerance);
+    const stiff = this.stiffEvents.warning(rs.stepper, this.model.system.independent);
+    if (stiff !== null) result.warnings.push(stiff);
     if (end !== null && end.kind === 'failed') {
       this.fail(result, end.message, end.t, end.y, ws.d);
       finishStats(rs);
@@ -469,6 +476,7 @@ export class Simulator {
       sys = m.system,
       stepper = rs.stepper;
     const nw = ws.nWatch;
+    this.stiffEvents.note(stepper, m, at, fired);
     for (const e of fired) {
       const w = m.events[e].watchIndex;
       if (w < 0) continue;

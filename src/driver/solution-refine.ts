@@ -8,6 +8,7 @@
  * that time again, until the function is within its own rounding of zero (a few rounds).
  */
 import type { Stepper } from '../integrators/stepper.js';
+import { isStiffStep } from './stiff-step.js';
 import type { Workspace } from './workspace.js';
 
 /** rounds of the correction at most, and steps to land on one guess */
@@ -22,11 +23,8 @@ export function refinesOnSolution(stepper: Stepper): boolean {
   // is off it by up to the tolerance times the stiffness in rate (y' = −1e6 (y − sin t): a
   // rate of ±0.1 where the motion's is 0.045), so the event's rates and the restart from
   // there are wrong (a false persisting contact, crossings counted twice)
-  return method === 'rodas' && (stepper as Stepper & { hNorm?: number }).hNorm! >= STIFF_STEP;
+  return method === 'rodas' && isStiffStep(stepper);
 }
-
-/** |h|·‖J‖∞ of a step above which its interpolant is not taken for the solution (RODAS) */
-const STIFF_STEP = 10;
 
 /**
  * Takes the last step again from its start, to land on the crossing of watched function k

@@ -1,3 +1,4 @@
+import { StiffnessTest } from './stiffness-test.js';
 import { DOP853_CONTROL } from './controller.js';
 import { EmbeddedRkStepper } from './embedded-rk.js';
 import { dop853ErrorNorm } from './error-norms.js';
@@ -388,7 +389,40 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
   protected finish(tNew: number): boolean {
     this.f(tNew, this.yNew, this.fNew);
     this.stats.rhsEvaluations++;
-    return allFinite(this.fNew, this.n);
+    if (!allFinite(this.fNew, this.n)) return false;
+    // dop853.f's stiffness test: the 12th stage (ys, k12) and the end share t
+    const n = this.n,
+      fNew = this.fNew,
+      k12 = this.k12,
+      yNew = this.yNew,
+      ys = this.ytmp;
+    let num = 0,
+      den = 0;
+    for (let i = 0; i < n; i++) {
+      const dk = fNew[i] - k12[i],
+        dy = yNew[i] - ys[i];
+      num += dk * dk;
+      den += dy * dy;
+    }
+    this.stiffness.observe(Math.abs(tNew - this.t), num, den);
+    return true;
+  }
+
+  /** Hairer's stiffness test (stiffness-test.ts), at the border of DOP853's stability region */
+  private readonly stiffness = new StiffnessTest(6.1);
+
+  /** the problem looks stiff (see StiffnessTest) */
+  get looksStiff(): boolean {
+    return this.stiffness.looksStiff;
+  }
+  /** the last estimate of h·|λ| (NaN before the first accepted step) */
+  get hLambda(): number {
+    return this.stiffness.hLambda;
+  }
+
+  override resetStats(): void {
+    super.resetStats();
+    this.stiffness.reset();
   }
 
   protected prepareDense(): void {

@@ -1,3 +1,4 @@
+import { StiffnessTest } from './stiffness-test.js';
 import { DOPRI5_CONTROL } from './controller.js';
 import { EmbeddedRkStepper } from './embedded-rk.js';
 import { scaledRmsNorm } from './error-norms.js';
@@ -176,37 +177,29 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     return scaledRmsNorm(err, y, y1, this.atol, this.rtol, n);
   }
 
-  /**
-   * Hairer's DOPRI5 stiffness test (Hairer & Wanner, Solving ODEs II, IV.2; `dopri5.f`):
-   * h·|λ| ≈ h·‖k7 − k6‖/‖y1 − y6‖ from the last two stages, which sit at the same t. Above
-   * 3.25 (near the border of the stability region) on 15 accepted steps with no run of 6
-   * below it in between, the problem looks stiff: `looksStiff` stays true until 6 steps in
-   * a row are clearly inside the region. Its sums cost nothing extra: they are taken in the step's error loop.
-   */
-  looksStiff = false;
-  /** the last estimate of h·|λ| (NaN before the first accepted step) */
-  hLambda = Number.NaN;
-  private stiffCount = 0;
+  /** Hairer's stiffness test (stiffness-test.ts), at the border of DOPRI5's stability region */
+  private readonly stiffness = new StiffnessTest(3.25);
   /** ‖k7 − k6‖² and ‖y1 − y6‖² of the last attempted step, summed in its error loop */
   private stageDiff2 = 0;
   private stateDiff2 = 0;
-  private nonStiffCount = 0;
+
+  /** the problem looks stiff (see StiffnessTest) */
+  get looksStiff(): boolean {
+    return this.stiffness.looksStiff;
+  }
+  /** the last estimate of h·|λ| (NaN before the first accepted step) */
+  get hLambda(): number {
+    return this.stiffness.hLambda;
+  }
+
+  override resetStats(): void {
+    super.resetStats();
+    this.stiffness.reset();
+  }
 
   protected finish(tNew: number): boolean {
     // f(tNew, yNew) is the 7th stage, already checked through the error norm
-    const num = this.stageDiff2,
-      den = this.stateDiff2;
-    if (den > 0) {
-      const hl = Math.abs(tNew - this.t) * Math.sqrt(num / den);
-      this.hLambda = hl;
-      if (hl > 3.25) {
-        this.nonStiffCount = 0;
-        if (++this.stiffCount >= 15) this.looksStiff = true;
-      } else if (++this.nonStiffCount >= 6) {
-        this.stiffCount = 0;
-        this.looksStiff = false;
-      }
-    }
+    this.stiffness.observe(Math.abs(tNew - this.t), this.stageDiff2, this.stateDiff2);
     return true;
   }
 

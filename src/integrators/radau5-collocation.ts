@@ -115,3 +115,34 @@ export function slopeMismatch(
   }
   return Math.sqrt(sum / n);
 }
+
+/**
+ * The polynomial of the stages z1..z3 (not yet accepted) at s ∈ [−1, 0] inside the step: its
+ * value into `mid` (from y0, the step's start) and h·u'(t) there, du/ds, into `slope`.
+ * radau5.ts checks the dense output by its defect there (see innerError).
+ */
+export function collocationInside(
+  s: number,
+  z1: Float64Array,
+  z2: Float64Array,
+  z3: Float64Array,
+  y0: Float64Array,
+  mid: Float64Array,
+  slope: Float64Array,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    const a = z1[i],
+      b = z2[i],
+      c = z3[i];
+    const d1 = (b - c) / C2M1;
+    const ak = (a - b) / C1MC2;
+    const d2 = (ak - d1) / C1M1;
+    const d3 = d2 - (ak - a / C1) / C2;
+    const q = d2 + (s - C1M1) * d3;
+    const r = d1 + (s - C2M1) * q;
+    // u(s) = y₁ + s·r(s) with y₁ = y₀ + Z₃; du/ds = r + s·r'(s), r' = q + (s − C2M1)·d3
+    mid[i] = y0[i] + c + s * r;
+    slope[i] = r + s * (q + (s - C2M1) * d3);
+  }
+}

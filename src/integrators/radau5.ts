@@ -1,5 +1,11 @@
 import { NON_FINITE_SHRINK } from './controller.js';
-import { collocationAt, collocationCoefficients, extrapolateStages, slopeMismatch } from './radau5-collocation.js';
+import {
+  collocationAt,
+  collocationCoefficients,
+  collocationInside,
+  extrapolateStages,
+  slopeMismatch,
+} from './radau5-collocation.js';
 import { RadauMatrices } from './radau5-matrices.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions, StepperStats } from './stepper.js';
 import { StepperBase, allFinite, checkTolerances } from './stepper-base.js';
@@ -66,6 +72,15 @@ const CUT = 1;
 const NON_FINITE = 2;
 /** see rodas.ts: how far h·p'(t0) may be from h·f(t0, y0) after a (re)start, in units of the tolerance */
 const DENSE_MISMATCH_MAX = 10;
+/**
+ * The largest error of the collocation polynomial inside a step, estimated from its defect at
+ * a quarter and three quarters of the step (see innerError), in units of the tolerance, where the caller reads the dense
+ * output (as rodas.ts). On a slow manifold (y' = −1e6 (y − sin t)) the stages sit on the
+ * manifold for any h: the error estimate stayed small, the steps grew to 0.7, and the cubic
+ * between the ends missed the peak of sin t by 2e-3 at rtol 1e-6, so that `y − 0.999 rises`
+ * was never seen (status ok).
+ */
+const DENSE_MIDPOINT_MAX = 4;
 
 /**
  * The tolerances radau5's error estimate is measured against for the rtol and atol asked for
@@ -198,6 +213,8 @@ export class Radau5Stepper extends StepperBase implements Stepper {
   private hAcc = 0;
   private errAcc = 1e-2;
   private denseCheck = true;
+  /** the caller reads the dense output (events, switches, rows between steps): its midpoint is checked */
+  private readonly denseRead: boolean;
 
   /** |h|·‖J‖∞ of the last accepted step (see rodas.ts) */
   hNorm = Number.NaN;
@@ -215,7 +232,8 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     this.rtol = rtol;
     this.atol = atol;
     this.hMax = hMax;
-    ({ rtolI: this.rtolI, atolI: this.atolI } = radau5Tolerances(rtol, atol, options.denseOutput !== false));
+    this.denseRead = options.denseOutput !== false;
+    ({ rtolI: this.rtolI, atolI: this.atolI } = radau5Tolerances(rtol, atol, this.denseRead));
     const tolst = this.rtolI > 0 ? this.rtolI : this.atolI;
     this.fnewt = Math.max((10 * UROUND) / tolst, Math.min(0.03, Math.sqrt(tolst)));
     this.mat = new RadauMatrices(n, f, options.jacobian?.() ?? null);
@@ -324,11 +342,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     const hAbs = Math.abs(this.hTry);
     if (this.uncontrolled) this.err = 0;
     else this.estimate();
-    const err = this.err;
-    // radau5.f: fewer Newton iterations, a bolder step
-    const fac = Math.min(SAFE, CFAC / (this.newt + 2 * NIT));
-    const raw = Math.pow(err, 0.25) / fac;
-    let quot = Math.max(FACR, Math.min(FACL, raw));
+    let err = this.err;
     this.mismatch = 0;
     if (err < 1 && this.denseCheck && !this.uncontrolled) this.denseMismatch();
     const mismatch = this.mismatch;
@@ -337,6 +351,14 @@ export class Radau5Stepper extends StepperBase implements Stepper {
       this.cut = Math.max(1 / FIRST_CUT_MAX, Math.min(0.2, SAFE * (DENSE_MISMATCH_MAX / mismatch) ** 0.25));
       return CUT;
     }
+    // The polynomial's error between the ends grows as h⁴, as the estimate's does: the larger
+    // of the two sets h, so a step the midpoint limits is not proposed again only to be cut.
+    if (err < 1 && this.denseRead && !this.uncontrolled)
+      err = Math.max(err, this.innerError(-0.75) / DENSE_MIDPOINT_MAX, this.innerError(-0.25) / DENSE_MIDPOINT_MAX);
+    // radau5.f: fewer Newton iterations, a bolder step
+    const fac = Math.min(SAFE, CFAC / (this.newt + 2 * NIT));
+    const raw = Math.pow(err, 0.25) / fac;
+    let quot = Math.max(FACR, Math.min(FACL, raw));
     if (!(err < 1)) {
       // before the first accepted step of a (re)start h is a guess: cut as deep as the error asks
       this.cut = this.accepted === 0 ? 1 / Math.min(FIRST_CUT_MAX, Math.max(10, raw)) : 1 / quot;
@@ -559,6 +581,31 @@ export class Radau5Stepper extends StepperBase implements Stepper {
    */
   private denseMismatch(): void {
     this.mismatch = slopeMismatch(this.z1, this.z2, this.z3, this.dydt, this.scal, this.hTry, this.n);
+  }
+
+  /**
+   * The error of the attempt's collocation polynomial p at s (in [−1, 0]) inside the step,
+   * scaled RMS, estimated from its defect there, d = h·(p'(t) − f(t, p(t))), filtered as ESTRAD filters
+   * its estimate: (I − (h/γ)J)⁻¹·d, which is d for a slow component and about the error for a
+   * stiff one (where d is the error times hλ). Uses ys, fk and w3 (free after the iteration).
+   */
+  private innerError(s: number): number {
+    const n = this.n,
+      h = this.hTry,
+      mid = this.ys,
+      fMid = this.fk,
+      d = this.w3;
+    collocationInside(s, this.z1, this.z2, this.z3, this.y, mid, d, n);
+    this.f(this.t + (1 + s) * h, mid, fMid);
+    this.stats.rhsEvaluations++;
+    for (let i = 0; i < n; i++) d[i] -= h * fMid[i];
+    if (!allFinite(d, n)) return 0;
+    // (the real LU holds (γ/h) I − J, whose solve is (h/γ)·(I − (h/γ)J)⁻¹)
+    this.mat.solveReal(d);
+    const back = GAMMA / h;
+    for (let i = 0; i < n; i++) d[i] *= back;
+    const err = this.scaledNorm(d);
+    return err === Infinity ? 0 : err;
   }
 
   /** y₁ = y₀ + Z₃ and f there; if finite, the step is accepted with its collocation polynomial */

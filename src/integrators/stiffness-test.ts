@@ -1,0 +1,39 @@
+/**
+ * Hairer's stiffness test for explicit Runge–Kutta methods (Hairer & Wanner, *Solving ODEs
+ * II*, IV.2; `dopri5.f`, `dop853.f`): h·|λ| ≈ h·‖f(t, y₁) − f(t, yₛ)‖/‖y₁ − yₛ‖ from the
+ * last stage and the step's end, which sit at the same t. Above the border of the method's
+ * stability region (3.25 for DOPRI5, 6.1 for DOP853) on 15 accepted steps with no run of 6
+ * below it in between, the problem looks stiff; it stays so until 6 steps in a row are
+ * clearly inside the region. Read by the driver's diagnosis (a collapsing step) and its
+ * warning about events fired while the method ran at its stability limit.
+ */
+export class StiffnessTest {
+  looksStiff = false;
+  /** the last estimate of h·|λ| (NaN before the first accepted step) */
+  hLambda = Number.NaN;
+  private stiffCount = 0;
+  private nonStiffCount = 0;
+
+  constructor(private readonly border: number) {}
+
+  reset(): void {
+    this.looksStiff = false;
+    this.hLambda = Number.NaN;
+    this.stiffCount = 0;
+    this.nonStiffCount = 0;
+  }
+
+  /** An accepted step of |h| with ‖Δf‖² = num and ‖Δy‖² = den between its last stage and its end. */
+  observe(hAbs: number, num: number, den: number): void {
+    if (!(den > 0)) return;
+    const hl = hAbs * Math.sqrt(num / den);
+    this.hLambda = hl;
+    if (hl > this.border) {
+      this.nonStiffCount = 0;
+      if (++this.stiffCount >= 15) this.looksStiff = true;
+    } else if (++this.nonStiffCount >= 6) {
+      this.stiffCount = 0;
+      this.looksStiff = false;
+    }
+  }
+}
