@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchInputError, parseSample, parseVary, sampleValues, statistics, sweepValues } from '../src/batch/index.js';
 import { main } from '../src/cli/main.js';
+import { shoot } from '../src/index.js';
 import { parseOutputTimes } from '../src/cli/output-times.js';
 
 /** The command line in this process: its exit code and what it wrote on stderr. */
@@ -232,6 +233,61 @@ describe('--output-times FROM:TO:COUNT over the widest ranges', () => {
     expect(parseOutputTimes('0:1:5')).toEqual([0, 0.25, 0.5, 0.75, 1]);
     expect(parseOutputTimes('1:0.18:5')).toEqual(
       [0, 1, 2, 3, 4].map((k) => (k === 4 ? 0.18 : 1 + ((0.18 - 1) * k) / 4)),
+    );
+  });
+});
+
+describe('shooting past an accumulation of events', () => {
+  // h(1) = 10 + v0 - g/2 before the first bounce (at 2.5 s), so h(1) = 8 needs v0 = g/2 - 2
+  const BALL = `model BallShoot
+independent t from 0 to 20
+parameter g = 9.81, e = 0.8
+unknown v0 = 1
+event bounce when h falls
+h'' = -g - (1 + e)*h'*delta(t - bounce)
+h(0) = 10; h'(0) = v0
+h(1) = 8
+`;
+
+  it('a ball whose bounces accumulate at t = 13 is shot for h(1) = 8 (every shot failed: zeno)', () => {
+    const r = shoot(BALL, { rtol: 1e-10, atol: 1e-12 });
+    expect(r.status).toBe('converged');
+    // converged means |h(1) - 8| <= 10 atol + 8 rtol, and dh(1)/dv0 = 1
+    expect(Math.abs(r.unknowns.v0 - (9.81 / 2 - 2))).toBeLessThan(10 * 1e-12 + 8 * 1e-10);
+    expect(r.solution!.status).toBe('zeno');
+  });
+
+  it('the command line says the solution stopped at the accumulation, exit 4 as simulate', async () => {
+    writeFileSync(join(dir, 'ball.delta'), BALL);
+    const r = await cli(['shoot', join(dir, 'ball.delta'), '--format', 'json', '--out', join(dir, 'ball.json')]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^.*ball\.delta: the solution's run: events of bounce accumulate at t = 13\.\d+ \(Zeno\)/);
+    const d = JSON.parse(readFileSync(join(dir, 'ball.json'), 'utf8')) as {
+      converged: boolean;
+      unknowns: { v0: number };
+    };
+    expect(d.converged).toBe(true);
+    expect(Math.abs(d.unknowns.v0 - (9.81 / 2 - 2))).toBeLessThan(10 * 1e-9 + 8 * 1e-6);
+  });
+
+  it('a condition that is not a number at the guess is named (the message said "null")', () => {
+    const r = shoot(`independent t from 0 to 1
+unknown v = -1
+y' = v
+y(0) = 0
+y(1) = log(v)
+`);
+    expect(r.status).toBe('failed');
+    expect(r.message).toBe(
+      'the first guess does not simulate: the residual of y(1) = log(v) (line 5) is NaN at v = -1. Try another guess.',
+    );
+  });
+
+  it("a run that ends before a condition's point still says so", () => {
+    const r = shoot(BALL.replace('h(1) = 8', 'h(15) = 0'));
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(
+      /^the first guess does not simulate: the run ended at t = 12\.9\d* \(zeno: events of bounce accumulate at t = 12\.9\d* \(Zeno\).*\), before t = 15, where h\(15\) = 0 \(line 8\) is to hold\. Try another guess\.$/,
     );
   });
 });

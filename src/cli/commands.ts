@@ -121,7 +121,11 @@ export async function runShoot(
     process.stderr.write(`${escapeText(file)}: shooting did not converge: ${result.message ?? result.status}\n`);
     return EXIT.numerics;
   }
-  return result.solution && result.solution.status === 'failed' ? EXIT.numerics : EXIT.ok;
+  // (the solution's own end, as simulate's: a failure 3, an accumulation after the conditions 4)
+  const end = result.solution?.status;
+  if (end === 'failed' || end === 'zeno')
+    process.stderr.write(`${escapeText(file)}: the solution's run: ${result.solution!.message}\n`);
+  return end === 'failed' ? EXIT.numerics : end === 'zeno' ? EXIT.zeno : EXIT.ok;
 }
 
 /** As many boundary conditions as unknowns, or a model error at the place to change. */
