@@ -111,3 +111,14 @@ describe('two terms of one event on one level flow as one Marcus rate', () => {
     },
   );
 });
+
+describe('the note on the rule of an array of terms at one event', () => {
+  it('names the first terms, the last and how many, not every copy', () => {
+    const compiled = compileModel(
+      "independent t from 0 to 2\noption deltaRule = marcus\nparameter N = 1000\nfor i in 1:N\n  x[i]' = -x[i]^2*delta(t - 1)\n  x[i](0) = i\nend",
+    );
+    expect(transformReport(compiled).warnings).toEqual([
+      'deltaRule marcus at delta(t - 1): the weight of -x[1]^2*delta(t - 1), -x[2]^2*delta(t - 1), -x[3]^2*delta(t - 1), ..., -x[1000]^2*delta(t - 1) (1000 in all) depends on x[1], x[2], x[3], ..., x[1000] (1000 in all), which the same delta makes jump; the weight uses the flow of the pulse over unit time (Marcus), y+ = phi(1; y-).',
+    ]);
+  });
+});

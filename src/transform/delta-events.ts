@@ -124,16 +124,15 @@ export class DeltaEvents extends Representation {
       variable: j.level,
     });
     if (ambiguous.length > 0) {
-      const levels = [...new Set(ambiguous.map((j) => j.level))].join(', ');
+      const levels = listed([...new Set(ambiguous.map((j) => j.level))]);
       const what =
         rule === 'marcus'
           ? 'the flow of the pulse over unit time (Marcus), y+ = phi(1; y-)'
           : 'its value just before the event (left limit), y+ = y- + g(y-)';
       this.warnings.push(
-        `deltaRule ${rule} at ${ev.name}: the weight of ${ambiguous
-          .map((j) => j.source)
-          .filter((s, i, a) => a.indexOf(s) === i)
-          .join(', ')} depends on ${levels}, which the same delta makes jump; the weight uses ${what}.`,
+        `deltaRule ${rule} at ${ev.name}: the weight of ${listed(
+          ambiguous.map((j) => j.source).filter((s, i, a) => a.indexOf(s) === i),
+        )} depends on ${levels}, which the same delta makes jump; the weight uses ${what}.`,
       );
     }
     if (rule === 'marcus' && ambiguous.length > 0) {
@@ -168,6 +167,16 @@ export class DeltaEvents extends Representation {
       ev.actions.unshift(...jumps.map(asJump));
     }
   }
+}
+
+/**
+ * Items joined with commas; a long list (the terms of one event over an array of 1000) as its
+ * first three, its last and how many: a note is read, and N copies are not (the rest of
+ * `transform` folds them into loops).
+ */
+function listed(items: readonly string[]): string {
+  if (items.length <= 6) return items.join(', ');
+  return `${items.slice(0, 3).join(', ')}, ..., ${items[items.length - 1]} (${items.length} in all)`;
 }
 
 /**
