@@ -253,7 +253,13 @@ export class AnalyticFiring {
       const e = (m.watchInfo[k] as { event: number }).event;
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
-      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, tieTolerance(t))) {
+      const dt = tieTolerance(t);
+      // where its zero was located at this instant, a value within its rounding and the
+      // location's is that zero: the sign of the residue is noise (x = 0.1 t at 0.3, located
+      // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a
+      // reset, not a crossing from the residue's side
+      if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
+      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt)) {
         (next ??= []).push(e);
         this.sentValue[e] = after.g;
         this.sentBound[e] = after.gBound;
