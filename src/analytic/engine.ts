@@ -69,6 +69,8 @@ export class AnalyticSimulator {
   /** the events fired at the current instant (for messages) */
   private firedNow: readonly number[] = [];
   private readonly marks: Int32Array;
+  /** per event: the stamp of the instant at which event iteration fired it at its zero (repredict) */
+  private readonly sentAtZero: Int32Array;
   private stamp = 0;
   private readonly pair = new Float64Array(2);
   private run_: Run | null = null;
@@ -111,6 +113,7 @@ export class AnalyticSimulator {
     this.preApproach = new Int8Array(n);
     this.lastAt = new Float64Array(n);
     this.marks = new Int32Array(n);
+    this.sentAtZero = new Int32Array(n);
     this.columns = [model.system.independent, ...model.outputNames];
     this.pBuffer = new Float64Array(model.paramNames.length);
     this.stopQueue = new StopQueue(n);
@@ -457,14 +460,17 @@ export class AnalyticSimulator {
     const plans = this.plans,
       firing = this.firing;
     this.firedNow = fired;
+    const stamp = ++this.stamp;
     for (let f = due.length; f < fired.length; f++) {
       const k = fired[f];
       if (plans[k].watch < 0 || due.includes(k)) continue;
       this.preValue[k] = firing.sentValue[k];
       this.preBound[k] = firing.sentBound[k];
       this.preApproach[k] = firing.sentApproach[k];
+      // (one sent across by a reset, from one side to the other, was never at its zero: it
+      // is armed, as any function an action moved)
+      if (Math.abs(firing.sentValue[k]) <= 4 * firing.sentBound[k]) this.sentAtZero[k] = stamp;
     }
-    const stamp = ++this.stamp;
     for (let f = 0; f < fired.length; f++) {
       const k = fired[f];
       const again = plans[k].repredict;
@@ -472,7 +478,7 @@ export class AnalyticSimulator {
         const j = again[i];
         if (this.marks[j] === stamp) continue;
         this.marks[j] = stamp;
-        if (!this.predictOne(run, j, due.includes(j) || fired.includes(j), false)) return false;
+        if (!this.predictOne(run, j, due.includes(j) || this.sentAtZero[j] === stamp, false)) return false;
       }
       if (plans[k].watch >= 0) this.lastAt[k] = t;
     }
