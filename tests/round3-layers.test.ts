@@ -291,3 +291,119 @@ y(1) = log(v)
     );
   });
 });
+
+describe('a flag given twice', () => {
+  const at = (f: string) => join(dir, f);
+
+  it('with two values is a usage error (the last one was taken silently: --to 5 --to 3 ran to 3)', async () => {
+    const r = await cli([
+      'simulate',
+      at('kick.delta'),
+      '--to',
+      '5',
+      '--format',
+      'csv',
+      '--to',
+      '3',
+      '--out',
+      at('t.csv'),
+    ]);
+    expect(r.stderr).toBe(
+      'deltastep: --to is given twice (--to 5 and --to 3); give it once, with the value you mean\n',
+    );
+    expect(r.code).toBe(2);
+    const m = await cli([
+      'sweep',
+      at('kick.delta'),
+      '--to',
+      '5',
+      '--vary',
+      'k=1:2:2',
+      '--workers',
+      '1',
+      '--workers',
+      '2',
+    ]);
+    expect(m.stderr).toBe(
+      'deltastep: --workers is given twice (--workers 1 and --workers 2); give it once, with the value you mean\n',
+    );
+  });
+
+  it('with one value twice is that value: y(5) = 2 sin 4', async () => {
+    const r = await cli([
+      'simulate',
+      at('kick.delta'),
+      '--to',
+      '5',
+      '--to',
+      '5',
+      '--format',
+      'json',
+      '--out',
+      at('t.json'),
+    ]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(readFileSync(at('t.json'), 'utf8')) as { final: { t: number; y: number } };
+    expect(d.final.t).toBe(5);
+    expect(Math.abs(d.final.y - 2 * Math.sin(4))).toBeLessThan(1e-14);
+  });
+
+  it('--report twice reports both (the first was dropped)', async () => {
+    const r = await cli([
+      'sweep',
+      at('kick.delta'),
+      '--to',
+      '5',
+      '--vary',
+      'k=1:4:2',
+      '--report',
+      'y',
+      '--report',
+      "y'",
+      '--workers',
+      '1',
+      '--quiet',
+      '--format',
+      'json',
+      '--out',
+      at('r.json'),
+    ]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { columns: string[]; rows: number[][] };
+    expect(d.columns).toEqual(['k', 'y', "y'"]);
+    // y' = 2 cos(4 sqrt k) after the kick
+    for (const [k, y, dy] of d.rows) {
+      expect(Math.abs(y - kicked(k))).toBeLessThan(1e-14);
+      expect(Math.abs(dy - 2 * Math.cos(4 * Math.sqrt(k)))).toBeLessThan(1e-14);
+    }
+  });
+
+  it('--lower twice bounds both unknowns (the first bound was dropped)', async () => {
+    writeFileSync(at('rope.delta'), readFileSync(new URL('../examples/rope.delta', import.meta.url), 'utf8'));
+    // H = 5 (the guess) below the first bound: the bound is there, and said
+    const refused = await cli(['shoot', at('rope.delta'), '--lower', 'H=6', '--lower', 'p1=-2']);
+    expect(refused.stderr).toBe(
+      "deltastep: the first guess H = 5 is outside its bounds [6, Infinity]: start shooting inside them (--set H=... or the model's unknown H = ...)\n",
+    );
+    const twice = await cli(['shoot', at('rope.delta'), '--lower', 'H=1', '--lower', 'H=2']);
+    expect(twice.stderr).toBe('deltastep: --lower gives H twice (H=1 and H=2); give each name one value\n');
+    expect(twice.code).toBe(2);
+    // both bounds inactive at the solution: the rope's exact p1 and H (examples/rope.delta)
+    const r = await cli([
+      'shoot',
+      at('rope.delta'),
+      '--lower',
+      'H=1',
+      '--lower',
+      'p1=-5',
+      '--format',
+      'json',
+      '--out',
+      at('rope.json'),
+    ]);
+    expect(r.code).toBe(0);
+    const u = (JSON.parse(readFileSync(at('rope.json'), 'utf8')) as { unknowns: { p1: number; H: number } }).unknowns;
+    expect(Math.abs(u.p1 - -1.1106615486105161)).toBeLessThan(1e-8);
+    expect(Math.abs(u.H - 8.186919493913407)).toBeLessThan(1e-7);
+  });
+});

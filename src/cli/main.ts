@@ -15,7 +15,7 @@ import { SimulationInputError } from '../driver/types.js';
 import { ShootInputError } from '../shooting/errors.js';
 import { ModelError } from '../expression/errors.js';
 import { registerBatchCommands } from './batch-commands.js';
-import { CliError, EXIT, type SharedFlags } from './options.js';
+import { CliError, EXIT, joined, once, type SharedFlags } from './options.js';
 import {
   checkDistinct,
   checkWritable,
@@ -38,41 +38,60 @@ const commands = () => import('./commands.js');
 /** The flags every running command shares (CLI.md). */
 export function addSharedFlags(cmd: Command): Command {
   return cmd
-    .option('--from <A>', 'start of the range (overrides the model)')
-    .option('--to <B>', 'end of the range (overrides the model)')
+    .option('--from <A>', 'start of the range (overrides the model)', once('--from'))
+    .option('--to <B>', 'end of the range (overrides the model)', once('--to'))
     .option('--set <NAME=VALUE>', 'a parameter or unknown (repeatable)', collect)
     .option('--init <NAME=VALUE,...>', "initial values, y' for a derivative (repeatable: one run each)", collect)
     .option(
       '--method <NAME>',
       'auto (default: analytic where every part has a closed form, else dopri5, rodas where stiff), analytic, dopri5, dop853, rodas, rk4 or euler',
+      once('--method'),
     )
-    .option('--rtol <R>', 'relative tolerance')
-    .option('--atol <A>', 'absolute tolerance')
-    .option('--step <H>', 'fixed step for rk4, largest step otherwise')
-    .option('--first-step <H>', 'adaptive methods: the first step to try (default: estimated from the model)')
-    .option('--max-step <H>', 'adaptive methods: the largest step (what --step means for them)')
-    .option('--locate <MODE>', 'exact (default), before or after: where fixed-step runs apply an event')
-    .option('--format <FORMAT>', 'text (default) or json; simulate also csv')
-    .option('--out <PATH>', 'write the output to a file')
-    .option('--plot <PATH>', 'write a plot (.svg, .png or .html)')
-    .option('--title <T>', 'plot: its title (default: the model and what is drawn)')
-    .option('--xlabel <X>', 'plot: the title of its x axis')
-    .option('--ylabel <Y>', 'plot: the title of its y axis (of each panel)')
-    .option('--width <W>', 'plot: width of the plotting area in pixels (default 720; a PNG has twice as many)')
-    .option('--height <H>', 'plot: height of the plotting area in pixels (default 400)')
+    .option('--rtol <R>', 'relative tolerance', once('--rtol'))
+    .option('--atol <A>', 'absolute tolerance', once('--atol'))
+    .option('--step <H>', 'fixed step for rk4, largest step otherwise', once('--step'))
+    .option(
+      '--first-step <H>',
+      'adaptive methods: the first step to try (default: estimated from the model)',
+      once('--first-step'),
+    )
+    .option('--max-step <H>', 'adaptive methods: the largest step (what --step means for them)', once('--max-step'))
+    .option(
+      '--locate <MODE>',
+      'exact (default), before or after: where fixed-step runs apply an event',
+      once('--locate'),
+    )
+    .option('--format <FORMAT>', 'text (default) or json; simulate also csv', once('--format'))
+    .option('--out <PATH>', 'write the output to a file', once('--out'))
+    .option('--plot <PATH>', 'write a plot (.svg, .png or .html)', once('--plot'))
+    .option('--title <T>', 'plot: its title (default: the model and what is drawn)', once('--title'))
+    .option('--xlabel <X>', 'plot: the title of its x axis', once('--xlabel'))
+    .option('--ylabel <Y>', 'plot: the title of its y axis (of each panel)', once('--ylabel'))
+    .option(
+      '--width <W>',
+      'plot: width of the plotting area in pixels (default 720; a PNG has twice as many)',
+      once('--width'),
+    )
+    .option('--height <H>', 'plot: height of the plotting area in pixels (default 400)', once('--height'))
     .option(
       '--output-step <DT>',
       "one row per DT of the independent variable (plus every event's rows), instead of one per step",
+      once('--output-step'),
     )
     .option(
       '--output-times <LIST>',
       "rows exactly at these times (comma-separated, or FROM:TO:COUNT), plus every event's rows",
+      once('--output-times'),
     )
     .option('--events-only', 'rows only at the ends and before/after each event')
-    .option('--max-steps <N>', 'limit on integration steps (default 10000000)')
-    .option('--max-events <N>', 'limit on events (default 100000, or option maxEvents)')
-    .option('--max-rows <N>', 'limit on the rows of a run, written or kept (default 5000000)')
-    .option('--zeno <MODE>', 'stop (default) or continue: hold accumulations and persisting contacts as constraints')
+    .option('--max-steps <N>', 'limit on integration steps (default 10000000)', once('--max-steps'))
+    .option('--max-events <N>', 'limit on events (default 100000, or option maxEvents)', once('--max-events'))
+    .option('--max-rows <N>', 'limit on the rows of a run, written or kept (default 5000000)', once('--max-rows'))
+    .option(
+      '--zeno <MODE>',
+      'stop (default) or continue: hold accumulations and persisting contacts as constraints',
+      once('--zeno'),
+    )
     .option('--quiet', 'no progress bar');
 }
 
@@ -110,14 +129,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('transform <file>')
     .description('print the transformed first-order system')
-    .addOption(new Option('--format <FORMAT>', 'text, latex, json or js').default(undefined))
-    .option('--out <PATH>', 'write to a file')
+    .addOption(
+      new Option('--format <FORMAT>', 'text, latex, json or js').default(undefined).argParser(once('--format')),
+    )
+    .option('--out <PATH>', 'write to a file', once('--out'))
     .action(async (file: string, flags: { format?: string; out?: string }) =>
       setExit(await (await commands()).runTransform(file, flags)),
     );
 
   addSharedFlags(program.command('simulate <file>').description('integrate the model; print or write the trajectory'))
-    .option('--variables <LIST>', 'comma-separated columns to plot (default: all)')
+    .option('--variables <LIST>', 'comma-separated columns to plot (default: all)', once('--variables'))
     .action(async (file: string, flags: SharedFlags & { variables?: string }) =>
       setExit(await (await import('./simulate.js')).runSimulate(file, { ...flags, plotVariables: flags.variables })),
     );
@@ -127,9 +148,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
       .command('shoot <file>')
       .description('find the unknowns so that the boundary conditions hold, then simulate'),
   )
-    .option('--jacobian <KIND>', 'broyden (default: fewest shots) or central (central differences at every iteration)')
-    .option('--lower <NAME=VALUE,...>', 'lower bounds on unknowns: the iterates stay above them')
-    .option('--upper <NAME=VALUE,...>', 'upper bounds on unknowns: the iterates stay below them')
+    .option(
+      '--jacobian <KIND>',
+      'broyden (default: fewest shots) or central (central differences at every iteration)',
+      once('--jacobian'),
+    )
+    .option('--lower <NAME=VALUE,...>', 'lower bounds on unknowns: the iterates stay above them', joined(','))
+    .option('--upper <NAME=VALUE,...>', 'upper bounds on unknowns: the iterates stay below them', joined(','))
     .action(async (file: string, flags: SharedFlags & { jacobian?: string; lower?: string; upper?: string }) =>
       setExit(await (await commands()).runShoot(file, flags)),
     );

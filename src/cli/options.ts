@@ -52,6 +52,30 @@ export interface SharedFlags {
   zeno?: string;
 }
 
+/**
+ * Commander's parser for a flag that takes one value: the same flag twice with two values is a
+ * usage error (commander keeps the last one: `--to 5 ... --to 3` ran to 3 without a word, as
+ * `--set e=0.5 --set e=0.6` once did); twice with the same value is that value.
+ */
+export function once(flag: string): (value: string, previous: unknown) => string {
+  return (value, previous) => {
+    if (typeof previous === 'string' && previous !== value)
+      throw new CliError(
+        `${flag} is given twice (${flag} ${previous} and ${flag} ${value}); give it once, with the value you mean`,
+      );
+    return value;
+  };
+}
+
+/**
+ * Commander's parser for a flag whose values add up (`--lower H=0 --lower p1=-2`, `--report y
+ * --report "y'"`): joined by `separator`, as if given in one flag, whose own checks then refuse
+ * a name given twice. (The last one alone was kept: the first bound was dropped.)
+ */
+export function joined(separator: string): (value: string, previous: unknown) => string {
+  return (value, previous) => (typeof previous === 'string' ? `${previous}${separator}${value}` : value);
+}
+
 /** a decimal number as a person writes it: no hexadecimal, no Infinity, no blanks inside */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
