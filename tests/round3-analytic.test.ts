@@ -336,3 +336,34 @@ x(0) = 0; x'(0) = v
     expect(runs).toBe(813);
   });
 });
+
+describe('an event that stops the run at an instant with others', () => {
+  // x = t and y = 2 t cross 2 and 4 at t = 2 exactly, with the tick `at 2`: every event of
+  // the instant fires, then the run stops. Events that commute were one instant after the
+  // other, so the one after the stop was lost (status stopped, m = 0).
+  it('a time event that stops, with a crossing of the same instant later in the file', () => {
+    const r = analytic(`independent t from 0 to 10
+discrete n = 0, m = 0
+event tick at 2 do n := n + 1; stop end
+event c when x - 2 rises do m := m + 1 end
+x' = 1
+x(0) = 0
+`);
+    expect(r.status).toBe('stopped');
+    expect(r.final).toMatchObject({ t: 2, n: 1, m: 1 });
+  });
+
+  it('a crossing that stops, with another crossing of the same instant', () => {
+    const r = analytic(`independent t from 0 to 10
+discrete n = 0, m = 0
+event a when x - 2 rises do n := n + 1; stop end
+event b when y - 4 rises do m := m + 1 end
+x' = 1
+y' = 2
+x(0) = 0; y(0) = 0
+`);
+    expect(r.status).toBe('stopped');
+    expect(names(r)).toEqual(['a@2', 'b@2']);
+    expect(r.final).toMatchObject({ n: 1, m: 1 });
+  });
+});

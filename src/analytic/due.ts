@@ -127,12 +127,15 @@ export class DueEvents {
 
   /**
    * Whether events a and b do not commute: what one writes, the other reads or writes
-   * (counters aside), or one changes the motion of a group the other's function reads.
+   * (counters aside), or one changes the motion of a group the other's function reads; an
+   * event that stops the run interacts with every other (one instant after it there is none).
    */
   private interact(a: number, b: number): boolean {
     const pa = this.plans[a],
       pb = this.plans[b];
     return (
+      pa.stops ||
+      pb.stops ||
       meets(pa.commuteWrites, pb.commuteReads) ||
       meets(pb.commuteWrites, pa.commuteReads) ||
       meets(pa.commuteWrites, pb.commuteWrites) ||

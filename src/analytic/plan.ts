@@ -39,6 +39,8 @@ export interface EventPlan {
   movesOwn: boolean;
   /** the event functions of other events that its actions can turn (events[k].touches, its own left out) */
   turns: Int32Array;
+  /** whether its actions stop the run (it interacts with every event: those at its instant fire with it) */
+  stops: boolean;
   /**
    * What it reads and writes, for deciding whether two events at one time commute: the
    * states, step variables and discrete variables of its function and actions, except
@@ -124,6 +126,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       moves: ev.moves.length > 0,
       movesOwn: ev.watchIndex >= 0 && ev.moves.includes(ev.watchIndex),
       turns: Int32Array.from(turns),
+      stops: ev.stops,
     };
   });
 }
