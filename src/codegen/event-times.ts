@@ -456,6 +456,7 @@ class RootStream implements TimeStream {
     const endTol = this.zeroTol + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
     // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
     if (ut === 0 || ((first || lastOne) && Number.isFinite(endTol) && Math.abs(ut) <= endTol)) {
+      this.checkSlope(t, dt);
       if (Math.abs(dt) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(t);
       this.found.push(t);
     }
@@ -475,7 +476,24 @@ class RootStream implements TimeStream {
   }
 
   private checkSimple(r: number): void {
-    if (Math.abs(this.du(r)) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(r);
+    const slope = this.du(r);
+    this.checkSlope(r, slope);
+    if (Math.abs(slope) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(r);
+  }
+
+  /**
+   * The weight of a root is 1/|u'|: a slope that is not a number there (0 times infinity in
+   * the derivative of sign(t - 1)*sqrt(abs(t - 1)) at 1) has none, and the jump would be NaN
+   * (it was, with the run failing at its end on "S1 is NaN").
+   */
+  private checkSlope(r: number, slope: number): void {
+    if (Number.isNaN(slope))
+      throw new ScheduleError(
+        `the argument of ${this.ev.name} has no slope at its root ${this.ev.fromDelta ? '' : 't = '}${fmt(r)} (its derivative is not a number there), so the weight 1/|u'| of that root is unknown`,
+        this.ev.index,
+        r,
+        'Write the argument so that it has a finite slope where it crosses zero, as delta(t - 1) does.',
+      );
   }
 
   private doubleRoot(t: number): ScheduleError {

@@ -24,7 +24,9 @@ import {
   references,
   simplify,
   sub,
+  substitute,
   toText,
+  walk,
 } from '../expression/expr.js';
 import { originOf } from '../language/array-origins.js';
 import { DeltaEvents, type PendingJump } from './delta-events.js';
@@ -93,14 +95,20 @@ export class EventBuilder extends DeltaEvents {
             !references(simplify(term.argument)).has(this.t) ||
             constantValue(simplify(differentiate(term.argument, this.t))) === 0
           ) {
-            const zero =
-              constantValue(simplify(term.argument)) === 0 || references(simplify(term.argument)).has(this.t);
+            // (step(t - 1) - 0.5 depends on t but is flat wherever it has a slope: it jumps
+            // across zero, where 1/|u'| has no value; a smooth one, t - t, is a constant)
+            const steps = references(simplify(term.argument)).has(this.t) && hasSwitch(term.argument);
+            const simplified = simplify(substitute(term.argument, new Map([[this.t, num(0)]])));
             throw this.r.at(
               term.call.span,
-              zero
-                ? `the argument of delta(${argText}) is identically zero, so the delta has no instant to sit at`
-                : `the argument of delta(${argText}) does not depend on ${this.t}: it is zero nowhere (or everywhere)`,
-              `A delta's argument must cross zero at the instants it acts, as in delta(${this.t} - 1).`,
+              steps
+                ? `the argument of delta(${argText}) is piecewise constant in ${this.t} (its derivative is zero wherever it has one): it jumps across zero instead of crossing it, so the weight 1/|d/d${this.t} (${argText})| has no value`
+                : constantValue(simplified) === 0
+                  ? `the argument of delta(${argText}) is identically zero, so the delta has no instant to sit at`
+                  : `the argument of delta(${argText}) does not depend on ${this.t}: it is zero nowhere (or everywhere)`,
+              steps
+                ? `For an impulse where a switch flips, write the instant itself, as in delta(${this.t} - 1), or an event with an action.`
+                : `A delta's argument must cross zero at the instants it acts, as in delta(${this.t} - 1).`,
             );
           }
           const linear = linearTimeArgument(term.argument, this.t);
@@ -267,6 +275,16 @@ function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
   if (e.kind === 'unary') return e.op === 'not';
   if (e.kind === 'name') return kinds.get(e.name) === 'situation';
   return false;
+}
+
+/** Whether e has a switch in it: a relation, an if, step or sign (flat pieces with jumps between). */
+function hasSwitch(e: Expr): boolean {
+  let found = false;
+  walk(e, (n) => {
+    if (n.kind === 'if' || (n.kind === 'call' && (n.name === 'step' || n.name === 'sign'))) found = true;
+    if (n.kind === 'binary' && ['<', '<=', '>', '>=', '==', '!='].includes(n.op)) found = true;
+  });
+  return found;
 }
 
 /** What evenMultiplicity looks up: a named variable's definition, and whether a name is constant over a run. */
