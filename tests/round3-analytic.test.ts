@@ -293,6 +293,18 @@ x(${t0}) = 0
       expect(r.final).toMatchObject({ n: 31, m: 9, bad: 0 });
     }
   });
+
+  it('on a range of 1e-300 a crossing at a tenth of it is no crossing at the end', () => {
+    const r = analytic(`independent t from 0 to 1e-300
+discrete n = 0
+event c when x - 1e-301 crosses do n := n + 1 end
+x' = 1
+x(0) = 0
+`);
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    expect(r.events[0].t).toBe(1e-301);
+  });
 });
 
 describe('event iteration at a zero located at the instant: the residue has no sign', () => {

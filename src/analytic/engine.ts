@@ -348,7 +348,7 @@ export class AnalyticSimulator {
       lo === heap.lo[k] &&
       !isDeltaArgument(this.model.events[k])
     )
-      if (crossingAtEnd(this.ws, this.clocks, this.plans[k], hi, lo, tEnd)) {
+      if (crossingAtEnd(this.ws, this.clocks, this.plans[k], hi, lo, run.s.t0, tEnd)) {
         heap.set(k, Infinity, 0);
         return false;
       }

@@ -18,7 +18,15 @@ export function endGuard(tEnd: number): number {
  * told from the end: its function is within its rounding of zero at tEnd, and the crossing
  * lies closer to tEnd than the function, at its rate there, takes to cross that rounding.
  */
-export function crossingAtEnd(ws: Workspace, clocks: Clocks, plan: EventPlan, hi: number, lo: number, tEnd: number) {
+export function crossingAtEnd(
+  ws: Workspace,
+  clocks: Clocks,
+  plan: EventPlan,
+  hi: number,
+  lo: number,
+  t0: number,
+  tEnd: number,
+) {
   const m = ws.model,
     k = plan.watch,
     { y, p, d, sw } = ws;
@@ -28,10 +36,10 @@ export function crossingAtEnd(ws: Workspace, clocks: Clocks, plan: EventPlan, hi
   const rate = Math.abs(m.rateOne[k](tEnd, y, p, d, sw));
   clocks.giveBack(y);
   const gap = tEnd - hi - lo;
-  const tie = 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd));
-  // (within the tie tolerance in time it is the end's instant whatever its value there: an
-  // earlier instant at a time event's double, x := 0 at 1000002.7 rounded, moves it by ulps)
-  if (gap <= tie) return true;
+  // (within a few ulps of the range's times it is the end's instant whatever its value there:
+  // an earlier instant at a time event's double, x := 0 at 1000002.7 rounded, moves it by
+  // ulps; on the range's own scale, not on 1, so that a range of 1e-300 keeps its crossings)
+  if (gap <= 4 * Number.EPSILON * Math.max(Math.abs(t0), Math.abs(tEnd))) return true;
   if (!(Math.abs(g) <= band)) return false;
-  return gap <= (rate > 0 ? band / rate : 0) + tie;
+  return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd));
 }
