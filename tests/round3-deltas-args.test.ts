@@ -60,3 +60,43 @@ describe('a root where the slope of the argument is not a number', () => {
     expect(run.final.y).toBe(1 / 3);
   });
 });
+
+describe('a delta on the state whose argument does not move through zero', () => {
+  // (found by the run as a touch, "a root of even multiplicity", or run with status ok and no
+  // impulse: x - x, n - 1 for a discrete n that an action sets)
+  const model = (argument: string) =>
+    `independent t from 0 to 3\ndiscrete n = 0\nevent e at 1 do n := 2 end\nx' = 1\ny' = delta(${argument})\nx(0) = 0; y(0) = 0`;
+  const errorOf = (argument: string): string => {
+    try {
+      compileModel(model(argument), 'm.delta');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ModelError);
+      return (err as ModelError).message;
+    }
+    return 'no model error';
+  };
+  const hint =
+    'Write the delta of a quantity that moves through zero where the impulse acts, as delta(x - 1), or an event with an action for an impulse where a switch flips.';
+
+  it.each([
+    ['step(x - 1) - 0.5', 'step(x-1) - 0.5'],
+    ['sign(x - 1)', 'sign(x - 1)'],
+    ['if x < 1 then -1 else 1', 'if x < 1 then -1 else 1'],
+  ])('delta(%s) jumps across zero: a model error', (printed, written) => {
+    expect(errorOf(written)).toBe(
+      `m.delta:5:6: the argument of delta(${printed}) is piecewise constant along the motion (its rate is zero wherever it has one): it jumps across zero instead of crossing it, so the weight 1/|d/dt (${printed})| has no value\n  y' = delta(${written})\n       ^\n${hint}`,
+    );
+  });
+
+  it.each(['x - x', 'n - 1'])('delta(%s) does not move: a model error', (argument) => {
+    expect(errorOf(argument)).toBe(
+      `m.delta:5:6: the argument of delta(${argument}) does not move with the motion (its rate d/dt (${argument}) is zero): it never crosses zero, so the delta has no instant with a weight 1/|d/dt (${argument})|\n  y' = delta(${argument})\n       ^\n${hint}`,
+    );
+  });
+
+  it("delta(x - 1) still crosses, at t = 1 with weight 1/|x'| = 1", () => {
+    const run = simulate(model('x - 1'));
+    expect(run.status).toBe('ok');
+    expect(run.final.y).toBe(1);
+  });
+});

@@ -138,10 +138,21 @@ export class EventBuilder extends DeltaEvents {
               `the argument of delta(${argText}) touches zero without crossing it (a root of even multiplicity): the delta has no weight there, since 1/|d/d${this.t} (${argText})| is infinite`,
               `Write the delta of a quantity that crosses zero where the impulse acts, as delta(x) instead of delta(x^2).`,
             );
+          const u = this.toSystem(term.argument, false);
+          const du = this.totalDerivative(u);
+          // sign(x - 1), step(x - 1) - 0.5, n - 1 for a discrete n, x - x: flat along every
+          // motion, so never crossing zero, only jumping across it (or sitting on it)
+          if (constantValue(simplify(du)) === 0)
+            throw this.r.at(
+              term.call.span,
+              hasSwitch(term.argument)
+                ? `the argument of delta(${argText}) is piecewise constant along the motion (its rate is zero wherever it has one): it jumps across zero instead of crossing it, so the weight 1/|d/d${this.t} (${argText})| has no value`
+                : `the argument of delta(${argText}) does not move with the motion (its rate d/d${this.t} (${argText}) is zero): it never crosses zero, so the delta has no instant with a weight 1/|d/d${this.t} (${argText})|`,
+              'Write the delta of a quantity that moves through zero where the impulse acts, as delta(x - 1), or an event with an action for an impulse where a switch flips.',
+            );
           ev = deltaEvents.get(argText) ?? this.stateDeltaEvent(term, q);
           deltaEvents.set(argText, ev);
-          const u = this.toSystem(term.argument, false);
-          const rate = call('abs', [this.totalDerivative(u)]);
+          const rate = call('abs', [du]);
           scale = div(num(1), rate);
           coefficients = [div(weight, rate)];
         }
