@@ -379,3 +379,23 @@ x(0) = 0; y(0) = 0
     expect(r.final).toMatchObject({ n: 1, m: 1 });
   });
 });
+
+describe('the tie tolerance on the time scale of a short run', () => {
+  // On [0, 4e-9], x = 1e9 t crosses 1 at 1e-9 and y = 1e9 t/(1 + 5e-7) at 1.0000005e-9,
+  // 5e-16 later: a relative 5e-7 apart, two instants (b reads m after a). Within 4 ulps of 1
+  // they were one instant and b read m before a (status ok, seen = 0).
+  it('two crossings a relative 5e-7 apart on a range of 4e-9 are two instants', () => {
+    const r = analytic(`independent t from 0 to 4e-9
+discrete m = 0, seen = -1
+event a when x - 1 rises do m := 1 end
+event b when y - 1 rises do seen := m end
+x' = 1e9
+y' = 1e9/(1 + 5e-7)
+x(0) = 0; y(0) = 0
+`);
+    expect(r.status).toBe('ok');
+    expect(r.final).toMatchObject({ m: 1, seen: 1 });
+    expect(Math.abs(r.events[0].t - 1e-9)).toBeLessThan(1e-24);
+    expect(Math.abs(r.events[1].t - 1.0000005e-9) / 1e-9).toBeLessThan(1e-15);
+  });
+});

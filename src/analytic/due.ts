@@ -15,9 +15,19 @@ import type { StopQueue } from '../driver/stop-queue.js';
 import type { EventHeap } from './heap.js';
 import type { EventPlan } from './plan.js';
 
-/** the tolerance within which two predicted times are one instant (as the stepper groups coincident crossings) */
-export function tieTolerance(t: number): number {
-  return 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+/**
+ * The tolerance within which two predicted times are one instant (as the stepper groups
+ * coincident crossings): 4 ulps of t, and near t = 0 of `floor`, the run's time scale (1, or
+ * its span where that is shorter: on a range of 4e-9, two crossings 5e-16 apart are a
+ * relative 1e-7 apart, not one instant).
+ */
+export function tieTolerance(t: number, floor = 1): number {
+  return 4 * Number.EPSILON * Math.max(floor, Math.abs(t));
+}
+
+/** The floor of tieTolerance for a run over [t0, tEnd]: 1, or the span where it is shorter. */
+export function tieFloor(t0: number, tEnd: number): number {
+  return Math.min(1, Math.abs(tEnd - t0));
 }
 
 export class DueEvents {
@@ -25,6 +35,8 @@ export class DueEvents {
   readonly deferred: number[] = [];
   deferredHi = 0;
   deferredLo = 0;
+  /** the run's floor of the tie tolerance (tieFloor) */
+  floor = 1;
   private readonly list: number[] = [];
   private readonly due: Int32Array;
   private readonly scheduledDue: number[] = [];
@@ -60,14 +72,14 @@ export class DueEvents {
     }
     const k = heap.top();
     if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
-      const n = heap.within(hi, lo, tieTolerance(hi), this.due);
+      const n = heap.within(hi, lo, tieTolerance(hi, this.floor), this.due);
       list.push(k);
       if (n > 1) this.conflicting(n, list);
       const q = this.stopQueue.peek();
       // (time events a few ulps after the crossing, its root rounded below their decimal
       // time, x = 0.3 - 0.1 t at 2.9999999999999996 and `at 3`, are at the same instant)
       // (time events already deferred to a time a crossing precedes keep it)
-      if (this.deferred.length === 0 && q - (hi + lo) <= tieTolerance(hi)) {
+      if (this.deferred.length === 0 && q - (hi + lo) <= tieTolerance(hi, this.floor)) {
         // time events at this time: with the crossings if they interact, else next
         const scheduled = this.deferred;
         this.deferredHi = q;
@@ -90,7 +102,7 @@ export class DueEvents {
     } else {
       this.takeScheduled(hi, list);
       // (and the crossings rounded a few ulps after it that interact with them: one instant)
-      const n = heap.within(hi, 0, tieTolerance(hi), this.due);
+      const n = heap.within(hi, 0, tieTolerance(hi, this.floor), this.due);
       if (n > 0) this.conflicting(n, list);
     }
     if (list.length > 1) list.sort(ascending);

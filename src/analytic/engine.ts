@@ -33,7 +33,7 @@ import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
-import { DueEvents, tieTolerance } from './due.js';
+import { DueEvents, tieFloor, tieTolerance } from './due.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
 import { DenseBudget } from '../driver/dense-store.js';
@@ -173,6 +173,7 @@ export class AnalyticSimulator {
       ? new ClosedFormDense(m, structureOf(sys), this.plans, ws, budget, t0, () => result.final[sys.independent])
       : null;
     if (this.dense) result.sol = denseSolution(m, this.dense);
+    this.dueAt.floor = this.firing.tieFloor = tieFloor(t0, tEnd);
     this.firing.rows = keep;
     this.firing.withValues = settings.eventValues;
     const probes = settings.probes ? settings.probes.filter((q) => q >= t0 && q <= tEnd).sort(ascending) : NO_PROBES;
@@ -243,7 +244,8 @@ export class AnalyticSimulator {
     // short runs stay, every property read is a call into a builtin)
     const { heap, plans, ws, clocks, firing, zeno, stopQueue, unresolved, lastAt, marks, one } = this;
     const { preValue, preBound, preApproach, predictor: pr, model: m } = this;
-    const deferred = this.dueAt.deferred;
+    const deferred = this.dueAt.deferred,
+      floor = this.dueAt.floor;
     const { y, p, d } = ws;
     const { endGuard, probes } = run,
       { maxSteps, maxEvents } = run.s;
@@ -260,7 +262,7 @@ export class AnalyticSimulator {
       if (!(hi < endGuard) || unresolved[k] !== 0) return false;
       const t = hi + lo;
       // (tieTolerance(hi), written out)
-      const tol = TIE * Math.max(1, Math.abs(hi));
+      const tol = TIE * Math.max(floor, Math.abs(hi));
       const q = stopQueue.peek();
       if (q <= t + tol || stopQueue.failure !== null || deferred.length > 0) return false;
       if (run.pi < probes.length && probes[run.pi] <= t) return false;
@@ -370,7 +372,7 @@ export class AnalyticSimulator {
     this.outputsUntil(run, tEnd, 0);
     this.clocks.everyTo(tEnd, 0, ws.y, ws.p, ws.d);
     if (!this.deltas) return true;
-    const tol = tieTolerance(tEnd);
+    const tol = tieTolerance(tEnd, this.dueAt.floor);
     const fired = (k: number) =>
       Math.abs(tEnd - this.lastAt[(this.model.watchInfo[k] as { event: number }).event]) <= tol;
     const due = deltasDueAtEnd(ws, tEnd, ws.y, ws.d, false, fired, []);
@@ -427,7 +429,7 @@ export class AnalyticSimulator {
     const plans = this.plans,
       ws = this.ws,
       pr = this.predictor;
-    const tol = tieTolerance(t);
+    const tol = tieTolerance(t, this.dueAt.floor);
     for (let i = 0; i < due.length; i++) {
       const k = due[i],
         plan = plans[k];

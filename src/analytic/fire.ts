@@ -32,6 +32,8 @@ export class AnalyticFiring {
   /** whether the run writes rows at all, and fills the ledger's values */
   rows = true;
   withValues = true;
+  /** the run's floor of the tie tolerance (due.ts, tieFloor) */
+  tieFloor = 1;
   /** functions that event iteration looks at, and their values, rates and roundings before the actions */
   private readonly moved: Int32Array;
   private readonly movedBefore: Float64Array;
@@ -253,7 +255,7 @@ export class AnalyticFiring {
       const e = (m.watchInfo[k] as { event: number }).event;
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
-      const dt = tieTolerance(t);
+      const dt = tieTolerance(t, this.tieFloor);
       // where its zero was located at this instant, a value within its rounding and the
       // location's is that zero: the sign of the residue is noise (x = 0.1 t at 0.3, located
       // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a
