@@ -163,3 +163,49 @@ y(88) = sin(88) - 1e-6*cos(88)`;
     expect(r.warnings).toEqual([]);
   });
 });
+
+describe('after a stiff event, the way on is the way the crossing went', () => {
+  // Located on a stiff step, the state at the event is off the slow manifold by up to the
+  // tolerance, and f there by that times the stiffness: Robertson's y2 - 1e-5 falls on radau5
+  // at rtol 1e-4 had a rate of +2e-7 at its event, where the motion's is -3e-7. Read as the
+  // way the function leaves its zero, the next step's fall was "back across before it ever
+  // showed the side it left for": failed, "persisting contact". The same on the slow manifold
+  // y' = -1e6 (y - sin t) at rtol 1e-2 and 1e-3 (rodas, auto), or a second crossing (auto at
+  // 3e-4). The located crossing's direction now wins where the rate contradicts it and no
+  // action turned it.
+  const robertson = `independent t from 0 to 1e6
+discrete n = 0, tt = -1
+event low when y2 - 1e-5 falls do n := n + 1; tt := t end
+y1' = -0.04*y1 + 1e4*y2*y3
+y2' = 0.04*y1 - 1e4*y2*y3 - 3e7*y2^2
+y3' = 3e7*y2^2
+y1(0) = 1; y2(0) = 0; y3(0) = 0`;
+  // SciPy's Radau and LSODA at rtol 1e-12, atol 1e-20 (an independent reference): 32.77502727
+  const crossing = 32.77502727;
+  it.each(
+    (['auto', 'rodas', 'radau5'] as const).flatMap((method) =>
+      [1e-4, 1e-6, 1e-8].map((rtol) => [method, rtol] as const),
+    ),
+  )('Robertson on %s at rtol %s: one fall through 1e-5, at its time', (method, rtol) => {
+    const r = simulate(robertson, { method, rtol, atol: 1e-4 * rtol, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(1);
+    // y2 falls through 1e-5 at a relative rate of 0.03 per unit time there: a relative error
+    // of rtol in y2 moves the time by rtol/0.03; ten times that for the error over the run
+    expect(Math.abs(r.final.tt - crossing)).toBeLessThan(Math.max(1e-6, (10 * rtol) / 0.03));
+  });
+  const manifold = `independent t from 88 to 90
+discrete m = 0
+event up when y - 0.999 rises do m := m + 1 end
+y' = -1e6*(y - sin(t))
+y(88) = sin(88) - 1e-6*cos(88)`;
+  it.each(
+    (['auto', 'rodas', 'radau5'] as const).flatMap((method) =>
+      [1e-2, 1e-3, 3e-4].map((rtol) => [method, rtol] as const),
+    ),
+  )('the slow manifold on %s at loose rtol %s: one crossing, no false contact', (method, rtol) => {
+    const r = simulate(manifold, { method, rtol, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.m).toBe(1);
+  });
+});

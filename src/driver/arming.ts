@@ -160,6 +160,14 @@ export class Arming {
       this.holdScale[w] = 2 * (zero + Math.abs(g));
       this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
       this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
+      // Its rate says it heads back to where its crossing came from, and no action turned it:
+      // on a stiff step the state it was located at is off the slow manifold by up to the
+      // tolerance, and f there is that times the stiffness (Robertson's y2 - 1e-5 falls on
+      // radau5 at rtol 1e-4: a rate of +2e-7 where the motion's is -3e-7). Its way on is the
+      // way the located crossing went: leaving back across that way is a new crossing, not a
+      // "persisting contact" as it read.
+      if (crossedTo !== 0 && this.holdSide[w] === -crossedTo && Math.sign(rate) === Math.sign(ratePre))
+        this.holdSide[w] = crossedTo;
       this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
       // the side it came from: fixed by its direction, else the side its rate came from, else
       // the side its located crossing came from, else its side at the instant. An event
