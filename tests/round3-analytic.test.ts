@@ -399,3 +399,21 @@ x(0) = 0; y(0) = 0
     expect(Math.abs(r.events[1].t - 1.0000005e-9) / 1e-9).toBeLessThan(1e-15);
   });
 });
+
+describe('a time event listed twice at one time', () => {
+  // `at 1, 2.6, 2.6, 2.6`: three occurrences at 2.6, each adding 1 (increments all count),
+  // each p := 1 - p reading the value before the instant; the crossing at 2.6 reads m before.
+  // The analytic path fired it once there (m = 2).
+  it('fires once per listing, as on the stepper', () => {
+    const r = analytic(`independent t from 0 to 4
+discrete m = 0, p = 0, q = 0
+event t0 at 2.6, 2.6, 1, 2.6 do m := m + 1; p := 1 - p end
+event c when x - 2.6 rises do q := m end
+x' = 1
+x(0) = 0
+`);
+    expect(r.status).toBe('ok');
+    expect(names(r)).toEqual(['t0@1', 't0@2.6', 't0@2.6', 't0@2.6', 'c@2.6']);
+    expect(r.final).toMatchObject({ m: 4, p: 0, q: 1 });
+  });
+});

@@ -88,7 +88,7 @@ export class DueEvents {
         // (against every crossing due here, not only those taken: a tick that interacts with
         // a second crossing at its time joins it, whatever the first crossing does)
         if (scheduled.some((e) => this.interactsWithDue(e, n))) {
-          for (const e of scheduled) if (!list.includes(e)) list.push(e);
+          for (const e of scheduled) list.push(e);
           scheduled.length = 0;
           this.conflicting(n, list);
         } else if (q === hi && lo === 0 && Math.min(...scheduled) < Math.min(...list)) {
@@ -109,12 +109,16 @@ export class DueEvents {
     return list;
   }
 
-  /** The time events due at t (within 4 ulps, as on the stepper) into list, each once. */
+  /**
+   * The time events due at t (within 4 ulps, as on the stepper) into list; one listed twice at
+   * that time (`at 2.6, 2.6`) twice, as the stop queue gives it: both occurrences act (an
+   * increment counts twice, as on the stepper).
+   */
   private takeScheduled(t: number, list: number[]): void {
     const due = this.scheduledDue;
     if (due.length > 0) due.length = 0;
     this.stopQueue.takeDue(t, due);
-    for (const e of due) if (!list.includes(e)) list.push(e);
+    for (const e of due) list.push(e);
   }
 
   /** Of the n crossings in this.due (within the tie tolerance), the earliest and those that do not commute with what is taken, into list. */
