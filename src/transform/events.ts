@@ -78,15 +78,20 @@ export class EventBuilder extends DeltaEvents {
         let coefficients: Expr[];
         /** a delta on the state: its 1/|du/dt|, read before the crossing */
         let scale: Expr | undefined;
-        if (cls.kind === 'event') {
-          ev = byName.get(cls.event)!;
-          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
-        } else if (cls.kind === 'delayed') {
-          // one event per source and delay, however the argument is written (t - E - d, t - (E + d))
-          const key = `delay: ${cls.event} + ${toText(cls.delay)}`;
-          ev = deltaEvents.get(key) ?? this.delayedDeltaEvent(term, q, cls.event, cls.delay);
-          deltaEvents.set(key, ev);
-          coefficients = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
+        if (cls.kind === 'event' || cls.kind === 'delayed') {
+          if (cls.kind === 'event') ev = byName.get(cls.event)!;
+          else {
+            // one event per source and delay, however the argument is written (t - E - d, t - (E + d))
+            const key = `delay: ${cls.event} + ${toText(cls.delay)}`;
+            ev = deltaEvents.get(key) ?? this.delayedDeltaEvent(term, q, cls.event, cls.delay);
+            deltaEvents.set(key, ev);
+          }
+          // u = t - E - D or its negative (classifyArgument): delta' is odd, so
+          // delta'(E - t) = -delta'(t - E), as the scaling rule has it for a time argument
+          // (the sign was dropped: delta'(E - t) jumped by +1, delta'(1 - t) by -1)
+          const coefficientsAtE = leibnizCoefficients(weight, term.order, (g) => this.totalDerivative(g));
+          const backwards = constantValue(simplify(differentiate(term.argument, this.t))) === -1;
+          coefficients = backwards && term.order % 2 === 1 ? coefficientsAtE.map((c) => neg(c)) : coefficientsAtE;
         } else if (cls.kind === 'time') {
           const argText = toText(term.argument);
           // An argument without the independent variable has no roots to sit at, or (t - t)
