@@ -417,3 +417,39 @@ x(0) = 0
     expect(r.final).toMatchObject({ m: 4, p: 0, q: 1 });
   });
 });
+
+describe('heap entries that are no crossing, a few ulps from a time event', () => {
+  // x'' - 2e-4 x' + x = 0 grows as e^{1e-4 t}: x never reaches 1.5 on [0, 1000]. The scan of c
+  // stops at its budget of windows and resumes at t = 128.4743051389726 (its windows on this
+  // block); a tick one ulp before it that writes k, which the motion reads, took that entry
+  // for a crossing due with it and fired c (status ok, n = 1). (Were the windows to change,
+  // the tick would no longer meet the entry and the test would pass without looking at it.)
+  it("where a linear event's scan resumes is not a crossing", () => {
+    const r = analytic(`independent t from 0 to 1000
+discrete n = 0, k = 0
+event c when x - 1.5 rises do n := n + 1 end
+event a at 128.47430513897257 do k := 0 end
+x'' - 2e-4*x' + (1 + k)*x = 0
+x(0) = 1; x'(0) = 0
+`);
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(0);
+    expect(names(r)).toEqual(['a@128.47430513897257']);
+  });
+
+  // x = -0.484 + 2.2 t - 2.5 t^2 touches zero at t = 0.44 (a double root in decimals); in
+  // doubles the touch is predicted at 0.44000000000000006, one ulp after `at 0.44`, whose
+  // action turns x up. Whether x crossed at that instant cannot be told: precision ran out
+  // (it gave n = 0 with status ok, then "persisting contact" after firing c).
+  it('a touch predicted an ulp after a time event that turns its motion is unresolved', () => {
+    const r = analytic(`independent t from 0 to 3
+discrete n = 0, k = 0
+event c when x rises do n := n + 1 end
+event a at 0.44 do k := 1 end
+x'' = -5 + 10*k
+x(0) = -0.484; x'(0) = 2.2
+`);
+    expect(r.status).toBe('failed');
+    expect(r.message).toContain('precision ran out at t = 0.44: the function of event c (x) touches zero');
+  });
+});

@@ -45,6 +45,8 @@ export class DueEvents {
     private readonly heap: EventHeap,
     private readonly stopQueue: StopQueue,
     private readonly plans: readonly EventPlan[],
+    /** per event: what its heap entry is (engine.ts, unresolved: 2 where a linear event's scan resumes, no crossing) */
+    private readonly notCrossing: Uint8Array,
   ) {
     this.due = new Int32Array(Math.max(1, heap.size));
   }
@@ -128,7 +130,8 @@ export class DueEvents {
       grown = false;
       for (let i = 0; i < n; i++) {
         const c = due[i];
-        if (list.includes(c) || !list.some((k) => this.interact(k, c))) continue;
+        // (an entry that is no crossing, where a linear event's scan resumes, is not due)
+        if (this.notCrossing[c] === 2 || list.includes(c) || !list.some((k) => this.interact(k, c))) continue;
         list.push(c);
         grown = true;
       }
@@ -137,7 +140,7 @@ export class DueEvents {
 
   /** Whether event e interacts with one of the n crossings in this.due. */
   private interactsWithDue(e: number, n: number): boolean {
-    for (let i = 0; i < n; i++) if (this.interact(e, this.due[i])) return true;
+    for (let i = 0; i < n; i++) if (this.notCrossing[this.due[i]] !== 2 && this.interact(e, this.due[i])) return true;
     return false;
   }
 

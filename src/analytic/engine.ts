@@ -117,7 +117,7 @@ export class AnalyticSimulator {
     this.columns = [model.system.independent, ...model.outputNames];
     this.pBuffer = new Float64Array(model.paramNames.length);
     this.stopQueue = new StopQueue(n);
-    this.dueAt = new DueEvents(this.heap, this.stopQueue, this.plans);
+    this.dueAt = new DueEvents(this.heap, this.stopQueue, this.plans, this.unresolved);
     this.deltas = model.events.some(isDeltaArgument);
   }
 
@@ -433,6 +433,9 @@ export class AnalyticSimulator {
     for (let i = 0; i < due.length; i++) {
       const k = due[i],
         plan = plans[k];
+      // (a touch predicted within rounding, taken with an event it interacts with a few ulps
+      // before it: whether it crosses at this instant cannot be told)
+      if (this.unresolved[k] === 1) return !this.failUnresolved(run, k, run.hi, run.lo);
       if (plan.watch >= 0 && Math.abs(t - this.lastAt[k]) <= tol) {
         this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
         return false;
