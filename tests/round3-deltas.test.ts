@@ -122,3 +122,19 @@ describe('the note on the rule of an array of terms at one event', () => {
     ]);
   });
 });
+
+describe('the LaTeX form has the notes of the text and JSON forms', () => {
+  it('which deltaRule applied where, one comment line per note', () => {
+    const compiled = compileModel(
+      "independent t from 0 to 3\noption deltaRule = marcus\nevent hit when x - 1 rises\nx' = 1\ny' = -y^2*delta(t - hit) + y*delta(x - 2)\nx(0) = 0; y(0) = 2",
+    );
+    const r = transformReport(compiled);
+    expect(r.warnings).toHaveLength(2);
+    const latex = formatLatex(compiled.system, r);
+    expect(latex).toContain(['% notes', ...r.warnings.map((w) => `%  - ${w}`)].join('\n'));
+    // the run it describes: dy/ds = -y^2 from 2 gives 2/3, then dy/ds = y over unit time (|x'| = 1) e*2/3
+    const run = simulate(compiled, { rtol: 1e-10, atol: 1e-14 });
+    const exact = (Math.E * 2) / 3;
+    expect(Math.abs(run.final.y - exact)).toBeLessThanOrEqual(bound(exact, 1e-10, 1e-14));
+  });
+});

@@ -594,6 +594,17 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
     );
     out.push('\\end{itemize}');
   }
+  // the notes as the text has them (which deltaRule applied where), as comments
+  if (r.warnings.length)
+    out.push(
+      '% notes',
+      ...foldLines(
+        r.warnings.map((w) => `  - ${w}`),
+        undefined,
+        [],
+        { extents },
+      ).map((l) => `%${l}`),
+    );
   if (r.segments) out.push(...segmentsLatex(r as SegmentsPart, extents));
   return out.join('\n') + '\n';
 }
