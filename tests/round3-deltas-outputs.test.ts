@@ -38,3 +38,29 @@ describe('a variable defined with a delta is not an output', () => {
     expect(Math.abs(run.final.y - 6)).toBeLessThanOrEqual(10 * (1e-9 + 1e-6 * 6));
   });
 });
+
+describe('a delta in the coefficient of the solved derivative', () => {
+  // ((1 + delta(t - 1))*y' = 1 was "a delta in a denominator", which the user did not write:
+  // it is one once the equation is solved for y')
+  it.each([
+    ["(1 + delta(t - 1))*y' = 1", 6],
+    ["y'*delta(t - 1) = 1", 4],
+    ["y'/(2 + delta(t - 1)) = 1", 9],
+  ])('%s: a model error at the delta that says where it stands', (equation, column) => {
+    let error: unknown;
+    try {
+      compileModel(`independent t from 0 to 3\n${equation}\ny(0) = 0`, 'm.delta');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toBe(
+      `m.delta:2:${column}: a delta in the coefficient of y', the derivative this equation is solved for, is not linear\n  ${equation}\n  ${' '.repeat(column - 1)}^\nDeltas must enter linearly, as terms g*delta(u) beside y': y' = f + g*delta(u).`,
+    );
+  });
+
+  it("a delta beside y' on the left is a term: y' + delta(t - 1) = 0 makes y jump by -1", () => {
+    const run = simulate("independent t from 0 to 3\ny' + delta(t - 1) = 0\ny(0) = 0");
+    expect(run.final.y).toBe(-1);
+  });
+});

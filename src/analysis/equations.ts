@@ -251,6 +251,15 @@ export class EquationAnalyser extends Declarations {
         `Write it so that ${key} appears linearly, e.g. ${key} = f(...).`,
       );
     }
+    // (a delta in the coefficient of y^(n) would end up in a denominator once solved: say so
+    // where it stands, not as "a delta in a denominator" the user did not write)
+    const inCoefficient = firstReference(a, (k) => k.startsWith(PLACEHOLDER));
+    if (inCoefficient !== undefined)
+      throw this.fail(
+        hidden[Number(inCoefficient.slice(PLACEHOLDER.length))].span,
+        `a delta in the coefficient of ${key}, the derivative this equation is solved for, is not linear`,
+        `Deltas must enter linearly, as terms g*delta(u) beside ${key}: ${key} = f + g*delta(u).`,
+      );
     if (constantValue(simplify(a)) === 0) {
       throw this.fail(
         q.span,
