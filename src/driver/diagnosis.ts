@@ -4,6 +4,7 @@
  * the arithmetic cannot resolve, which contact persists. Used only when a run is failing.
  */
 import { toText } from '../expression/expr.js';
+import type { CompiledModel } from '../codegen/compile.js';
 import type { Stepper } from '../integrators/stepper.js';
 import type { Workspace } from './workspace.js';
 
@@ -368,13 +369,34 @@ export class Diagnosis {
     return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity): the delta has no weight there, since 1/|d/d${m.system.independent} (${arg})| is infinite; write the impulse where the argument crosses zero, or tighten rtol and atol if it does cross`;
   }
 
-  /** The message for a state event function held at zero with zero rate and pushed across. */
-  contactMessage(k: number, at: number): string {
+  /**
+   * The message for a crossing of watched function k found in a stiff step [a, b] inside which
+   * the function never left its tolerance band (Crossings.withinTolerance).
+   */
+  toleranceMessage(k: number, a: number, b: number, band: number, reach: number): string {
+    const m = this.ws.model,
+      t = m.system.independent;
+    const { ev, cond } = this.watchedCondition(k);
+    const rtol = this.rtol;
+    // (the band shrinks with rtol: a tenth of what the function reached over the step)
+    const needed = Math.max(1e-14, (0.1 * rtol * Math.max(reach, Number.MIN_VALUE)) / band);
+    return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol} (its terms, some 1/rtol times that, cancel), and over the stiff step from ${t} = ${a} to ${b}, in which it seemed to cross zero, it went no farther than ${Math.max(0, reach).toPrecision(2)} across: the crossing cannot be told from the noise of the states' errors. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol, or write the function without the cancellation (on a state, rather than on the derivative of a stiff one)`;
+  }
+
+  /** The event of watched function k (if it is an event's) and its condition as text. */
+  private watchedCondition(k: number): { ev: CompiledModel['events'][number] | null; cond: string } {
     const m = this.ws.model,
       w = m.watchInfo[k];
     const ev = w.kind === 'event' ? m.events[w.event] : null;
     const cond =
       ev && m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : 'its function';
+    return { ev, cond };
+  }
+
+  /** The message for a state event function held at zero with zero rate and pushed across. */
+  contactMessage(k: number, at: number): string {
+    const m = this.ws.model;
+    const { ev, cond } = this.watchedCondition(k);
     return `persisting contact at ${m.system.independent} = ${at}: after event ${ev?.name ?? '?'}, ${cond} stays at zero with zero rate while the motion pushes it across (bodies that should move together, or a ball at rest on the floor); deltastep does not step through it. Model the contact phase explicitly (a discrete mode with the joint motion), or let the bodies separate`;
   }
 }

@@ -295,6 +295,16 @@ export class Simulator {
         }
         if (this.contacts.current !== null && this.contacts.letsGo(rs, crossing)) return null;
         if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
+        if (this.crossings.beyondTolerance >= 0) {
+          const k = this.crossings.beyondTolerance;
+          const at = origin.abs(stepper.tPrev);
+          const { toleranceBand, toleranceReach } = this.crossings;
+          return failed(
+            this.diagnosis.toleranceMessage(k, at, tNewAbs, toleranceBand, toleranceReach),
+            at,
+            stepper.yPrev,
+          );
+        }
         if (this.crossings.touched >= 0) {
           const cr = this.crossings;
           // (a crossing before the touch comes first; the step after it finds the touch again)
