@@ -100,3 +100,23 @@ describe('a delta on the state whose argument does not move through zero', () =>
     expect(run.final.y).toBe(1);
   });
 });
+
+describe('a weight that is not a finite number, seen in the text', () => {
+  // (the jump was infinite or NaN and the run failed at its end on "S1 is Infinity at t = 3")
+  it.each([
+    ['delta(t - 1)/0', 'delta(t-1)/0', 7, 'Infinity', "y'"],
+    ['(1/0 - 1/0)*delta(t - 1)', '(1/0 - 1/0)*delta(t-1)', 19, 'NaN', "y'"],
+    ["delta'(t - 1)/0", "delta'(t-1)/0", 7, 'Infinity', 'y'],
+  ])('%s: a model error at the delta', (printed, written, column, value, level) => {
+    let error: unknown;
+    try {
+      compileModel(`independent t from 0 to 3\ny'' = ${written}\ny(0) = 0; y'(0) = 0`, 'm.delta');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toBe(
+      `m.delta:2:${column}: the weight of ${printed} is ${value}, not a finite number, so the jump of ${level} it makes has no value\n  y'' = ${written}\n  ${' '.repeat(column - 1)}^\nGive the delta a finite weight (a division by zero, or a number too large for double precision, makes it infinite).`,
+    );
+  });
+});

@@ -28,6 +28,7 @@ import {
   toText,
   walk,
 } from '../expression/expr.js';
+import { evaluate } from '../expression/evaluate.js';
 import { originOf } from '../language/array-origins.js';
 import { DeltaEvents, type PendingJump } from './delta-events.js';
 import {
@@ -165,7 +166,17 @@ export class EventBuilder extends DeltaEvents {
         coefficients.forEach((c, j) => {
           if (constantValue(c) === 0) return; // g' of a constant weight: no jump
           const level = refKey(state.name, state.order - 1 - term.order + j);
-          const jump: PendingJump = { level, increment: simplify(c), weight, source: this.termSource(term, q) };
+          const increment = simplify(c);
+          // (a weight such as 1/0, seen in the text: the jump would be infinite or NaN, and the
+          // run failed at its end on "S1 is Infinity")
+          const value = constantOf(c);
+          if (value !== null && !Number.isFinite(value))
+            throw this.r.at(
+              term.call.span,
+              `the weight of ${this.termSource(term, q)} is ${value}, not a finite number, so the jump of ${level} it makes has no value`,
+              'Give the delta a finite weight (a division by zero, or a number too large for double precision, makes it infinite).',
+            );
+          const jump: PendingJump = { level, increment, weight, source: this.termSource(term, q) };
           if (scale) {
             jump.scale = simplify(scale);
             jump.scaled = simplify(weight);
@@ -291,6 +302,16 @@ function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
   if (e.kind === 'unary') return e.op === 'not';
   if (e.kind === 'name') return kinds.get(e.name) === 'situation';
   return false;
+}
+
+/** The value of an expression of numbers alone (1/0 is Infinity, 0/0 NaN), else null. */
+function constantOf(e: Expr): number | null {
+  for (const n of references(e)) if (n !== 'pi') return null;
+  try {
+    return evaluate(e, () => undefined);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether e has a switch in it: a relation, an if, step or sign (flat pieces with jumps between). */
