@@ -3,6 +3,8 @@
  * library's layers in the third round: each with the exact answer or the whole message it
  * gets now.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -406,4 +408,53 @@ describe('a flag given twice', () => {
     expect(Math.abs(u.p1 - -1.1106615486105161)).toBeLessThan(1e-8);
     expect(Math.abs(u.H - 8.186919493913407)).toBeLessThan(1e-7);
   });
+});
+
+describe('a model given through a pipe is read once', () => {
+  it('sweep <(generate) with --plot and --shard: the model and its hash are the text given', async () => {
+    // A FIFO whose writer gives the model once, then (after a pause, so that the first reader
+    // has seen its end) an empty text to each later reader, as a pipe does: what was read is gone
+    // (and never leaves one waiting for a writer). Reading it again for the plot's units, then for the
+    // hash, gave "the model has no equations" (exit 1), or the hash of an empty text.
+    const fifo = join(dir, 'pipe.delta');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const writer = spawn(
+      'sh',
+      ['-c', `cat "$1" > "$2"; while :; do sleep 0.3; : > "$2"; done`, 'sh', join(dir, 'kick.delta'), fifo],
+      {
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const out = join(dir, 'pipe.json');
+      const r = await cli([
+        'sweep',
+        fifo,
+        '--to',
+        '5',
+        '--vary',
+        'k=1:4:2',
+        '--report',
+        'y',
+        '--workers',
+        '1',
+        '--quiet',
+        '--format',
+        'json',
+        '--shard',
+        '1/1',
+        '--out',
+        out,
+        '--plot',
+        join(dir, 'pipe.svg'),
+      ]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const d = JSON.parse(readFileSync(out, 'utf8')) as { rows: number[][]; settings: { sha256: string } };
+      expect(d.settings.sha256).toBe(createHash('sha256').update(KICK).digest('hex'));
+      for (const [k, y] of d.rows) expect(Math.abs(y - kicked(k))).toBeLessThan(1e-14);
+    } finally {
+      writer.kill();
+    }
+  }, 60_000);
 });

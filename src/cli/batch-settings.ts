@@ -11,7 +11,6 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { readModelFile } from '../files/read-model-file.js';
 import type { SimulateOptions } from '../driver/index.js';
 import { resolveSettings } from '../driver/settings.js';
 import {
@@ -222,8 +221,9 @@ export async function loadCheck(
   }
   const report = guard(() => parseReport(reportText || model.outputNames.join(', ')));
   guard(() => checkReport(report, model));
-  // Workers compile the text; its hash tells the shards of one model from another's.
-  return { model, source: readModelFile(file), report };
+  // Workers compile the text; its hash tells the shards of one model from another's. (The text
+  // compiled here, not the file read again: a pipe gives it once.)
+  return { model, source: model.system.source, report };
 }
 
 /**

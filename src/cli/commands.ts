@@ -24,7 +24,7 @@ import {
 } from './options.js';
 import { emit, simulationText, table, toJson } from './output.js';
 import { plotLook, type PlotLookFlags } from './trajectory-data.js';
-import { readModelFile } from '../files/read-model-file.js';
+import { modelText } from './model-text.js';
 import { escapeText } from '../expression/terminal-text.js';
 
 /**
@@ -33,7 +33,7 @@ import { escapeText } from '../expression/terminal-text.js';
  * argument needs it (transform/algebra.ts).
  */
 export async function loadModel(file: string, set?: SimulateOptions['set']): Promise<CompiledModel> {
-  const source = readModelFile(file);
+  const source = modelText(file);
   // (--set of a structural parameter, N of `for i in 1:N`, writes the arrays out for that N)
   const ast = parse(source, file, { set });
   const independent = ast.statements.find((s) => s.kind === 'independent')?.name ?? 't';

@@ -26,6 +26,7 @@ import {
   StreamOut,
 } from './out-file.js';
 import { removeTemporaries } from './temporary.js';
+import { forgetModelTexts } from './model-text.js';
 import { escapeLines, escapeText } from '../expression/terminal-text.js';
 
 const VERSION = '0.1.0';
@@ -173,6 +174,7 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   let code: number = EXIT.ok;
+  forgetModelTexts();
   const program = buildProgram((c) => {
     code = c;
   });

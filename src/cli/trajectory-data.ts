@@ -16,7 +16,7 @@ import { escapeText } from '../expression/terminal-text.js';
 import type { PlotLook } from './plot-render.js';
 import { EventMarks, PLOT_WIDTH, SeriesReducer } from './plot-reduce.js';
 import { unitsOf } from './plot-units.js';
-import { readModelFile } from '../files/read-model-file.js';
+import { modelText } from './model-text.js';
 
 /** A plotted series: a column as it is, or an expression of the columns (`0.5*m*v^2`). */
 export interface PlotSeries {
@@ -94,7 +94,7 @@ export function plotLook(flags: PlotLookFlags, file?: string): PlotLook {
   if (height !== undefined) look.height = height;
   // (the model's `# units:` comments, read again from its file: the language skips comments)
   if (file !== undefined && flags.plot !== undefined) {
-    const units = unitsOf(readModelFile(file));
+    const units = unitsOf(modelText(file));
     if (units.size > 0) look.units = units;
   }
   return look;

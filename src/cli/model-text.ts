@@ -1,0 +1,24 @@
+/**
+ * The model file's text, read once per command: a pipe (`deltastep sweep <(generate)`,
+ * `/dev/stdin`) gives its text to the first read only. Reading it again for the plot's units
+ * or for the batch's hash and worker threads got an empty text: "the model has no equations"
+ * (a model error, exit 1), or shards of different models merged as one (both hashed as empty).
+ */
+import { readModelFile } from '../files/read-model-file.js';
+
+const texts = new Map<string, string>();
+
+/** The text of `file`, read at its first use by this command. */
+export function modelText(file: string): string {
+  let text = texts.get(file);
+  if (text === undefined) {
+    text = readModelFile(file);
+    texts.set(file, text);
+  }
+  return text;
+}
+
+/** A new command reads its files anew (tests run several commands in one process). */
+export function forgetModelTexts(): void {
+  texts.clear();
+}
