@@ -439,9 +439,23 @@ class RootStream implements TimeStream {
         this.checkSimple(r);
         found.push(r);
       } else if (Math.sign(da) !== Math.sign(db) && da !== 0 && db !== 0) {
-        // An extremum of u in this interval: if it touches zero, a double root the sign scan cannot see.
+        // An extremum of u in this interval: if it touches zero, a double root the sign scan
+        // cannot see; if it dips across zero, two simple roots that it cannot see either, one
+        // on each side ((t - c)^2 exp(t) - 1e-8 between two samples: they were lost, with
+        // status ok).
         const te = bisectRoot(du, ta, tb, da);
-        if (Math.abs(u(te)) <= zeroTol) throw this.doubleRoot(te);
+        const ue = u(te);
+        if (Math.abs(ue) <= zeroTol) throw this.doubleRoot(te);
+        if (ua !== 0 && Math.sign(ue) !== Math.sign(ua)) {
+          const r = bisectRoot(u, ta, te, ua);
+          this.checkSimple(r);
+          found.push(r);
+        }
+        if (ub !== 0 && Math.sign(ue) !== Math.sign(ub)) {
+          const r = bisectRoot(u, te, tb, ue);
+          this.checkSimple(r);
+          found.push(r);
+        }
       }
       ta = tb;
       ua = ub;
