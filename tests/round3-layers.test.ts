@@ -458,3 +458,70 @@ describe('a model given through a pipe is read once', () => {
     }
   }, 60_000);
 });
+
+describe("a batch's range is checked before its runs, as simulate's", () => {
+  const at = (f: string) => join(dir, f);
+
+  it('no end, or --from without every initial value: a usage error, not a failure of every run', async () => {
+    // (every run failed with the same message, exit 3, all values NaN)
+    const noEnd = await cli(['sweep', at('kick.delta'), '--vary', 'k=1:2:2', '--workers', '1', '--quiet']);
+    expect(noEnd.stderr).toBe(
+      "deltastep: no end of the range: give 'independent t from A to B' in the model or --to on the command line\n",
+    );
+    expect(noEnd.code).toBe(2);
+    const from = await cli([
+      'montecarlo',
+      at('kick.delta'),
+      '--from',
+      '1',
+      '--to',
+      '5',
+      '--init',
+      'y=0',
+      '--sample',
+      'k~uniform(1,2)',
+      '--samples',
+      '3',
+      '--report',
+      'y',
+      '--workers',
+      '1',
+      '--quiet',
+    ]);
+    expect(from.stderr).toBe(
+      "deltastep: --from 1: Model states its initial values at t = 0 (line 3), and a run starts where they hold. To start at t = 1, give every initial value there with --init (missing: y'), or make t = 1 the start of the model's range\n",
+    );
+    expect(from.code).toBe(2);
+  });
+
+  it('a varied parameter that moves the range still runs: each run is its own', async () => {
+    // the range starts at t0 = t1: with --from 1 and y(1) = 0, y = t - 1, so y(5) = 4 wherever t0 is
+    writeFileSync(at('moving.delta'), "parameter t1 = 0, t0 = t1\nindependent t from t0 to 5\ny' = 1\ny(t0) = 0\n");
+    const r = await cli([
+      'sweep',
+      at('moving.delta'),
+      '--from',
+      '1',
+      '--init',
+      'y=0',
+      '--vary',
+      't1=0:1:2',
+      '--report',
+      'y',
+      '--workers',
+      '1',
+      '--quiet',
+      '--format',
+      'json',
+      '--out',
+      at('moving.json'),
+    ]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(readFileSync(at('moving.json'), 'utf8')) as { rows: number[][]; status: string[] };
+    expect(d.rows).toEqual([
+      [0, 4],
+      [1, 4],
+    ]);
+    expect(d.status).toEqual(['ok', 'ok']);
+  });
+});

@@ -13,6 +13,8 @@ import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import type { SimulateOptions } from '../driver/index.js';
 import { resolveSettings } from '../driver/settings.js';
+import { resolveRange } from '../driver/range.js';
+import { references } from '../expression/expr.js';
 import {
   BatchInputError,
   MAX_RUNS_PER_PROCESS,
@@ -245,8 +247,11 @@ export async function prepareBatch(
   checkNotSet(varied.flag, names, options.set);
   const { model, source, report } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
   // the run options checked once, before the runs: a flag that no run can take (--locate
-  // before with an adaptive method) is a usage error, not a failure of every run
-  resolveSettings(model, options, 'flags');
+  // before with an adaptive method) is a usage error, not a failure of every run; so is a
+  // range that no run can take (no end, --from without every initial value, backwards through
+  // an assignment), unless a varied parameter moves the range
+  const settings = resolveSettings(model, options, 'flags');
+  if (!rangeMovesWith(model, names)) resolveRange(model, model.parameters(settings.set), options, 'flags');
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   checkSliceSize(end - first, total);
   const common = {
@@ -259,6 +264,22 @@ export async function prepareBatch(
   };
   const job = { file, source, model, report, options, names, count: end - first };
   return { shard, workers, first, count: end - first, common, job };
+}
+
+/** Whether the model's range (its ends, through the parameters they use) depends on `names`. */
+function rangeMovesWith(model: CompiledModel, names: readonly string[]): boolean {
+  const sys = model.system;
+  const definitions = new Map(sys.parameters.map((q) => [q.name, q.value]));
+  const used = new Set<string>();
+  const todo: string[] = [];
+  for (const end of [sys.range.from, sys.range.to]) if (end) todo.push(...references(end));
+  for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
+    if (used.has(n)) continue;
+    used.add(n);
+    const definition = definitions.get(n);
+    if (definition) todo.push(...references(definition));
+  }
+  return names.some((n) => used.has(n));
 }
 
 /**
