@@ -66,8 +66,8 @@ export class Crossings implements SampledFunction {
   unresolved = -1;
   /**
    * A function found crossing in a stiff step within the tolerance on it over the whole step
-   * (see withinTolerance), or -1; `toleranceBand` is that tolerance, `toleranceReach` the
-   * farthest it went on the side it crossed to.
+   * (see withinTolerance), or -1; `toleranceBand` is that tolerance, `toleranceReach` how far
+   * the step showed it across.
    */
   beyondTolerance = -1;
   toleranceBand = 0;
@@ -398,13 +398,14 @@ export class Crossings implements SampledFunction {
   }
 
   /**
-   * Whether function k, found crossing in the stiff step [a, b], never went beyond the run's
-   * tolerance on it (rtol times the size of its terms, at its crossing) on the side it
-   * crossed to, at the step's end or at nine points inside: then the crossing cannot be told
-   * from the noise of the states' errors, amplified where large terms cancel (y1' - 0.5 with
-   * y1' = -1e6 (y1 - sin t): terms of 2e6, a band of 1.7 at rtol 1e-6; radau5 put a "fall"
-   * at t = 0.39, where the function is 0.43, and rodas counted 30 of them), nor a peak that
-   * rises above zero by less than the band from one that does not.
+   * Whether the crossing of function k found in the stiff step [a, b] cannot be told from the
+   * noise of the states' errors, amplified where large terms cancel: the run's tolerance on
+   * the function (rtol times the size of its terms, at its crossing) against how far the
+   * step shows it across. A step that ends on the side it crossed to shows that by its ends
+   * (both within the band: not resolved); one that ends back on the side it came from dipped
+   * across inside, as deep as nine points inside show. (y1' - 0.5 with y1' = -1e6 (y1 - sin t):
+   * terms of 2e6, a band of 1.7 at rtol 1e-6; radau5 put a "fall" at t = 0.39, where the
+   * function is 0.43, inside a step whose ends were 0.44 and 0.36; rodas counted 30 falls.)
    */
   private withinTolerance(k: number, a: number, b: number): boolean {
     const ws = this.ws,
@@ -414,13 +415,18 @@ export class Crossings implements SampledFunction {
     const s = this.candidateRight[k];
     stepper.interpolateSome(s, m.watchStates[k], ws.yTmp);
     const size = m.boundOne[k](ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
-    this.toleranceBand = this.rtol * size;
-    if (!(this.toleranceBand > 0)) return false;
+    const band = (this.toleranceBand = this.rtol * size);
+    if (!(band > 0)) return false;
+    const g1 = ws.gNew[k];
+    if (side * g1 > 0) {
+      this.toleranceReach = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
+      return !(this.toleranceReach > band);
+    }
     // (a function that reaches exactly zero on that side sits on a flat zero, min(y - 0.5, 0)
     // or an if: its crossing is that zero, not noise)
-    let reach = side * ws.gNew[k];
-    let flat = ws.gNew[k] === 0;
-    for (let i = 1; i < 10 && !(reach > this.toleranceBand) && !flat; i++) {
+    let reach = side * g1;
+    let flat = g1 === 0;
+    for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
       const si = a + (i / 10) * (b - a);
       stepper.interpolateSome(si, m.watchStates[k], ws.yTmp);
       const g = m.watchOne[k](ws.origin.abs(si), ws.yTmp, ws.p, ws.d, ws.sw);
@@ -428,7 +434,7 @@ export class Crossings implements SampledFunction {
       flat = g === 0;
     }
     this.toleranceReach = reach;
-    return !(reach > this.toleranceBand) && !flat;
+    return !(reach > band) && !flat;
   }
 
   /**

@@ -380,7 +380,7 @@ export class Diagnosis {
     const rtol = this.rtol;
     // (the band shrinks with rtol: a tenth of what the function reached over the step)
     const needed = Math.max(1e-14, (0.1 * rtol * Math.max(reach, Number.MIN_VALUE)) / band);
-    return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol} (its terms, some 1/rtol times that, cancel), and over the stiff step from ${t} = ${a} to ${b}, in which it seemed to cross zero, it went no farther than ${Math.max(0, reach).toPrecision(2)} across: the crossing cannot be told from the noise of the states' errors. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol, or write the function without the cancellation (on a state, rather than on the derivative of a stiff one)`;
+    return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol} (its terms, some 1/rtol times that, cancel), and over the stiff step from ${t} = ${a} to ${b}, in which it seemed to cross zero, it showed no more than ${Math.max(0, reach).toPrecision(2)} on either side of zero: the crossing cannot be told from the noise of the states' errors. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol, or write the function without the cancellation (on a state, rather than on the derivative of a stiff one)`;
   }
 
   /** The event of watched function k (if it is an event's) and its condition as text. */

@@ -1,3 +1,4 @@
+import { defectError } from './defect-error.js';
 import { NON_FINITE_SHRINK } from './controller.js';
 import {
   collocationAt,
@@ -600,10 +601,12 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     this.stats.rhsEvaluations++;
     for (let i = 0; i < n; i++) d[i] -= h * fMid[i];
     if (!allFinite(d, n)) return 0;
-    // (the real LU holds (γ/h) I − J, whose solve is (h/γ)·(I − (h/γ)J)⁻¹)
+    // (mid, read by f above, keeps the defect; the real LU holds (γ/h) I − J, whose solve is
+    // (h/γ)·(I − (h/γ)J)⁻¹: filtered as (I − h·(1/γ)·J)⁻¹, so defectError's γ is 1/γ)
+    mid.set(d);
     this.mat.solveReal(d);
     const back = GAMMA / h;
-    for (let i = 0; i < n; i++) d[i] *= back;
+    for (let i = 0; i < n; i++) d[i] = defectError(mid[i], back * d[i], 1 / GAMMA);
     const err = this.scaledNorm(d);
     return err === Infinity ? 0 : err;
   }

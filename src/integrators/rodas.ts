@@ -1,3 +1,4 @@
+import { defectError } from './defect-error.js';
 import { NON_FINITE_SHRINK } from './controller.js';
 import { scaledRmsNorm } from './error-norms.js';
 import { JacobianStore } from './jacobian-store.js';
@@ -444,13 +445,15 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.stats.rhsEvaluations++;
     for (let i = 0; i < n; i++) fMid[i] -= h * slope[i];
     if (!allFinite(fMid, n)) return 0;
-    // (the LU holds I/(hγ) − J, whose solve is hγ·(I − hγJ)⁻¹)
+    // (mid, read by f above, keeps the defect d; the LU holds I/(hγ) − J, whose solve is
+    // hγ·(I − hγJ)⁻¹)
+    mid.set(fMid);
     this.solve(fMid);
     const back = 1 / (h * GAMMA);
     let sum = 0;
     for (let i = 0; i < n; i++) {
       const sc = this.atol + this.rtol * Math.max(Math.abs(y0[i]), Math.abs(y1[i]));
-      const q = (back * fMid[i]) / sc;
+      const q = defectError(mid[i], back * fMid[i], GAMMA) / sc;
       sum += q * q;
     }
     return Math.sqrt(sum / n);
