@@ -37,3 +37,27 @@ describe('two roots of a delta argument between two samples of the scan', () => 
     }
   });
 });
+
+describe('three roots of a delta argument between two samples of the scan', () => {
+  // u = atan(t - c)((t - c)^2 - d^2) on [0, 300] (samples 0.073 apart) has simple roots at
+  // c - d, c and c + d; its ends' values differ in sign and its slopes there agree, so the scan
+  // saw one root (y = 5000 instead of 20000, status ok). The cubic through the ends' values and
+  // slopes turns twice inside: the interval is split there. Reference: mpmath, 40 digits,
+  // and in closed form 2/(2 d atan d) + 1/d^2 (|u'| is 2 d atan d at c +- d, d^2 at c); the
+  // same relative bound, 100 ulps of t (near 150) over the smallest |r - c| = d.
+  it.each([
+    [0.01, 20000.33332444491],
+    [0.02, 5000.3332977852256],
+  ])('d = %s: all three, each with its weight', (d, total) => {
+    const run = simulate(
+      `independent t from 0 to 300\nparameter c = 150.0123, d = ${d}\ny' = delta(atan(t - c)*((t - c)^2 - d^2))\ny(0) = 0`,
+    );
+    expect(run.status).toBe('ok');
+    const ulps = 100 * 150 * Number.EPSILON;
+    expect(run.events.map((ev) => ev.t)).toHaveLength(3);
+    [150.0123 - d, 150.0123, 150.0123 + d].forEach((r, k) =>
+      expect(Math.abs(run.events[k].t - r)).toBeLessThanOrEqual(ulps),
+    );
+    expect(Math.abs(run.final.y - total)).toBeLessThanOrEqual((ulps / d) * total);
+  });
+});

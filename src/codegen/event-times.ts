@@ -419,7 +419,7 @@ class RootStream implements TimeStream {
    * interval), sign changes between neighbours.
    */
   private scanChunk(i: number, j0: number, j1: number): void {
-    const { bt, m, u, du, zeroTol, found } = this;
+    const { bt, m, du } = this;
     const last = SCAN_SAMPLES - 1;
     const dt = bt[i + 1] - bt[i],
       mi = m[i];
@@ -434,32 +434,67 @@ class RootStream implements TimeStream {
       const tb = sample(j + 1),
         ub = this.defined(tb),
         db = du(tb);
-      if (ua !== 0 && ub !== 0 && Math.sign(ua) !== Math.sign(ub)) {
-        const r = bisectRoot(u, ta, tb, ua);
-        this.checkSimple(r);
-        found.push(r);
-      } else if (Math.sign(da) !== Math.sign(db) && da !== 0 && db !== 0) {
-        // An extremum of u in this interval: if it touches zero, a double root the sign scan
-        // cannot see; if it dips across zero, two simple roots that it cannot see either, one
-        // on each side ((t - c)^2 exp(t) - 1e-8 between two samples: they were lost, with
-        // status ok).
-        const te = bisectRoot(du, ta, tb, da);
-        const ue = u(te);
-        if (Math.abs(ue) <= zeroTol) throw this.doubleRoot(te);
-        if (ua !== 0 && Math.sign(ue) !== Math.sign(ua)) {
-          const r = bisectRoot(u, ta, te, ua);
-          this.checkSimple(r);
-          found.push(r);
-        }
-        if (ub !== 0 && Math.sign(ue) !== Math.sign(ub)) {
-          const r = bisectRoot(u, te, tb, ue);
-          this.checkSimple(r);
-          found.push(r);
-        }
-      }
+      this.between(ta, ua, da, tb, ub, db, 0);
       ta = tb;
       ua = ub;
       da = db;
+    }
+  }
+
+  /**
+   * The roots strictly between two samples (ta, tb) with u and u' there, ascending into
+   * `found`: a sign change is one root, bisected; an extremum (u' changes sign) that touches
+   * zero is a double root, and one that dips across zero two roots, one on each side
+   * ((t - c)^2 exp(t) - 1e-8 between two samples: they were lost, with status ok). Where u'
+   * has the same sign at both ends but the cubic through the ends' values and slopes turns
+   * twice inside, u may too (three roots of atan(t - c)((t - c)^2 - d^2) within one interval
+   * gave one, with status ok): the interval is split at those turns and each part scanned so,
+   * a few levels deep.
+   */
+  private between(ta: number, ua: number, da: number, tb: number, ub: number, db: number, depth: number): void {
+    const { u, du, zeroTol, found } = this;
+    if (depth < 4 && da !== 0 && Math.sign(da) === Math.sign(db)) {
+      const turns = hermiteTurns(ua, da, ub, db, tb - ta);
+      if (turns !== null) {
+        let t0 = ta,
+          u0 = ua,
+          d0 = da;
+        for (const s of turns) {
+          const t1 = ta + (tb - ta) * s;
+          if (!(t1 > t0 && t1 < tb)) continue;
+          const u1 = this.defined(t1),
+            d1 = du(t1);
+          this.between(t0, u0, d0, t1, u1, d1, depth + 1);
+          if (u1 === 0) {
+            this.checkSimple(t1);
+            found.push(t1);
+          }
+          t0 = t1;
+          u0 = u1;
+          d0 = d1;
+        }
+        this.between(t0, u0, d0, tb, ub, db, depth + 1);
+        return;
+      }
+    }
+    if (ua !== 0 && ub !== 0 && Math.sign(ua) !== Math.sign(ub)) {
+      const r = bisectRoot(u, ta, tb, ua);
+      this.checkSimple(r);
+      found.push(r);
+    } else if (Math.sign(da) !== Math.sign(db) && da !== 0 && db !== 0) {
+      const te = bisectRoot(du, ta, tb, da);
+      const ue = u(te);
+      if (Math.abs(ue) <= zeroTol) throw this.doubleRoot(te);
+      if (ua !== 0 && Math.sign(ue) !== Math.sign(ua)) {
+        const r = bisectRoot(u, ta, te, ua);
+        this.checkSimple(r);
+        found.push(r);
+      }
+      if (ub !== 0 && Math.sign(ue) !== Math.sign(ub)) {
+        const r = bisectRoot(u, te, tb, ue);
+        this.checkSimple(r);
+        found.push(r);
+      }
     }
   }
 
@@ -517,6 +552,28 @@ class RootStream implements TimeStream {
       t,
     );
   }
+}
+
+/**
+ * Where the cubic Hermite interpolant through (0, ua, h da) and (1, ub, h db) on s in [0, 1]
+ * turns twice inside (its derivative, a quadratic, has two roots in (0, 1)): those s,
+ * ascending; else null. Only asked where da and db have one sign, so that the turns come in
+ * pairs.
+ */
+function hermiteTurns(ua: number, da: number, ub: number, db: number, h: number): [number, number] | null {
+  // p'(s) = c0 + c1 s + c2 s^2
+  const c0 = h * da,
+    c1 = 2 * (3 * (ub - ua) - h * (2 * da + db)),
+    c2 = 3 * (2 * (ua - ub) + h * (da + db));
+  if (c2 === 0 || !Number.isFinite(c0 + c1 + c2)) return null;
+  const disc = c1 * c1 - 4 * c2 * c0;
+  if (!(disc > 0)) return null;
+  const q = -0.5 * (c1 + Math.sign(c1 || 1) * Math.sqrt(disc));
+  const r1 = q / c2,
+    r2 = q !== 0 ? c0 / q : r1;
+  const lo = Math.min(r1, r2),
+    hi = Math.max(r1, r2);
+  return lo > 0 && hi < 1 && lo < hi ? [lo, hi] : null;
 }
 
 /** A sign change of f in [a, b] (fa = f(a)) by bisection to the last bit: slow but certain. */
