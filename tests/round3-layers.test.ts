@@ -525,3 +525,26 @@ describe("a batch's range is checked before its runs, as simulate's", () => {
     expect(d.status).toEqual(['ok', 'ok']);
   });
 });
+
+describe("shoot's sink gets the solution's run only", () => {
+  it("a kicked oscillator's ledger: one entry, y' jumps by 2 (every shot's entry came too)", () => {
+    // y'' = -y + 2 delta(t - 0.5), y(0) = 0, y'(0) = v, y(1) = 1: v = (1 - 2 sin 0.5)/sin 1
+    const text =
+      "independent t from 0 to 1\nunknown v = 0.5\ny'' = -y + 2*delta(t - 0.5)\ny(0) = 0; y'(0) = v\ny(1) = 1\n";
+    const rows: number[][] = [];
+    const events: { t: number; jumps: Record<string, number> }[] = [];
+    const r = shoot(text, {
+      rtol: 1e-10,
+      atol: 1e-12,
+      sink: { row: (row) => rows.push(Array.from(row)), event: (e) => events.push({ t: e.t, jumps: { ...e.jumps } }) },
+    });
+    expect(r.status).toBe('converged');
+    expect(Math.abs(r.unknowns.v - (1 - 2 * Math.sin(0.5)) / Math.sin(1))).toBeLessThan(1e-9);
+    expect(events.map((e) => [e.t, Object.keys(e.jumps)])).toEqual([[0.5, ["y'"]]]);
+    // (the jump is post - pre of y' ~ 2.04: within a few ulps of 2)
+    expect(Math.abs(events[0].jumps["y'"] - 2)).toBeLessThan(1e-15);
+    // the solution's rows: the start, both sides of the kick, the end, where y = 1
+    expect(rows.map((row) => row[0])).toEqual([0, 0.5, 0.5, 1]);
+    expect(Math.abs(rows[3][1] - 1)).toBeLessThan(10 * 1e-12 + 1e-10);
+  });
+});

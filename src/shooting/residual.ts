@@ -55,9 +55,12 @@ export class ShootingResidual {
     this.simulator = new Simulator(model);
     this.set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
     this.probes = this.bcs.map(() => NaN);
-    // (a shot keeps no rows and no dense solution: only the solution's run does, if asked)
+    // (a shot keeps no rows and no dense solution: only the solution's run does, if asked; nor
+    // does it hand its ledger to the caller's sink, which got every shot's events besides the
+    // solution's)
+    const { sink: _sink, ...shot } = options;
     this.shotOptions = {
-      ...options,
+      ...shot,
       set: this.set,
       record: false,
       eventValues: false,
