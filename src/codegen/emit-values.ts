@@ -9,6 +9,20 @@ import type { FirstOrderSystem } from '../transform/system.js';
 import { foldStatements } from './loops.js';
 import type { Program } from './program.js';
 
+/** Where each part of an event's schedule is among the scalar functions. */
+export interface ScheduleIndex {
+  kind: 'roots' | 'at' | 'every' | 'delay';
+  u?: number;
+  dudt?: number;
+  exactRoot?: number | null;
+  candidates?: number[];
+  times?: number[];
+  after?: number;
+  delay?: number;
+  period?: number;
+  from?: number | null;
+}
+
 /** Writes outputs, initial values and scalars into `program`; returns where each schedule's and condition's scalars are. */
 export function emitValues(system: FirstOrderSystem, program: Program) {
   const { parts, fn, outFn, family, bodyOf } = program;
@@ -34,34 +48,64 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
     }),
   );
 
-  // Scalar functions: schedules and boundary conditions.
-  const scalars: Expr[] = [];
-  const scalar = (e: Expr): number => {
-    scalars.push(e);
-    return scalars.length - 1;
+  // Scalar functions: schedules and boundary conditions, kept apart by what they compute
+  // (every argument, then every slope, every exact root, ...) so that a loop's copies stand
+  // side by side and fold into one family: the u, u' and root of 1e5 delta(t - i/N) taken in
+  // turn were 3e5 functions, whose list V8 could not compile ("Maximum call stack size").
+  const buckets = new Map<string, Expr[]>();
+  const pending: { bucket: string; at: number; resolve: (k: number) => void }[] = [];
+  const scalar = (bucket: string, e: Expr, resolve: (k: number) => void): void => {
+    let list = buckets.get(bucket);
+    if (!list) buckets.set(bucket, (list = []));
+    pending.push({ bucket, at: list.length, resolve });
+    list.push(e);
   };
-  const scheduleIndex = system.events.map((ev) => {
+  const scheduleIndex = system.events.map((ev): ScheduleIndex | null => {
     const s = ev.schedule;
     if (!s) return null;
     if (s.kind === 'roots') {
-      return {
+      const out: ScheduleIndex = {
         kind: s.kind,
-        u: scalar(s.argument),
-        dudt: scalar(differentiate(s.argument, system.independent)),
-        exactRoot: s.exactRoot ? scalar(s.exactRoot) : null,
-        candidates: s.candidates.map(scalar),
+        u: -1,
+        dudt: -1,
+        exactRoot: null,
+        candidates: s.candidates.map(() => -1),
       };
+      scalar('u', s.argument, (k) => (out.u = k));
+      scalar('dudt', differentiate(s.argument, system.independent), (k) => (out.dudt = k));
+      if (s.exactRoot) scalar('exactRoot', s.exactRoot, (k) => (out.exactRoot = k));
+      s.candidates.forEach((c, j) => scalar('candidate', c, (k) => (out.candidates![j] = k)));
+      return out;
     }
-    if (s.kind === 'at') return { kind: s.kind, times: s.times.map(scalar) };
-    if (s.kind === 'delay')
-      return { kind: s.kind, after: system.events.findIndex((e) => e.name === s.event), delay: scalar(s.delay) };
-    return { kind: s.kind, period: scalar(s.period), from: s.from ? scalar(s.from) : null };
+    if (s.kind === 'at') {
+      const out: ScheduleIndex = { kind: s.kind, times: s.times.map(() => -1) };
+      s.times.forEach((x, j) => scalar('time', x, (k) => (out.times![j] = k)));
+      return out;
+    }
+    if (s.kind === 'delay') {
+      const out: ScheduleIndex = { kind: s.kind, after: system.events.findIndex((e) => e.name === s.event), delay: -1 };
+      scalar('delay', s.delay, (k) => (out.delay = k));
+      return out;
+    }
+    const out: ScheduleIndex = { kind: s.kind, period: -1, from: null };
+    scalar('period', s.period, (k) => (out.period = k));
+    if (s.from) scalar('from', s.from, (k) => (out.from = k));
+    return out;
   });
-  const bcIndex = system.boundaryConditions.map((bc) => ({
-    value: scalar(bc.value),
-    at: scalar(bc.at),
-    state: scalar(system.representation.get(bc.variable)!),
-  }));
+  const bcIndex = system.boundaryConditions.map((bc) => {
+    const out = { value: -1, at: -1, state: -1 };
+    scalar('bcValue', bc.value, (k) => (out.value = k));
+    scalar('bcAt', bc.at, (k) => (out.at = k));
+    scalar('bcState', system.representation.get(bc.variable)!, (k) => (out.state = k));
+    return out;
+  });
+  const offsets = new Map<string, number>();
+  const scalars: Expr[] = [];
+  for (const [bucket, list] of buckets) {
+    offsets.set(bucket, scalars.length);
+    for (const e of list) scalars.push(e);
+  }
+  for (const q of pending) q.resolve(offsets.get(q.bucket)! + q.at);
   // (as a family: 1e5 `at` times of one loop are one factory, not 1e5 functions, which V8
   // cannot even parse in one source)
   family('scalar', 't, y, p, d, sw', (e) =>

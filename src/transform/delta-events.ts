@@ -34,24 +34,25 @@ export class DeltaEvents extends Representation {
   /** The delta term as the user wrote it: the term of its equation `q` holding this call. */
   protected termSource(term: DeltaTerm, q: EquationStatement): string {
     for (const side of [q.lhs, q.rhs]) {
-      // (each side split once: an equation of a row of spheres has several delta terms)
+      // (each side split and indexed once: an equation of a row of spheres has several delta
+      // terms, and a sum of N deltas N terms at one place, each looked up once)
       let terms = this.sideTerms.get(side);
       if (terms === undefined) {
         try {
-          terms = splitLinear(side, this.r).terms;
+          terms = new WrittenTerms(splitLinear(side, this.r).terms);
         } catch {
           terms = null; /* the solved form was checked already; fall back to it */
         }
         this.sideTerms.set(side, terms);
       }
-      const found = terms ? writtenTerm(terms, term) : undefined;
+      const found = terms?.of(term);
       if (found) return found.source;
     }
     return term.source;
   }
 
   /** the delta terms of each side of an equation as written (null: it does not split) */
-  private readonly sideTerms = new Map<Expr, DeltaTerm[] | null>();
+  private readonly sideTerms = new Map<Expr, WrittenTerms | null>();
 
   protected timeDeltaEvent(term: DeltaTerm, q: EquationStatement, exactRoot: Expr | null): EventSpec {
     const candidates = exactRoot ? [] : exactRootCandidates(term.argument, this.t);
@@ -180,24 +181,42 @@ function listed(items: readonly string[]): string {
 }
 
 /**
- * The term of `terms` (a side as written) that is `term`: the same call, else the one at its
- * place; where several share that place (the copies of a `sum` over j, one span for all), the
- * one with its argument.
+ * The terms of a side as written, to find the one that is a given term: the same call, else
+ * the one at its place; where several share that place (the copies of a `sum` over j, one
+ * span for all), the first with its argument. Indexed once per side: looking through the
+ * side for each term, with the text of each argument at its place, took a sum of 8000 deltas
+ * half a minute.
  */
-function writtenTerm(terms: readonly DeltaTerm[], term: DeltaTerm): DeltaTerm | undefined {
-  let first: DeltaTerm | undefined;
-  let text: string | undefined;
-  for (const t of terms) {
-    if (t.call === term.call) return t;
-    if (t.call.span.start !== term.call.span.start) continue;
-    if (first === undefined) {
-      first = t;
-      continue;
+class WrittenTerms {
+  private readonly byCall = new Map<DeltaTerm['call'], DeltaTerm>();
+  private readonly byPlace = new Map<number, DeltaTerm[]>();
+  /** per place with several terms, the first term of each argument's text (made on first use) */
+  private readonly byArgument = new Map<number, Map<string, DeltaTerm>>();
+
+  constructor(terms: readonly DeltaTerm[]) {
+    for (const t of terms) {
+      if (!this.byCall.has(t.call)) this.byCall.set(t.call, t);
+      const at = this.byPlace.get(t.call.span.start);
+      if (at) at.push(t);
+      else this.byPlace.set(t.call.span.start, [t]);
     }
-    // (a second term at the same place: the copies of a sum, told apart by their arguments)
-    text ??= toText(term.argument);
-    if (toText(first.argument) === text) return first;
-    if (toText(t.argument) === text) return t;
   }
-  return first;
+
+  of(term: DeltaTerm): DeltaTerm | undefined {
+    const same = this.byCall.get(term.call);
+    if (same) return same;
+    const place = term.call.span.start;
+    const at = this.byPlace.get(place);
+    if (!at || at.length === 1) return at?.[0];
+    let texts = this.byArgument.get(place);
+    if (!texts) {
+      texts = new Map();
+      for (const t of at) {
+        const text = toText(t.argument);
+        if (!texts.has(text)) texts.set(text, t);
+      }
+      this.byArgument.set(place, texts);
+    }
+    return texts.get(toText(term.argument)) ?? at[0];
+  }
 }
