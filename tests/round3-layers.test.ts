@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchInputError, parseSample, parseVary, sampleValues, statistics, sweepValues } from '../src/batch/index.js';
 import { main } from '../src/cli/main.js';
+import { CLI, ensureCliBuilt } from './helpers.js';
 import { shoot } from '../src/index.js';
 import { parseOutputTimes } from '../src/cli/output-times.js';
 
@@ -547,4 +548,22 @@ describe("shoot's sink gets the solution's run only", () => {
     expect(rows.map((row) => row[0])).toEqual([0, 0.5, 0.5, 1]);
     expect(Math.abs(rows[3][1] - 1)).toBeLessThan(10 * 1e-12 + 1e-10);
   });
+});
+
+describe('a model FIFO that nobody writes yet', () => {
+  it('Ctrl-C ends the wait (SIGINT and SIGTERM did nothing: only SIGKILL ended it)', async () => {
+    ensureCliBuilt();
+    const fifo = join(dir, 'waiting.delta');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const child = spawn(process.execPath, [CLI, 'simulate', fifo, '--to', '5'], { stdio: 'ignore' });
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    // (long enough for the command to start and wait in the open: a signal before that ends it too)
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill('SIGINT');
+    const end = await Promise.race([exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
+    if (end === null) child.kill('SIGKILL');
+    expect(end).toEqual({ code: null, signal: 'SIGINT' });
+  }, 30_000);
 });

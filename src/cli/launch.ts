@@ -126,9 +126,20 @@ function tuneOptimisation(): void {
 
 tuneOptimisation();
 
+/** Whether a path is a FIFO (statSync does not open it, so it never waits for a writer). */
+function isFifo(path: string): boolean {
+  try {
+    return statSync(path).isFIFO();
+  } catch {
+    return false;
+  }
+}
+
 // A run is interrupted by a signal through a watcher thread (signals.ts): start it now, so that
-// it listens (it takes a few tens of milliseconds) by the time the command line is loaded.
-if (INTERRUPTIBLE.has(process.argv[2] ?? '')) watchSignals();
+// it listens (it takes a few tens of milliseconds) by the time the command line is loaded. Not
+// when a FIFO is named: opening it waits for its writer in a call no listener can interrupt,
+// so Ctrl-C did nothing; the command starts the watcher once it has read its model.
+if (INTERRUPTIBLE.has(process.argv[2] ?? '') && !process.argv.slice(3).some(isFifo)) watchSignals();
 
 // A script run through vm cannot import() (Node 20 has no stable hook for it): the packages
 // the command line imports (vega for plots, tinypool for sweeps) come through this module's.

@@ -4,6 +4,7 @@
  * or for the batch's hash and worker threads got an empty text: "the model has no equations"
  * (a model error, exit 1), or shards of different models merged as one (both hashed as empty).
  */
+import { statSync } from 'node:fs';
 import { readModelFile } from '../files/read-model-file.js';
 
 const texts = new Map<string, string>();
@@ -21,4 +22,19 @@ export function modelText(file: string): string {
 /** A new command reads its files anew (tests run several commands in one process). */
 export function forgetModelTexts(): void {
   texts.clear();
+}
+
+/**
+ * A model given as a FIFO is read now, before the command watches for signals: opening it
+ * waits for its writer in a call that no listener can interrupt, so a Ctrl-C there did
+ * nothing (the launcher does not start its watcher when a FIFO is named).
+ */
+export function readFifoNow(file: string): void {
+  let fifo = false;
+  try {
+    fifo = statSync(file).isFIFO();
+  } catch {
+    // (a missing file is said where the model is loaded, in its turn)
+  }
+  if (fifo) modelText(file);
 }

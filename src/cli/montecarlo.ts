@@ -14,10 +14,13 @@ import {
   type Settings,
 } from './batch-settings.js';
 import { watchSignals } from './signals.js';
+import { readFifoNow } from './model-text.js';
 import { parseStatsOver } from './batch-status.js';
 import { MonteCarloWriter } from './montecarlo-writer.js';
 
 export async function runMonteCarlo(ctx: BatchContext, file: string, flags: MonteCarloFlags): Promise<number> {
+  // (a FIFO first: it waits for its writer, and until the signals are watched Ctrl-C ends that wait)
+  readFifoNow(file);
   const interrupt = watchSignals();
   const output = outputFlags(flags, 'text', file);
   if (!flags.sample?.length) throw new CliError('montecarlo needs --sample "NAME~normal(MEAN,SD)" (or uniform(A,B))');

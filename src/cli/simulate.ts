@@ -10,6 +10,7 @@ import { csvLine, emit, simulationText } from './output.js';
 import { OutputError, StreamOut } from './out-file.js';
 import { CsvRunWriter, JsonRunWriter, RunTap, TextLedger, type RunEnd } from './run-writers.js';
 import { interruptedText, signalExit, signalsReady, watchSignals } from './signals.js';
+import { readFifoNow } from './model-text.js';
 import { plotLook, plotSeries, TrajectoryCollector, type PlotLookFlags } from './trajectory-data.js';
 import { drawTrajectory } from './trajectory-plot.js';
 import { startRunProgress } from './progress.js';
@@ -45,6 +46,8 @@ export async function runSimulate(
   file: string,
   flags: SharedFlags & PlotLookFlags & { plotVariables?: string },
 ): Promise<number> {
+  // (a FIFO first: it waits for its writer, and until the signals are watched Ctrl-C ends that wait)
+  readFifoNow(file);
   const interrupt = watchSignals();
   const format = formatFlag(flags, ['text', 'json', 'csv'], 'text');
   const base = simulateOptions(flags);

@@ -14,9 +14,12 @@ import {
   type SweepFlags,
 } from './batch-settings.js';
 import { watchSignals } from './signals.js';
+import { readFifoNow } from './model-text.js';
 import { SweepWriter } from './sweep-writer.js';
 
 export async function runSweep(ctx: BatchContext, file: string, flags: SweepFlags): Promise<number> {
+  // (a FIFO first: it waits for its writer, and until the signals are watched Ctrl-C ends that wait)
+  readFifoNow(file);
   const interrupt = watchSignals();
   const output = outputFlags(flags, 'text', file);
   if (!flags.vary?.length) throw new CliError('sweep needs --vary NAME=FROM:TO:COUNT, e.g. --vary e=1:0.18:200');
