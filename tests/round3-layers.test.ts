@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchInputError, parseSample, parseVary, sampleValues, statistics, sweepValues } from '../src/batch/index.js';
 import { main } from '../src/cli/main.js';
+import { checkDistinct } from '../src/cli/out-file.js';
 import { CLI, ensureCliBuilt } from './helpers.js';
 import { shoot } from '../src/index.js';
 import { parseOutputTimes } from '../src/cli/output-times.js';
@@ -152,6 +153,18 @@ describe('an output is never an input, nor the other output', () => {
       expect(r.code).toBe(2);
       expect(readFileSync(at('kick.delta'), 'utf8')).toBe(KICK);
     }
+  });
+
+  it('a device or a terminal named twice is no collision, nor is a model that does not exist', () => {
+    // (at a terminal, /dev/stdin and /dev/stdout are one device: simulate /dev/stdin --out /dev/stdout)
+    expect(() => checkDistinct(['/dev/null'], [{ flag: '--out', path: '/dev/null' }], 'the model file')).not.toThrow();
+    // (the missing model is said where it is read: no such file)
+    expect(() =>
+      checkDistinct([at('missing.delta')], [{ flag: '--out', path: at('missing.delta') }], 'the model file'),
+    ).not.toThrow();
+    expect(() =>
+      checkDistinct([at('kick.delta')], [{ flag: '--out', path: at('kick.delta') }], 'the model file'),
+    ).toThrow(/is the model file: writing there would destroy it/);
   });
 
   it('--out and --plot on one file: refused before the run (the plot replaced the rows)', async () => {

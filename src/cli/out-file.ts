@@ -183,11 +183,16 @@ export function checkWritable(path: string, flag: string): void {
   }
 }
 
-/** What a path names: its device and inode when it exists (a link or another spelling alike), else where it resolves. */
-function identity(path: string): string {
+/**
+ * What a path names: its device and inode when it is a file (a link or another spelling
+ * alike), where it resolves when it does not exist yet, and null for a device, a FIFO or a
+ * terminal, which writing does not destroy (`simulate /dev/stdin --out /dev/stdout` at a
+ * terminal names one device twice).
+ */
+function identity(path: string): string | null {
   try {
     const s = statSync(path);
-    return `inode ${s.dev}:${s.ino}`;
+    return s.isFile() ? `inode ${s.dev}:${s.ino}` : null;
   } catch {
     return `path ${resolve(path)}`;
   }
@@ -208,7 +213,9 @@ export function checkDistinct(
   const given = outputs.filter((o) => o.path.trim() !== '');
   for (const [j, o] of given.entries()) {
     const id = identity(o.path);
-    const input = inputs.find((i) => identity(i) === id);
+    if (id === null) continue;
+    // (an input that does not exist is said where it is read)
+    const input = id.startsWith('inode') ? inputs.find((i) => identity(i) === id) : undefined;
     if (input !== undefined)
       throw new OutputPathError(
         `${o.flag} ${o.path} is ${input === o.path ? '' : `${input}, `}${what}: writing there would destroy it; give ${o.flag} another path`,
