@@ -55,7 +55,8 @@ export class Arming {
    * After an instant at `at` (ws.y, ws.gPrev and ws.rPrev there, after the actions): each
    * fired event's function armed again, by the rule of the header (`exact`: located at its
    * crossing; placed before or after it, by a fixed-step mode, a function is not at zero and
-   * is armed as it stands). gFire and rFire hold the functions and rates before the actions.
+   * is armed as it stands). gFire and rFire hold the functions and rates before the actions;
+   * `located`: the events found at this instant (the rest were sent across by event iteration).
    */
   afterInstant(
     fired: readonly number[],
@@ -64,6 +65,7 @@ export class Arming {
     rFire: Float64Array,
     dtZero: number,
     exact: boolean,
+    located: readonly number[] = fired,
   ): void {
     const ws = this.ws,
       m = ws.model;
@@ -72,6 +74,14 @@ export class Arming {
       if (w < 0) continue;
       ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      // Sent across by another event's action (event iteration), not found at its zero: where
+      // that left it away from zero (x = u + S, kicked from -0.5 to 1.5 by a delta), it is
+      // armed as it stands. Held as if at a zero of that size, it missed its next crossing.
+      if (!located.includes(k) && Math.abs(ws.gPrev[w]) > 4 * ws.gBound[w]) {
+        this.crossedTo[w] = 0;
+        this.arm(w);
+        continue;
+      }
       // (its own action assigned what it reads, and changed its value: a reset)
       const moves = m.events[k].moves.includes(w);
       const set = moves && ws.gPrev[w] !== gFire[w];

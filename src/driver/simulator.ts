@@ -534,7 +534,8 @@ export class Simulator {
     this.refreshWatch(at, ws.y, ws.d);
     if (nw > 0) {
       this.crossings.afterActions(outcome.fired);
-      this.crossings.arming.afterInstant(outcome.fired, at, this.gFire, this.rFire, dtZero, locate === 'exact');
+      const exact = locate === 'exact';
+      this.crossings.arming.afterInstant(outcome.fired, at, this.gFire, this.rFire, dtZero, exact, fired);
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
         this.crossings.checkUnresolved = true;
