@@ -697,17 +697,79 @@ export class Crossings implements SampledFunction {
   }
 
   /**
+   * At the exact time t of a scheduled instant (state y, ws.gNew the functions there): every
+   * state event whose function sits within its rounding of zero there, on the side it comes
+   * from, heading across in its direction, and not held at a zero of its own, joins `fired`
+   * (`atEnd`: t is the end of the range, where only a delta's crossing is an event;
+   * `timeTie`: the rounding of t, within which two times are one)
+   * (EVENTS.md 2: a coincident event fires at the same instant, in file order). x = 1.1 - 2.5 t
+   * with `at 0.44 do k := 1` turning it back: in doubles the root is an ulp after 0.44, and
+   * `x falls` never fired (status ok, exact 1).
+   */
+  coincidentAt(t: number, y: Float64Array, fired: number[], atEnd: boolean, timeTie: number): void {
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir;
+    for (let k = 0; k < ws.nWatch; k++) {
+      const w = m.watchInfo[k];
+      if (w.kind !== 'event' || this.isBoolean[k] || this.arming.held[k] || fired.includes(w.event)) continue;
+      // (a crossing at the end of the range is no event of it, a delta's is: see dropAtEnd)
+      if (atEnd && !this.deltaArgument[k]) continue;
+      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
+      const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      // (within its rounding, or closer to zero than its rate takes over the rounding of t:
+      // near t = 1e6 a tick and a crossing 2e-11 apart are one double of t)
+      if (!(Math.abs(g) <= Math.max(4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw), Math.abs(rate) * timeTie))) continue;
+      const heading = Math.sign(dir * rate);
+      if (heading === 0 || Math.sign(g) === heading || !matches(this.direction[k], -dir * heading)) continue;
+      fired.push(w.event);
+    }
+  }
+
+  /** Takes the state events that are not a delta's out of `fired` (crossings at the end of the range). */
+  dropCrossingsAtEnd(fired: number[]): void {
+    const m = this.ws.model;
+    let n = 0;
+    for (const e of fired) {
+      const k = m.events[e].watchIndex;
+      if (k < 0 || this.deltaArgument[k]) fired[n++] = e;
+    }
+    fired.length = n;
+  }
+
+  /**
+   * Whether the crossings of `fired` located at t are all within the time their functions,
+   * at their rates, take to cross their own rounding at ts (state y at t), or ts is within
+   * the rounding of t.
+   */
+  withinRoundingOf(fired: readonly number[], t: number, ts: number, y: Float64Array, timeTie: number): boolean {
+    const ws = this.ws,
+      m = ws.model;
+    if (Math.abs(ts - t) <= timeTie) return true;
+    for (const e of fired) {
+      const k = m.events[e].watchIndex;
+      if (k < 0) continue;
+      const rate = Math.abs(m.rateOne[k](t, y, ws.p, ws.d, ws.sw));
+      if (!(Math.abs(ts - t) * rate <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) return false;
+    }
+    return true;
+  }
+
+  /**
    * Whether watched function k's crossing located in the last step, which ends at absolute
    * time t, cannot be told from t itself: the function is within its own rounding of zero
    * there, and the crossing lies closer to t than the function, at its rate there, takes to
    * cross that rounding (a function that reached zero earlier and sits there is not at t).
    */
-  zeroAtEnd(k: number, t: number): boolean {
+  zeroAtEnd(k: number, t: number, timeTie: number): boolean {
     const ws = this.ws,
       m = ws.model;
+    const gap = Math.abs(t - ws.origin.abs(this.candidateRight[k]));
+    // (within the rounding of t itself: near t = 1e6 + 3 a crossing 5e-11 before the end is
+    // the end's double)
+    if (gap <= timeTie) return true;
     const band = 4 * m.boundOne[k](t, this.stepper!.y, ws.p, ws.d, ws.sw);
     if (!(Math.abs(ws.gNew[k]) <= band)) return false;
-    const gap = Math.abs(t - ws.origin.abs(this.candidateRight[k]));
     const rate = Math.abs(ws.rNew[k]);
     return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
   }
@@ -718,14 +780,14 @@ export class Crossings implements SampledFunction {
    * tell from the end (zeroAtEnd) is not, as one at the start is not, except a delta's: a
    * delta at the end counts (MODEL-LANGUAGE, "Ends of the range").
    */
-  dropAtEnd(t: number): number {
+  dropAtEnd(t: number, timeTie: number): number {
     const dir = this.ws.dir,
       right = this.candidateRight;
     let kept = 0,
       earliest = -1;
     for (let j = 0; j < this.locatedCount; j++) {
       const k = this.located[j];
-      if (this.deltaArgument[k] === 0 && this.zeroAtEnd(k, t)) continue;
+      if (this.deltaArgument[k] === 0 && this.zeroAtEnd(k, t, timeTie)) continue;
       this.located[kept++] = k;
       if (earliest < 0 || dir * (right[k] - right[earliest]) < 0) earliest = k;
     }

@@ -315,7 +315,8 @@ export class Simulator {
         // its rounding of zero there) is not an event of this range, as one at the start is not
         // (IDERK 5.5.4: kicks at 1..5 on [0, 6]); wherever rounding placed it, on every method.
         // A delta's is: a delta at the end counts.
-        const event = crossing >= 0 && landed && tStop === rs.tEnd ? this.crossings.dropAtEnd(tStop) : crossing;
+        const event =
+          crossing >= 0 && landed && tStop === rs.tEnd ? this.crossings.dropAtEnd(tStop, timeTie(rs, tStop)) : crossing;
         if (event >= 0) return this.crossingInstant(rs, event, tNewAbs);
       }
       const tPrevAbs = rs.t;
@@ -335,6 +336,10 @@ export class Simulator {
     if (tStop === queued) takeDue(rs, tStop, due);
     else due.length = 0;
     if (tStop === rs.tEnd && rs.t0 !== rs.tEnd) this.withDeltasAtEnd(due, tStop, false);
+    // a state event within its rounding of zero at a scheduled instant, heading across, is
+    // at that instant as well as the arithmetic can tell: it fires with it (EVENTS.md 2)
+    if (due.length > 0 && ws.nWatch > 0)
+      this.crossings.coincidentAt(tStop, ws.y, due, tStop === rs.tEnd, timeTie(rs, tStop));
     if (due.length > 0) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
@@ -375,7 +380,9 @@ export class Simulator {
       cr = this.crossings;
     // Group every crossing at the earliest instant; events in file order.
     let tc = cr.candidateRight[crossing];
-    const tolerance = 4 * Number.EPSILON * Math.max(1, Math.abs(origin.abs(tc)));
+    // (the rounding of t: on a range shorter than 1, of its span; crossings 5e-16 apart on
+    // [0, 4e-9] are a relative 5e-7 apart, two instants)
+    const tolerance = timeTie(rs, origin.abs(tc));
     const firedEvents: number[] = [];
     let switched = false;
     let eventLeft = NaN;
@@ -450,8 +457,22 @@ export class Simulator {
       // A scheduled event due at this very instant (a tick every 0.1, a crossing at 0.3) is
       // coincident with the crossing: one instant, its events in file order, as on the analytic
       // path; fired apart, the tick would read what the crossing's actions had just written.
+      // A crossing is at a scheduled time as well as the arithmetic can tell when that time
+      // is closer than its function, at its rate, takes to cross its own rounding (x - 2 on
+      // dop853 crossed 1e-15 before `at 2`, whose action read what the crossing wrote): the
+      // instant moves to the scheduled time, the stepper's end, where the step landed.
       if (locate === 'exact') {
         const n = firedEvents.length;
+        const ts = rs.queue.peek();
+        if (ts === ts && ts === tNewAbs && ts !== t && cr.withinRoundingOf(firedEvents, t, ts, ws.y, timeTie(rs, t))) {
+          at = stepper.t;
+          t = ts;
+          rs.t = t;
+          ws.y.set(stepper.y);
+          // (at the end of the range, a crossing there is no event of it; a delta's is)
+          if (t === rs.tEnd) cr.dropCrossingsAtEnd(firedEvents);
+          cr.coincidentAt(t, ws.y, firedEvents, t === rs.tEnd, timeTie(rs, t));
+        }
         rs.queue.takeDue(t, firedEvents);
         if (firedEvents.length > n) firedEvents.sort((a, b) => a - b);
       }
@@ -639,3 +660,8 @@ export function simulateCompiled(model: CompiledModel, options: SimulateOptions 
 }
 
 export type { ValueRecord };
+
+/** The rounding of t in a run: 4 ulps of t, or of the span where the run is shorter than 1. */
+function timeTie(rs: RunState, t: number): number {
+  return 4 * Number.EPSILON * Math.max(Math.min(1, Math.abs(rs.tEnd - rs.t0)), Math.abs(t));
+}
