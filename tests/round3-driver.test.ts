@@ -194,3 +194,48 @@ x(0) = 0; x'(0) = v`);
     expect(runs).toBe(813);
   });
 });
+
+describe('pulses at one instant on one level, and arguments that jump', () => {
+  // Found by the hunt on the symbolic stage (helper 19). Marcus flows of two events at one
+  // instant on one level each started from the values before the instant and overwrote the
+  // other: y' = y delta(t - 1) + y delta(2t - 2) gave e^0.5 (the pulses of weights 1 and 1/2:
+  // exact e^1.5), and with `event e at 1` y' = y delta(t - e) + y delta(t - 1) gave e (exact
+  // e^2). They now compose in file order (exact for commuting flows), and each event's
+  // ledger jump is its own flow's (it was 0).
+  const marcus = (text: string) => `option deltaRule = marcus\nindependent t from 0 to 2\n${text}`;
+  it.each(STEPPERS.filter((m) => m !== 'rk4' && m !== 'euler'))('%s: e^1.5 and e^2', (method) => {
+    const a = simulate(marcus("y' = y*delta(t - 1) + y*delta(2*t - 2)\ny(0) = 1"), { method });
+    expect(a.status).toBe('ok');
+    // (each flow to FLOW_TOLERANCE of the run's tolerance, rtol 1e-6)
+    expect(Math.abs(a.final.y - Math.exp(1.5))).toBeLessThan(1e-6 * Math.exp(1.5));
+    expect(a.events.map((e) => e.jumps.y)).toEqual([
+      expect.closeTo(Math.E - 1, 6),
+      expect.closeTo(Math.exp(0.5) - 1, 6),
+    ]);
+    const b = simulate(marcus("event e at 1\ny' = y*delta(t - e) + y*delta(t - 1)\ny(0) = 1"), { method });
+    expect(Math.abs(b.final.y - Math.exp(2))).toBeLessThan(1e-6 * Math.exp(2));
+  });
+
+  // A delta's argument that an action jumps across zero never passes through it: no weight.
+  // n := 0.5 at t = 1 moves t - n from -4 to 0.5 (y = 1, exact 0); n := 2 at x = 1 moves
+  // x n - 1 from -1 to 1 (y = 0.5, exact 0). n := 2 from 5 leaves t - n below zero until the
+  // motion takes it across at t = 2: weight 1.
+  it.each(STEPPERS)('%s: jumped across, no impulse; moved across, weight 1', (method) => {
+    const jumped = simulate(
+      `independent t from 0 to 3\ndiscrete n = 5\nevent e at 1 do n := 0.5 end\ny' = delta(t - n)\ny(0) = 0`,
+      { method },
+    );
+    expect(jumped.status).toBe('ok');
+    expect(jumped.final.y).toBe(0);
+    const product = simulate(
+      `independent t from 0 to 3\ndiscrete n = 0\nevent e at 1 do n := 2 end\nx' = 1\ny' = delta(x*n - 1)\nx(0) = 0; y(0) = 0`,
+      { method },
+    );
+    expect(product.final.y).toBe(0);
+    const moved = simulate(
+      `independent t from 0 to 3\ndiscrete n = 5\nevent e at 1 do n := 2 end\ny' = delta(t - n)\ny(0) = 0`,
+      { method },
+    );
+    expect(moved.final.y).toBe(1);
+  });
+});

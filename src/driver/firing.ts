@@ -234,6 +234,10 @@ export class Firing {
           const k = touches[i],
             w = m.watchInfo[k];
           if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event)) continue;
+          // (a delta's argument that an action jumps across zero never passes through it: no
+          // weight, no impulse; `n := 0.5` at t = 1 with delta(t - n) gave y = 1, exact 0)
+          const ev = m.events[w.event];
+          if (ev.kind === 'state' && ev.fromDelta) continue;
           const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
             after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
           const firedHere = zeroFiredHere(m, k, all);
@@ -287,6 +291,8 @@ export class Firing {
     yk.set(ws.yPre);
     dk.set(ws.dPre);
     m.events[k].apply(t, ws.yPre, ws.p, ws.dPre, ws.sw, yk, dk, ws.dir);
+    // (its Marcus flow too, alone from the values before: its ledger jump was 0 in a round of two)
+    if (m.events[k].marcus) this.marcusFlow(t, k, dk, ws.dPre);
     const out = new Float64Array(m.outputNames.length);
     m.outputs(t, yk, ws.p, dk, ws.sw, out);
     return this.recorder.values(t, out);
@@ -294,12 +300,13 @@ export class Firing {
 
   /**
    * Marcus rule: the flow dS/ds = rate(S) over the pulse time s from 0 to 1 (to -1 in a
-   * backward run), from the pre-event values, into dOut. Integrated by `auto` (dopri5, and
+   * backward run), from where the round left its levels (`levels`: dOut; `pre`: the values
+   * before the instant, which the rate reads but for the levels), into them. Integrated by `auto` (dopri5, and
    * rodas where the flow is stiff: y' = -800 y delta(t - 1) is dS/ds = -800 (y + S)) with its
    * error control, to FLOW_TOLERANCE of the run's tolerances: a fixed 256 steps of RK4 gave
    * 2.2e55 for exp(-800). The reason it fails, or null.
    */
-  private marcusFlow(t: number, k: number): string | null {
+  private marcusFlow(t: number, k: number, levels = this.ws.dOut, pre = this.ws.d): string | null {
     const ws = this.ws,
       ev = ws.model.events[k];
     const targets = ev.marcus!.targets,
@@ -309,8 +316,12 @@ export class Firing {
       dm = flow.dm,
       s0 = flow.s0;
     flow.t = t;
-    dm.set(ws.d);
-    for (let i = 0; i < n; i++) s0[i] = ws.d[targets[i]];
+    dm.set(pre);
+    // Pulses on one level at one instant compose: the flow starts where the round's actions
+    // and the flows before it (file order) left its levels. From the values before the
+    // instant, each overwrote the others: y' = y delta(t - 1) + y delta(2t - 2) gave e^0.5
+    // (exact e^1.5), and a jump of 3 beside a flow on the same level was lost.
+    for (let i = 0; i < n; i++) s0[i] = levels[targets[i]];
     stepper.resetStats();
     stepper.reset(0, s0);
     const end = ws.dir;
@@ -327,7 +338,7 @@ export class Firing {
         return `the Marcus flow of event ${ev.name} at ${ws.model.system.independent} = ${t} cannot be integrated (${why}, at pulse time s = ${stepper.t}): its rate grows without bound along the flow`;
       }
     }
-    for (let i = 0; i < n; i++) ws.dOut[targets[i]] = stepper.y[i];
+    for (let i = 0; i < n; i++) levels[targets[i]] = stepper.y[i];
     return null;
   }
 
