@@ -239,3 +239,26 @@ describe('pulses at one instant on one level, and arguments that jump', () => {
     expect(moved.final.y).toBe(1);
   });
 });
+
+describe('an action that leaves a variable not finite fails at its instant', () => {
+  // y' = sqrt(x - 2)*delta(t - 1) at x = 1: the jump is NaN. The steppers went on and failed
+  // at the end of the range, "S1 is NaN at t = 3", naming neither the jump nor its time.
+  it.each(STEPPERS)('%s: at t = 1, naming the jump and the delta', (method) => {
+    const r = simulate(`independent t from 0 to 3\nx' = 1\ny' = sqrt(x - 2)*delta(t - 1)\nx(0) = 0; y(0) = 0`, {
+      method,
+    });
+    expect(r.status).toBe('failed');
+    expect(r.final.t).toBe(1);
+    expect(r.message).toBe(
+      'the actions at t = 1 leave the jumps of y = NaN: event delta(t - 1) (sqrt(x - 2)*delta(t - 1)); check the expression for the values at that instant (a root or log of a negative number, a division by zero)',
+    );
+  });
+  it.each(STEPPERS)('%s: a discrete variable set to log of a negative number', (method) => {
+    const r = simulate(
+      `independent t from 0 to 3\ndiscrete k = 1\nevent e at 1 do k := log(k - 2) end\nx' = k\nx(0) = 0`,
+      { method },
+    );
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^the actions at t = 1 leave k = NaN: event e \(event e at 1 do k := log\(k - 2\) end\)/);
+  });
+});

@@ -370,6 +370,33 @@ export class Diagnosis {
   }
 
   /**
+   * Why the state after the actions of `fired` at t cannot be a result: the first variable an
+   * action left not finite (a jump sqrt(x - 2)*delta(t - 1) at x = 1 is NaN), named as the
+   * user wrote it, with the events of the instant; null when all are finite. (Found at the end
+   * of the run, "S1 is NaN at t = 3" named neither the jump nor its time.)
+   */
+  nonFiniteAfter(t: number, fired: readonly number[]): string | null {
+    const ws = this.ws,
+      m = ws.model,
+      sys = m.system;
+    const names = [...new Set(fired)].map((e) => `${m.events[e].name} (${m.events[e].source})`);
+    const events = `${names.length === 1 ? 'event' : 'events'} ${names.join(', ')}`;
+    const at = `${sys.independent} = ${t}`;
+    const advice =
+      'check the expression for the values at that instant (a root or log of a negative number, a division by zero)';
+    for (let i = 0; i < m.nStates; i++)
+      if (!Number.isFinite(ws.y[i]))
+        return `the actions at ${at} leave ${sys.states[i].standsFor} = ${ws.y[i]}: ${events}; ${advice}`;
+    const steps = sys.stepVariables.length;
+    for (let i = 0; i < m.discreteNames.length; i++) {
+      if (Number.isFinite(ws.d[i])) continue;
+      const what = i < steps ? `the jumps of ${sys.stepVariables[i].variable}` : m.discreteNames[i];
+      return `the actions at ${at} leave ${what} = ${ws.d[i]}: ${events}; ${advice}`;
+    }
+    return null;
+  }
+
+  /**
    * The message for a crossing of watched function k found in a stiff step [a, b] inside which
    * the function never left its tolerance band (Crossings.withinTolerance).
    */

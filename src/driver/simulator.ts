@@ -537,6 +537,8 @@ export class Simulator {
     if (outcome.sliding >= 0 && !outcome.stopped && at !== rs.tEnd)
       return over(this.switching.slidingMessage(outcome.sliding, at));
     if (outcome.flowFailed !== null) return over(outcome.flowFailed);
+    const unbounded = this.diagnosis.nonFiniteAfter(at, outcome.fired);
+    if (unbounded !== null) return over(unbounded);
     if (outcome.iterationFailed) return over(iterationMessage(m, at, outcome.fired));
     // Restart with the step size in use before the event as the proposal: the controller
     // shrinks it if the new motion needs that, and the heuristic's evaluations are saved.
