@@ -79,7 +79,13 @@ function checkBackwards(model: CompiledModel, t0: number, tEnd: number, naming: 
  * Why an event's actions have no inverse that a backward run applies exactly, or null when
  * they do. Undone exactly: `stop`; a delta's jump S := S + w, undone by S := S - w when w reads
  * nothing the event writes (the driver subtracts it going backwards); a Marcus flow, run
- * backwards in its pulse time. An assignment (h' := -e*h', n := n + 1) is not inverted.
+ * backwards in its pulse time. An assignment (h' := -e*h', n := n + 1) is not inverted, nor a
+ * Marcus flow whose factor is held from before the crossing (a delta on the state whose
+ * 1/|du/dt| reads a level the flow moves: v' = -v*delta(x - 1), v+ = v- exp(-1/|v-|)). Going
+ * backwards the run reaches it from after the crossing: the factor there is 1/|v+|, and the
+ * flow run back with it gives v- = v+ exp(1/|v+|), not the v- whose image is v+ (from
+ * x = 1.6065, v = 1.2131 at t = 1 back to t = 0: v = 2.766, not 2). Undone exactly, the factor
+ * would be solved for: the one whose backward flow ends where it is read.
  */
 export function undoable(ev: EventSpec): string | null {
   const written = new Set<string>();
@@ -90,6 +96,11 @@ export function undoable(ev: EventSpec): string | null {
     if (a.kind === 'assign') return `it assigns ${a.variable}, and deltastep does not invert assignments`;
     if (a.kind === 'jump' && [...references(a.increment)].some((name) => written.has(name)))
       return `the jump of ${a.variable} depends on a value the same event changes (undoing it means solving for the value before)`;
+    if (a.kind === 'marcus') {
+      const held = a.jumps.find((j) => j.frozen !== undefined);
+      if (held)
+        return `its Marcus flow of ${held.variable} holds the weight's 1/|du/dt| from before the crossing, and du/dt reads what the flow moves (going backwards, before the crossing is after it: undoing it means solving for the value before)`;
+    }
   }
   return null;
 }
