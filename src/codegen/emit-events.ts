@@ -6,7 +6,7 @@
  */
 import type { AssignAction, FirstOrderSystem, JumpAction } from '../transform/system.js';
 import { accumulatorsOf, addedTo } from './accumulators.js';
-import type { Emitter } from './emitter.js';
+import { LEFT_SIDE_HELPER, type Emitter } from './emitter.js';
 import type { Program } from './program.js';
 
 /** Writes the events' actions (and Marcus rates) into `program`; returns what each event stops, flows and changes. */
@@ -40,16 +40,19 @@ export function emitEventActions(
     const frozen = flowJumps.flatMap((j, k) => (j.frozen ? [{ k, expr: j.frozen }] : []));
     if (frozen.length > 0) parts.push(`const frozen${i} = new Array(${flowJumps.length}).fill(0);`);
     const read = [...values, ...frozen.map((f) => f.expr)];
-    // Locked: a relation of the right-hand side reads the branch of the step that ended at
+    // Before: a relation of the right-hand side reads the branch of the step that ended at
     // the instant, its left limit, like every other value an action reads (at the instant
-    // itself h < R may already read false: a rule's value held there would be the stale one).
+    // itself h < R may already read false: a rule's value held there would be the stale one);
+    // one that only actions read is taken at its left limit too, from its rate (Emitter's
+    // `before`): `G = 3*x while x < 0.5` read as x reaches 0.5 is 1.5 on every path, not the
+    // held value of before the window, whichever side of 0.5 the located instant rounds to.
     applyBodies.push(
       bodyOf(
         read,
-        'locked',
+        'before',
         ((e: Emitter) => {
-          const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'locked')};\n`);
-          for (const f of frozen) lines.push(`  frozen${i}[${f.k}] = ${e.expr(f.expr, 'locked')};\n`);
+          const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'before')};\n`);
+          for (const f of frozen) lines.push(`  frozen${i}[${f.k}] = ${e.expr(f.expr, 'before')};\n`);
           writes.forEach((a, k) => {
             const s = slotIndex(a.target);
             const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
@@ -85,6 +88,8 @@ export function emitEventActions(
       changes: [...changes],
     });
   });
+  // (the helper of `before` relations, only in programs whose actions read one)
+  if (applyBodies.some((b) => b.includes('leftSide('))) parts.push(LEFT_SIDE_HELPER);
   family('apply', 't, y, p, d, sw, yOut, dOut, dir', () => applyBodies);
   return eventMeta;
 }

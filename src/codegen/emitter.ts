@@ -7,7 +7,7 @@
  * evaluation adds up (the scale of its rounding).
  */
 import type { Expr } from '../expression/ast.js';
-import { sub, walk } from '../expression/expr.js';
+import { differentiateAlong, firstReference, sub, substitute, walk } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { switchKey } from '../transform/transform.js';
 import { foldSum, MIN_SUM_TERMS } from './loops.js';
@@ -39,14 +39,39 @@ export function literal(v: number): string {
   return v < 0 || Object.is(v, -0) ? `(${s})` : s;
 }
 
-export type Mode = 'locked' | 'direct';
+/**
+ * How relations, `step` and `sign` read: `direct` on the values given; `locked` their locked
+ * switch where the right-hand side has one; `before` as locked, and the others (relations only
+ * actions read) at their left limit: at their zero, within its rounding, the side the flow
+ * comes from (an action at the instant x reaches 0.5 reads `x < 0.5` as true, as every value
+ * it reads is the one before the instant). `before` needs `t` and `dir` in scope.
+ */
+export type Mode = 'locked' | 'direct' | 'before';
+
+/**
+ * The generated helper of `before` relations: a number with the sign of a - b just before the
+ * instant. At zero within 4 of the watched functions' 8 ulps of the magnitudes g adds up (as
+ * the driver judges zero), or within the rounding of t at its rate, the side the motion
+ * comes from (the run's direction `dir`); elsewhere, and where the rate is zero, the
+ * comparison itself (NaN where it has none).
+ */
+export const LEFT_SIDE_HELPER = `const leftSide = (a, b, r, m, t, dir) => {
+  const g = a - b;
+  if (r !== 0 && r === r && Math.abs(g) <= ${literal(32 * Number.EPSILON)} * m + ${literal(4 * Number.EPSILON)} * Math.abs(t * r)) return -dir * r;
+  return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
+};`;
 
 export class Emitter {
   private readonly slot = new Map<string, string>();
   private readonly named = new Map<string, { index: number; expr: Expr }>();
   private readonly switchIndex = new Map<string, number>();
+  /** the named values' definitions and the states' right-hand sides, for the rates of `before` relations */
+  private namedExprs: Map<string, Expr> | undefined;
+  private rhsOf: Map<string, Expr> | undefined;
+  private readonly system: FirstOrderSystem;
 
   constructor(system: FirstOrderSystem, stateNames: string[], discreteNames: string[], paramNames: string[]) {
+    this.system = system;
     stateNames.forEach((n, i) => this.slot.set(n, `y[${i}]`));
     discreteNames.forEach((n, i) => this.slot.set(n, `d[${i}]`));
     paramNames.forEach((n, i) => this.slot.set(n, `p[${i}]`));
@@ -219,10 +244,11 @@ export class Emitter {
           case '!=':
             return `(${a} !== ${b} ? 1 : 0)`;
           default: {
-            if (mode === 'locked') {
+            if (mode !== 'direct') {
               const primitive = ({ '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' } as const)[e.op];
               const k = this.switchIndex.get(switchKey({ primitive, g: sub(e.left, e.right) }));
               if (k !== undefined) return `sw[${k}]`;
+              if (mode === 'before') return `(${this.leftSide(e.left, e.right)} ${e.op} 0 ? 1 : 0)`;
             }
             return `(${a} ${e.op} ${b} ? 1 : 0)`;
           }
@@ -231,9 +257,14 @@ export class Emitter {
       case 'if':
         return `(${x(e.condition)} !== 0 ? ${x(e.then)} : ${x(e.otherwise)})`;
       case 'call': {
-        if ((e.name === 'step' || e.name === 'sign') && mode === 'locked') {
+        if ((e.name === 'step' || e.name === 'sign') && mode !== 'direct') {
           const k = this.switchIndex.get(switchKey({ primitive: e.name, g: e.args[0] }));
           if (k !== undefined) return `sw[${k}]`;
+          if (mode === 'before') {
+            const zero: Expr = { kind: 'number', value: 0, span: e.span };
+            const side = this.leftSide(e.args[0], zero);
+            return e.name === 'step' ? `(${side} >= 0 ? 1 : 0)` : `Math.sign(${side})`;
+          }
         }
         if (e.name === 'step') return `(${x(e.args[0])} >= 0 ? 1 : 0)`;
         const fn = MATH[e.name];
@@ -241,6 +272,29 @@ export class Emitter {
         return `${fn}(${e.args.map(x).join(', ')})`;
       }
     }
+  }
+
+  /** `leftSide(...)` of the relation between a and b (see LEFT_SIDE_HELPER), in mode `before`. */
+  private leftSide(a: Expr, b: Expr): string {
+    const g = sub(a, b);
+    const m = (e: Expr) => this.expr(e, 'before');
+    return `leftSide(${m(a)}, ${m(b)}, ${m(this.rateOf(g))}, ${this.magnitude(g, 'before')}, t, dir)`;
+  }
+
+  /**
+   * dg/dt along the flow: the chain rule through the states' right-hand sides, with every named
+   * value written out (the body's prelude has only the named values its own expressions read).
+   */
+  private rateOf(g: Expr): Expr {
+    const sys = this.system;
+    const named = (this.namedExprs ??= new Map(sys.namedValues.map((v) => [v.name, v.expr])));
+    const rhs = (this.rhsOf ??= new Map(sys.equations.map((q) => [q.state, q.rhs])));
+    const inline = (e: Expr): Expr => {
+      for (let i = 0; i <= named.size && firstReference(e, (k) => named.has(k)) !== undefined; i++)
+        e = substitute(e, named);
+      return e;
+    };
+    return inline(differentiateAlong(inline(g), (key) => (key === sys.independent ? 1 : rhs.get(key))));
   }
 
   /** Small integer powers as products: Math.pow is many times slower than a multiplication. */
