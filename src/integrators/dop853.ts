@@ -1,4 +1,3 @@
-import { StiffnessTest } from './stiffness-test.js';
 import { DOP853_CONTROL } from './controller.js';
 import { EmbeddedRkStepper } from './embedded-rk.js';
 import { dop853ErrorNorm } from './error-norms.js';
@@ -220,7 +219,8 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
   protected readonly scratchB: Float64Array;
 
   constructor(n: number, f: Rhs, options: StepperOptions) {
-    super(n, f, options.rtol, options.atol, options.hMax, DOP853_CONTROL);
+    // (6.1: the border of DOP853's stability region on the negative real axis, dop853.f)
+    super(n, f, options.rtol, options.atol, options.hMax, DOP853_CONTROL, 6.1);
     const mk = (): Float64Array => new Float64Array(n);
     this.k2 = mk();
     this.k3 = mk();
@@ -406,23 +406,6 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
     }
     this.stiffness.observe(Math.abs(tNew - this.t), num, den);
     return true;
-  }
-
-  /** Hairer's stiffness test (stiffness-test.ts), at the border of DOP853's stability region */
-  private readonly stiffness = new StiffnessTest(6.1);
-
-  /** the problem looks stiff (see StiffnessTest) */
-  get looksStiff(): boolean {
-    return this.stiffness.looksStiff;
-  }
-  /** the last estimate of h·|λ| (NaN before the first accepted step) */
-  get hLambda(): number {
-    return this.stiffness.hLambda;
-  }
-
-  override resetStats(): void {
-    super.resetStats();
-    this.stiffness.reset();
   }
 
   protected prepareDense(): void {

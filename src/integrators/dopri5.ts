@@ -1,4 +1,3 @@
-import { StiffnessTest } from './stiffness-test.js';
 import { DOPRI5_CONTROL } from './controller.js';
 import { EmbeddedRkStepper } from './embedded-rk.js';
 import { scaledRmsNorm } from './error-norms.js';
@@ -83,7 +82,8 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   protected readonly scratchB: Float64Array;
 
   constructor(n: number, f: Rhs, options: StepperOptions) {
-    super(n, f, options.rtol, options.atol, options.hMax, DOPRI5_CONTROL);
+    // (3.25: the border of DOPRI5's stability region on the negative real axis, dopri5.f)
+    super(n, f, options.rtol, options.atol, options.hMax, DOPRI5_CONTROL, 3.25);
     this.k2 = new Float64Array(n);
     this.k3 = new Float64Array(n);
     this.k4 = new Float64Array(n);
@@ -177,25 +177,9 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     return scaledRmsNorm(err, y, y1, this.atol, this.rtol, n);
   }
 
-  /** Hairer's stiffness test (stiffness-test.ts), at the border of DOPRI5's stability region */
-  private readonly stiffness = new StiffnessTest(3.25);
   /** ‖k7 − k6‖² and ‖y1 − y6‖² of the last attempted step, summed in its error loop */
   private stageDiff2 = 0;
   private stateDiff2 = 0;
-
-  /** the problem looks stiff (see StiffnessTest) */
-  get looksStiff(): boolean {
-    return this.stiffness.looksStiff;
-  }
-  /** the last estimate of h·|λ| (NaN before the first accepted step) */
-  get hLambda(): number {
-    return this.stiffness.hLambda;
-  }
-
-  override resetStats(): void {
-    super.resetStats();
-    this.stiffness.reset();
-  }
 
   protected finish(tNew: number): boolean {
     // f(tNew, yNew) is the 7th stage, already checked through the error norm

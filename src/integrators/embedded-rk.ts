@@ -1,3 +1,4 @@
+import { StiffnessTest } from './stiffness-test.js';
 import { NON_FINITE_SHRINK, StepSizeController, type ControllerParameters } from './controller.js';
 import { StepperBase, checkTolerances } from './stepper-base.js';
 import type { Rhs, StepOutcome } from './stepper.js';
@@ -44,9 +45,20 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   /** next step magnitude to try; NaN: compute with `initialStep` on the next step */
   private hAbsNext = Number.NaN;
   private denseReady = false;
+  /** Hairer's stiffness test (stiffness-test.ts), at the border of the method's stability region */
+  protected readonly stiffness: StiffnessTest;
 
-  constructor(n: number, f: Rhs, rtol: number, atol: number, hMax: number, control: ControllerParameters) {
+  constructor(
+    n: number,
+    f: Rhs,
+    rtol: number,
+    atol: number,
+    hMax: number,
+    control: ControllerParameters,
+    stabilityBorder: number,
+  ) {
     super(n, f);
+    this.stiffness = new StiffnessTest(stabilityBorder);
     checkTolerances(rtol, atol, hMax);
     this.rtol = rtol;
     this.atol = atol;
@@ -54,6 +66,20 @@ export abstract class EmbeddedRkStepper extends StepperBase {
     this.ctrl = new StepSizeController(control);
     this.yNew = new Float64Array(n);
     this.fNew = new Float64Array(n);
+  }
+
+  /** the problem looks stiff (see StiffnessTest) */
+  get looksStiff(): boolean {
+    return this.stiffness.looksStiff;
+  }
+  /** the last estimate of h·|λ| (NaN before the first accepted step) */
+  get hLambda(): number {
+    return this.stiffness.hLambda;
+  }
+
+  override resetStats(): void {
+    super.resetStats();
+    this.stiffness.reset();
   }
 
   /**

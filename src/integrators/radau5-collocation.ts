@@ -26,15 +26,22 @@ export function collocationCoefficients(
   n: number,
 ): void {
   for (let i = 0; i < n; i++) {
-    const a = z1[i],
-      b = z2[i];
-    const c1 = (b - z3[i]) / C2M1;
-    const ak = (a - b) / C1MC2;
-    const c2 = (ak - c1) / C1M1;
-    d1[i] = c1;
-    d2[i] = c2;
-    d3[i] = c2 - (ak - a / C1) / C2;
+    newtonCoefficients(z1[i], z2[i], z3[i]);
+    d1[i] = D[0];
+    d2[i] = D[1];
+    d3[i] = D[2];
   }
+}
+
+/** d₁, d₂, d₃ of one component from its stage increments (divided differences), into D */
+const D = new Float64Array(3);
+function newtonCoefficients(a: number, b: number, c: number): void {
+  const c1 = (b - c) / C2M1;
+  const ak = (a - b) / C1MC2;
+  const c2 = (ak - c1) / C1M1;
+  D[0] = c1;
+  D[1] = c2;
+  D[2] = c2 - (ak - a / C1) / C2;
 }
 
 /**
@@ -99,13 +106,10 @@ export function slopeMismatch(
 ): number {
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const a = z1[i],
-      b = z2[i],
-      c = z3[i];
-    const d1 = (b - c) / C2M1;
-    const ak = (a - b) / C1MC2;
-    const d2 = (ak - d1) / C1M1;
-    const d3 = d2 - (ak - a / C1) / C2;
+    newtonCoefficients(z1[i], z2[i], z3[i]);
+    const d1 = D[0],
+      d2 = D[1],
+      d3 = D[2];
     // du/ds at s = −1: u − y₁ = s·r(s), r = d1 + (s − C2M1)·q, q = d2 + (s − C1M1)·d3
     const q = d2 + (-1 - C1M1) * d3;
     const r = d1 + (-1 - C2M1) * q;
@@ -132,17 +136,14 @@ export function collocationInside(
   n: number,
 ): void {
   for (let i = 0; i < n; i++) {
-    const a = z1[i],
-      b = z2[i],
-      c = z3[i];
-    const d1 = (b - c) / C2M1;
-    const ak = (a - b) / C1MC2;
-    const d2 = (ak - d1) / C1M1;
-    const d3 = d2 - (ak - a / C1) / C2;
+    newtonCoefficients(z1[i], z2[i], z3[i]);
+    const d1 = D[0],
+      d2 = D[1],
+      d3 = D[2];
     const q = d2 + (s - C1M1) * d3;
     const r = d1 + (s - C2M1) * q;
     // u(s) = y₁ + s·r(s) with y₁ = y₀ + Z₃; du/ds = r + s·r'(s), r' = q + (s − C2M1)·d3
-    mid[i] = y0[i] + c + s * r;
+    mid[i] = y0[i] + z3[i] + s * r;
     slope[i] = r + s * (q + (s - C2M1) * d3);
   }
 }
