@@ -670,16 +670,13 @@ describe('single elements in set and init (library)', () => {
     [{ set: { 'N[2]': 1 } }, "'N[2]': N is not an array; write N=VALUE"],
     [{ set: { v0: 1 } }, "'v0': v0 is an array; name one element, as in v0[1]=VALUE (its elements are v0[1] to v0[4])"],
     [{ set: { 'w[1]': 1 } }, "'w[1]' is not a parameter or unknown of Row; they are: N, m, e, L, v0[1] to v0[4]"],
-    [{ init: { 'x[5]': 1 } }, "'x[5]' in --init is not an element of x: its elements are x[1] to x[4]"],
-    [{ init: { "x[0]'": 1 } }, "'x[0]'' in --init is not an element of x: its elements are x[1] to x[4]"],
+    [{ init: { 'x[5]': 1 } }, "'x[5]' in init is not an element of x: its elements are x[1] to x[4]"],
+    [{ init: { "x[0]'": 1 } }, "'x[0]'' in init is not an element of x: its elements are x[1] to x[4]"],
     [
       { init: { x: 1 } },
-      "'x' in --init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])",
+      "'x' in init: x is an array; name one element, as in x[1]=VALUE (its elements are x[1] to x[4])",
     ],
-    [
-      { init: { 'hits[1]': 1 } },
-      "'hits[1]' in --init is not a state of Row; the states are: x[1] to x[4], x[1]' to x[4]'",
-    ],
+    [{ init: { 'hits[1]': 1 } }, "'hits[1]' in init: hits is not an array; write hits=VALUE"],
   ] as [SimulateOptions, string][])('%j: %s', (options, message) => {
     const m = compileModel(src);
     let err: unknown;

@@ -714,7 +714,7 @@ describe('failures keep their rows and say where', () => {
       "'q' is not a parameter or unknown of Model; they are: (none)",
     );
     expect(() => simulate("independent t from 0 to 1\ny' = -y\ny(0) = 1", { init: { q: 2 } })).toThrow(
-      "'q' in --init is not a state of Model; the states are: y",
+      "'q' in init is not a state or discrete variable of Model; they are: y",
     );
   });
 });

@@ -405,10 +405,11 @@ export function resolveSettings(
   const locate = options.locate ?? fromModel<LocateMode>('locate') ?? DEFAULTS.locate;
   checkLocate(model, options, method, locate, naming);
   checkStepBounds(model, options, method, naming);
-  const step = options.step ?? fromModel<number>('step');
   const set = asMap(options.set),
     init = asMap(options.init);
-  checkNames(model, set, init);
+  checkNames(model, set, init, naming);
+  if (method !== 'analytic' && method !== 'auto') checkRangeLength(model, options, set);
+  const step = options.step ?? fromModel<number>('step');
   return {
     method,
     rtol,
@@ -436,6 +437,25 @@ export function resolveSettings(
     maxDenseBytes: options.maxDenseBytes ?? DEFAULT_MAX_DENSE_BYTES,
     warnings,
   };
+}
+
+/**
+ * A stepper counts time from the start of the range in one double (time-origin.ts), so a range
+ * longer than the largest double (--from -1e308 --to 1e308) has an end it cannot reach: its
+ * fixed step (a thousandth of the range) overflowed to Infinity and the adaptive ones stopped
+ * at once. Refused with what to write; the analytic path, which has no such clock, runs it.
+ */
+export function checkRangeLength(model: CompiledModel, o: SimulateOptions, set: ReadonlyMap<string, number>): void {
+  const { from, to } = model.system.range;
+  const p = (o.from === undefined && from) || (o.to === undefined && to) ? model.parameters(set) : undefined;
+  const t0 = o.from ?? (from ? model.parametersExpr(from, p!) : 0);
+  const tEnd = o.to ?? (to ? model.parametersExpr(to, p!) : NaN);
+  if (!Number.isFinite(t0) || !Number.isFinite(tEnd) || Number.isFinite(tEnd - t0)) return;
+  const x = model.system.independent;
+  throw new SimulationInputError(
+    `the range of ${x} from ${t0} to ${tEnd} is longer than the largest number of double precision (about 1.8e308), and a stepper counts ${x} from the start of the range: give a range shorter than that, or method analytic where the model has closed forms`,
+    { option: 'to', value: tEnd, allowed: 'an end less than 1.8e308 from the start' },
+  );
 }
 
 /** How a message names the method of a run: as the caller gave it, as the model's option, or as the default. */
@@ -501,7 +521,12 @@ function checkStepBounds(model: CompiledModel, options: SimulateOptions, method:
 }
 
 /** Every name in set is a parameter or unknown, and not a structural one at another value; every name in init a state or a discrete variable. */
-function checkNames(model: CompiledModel, set: ReadonlyMap<string, number>, init: ReadonlyMap<string, number>): void {
+function checkNames(
+  model: CompiledModel,
+  set: ReadonlyMap<string, number>,
+  init: ReadonlyMap<string, number>,
+  naming: Naming,
+): void {
   const sys = model.system;
   for (const k of set.keys()) {
     if (!model.paramNames.includes(k))
@@ -524,9 +549,11 @@ function checkNames(model: CompiledModel, set: ReadonlyMap<string, number>, init
   for (const key of init.keys()) {
     if (sys.states.some((s) => s.variable === key)) continue;
     if (model.discreteNames.indexOf(key) >= sys.stepVariables.length) continue;
-    const states = sys.states.map((s) => s.variable);
+    // (init takes the states and the discrete variables: both are listed)
+    const names = [...sys.states.map((s) => s.variable), ...model.discreteNames.slice(sys.stepVariables.length)];
+    const label = optionLabel('init', naming);
     throw new SimulationInputError(
-      missingNameMessage(key, states, `a state of ${sys.model}`, 'the states are', ' in --init'),
+      missingNameMessage(key, names, `a state or discrete variable of ${sys.model}`, 'they are', ` in ${label}`),
     );
   }
 }
