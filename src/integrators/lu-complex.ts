@@ -1,5 +1,26 @@
 import { listNonzeros, REFACTOR_MULTIPLIER_MAX, SparseFactorLists } from './lu.js';
 
+/** the quotient of the last {@link divide} (a module's buffer: no allocation per division) */
+const quot = new Float64Array(2);
+
+/**
+ * (xr + i·xi) / (dr + i·di) into quot, by Smith's algorithm: scaled by the larger part of the
+ * divisor, so that neither |d|² nor x·d overflows (radau5's stages at 1e300 over a pivot of
+ * γ/h) where the quotient itself is representable.
+ */
+function divide(xr: number, xi: number, dr: number, di: number): void {
+  if (Math.abs(dr) >= Math.abs(di)) {
+    const r = di / dr,
+      den = dr + di * r;
+    quot[0] = (xr + xi * r) / den;
+    quot[1] = (xi - xr * r) / den;
+  } else {
+    const r = dr / di,
+      den = dr * r + di;
+    quot[0] = (xr * r + xi) / den;
+    quot[1] = (xi * r - xr) / den;
+  }
+}
 /**
  * Complex LU factorisation with partial pivoting, for RADAU5's complex iteration matrix
  * ((α + iβ)/h) I − J. Real and imaginary parts are kept in two Float64Arrays (as Hairer's
@@ -67,11 +88,9 @@ export class SparseAwareComplexLu extends SparseFactorLists {
           rk = k * n;
         const pr = lr[rk + k],
           pi = li[rk + k];
-        const den = pr * pr + pi * pi;
-        const xr = lr[ri + k],
-          xi = li[ri + k];
-        const mr = (xr * pr + xi * pi) / den,
-          mi = (xi * pr - xr * pi) / den;
+        divide(lr[ri + k], li[ri + k], pr, pi);
+        const mr = quot[0],
+          mi = quot[1];
         if (!(Math.abs(mr) + Math.abs(mi) <= REFACTOR_MULTIPLIER_MAX)) return false;
         lr[ri + k] = mr;
         li[ri + k] = mi;
@@ -127,9 +146,9 @@ export class SparseAwareComplexLu extends SparseFactorLists {
       // 1 / pivot
       const pr = ar[rk + k],
         pi = ai[rk + k];
-      const den = pr * pr + pi * pi;
-      const qr = pr / den,
-        qi = -pi / den;
+      divide(1, 0, pr, pi);
+      const qr = quot[0],
+        qi = quot[1];
       for (let i = k + 1; i < n; i++) {
         const ri = i * n;
         const xr = ar[ri + k],
@@ -195,9 +214,9 @@ export class SparseAwareComplexLu extends SparseFactorLists {
       }
       const dr = ar[ri + i],
         di = ai[ri + i];
-      const den = dr * dr + di * di;
-      br[i] = (sr * dr + si * di) / den;
-      bi[i] = (si * dr - sr * di) / den;
+      divide(sr, si, dr, di);
+      br[i] = quot[0];
+      bi[i] = quot[1];
     }
   }
 }
@@ -259,9 +278,9 @@ export class BandedComplexLu {
       }
       const pr = ar[k * w + ml],
         pi = ai[k * w + ml];
-      const den = pr * pr + pi * pi;
-      const qr = pr / den,
-        qi = -pi / den;
+      divide(1, 0, pr, pi);
+      const qr = quot[0],
+        qi = quot[1];
       const offk = k * w - k + ml;
       for (let i = k + 1; i <= iEnd; i++) {
         const ik = i * w + (k - i + ml);
@@ -323,9 +342,9 @@ export class BandedComplexLu {
       }
       const dr = ar[off + i],
         di = ai[off + i];
-      const den = dr * dr + di * di;
-      br[i] = (sr * dr + si * di) / den;
-      bi[i] = (si * dr - sr * di) / den;
+      divide(sr, si, dr, di);
+      br[i] = quot[0];
+      bi[i] = quot[1];
     }
   }
 }

@@ -175,6 +175,8 @@ export class Radau5Stepper extends StepperBase implements Stepper {
   private readonly zs: readonly [Float64Array, Float64Array, Float64Array];
   private readonly ws: readonly [Float64Array, Float64Array, Float64Array];
   private readonly scal: Float64Array;
+  /** the error's scale: atol' + rtol'·max(|y₀|, |y₁|), as rodas.ts and dopri5 judge it (estimate) */
+  private readonly scalErr: Float64Array;
   private readonly ys: Float64Array;
   private readonly fk: Float64Array;
   private readonly yNew: Float64Array;
@@ -248,6 +250,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     this.zs = [this.z1, this.z2, this.z3];
     this.ws = [this.w1, this.w2, this.w3];
     this.scal = v();
+    this.scalErr = v();
     this.ys = v();
     this.fk = v();
     this.yNew = v();
@@ -431,6 +434,12 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     const fac1 = GAMMA / h,
       alphn = ALPHA / h,
       betan = BETA / h;
+    // Newton's corrections on the scale of the step's larger end (Euler's guess y₀ + h·f₀ for
+    // it): on y₀'s alone a velocity that starts at 0 beside a position of 1e300 is held to
+    // atol, below the rounding of its own stages, and never converges
+    const f0 = this.dydt;
+    for (let i = 0; i < n; i++)
+      scal[i] = this.atolI + this.rtolI * Math.max(Math.abs(y[i]), Math.abs(y[i] + h * f0[i]));
     if (this.accepted === 0) {
       z1.fill(0);
       z2.fill(0);
@@ -543,6 +552,12 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     const hee1 = DD1 / h,
       hee2 = DD2 / h,
       hee3 = DD3 / h;
+    // The error is judged on the scale of the step's larger end (y₁ = y₀ + Z₃), not of y₀ alone
+    // (radau5.f's SCAL): a velocity that starts at 0 beside a position of 1e160 would otherwise
+    // be held to atol, and its error of 1e160·h² cut h until 1/h overflowed.
+    const y0 = this.y,
+      se = this.scalErr;
+    for (let i = 0; i < n; i++) se[i] = this.atolI + this.rtolI * Math.max(Math.abs(y0[i]), Math.abs(y0[i] + z3[i]));
     for (let i = 0; i < n; i++) {
       const gi = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
       g[i] = gi;
@@ -565,7 +580,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
 
   private scaledNorm(e: Float64Array): number {
     const n = this.n,
-      scal = this.scal;
+      scal = this.scalErr;
     let s = 0;
     for (let i = 0; i < n; i++) {
       const q = e[i] / scal[i];

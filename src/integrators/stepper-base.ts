@@ -94,6 +94,9 @@ export abstract class StepperBase {
       absH = initialStep(this.f, this.t, this.y, this.dydt, this.stepDir, order, hMax, atol, rtol, this.n, wa, wb);
       this.stats.rhsEvaluations++;
     }
+    // a proposal below the resolution of t (firstStep 1e-320, a subnormal) is the smallest
+    // step there is: raised to it, not given up on before a single attempt
+    if (absH < this.stepHMin) absH = this.stepHMin;
     return absH > hMax ? hMax : absH;
   }
 
