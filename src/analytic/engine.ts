@@ -19,7 +19,7 @@ import { Diagnosis } from '../driver/diagnosis.js';
 import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
 import { crossingAtEnd, endGuard } from './range-ends.js';
 import { stepsMessage, touchesZeroMessage } from './messages.js';
-import { scanTooLong } from './stiffness.js';
+import { rangeRefusal } from '../report/path.js';
 import type { Limits, Run } from './run.js';
 import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
@@ -29,6 +29,7 @@ import { Workspace } from '../driver/workspace.js';
 import { ZenoWatch } from '../driver/zeno.js';
 import { structureOf } from '../structure/structure.js';
 import { Clocks, addTime } from './clocks.js';
+import { FiniteAfter } from './finite-after.js';
 import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
@@ -87,6 +88,9 @@ export class AnalyticSimulator {
   private boundOne: CompiledModel['boundOne'] | null = null;
   /** the run's dense solution (dense: true), logged at its instants */
   private dense: ClosedFormDense | null = null;
+  /** after the actions, the right-hand sides of what they touched (finite-after.ts) */
+  private readonly finite: FiniteAfter;
+  private readonly touchOf = (k: number): Int32Array => this.plans[k].touch;
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -98,6 +102,10 @@ export class AnalyticSimulator {
     this.plans = plansOf(model, st);
     this.clocks = new Clocks(
       model.closedForm().advance,
+      st.groups.map((g) => Int32Array.from(g.states)),
+    );
+    this.finite = new FiniteAfter(
+      model,
       st.groups.map((g) => Int32Array.from(g.states)),
     );
     this.firing = new AnalyticFiring(this.ws, this.recorder, this.plans, (k) => this.bring(this.plans[k].touch));
@@ -132,7 +140,7 @@ export class AnalyticSimulator {
     const p = parameterValues(m, settings.set, this.pBuffer);
     initialState(m, p, settings.init, ws.y, ws.d);
     const { t0, tEnd } = resolveRange(m, p, options);
-    this.refusal = tEnd < t0 ? BACKWARDS : scanTooLong(m, p, ws.d, tEnd - t0);
+    this.refusal = rangeRefusal(m, p, ws.d, t0, tEnd);
     if (this.refusal !== null) return null;
     ws.p = p;
     ws.dir = 1;
@@ -401,6 +409,8 @@ export class AnalyticSimulator {
     run.eventCount += outcome.count;
     this.stopQueue.fired(outcome.fired, run.hi, run.lo);
     if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);
+    if (!this.finite.check(t, this.ws, outcome.fired, this.touchOf))
+      return this.failAt(run, this.diagnosis.nonFiniteAt(t, this.ws.y, this.ws.d) ?? `not finite at ${t}`, t);
     if (!this.repredict(run, due, outcome.fired, t)) return true;
     this.clocks.giveBack(this.ws.y);
     if (run.eventCount > run.s.maxEvents)
@@ -689,6 +699,5 @@ export class AnalyticSimulator {
 const NO_PROBES: number[] = [];
 /** the factor of tieTolerance (due.ts) */
 const TIE = 4 * Number.EPSILON;
-const BACKWARDS = 'its range runs backwards, and the analytic path runs forwards only (use method auto)';
 
 const ascending = (a: number, b: number): number => a - b;

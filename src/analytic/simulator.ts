@@ -15,9 +15,10 @@
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { requireCompiled } from '../codegen/stages.js';
-import { resolveSettings } from '../driver/settings.js';
+import { asMap, checkRangeLength, resolveSettings } from '../driver/settings.js';
 import { Simulator as StepperSimulator } from '../driver/simulator.js';
 import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
+import { methodOf, stepperCause } from '../report/path.js';
 import { structureOf } from '../structure/structure.js';
 import { ModelError } from '../expression/errors.js';
 import { AnalyticSimulator } from './engine.js';
@@ -37,20 +38,18 @@ export class Simulator {
 
   run(options: SimulateOptions = {}): SimulationResult {
     const m = this.model;
-    const method = options?.method ?? (m.system.options.get('method')?.value as string | undefined) ?? 'auto';
-    if (method !== 'auto' && method !== 'analytic') return this.stepperRun(options);
-    const asked = method === 'analytic';
-    // firstStep and maxStep bound a stepper's steps: asked for, auto takes the stepper (method
-    // analytic refuses them: driver/settings.ts, checkStepBounds)
-    if (!asked && (options?.firstStep !== undefined || options?.maxStep !== undefined)) return this.stepperRun(options);
+    // (the decision transform prints too: report/path.ts)
+    const cause = stepperCause(m, this.obstacles, options ?? {});
+    if (cause === 'method' || cause === 'stepBounds') return this.stepperRun(options);
+    const asked = methodOf(m, options ?? {}) === 'analytic';
     // (asked by the model's option method = analytic: a refusal is a model error at that line)
     const byModel = asked && options?.method === undefined;
-    if (this.obstacles.length > 0) {
+    if (cause === 'obstacles') {
       if (asked) throw refused(m, `not every part has a closed form: ${listed(this.obstacles)}`, byModel);
       return this.stepperRun(options);
     }
     const settings = resolveSettings(m, options);
-    if (settings.zeno === 'continue') {
+    if (cause === 'zeno') {
       if (asked)
         throw refused(
           m,
@@ -66,6 +65,8 @@ export class Simulator {
   }
 
   private stepperRun(options: SimulateOptions): SimulationResult {
+    // (a stepper by name is checked by resolveSettings; auto is judged here, once it takes the stepper)
+    if (methodOf(this.model, options) === 'auto') checkRangeLength(this.model, options, asMap(options.set));
     return (this.stepper ??= new StepperSimulator(this.model)).run(options);
   }
 }

@@ -10,11 +10,13 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { segmentsReport, type EventRootsEntry, type SegmentEntry } from '../structure/segments.js';
 import { structureOf } from '../structure/structure.js';
 import { foldLines, type Extents } from './fold.js';
+import { transformPathNote } from './path.js';
 
 export interface SegmentsPart {
   segments: SegmentEntry[];
   eventRoots: EventRootsEntry[];
-  analyticPath: { closedForm: boolean; obstacles: string[] };
+  /** stepper: why simulate integrates numerically although every part has a closed form (path.ts) */
+  analyticPath: { closedForm: boolean; obstacles: string[]; stepper?: string };
 }
 
 /**
@@ -26,10 +28,11 @@ export function attachSegments(report: object, model: CompiledModel): void {
   const get = (): SegmentsPart => {
     if (!part) {
       const r = segmentsReport(model.system, structureOf(model.system));
+      const stepper = r.analytic ? transformPathNote(model, r.obstacles) : null;
       part = {
         segments: r.segments,
         eventRoots: r.eventRoots,
-        analyticPath: { closedForm: r.analytic, obstacles: r.obstacles },
+        analyticPath: { closedForm: r.analytic, obstacles: r.obstacles, ...(stepper !== null ? { stepper } : {}) },
       };
     }
     return part;
@@ -46,10 +49,13 @@ export function segmentsLines(r: SegmentsPart): string[] {
     lines.push(`  ${s.states.join(', ').padEnd(width)}  ${s.integration}${s.reason ? ` (${s.reason})` : ''}`);
   for (const e of r.eventRoots)
     lines.push(`  event ${e.event}: times are ${e.times}${e.reason ? ` (${e.reason})` : ''}`);
+  const path = r.analyticPath;
   lines.push(
-    r.analyticPath.closedForm
-      ? '  every part in closed form: simulate takes the analytic path (stats.method analytic)'
-      : '  simulate integrates numerically (the analytic path needs every part in closed form)',
+    !path.closedForm
+      ? '  simulate integrates numerically (the analytic path needs every part in closed form)'
+      : path.stepper === undefined
+        ? '  every part in closed form: simulate takes the analytic path (stats.method analytic)'
+        : `  every part in closed form, but simulate integrates numerically: ${path.stepper}`,
   );
   return lines;
 }

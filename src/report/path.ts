@@ -1,0 +1,106 @@
+/**
+ * Which path `simulate` takes, decided once for the simulator (analytic/simulator.ts,
+ * analytic/engine.ts) and for `transform`, which prints it (segments.ts): the analytic path
+ * where every part has a closed form and the run allows it, the stepper otherwise. Here, and
+ * not in analytic/, because the report comes before the simulator in the pipeline.
+ *
+ * Before a run: {@link stepperCause} (a stepper by name, firstStep or maxStep under auto, a part
+ * without a closed form, contacts held as constraints). At the start of a run, with its values:
+ * {@link rangeRefusal} (a range that runs backwards; linear event functions too stiff to scan).
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+
+/** The options of a run that choose its path (a part of SimulateOptions, named as there). */
+export interface PathOptions {
+  readonly method?: unknown;
+  readonly firstStep?: unknown;
+  readonly maxStep?: unknown;
+  readonly zeno?: unknown;
+}
+
+/** Why a run takes the stepper before it starts; null: it can take the analytic path. */
+export type StepperCause = 'method' | 'stepBounds' | 'obstacles' | 'zeno';
+
+/** The method a run asks for: the caller's, the model's option, or auto. */
+export function methodOf(model: CompiledModel, options: PathOptions): unknown {
+  return options.method ?? model.system.options.get('method')?.value ?? 'auto';
+}
+
+/**
+ * Why a run with these options takes the stepper (`obstacles`: why the model has no closed
+ * form, structure.ts), in the order the simulator judges them; null when it may take the
+ * analytic path. Options are not validated here (resolveSettings does that).
+ */
+export function stepperCause(
+  model: CompiledModel,
+  obstacles: readonly string[],
+  options: PathOptions,
+): StepperCause | null {
+  const method = methodOf(model, options);
+  if (method !== 'auto' && method !== 'analytic') return 'method';
+  // firstStep and maxStep bound a stepper's steps: asked for, auto takes the stepper (method
+  // analytic refuses them: driver/settings.ts, checkStepBounds)
+  if (method === 'auto' && (options.firstStep !== undefined || options.maxStep !== undefined)) return 'stepBounds';
+  if (obstacles.length > 0) return 'obstacles';
+  if ((options.zeno ?? model.system.options.get('zeno')?.value) === 'continue') return 'zeno';
+  return null;
+}
+
+export const BACKWARDS = 'its range runs backwards, and the analytic path runs forwards only (use method auto)';
+
+/** Windows a linear event's scan may need over the whole range before the stepper is the better choice. */
+const MAX_WINDOWS = 1e5;
+
+/**
+ * Why a run from t0 to tEnd with parameters p and discrete values d cannot take the analytic
+ * path; null when it can. A range that runs backwards; or a linear event function that cannot
+ * be scanned in reasonable time (issue 24): along a block that is no pure rotation, its
+ * crossings are found on windows of width about 1/(2||D A D⁻¹||) (codegen/linear-event.ts), so
+ * a stiff block (a fast decay beside a slow input, y1' = -1e8 (y1 - y2)), or a slow one over a
+ * very long range, needs ||D A D⁻¹|| times the range of them, where a stiff integrator takes a
+ * few hundred steps. Judged with the constants at the start (events may change them later;
+ * the scan's budget and maxSteps bound what follows).
+ */
+export function rangeRefusal(
+  m: CompiledModel,
+  p: Float64Array,
+  d: Float64Array,
+  t0: number,
+  tEnd: number,
+): string | null {
+  if (tEnd < t0) return BACKWARDS;
+  const span = tEnd - t0;
+  const linear = m.closedForm().linear;
+  for (let k = 0; k < linear.length; k++) {
+    const f = linear[k];
+    if (!f) continue;
+    const block = f.block;
+    block.update(p, d);
+    const windows = 2 * block.normBalanced * span;
+    if (block.rotationFrequency() === 0 && windows > MAX_WINDOWS)
+      return `the function of event ${m.events[k].name} moves on a time scale of ${(1 / block.normBalanced).toPrecision(3)} (a stiff linear block), ${windows.toPrecision(3)} windows over the range: the stepper integrates it (use method auto)`;
+  }
+  return null;
+}
+
+/**
+ * What `transform` says of a model's path, for a run with the model's own options and values
+ * (no caller's options): null when simulate takes the analytic path, else why it does not.
+ */
+export function transformPathNote(model: CompiledModel, obstacles: readonly string[]): string | null {
+  const sys = model.system;
+  const cause = stepperCause(model, obstacles, {});
+  const line = (name: string) => `${sys.file}:${sys.options.get(name)!.span.line}`;
+  if (cause === 'obstacles') return null; // (said by the lines above: which parts are numerical)
+  if (cause === 'method') return `option method = ${String(methodOf(model, {}))} (${line('method')}) chooses a stepper`;
+  if (cause === 'zeno')
+    return `option zeno = continue (${line('zeno')}) holds contacts as constraints, which the stepper integrates`;
+  if (!sys.range.to) return null;
+  const p = model.parameters();
+  const y = new Float64Array(Math.max(1, model.nStates)),
+    d = new Float64Array(model.nDiscrete);
+  model.initial(p, y, d);
+  const t0 = sys.range.from ? model.parametersExpr(sys.range.from, p) : 0;
+  const tEnd = model.parametersExpr(sys.range.to, p);
+  return Number.isFinite(t0) && Number.isFinite(tEnd) ? rangeRefusal(model, p, d, t0, tEnd) : null;
+}
