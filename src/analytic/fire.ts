@@ -14,7 +14,6 @@ import {
   type FireOutcome,
   type FunctionPoint,
 } from '../driver/firing.js';
-import type { CompiledEvent } from '../codegen/compile.js';
 import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
@@ -37,6 +36,15 @@ export class AnalyticFiring {
   /** functions that event iteration looks at, and their values, rates and roundings before the actions */
   private readonly moved: Int32Array;
   private readonly movedBefore: Float64Array;
+  /**
+   * Per watched function, the stamp of the last valuesBefore call that listed it in `moved`
+   * (listedAt) and that found an action of its round that moves it (movedAt): a lookup each,
+   * where a scan of the list and of every event's `moves` made an arriving delta that touches
+   * N functions cost N² (examples/lif_network.delta).
+   */
+  private readonly listedAt: Int32Array;
+  private readonly movedAt: Int32Array;
+  private stamp = 0;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /**
@@ -58,6 +66,8 @@ export class AnalyticFiring {
   ) {
     this.moved = new Int32Array(Math.max(1, ws.nWatch));
     this.movedBefore = new Float64Array(4 * Math.max(1, ws.nWatch));
+    this.listedAt = new Int32Array(Math.max(1, ws.nWatch));
+    this.movedAt = new Int32Array(Math.max(1, ws.nWatch));
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
@@ -216,17 +226,32 @@ export class AnalyticFiring {
       m = ws.model,
       { y, p, d, sw } = ws;
     let n = 0;
+    if (this.stamp === 0x7fffffff) {
+      // (before an Int32 stamp wraps: every mark forgotten)
+      this.listedAt.fill(0);
+      this.movedAt.fill(0);
+      this.stamp = 0;
+    }
+    const stamp = ++this.stamp,
+      listedAt = this.listedAt,
+      movedAt = this.movedAt;
+    // the functions an action of the round can change the value of (its events' `moves`)
+    for (const e of round) {
+      const moves = m.events[e].moves;
+      for (let i = 0; i < moves.length; i++) movedAt[moves[i]] = stamp;
+    }
     for (const e of round) {
       const touches = m.events[e].touches;
       for (let i = 0; i < touches.length; i++) {
         const k = touches[i],
           w = m.watchInfo[k];
-        if (w.kind !== 'event' || round.includes(w.event) || listed(this.moved, n, k)) continue;
-        if (!movedBy(m.events, round, k) && !zeroFiredHere(m, k, this.outcome.fired)) {
+        if (w.kind !== 'event' || round.includes(w.event) || listedAt[k] === stamp) continue;
+        if (movedAt[k] !== stamp && !zeroFiredHere(m, k, this.outcome.fired)) {
           const g = m.watchOne[k](t, y, p, d, sw);
           if (Math.abs(g) > 4 * m.boundOne[k](t, y, p, d, sw)) continue;
         }
         this.moved[n] = k;
+        listedAt[k] = stamp;
         readFunction(ws, k, t, ws.y, ws.d, this.point);
         this.movedBefore[4 * n] = this.point.g;
         this.movedBefore[4 * n + 1] = this.point.rate;
@@ -319,15 +344,4 @@ export class AnalyticFiring {
     for (let i = 0; i < ySlots.length; i++) y[ySlots[i]] = ys[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) d[dSlots[i]] = ds[dSlots[i]];
   }
-}
-
-/** Whether an action of the round can change the value of watched function k (its event's `moves`). */
-function movedBy(events: readonly CompiledEvent[], round: readonly number[], k: number): boolean {
-  for (let i = 0; i < round.length; i++) if (events[round[i]].moves.includes(k)) return true;
-  return false;
-}
-
-function listed(list: Int32Array, n: number, k: number): boolean {
-  for (let i = 0; i < n; i++) if (list[i] === k) return true;
-  return false;
 }
