@@ -115,3 +115,47 @@ h(0) = 1; v(0) = 0
     ]);
   });
 });
+
+describe("accumulation judged on the problem's own time scale", () => {
+  // dropped from 1e-300 (g = 9.81, e = 0.5): t1 = sqrt(2 h0/g), accumulating at 3 t1 =
+  // 1.354570922957192696e-150 (mpmath, 40 digits, of the doubles 1e-300 and 9.81)
+  it('a ball from 1e-300 on the analytic path stops at the exact accumulation point', () => {
+    const r = simulate(
+      `independent t from 0 to 1e-149
+event bounce when h falls do v := -0.5*v end
+h' = v
+v' = -9.81
+h(0) = 1e-300; v(0) = 0
+`,
+      { method: 'analytic', eventsOnly: true },
+    );
+    expect(r.status).toBe('zeno');
+    expect(r.stats.events).toBe(43);
+    expect(Math.abs(r.accumulationPoint! / 1.354570922957192696e-150 - 1)).toBeLessThan(1e-15);
+  });
+});
+
+describe('events tied with the instant at which accumulation stops a run', () => {
+  it('fire there: two balls landing together both land (analytic path)', () => {
+    const r = simulate(
+      `independent t from 0 to 3.5
+discrete na = 0, nb = 0
+event a when h falls do v := -0.5*v; na := na + 1 end
+event b when H - 1e6 falls do V := -0.5*V; nb := nb + 1 end
+h' = v
+v' = -8
+H' = V
+V' = -8
+h(0) = 4; H(0) = 1e6 + 4; v(0) = 0; V(0) = 0
+`,
+      { method: 'analytic', eventsOnly: true },
+    );
+    expect(r.status).toBe('zeno');
+    expect(r.final.na).toBe(43);
+    expect(r.final.nb).toBe(43);
+    expect(r.events.slice(-2).map((e) => `${e.name}@${e.t}`)).toEqual(['a@2.9999999999995453', 'b@2.9999999999995453']);
+    expect(r.message).toBe(
+      'events of a accumulate at t = 3 (Zeno): the run stops at 2.9999999999995453, after 86 events',
+    );
+  });
+});

@@ -73,6 +73,8 @@ export class AnalyticSimulator {
   /** per event: the stamp of the instant at which event iteration fired it at its zero (repredict) */
   private readonly sentAtZero: Int32Array;
   private stamp = 0;
+  /** firing the ties of the instant at which accumulation stops the run (tiesAtStop) */
+  private stopping = false;
   private readonly pair = new Float64Array(2);
   private run_: Run | null = null;
   /** the columns of every run's rows, the parameter values' buffer, the stop queue (reused) */
@@ -419,7 +421,7 @@ export class AnalyticSimulator {
         `more than ${run.s.maxEvents} events by ${this.model.system.independent} = ${t}; raise option maxEvents (--max-events) if that many are expected`,
         t,
       );
-    if (this.accumulates(run, due, t)) return true;
+    if (this.accumulates(run, due, t)) return this.tiesAtStop(run);
     if (outcome.stopped) {
       run.result.status = 'stopped';
       run.result.message = `stopped by event ${outcome.stopper} at ${this.model.system.independent} = ${t}`;
@@ -502,6 +504,8 @@ export class AnalyticSimulator {
 
   /** A geometric accumulation of one of the events due (zeno.ts): the run stops there. */
   private accumulates(run: Run, due: number[], t: number): boolean {
+    // (the ties of an instant that accumulation already stops: tiesAtStop)
+    if (this.stopping) return false;
     for (let i = 0; i < due.length; i++) {
       const k = due[i];
       // (a time event listed twice at one time fires twice there: one occurrence for Zeno)
@@ -510,6 +514,42 @@ export class AnalyticSimulator {
       if ((acc !== null || this.zeno.crawl === this.zeno.crawl) && this.stopsAt(run, k, acc, t)) return true;
     }
     return false;
+  }
+
+  /**
+   * A run that accumulation stops at an instant still fires the events due at exactly that
+   * time (EVENTS.md: ties fire together; the analytic path takes commuting ones one after the
+   * other, in file order): of two balls that land at one instant, both land. Always true (the
+   * run is over); the Zeno message counts them.
+   */
+  private tiesAtStop(run: Run): boolean {
+    if (run.result.status !== 'zeno') return true;
+    const heap = this.heap,
+      dueAt = this.dueAt,
+      { hi, lo } = run;
+    const tied = () => {
+      const k = heap.top();
+      return (
+        (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) ||
+        (dueAt.deferred.length > 0 && dueAt.deferredHi === hi && dueAt.deferredLo === lo) ||
+        (lo === 0 && this.stopQueue.peek() === hi)
+      );
+    };
+    const message = run.result.message!;
+    const before = run.eventCount;
+    this.stopping = true;
+    try {
+      while (tied()) {
+        const due = dueAt.take(hi, lo);
+        if (due.length === 0 || this.instant(run, due)) break;
+      }
+    } finally {
+      this.stopping = false;
+    }
+    // (a tie that failed the run keeps its own message)
+    if (run.result.status === 'zeno' && run.eventCount !== before)
+      run.result.message = message.replace(/after \d+ events$/, `after ${run.eventCount} events`);
+    return true;
   }
 
   /** After zeno.note(k) gave acc or set a crawl: whether the run stops there (a crawl fails it; an accumulation point in the range ends it). */

@@ -78,7 +78,10 @@ export class ZenoWatch {
     const t = hi + lo;
     const last = gap[slot],
       before = gap[base + ((count - 1) % W)];
-    const resolution = Number.EPSILON * Math.max(Math.abs(t), 1);
+    // the resolution of t on the problem's own scale: one ulp of t itself, not of 1 (a ball
+    // dropped from 1e-300 bounces 1e-150 apart: EVENTS.md, 1); times are two doubles (hi + lo),
+    // so gaps down to that are measured (at t = 0 exactly, the smallest double)
+    const resolution = Number.EPSILON * Math.abs(t) || Number.MIN_VALUE;
     // Events a few ulps of t apart: stop rather than crawl. Gaps that shrink are an
     // accumulation at the resolution of t; gaps that do not (a reset by less than the rounding
     // of its threshold, a cascade at a fixed pace) are no accumulation, and the run fails.
