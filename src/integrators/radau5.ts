@@ -9,7 +9,7 @@ import {
 } from './radau5-collocation.js';
 import { RadauMatrices } from './radau5-matrices.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions, StepperStats } from './stepper.js';
-import { StepperBase, allFinite, checkTolerances } from './stepper-base.js';
+import { IMPLICIT_MIN_PROPOSAL, StepperBase, allFinite, checkTolerances } from './stepper-base.js';
 import { RADAU5 } from './tableaus/radau5.js';
 
 const C1 = RADAU5.c[0],
@@ -144,6 +144,7 @@ function radau5Tolerances(rtol: number, atol: number, dense: boolean): { rtolI: 
  */
 export class Radau5Stepper extends StepperBase implements Stepper {
   readonly method = 'radau5' as const;
+  protected override readonly minProposal = IMPLICIT_MIN_PROPOSAL;
   readonly order = 5;
   readonly adaptive = true;
   override readonly stats: StepperStats = {

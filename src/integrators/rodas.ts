@@ -4,7 +4,7 @@ import { scaledRmsNorm } from './error-norms.js';
 import { JacobianStore } from './jacobian-store.js';
 import { BandedLu, luFactor, luSolve } from './lu.js';
 import type { Rhs, StepOutcome, Stepper, StepperOptions, StepperStats } from './stepper.js';
-import { StepperBase, allFinite, checkTolerances } from './stepper-base.js';
+import { IMPLICIT_MIN_PROPOSAL, StepperBase, allFinite, checkTolerances } from './stepper-base.js';
 import { RODAS } from './tableaus/rodas.js';
 
 /*
@@ -112,6 +112,7 @@ function denseQ2(u1: Float64Array, u2: Float64Array, u3: Float64Array, u4: Float
  */
 export class RodasStepper extends StepperBase implements Stepper {
   readonly method = 'rodas' as const;
+  protected override readonly minProposal = IMPLICIT_MIN_PROPOSAL;
   readonly order = 4;
   readonly adaptive = true;
   override readonly stats: StepperStats = { steps: 0, rejected: 0, rhsEvaluations: 0, jacobians: 0, factorizations: 0 };

@@ -15,6 +15,12 @@ export abstract class StepperBase {
   hLast = 0;
   minStep = 0;
   firstStepGrowth = 1e4;
+  /**
+   * The smallest first proposal the method can take (firstTry raises a smaller one to it):
+   * implicit methods divide by h (γ/h in their matrices, the error estimate's d/h), which
+   * overflows for a subnormal h; see IMPLICIT_MIN_PROPOSAL.
+   */
+  protected readonly minProposal: number = 0;
   readonly y: Float64Array;
   readonly yPrev: Float64Array;
   readonly dydt: Float64Array;
@@ -97,6 +103,7 @@ export abstract class StepperBase {
     // a proposal below the resolution of t (firstStep 1e-320, a subnormal) is the smallest
     // step there is: raised to it, not given up on before a single attempt
     if (absH < this.stepHMin) absH = this.stepHMin;
+    if (absH < this.minProposal) absH = this.minProposal;
     return absH > hMax ? hMax : absH;
   }
 
@@ -175,6 +182,9 @@ export function checkTolerances(rtol: number, atol: number, hMax: number): void 
 }
 
 /** the resolution of t: steps below this are step-size underflow (about 16 ulp of |t|) */
+/** the smallest first proposal of radau5 and rodas: 1/h times their coefficients stays far from overflow (1e-306 works) */
+export const IMPLICIT_MIN_PROPOSAL = 1e-300;
+
 export function minStepSize(t: number): number {
   return 16 * Number.EPSILON * Math.max(Math.abs(t), 1e-300);
 }
