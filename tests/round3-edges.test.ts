@@ -46,6 +46,15 @@ describe('radau5 at states near the top of double precision', () => {
   });
 });
 
+describe('dop853 at states near the top of double precision', () => {
+  it('y(0) = 1e307: stages 9 to 12 do not overflow', () => {
+    const r = simulate("independent t from 0 to 1\ny'' = -y\ny(0) = 1e307\ny'(0) = 0\n", { method: 'dop853' });
+    expect(r.status).toBe('ok');
+    expect(Math.abs(r.final.y / (1e307 * Math.cos(1)) - 1)).toBeLessThan(1e-6);
+    expect(Math.abs(r.final["y'"] / (-1e307 * Math.sin(1)) - 1)).toBeLessThan(1e-6);
+  });
+});
+
 describe('a first step below the resolution of t', () => {
   it.each(['dopri5', 'dop853', 'radau5', 'rodas', 'auto'] as const)(
     '%s: firstStep 1e-320 is raised to the smallest step',

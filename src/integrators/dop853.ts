@@ -311,43 +311,81 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
       ys[i] = y[i] + h * (a81 * k1[i] + a84 * k4[i] + a85 * k5[i] + a86 * k6[i] + a87 * k7[i]);
     }
     f(t0 + c8 * h, ys, k8);
+    // Stages 9 to 12 sum their coefficients times k to partial sums of up to 44|k|, which
+    // overflow where |k| is near 1e307 (y'' = -y from 1e307, which dopri5 integrates): such a
+    // sum is taken again with h in each term (ordinary values keep the usual rounding)
     for (let i = 0; i < n; i++) {
-      ys[i] = y[i] + h * (a91 * k1[i] + a94 * k4[i] + a95 * k5[i] + a96 * k6[i] + a97 * k7[i] + a98 * k8[i]);
+      const s = a91 * k1[i] + a94 * k4[i] + a95 * k5[i] + a96 * k6[i] + a97 * k7[i] + a98 * k8[i];
+      ys[i] =
+        s - s === 0
+          ? y[i] + h * s
+          : y[i] +
+            (h * a91 * k1[i] + h * a94 * k4[i] + h * a95 * k5[i] + h * a96 * k6[i] + h * a97 * k7[i] + h * a98 * k8[i]);
     }
     f(t0 + c9 * h, ys, k9);
     for (let i = 0; i < n; i++) {
+      const s = a101 * k1[i] + a104 * k4[i] + a105 * k5[i] + a106 * k6[i] + a107 * k7[i] + a108 * k8[i] + a109 * k9[i];
       ys[i] =
-        y[i] +
-        h * (a101 * k1[i] + a104 * k4[i] + a105 * k5[i] + a106 * k6[i] + a107 * k7[i] + a108 * k8[i] + a109 * k9[i]);
+        s - s === 0
+          ? y[i] + h * s
+          : y[i] +
+            (h * a101 * k1[i] +
+              h * a104 * k4[i] +
+              h * a105 * k5[i] +
+              h * a106 * k6[i] +
+              h * a107 * k7[i] +
+              h * a108 * k8[i] +
+              h * a109 * k9[i]);
     }
     f(t0 + c10 * h, ys, k10);
     for (let i = 0; i < n; i++) {
+      const s =
+        a111 * k1[i] +
+        a114 * k4[i] +
+        a115 * k5[i] +
+        a116 * k6[i] +
+        a117 * k7[i] +
+        a118 * k8[i] +
+        a119 * k9[i] +
+        a1110 * k10[i];
       ys[i] =
-        y[i] +
-        h *
-          (a111 * k1[i] +
-            a114 * k4[i] +
-            a115 * k5[i] +
-            a116 * k6[i] +
-            a117 * k7[i] +
-            a118 * k8[i] +
-            a119 * k9[i] +
-            a1110 * k10[i]);
+        s - s === 0
+          ? y[i] + h * s
+          : y[i] +
+            (h * a111 * k1[i] +
+              h * a114 * k4[i] +
+              h * a115 * k5[i] +
+              h * a116 * k6[i] +
+              h * a117 * k7[i] +
+              h * a118 * k8[i] +
+              h * a119 * k9[i] +
+              h * a1110 * k10[i]);
     }
     f(t0 + c11 * h, ys, k11);
     for (let i = 0; i < n; i++) {
+      const s =
+        a121 * k1[i] +
+        a124 * k4[i] +
+        a125 * k5[i] +
+        a126 * k6[i] +
+        a127 * k7[i] +
+        a128 * k8[i] +
+        a129 * k9[i] +
+        a1210 * k10[i] +
+        a1211 * k11[i];
       ys[i] =
-        y[i] +
-        h *
-          (a121 * k1[i] +
-            a124 * k4[i] +
-            a125 * k5[i] +
-            a126 * k6[i] +
-            a127 * k7[i] +
-            a128 * k8[i] +
-            a129 * k9[i] +
-            a1210 * k10[i] +
-            a1211 * k11[i]);
+        s - s === 0
+          ? y[i] + h * s
+          : y[i] +
+            (h * a121 * k1[i] +
+              h * a124 * k4[i] +
+              h * a125 * k5[i] +
+              h * a126 * k6[i] +
+              h * a127 * k7[i] +
+              h * a128 * k8[i] +
+              h * a129 * k9[i] +
+              h * a1210 * k10[i] +
+              h * a1211 * k11[i]);
     }
     f(tNew, ys, k12); // c12 = 1
   }
