@@ -246,6 +246,10 @@ export class AnalyticFiring {
         const k = touches[i],
           w = m.watchInfo[k];
         if (w.kind !== 'event' || round.includes(w.event) || listedAt[k] === stamp) continue;
+        // (a delta's argument that an action jumps across zero never passes through it: no
+        // weight, no impulse; `n := 0.5` at t = 1 with delta(t - n) gave y = 1, exact 0)
+        const ev = m.events[w.event];
+        if (ev.kind === 'state' && ev.fromDelta) continue;
         if (movedAt[k] !== stamp && !zeroFiredHere(m, k, this.outcome.fired)) {
           const g = m.watchOne[k](t, y, p, d, sw);
           if (Math.abs(g) > 4 * m.boundOne[k](t, y, p, d, sw)) continue;
