@@ -236,3 +236,25 @@ describe('an action that leaves a variable not finite fails at its instant', () 
     expect(r.message).toMatch(/^the actions at t = 1 leave k = NaN: event e \(event e at 1 do k := log\(k - 2\) end\)/);
   });
 });
+
+describe('the ledger of an instant of several events: each line its own actions', () => {
+  // a, b and c at t = 1: a adds 1 to k, b adds 2 to k and sets w, c (a crossing at 1) adds 4
+  // to k. Each ledger line's jump is what its own actions did from the values before the
+  // instant; the state after is all of them (k = 7).
+  const text = `independent t from 0 to 2
+discrete k = 0, w = 0
+event a at 1 do k := k + 1 end
+event b at 1 do k := k + 2; w := 5 end
+event c when x - 1 rises do k := k + 4 end
+x' = 1
+x(0) = 0`;
+  it.each(['auto', ...STEPPERS] as const)('%s', (method) => {
+    const r = simulate(text, { method, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.k).toBe(7);
+    expect(r.final.w).toBe(5);
+    const at1 = r.events.filter((e) => e.t === 1);
+    expect(at1.map((e) => e.name)).toEqual(['a', 'b', 'c']);
+    expect(at1.map((e) => e.jumps)).toEqual([{ k: 1 }, { k: 2, w: 5 }, { k: 4 }]);
+  });
+});

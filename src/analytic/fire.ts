@@ -182,13 +182,16 @@ export class AnalyticFiring {
       const next = this.crossedBy(t, nMoved);
       if (needOutputs) m.outputs(t, y, p, d, sw, ws.outPost);
       const postValues = withValues ? rec.values(t, ws.outPost) : NO_VALUES;
+      // several events at one instant: each ledger line shows what its own actions did, from
+      // the values before the round (put back once, and the round's results after the ledger)
+      const alone = withValues && round.length > 1;
+      if (alone) for (const j of round) this.restore(j, yPre, dPre);
       for (const k of round) {
         const ev = m.events[k];
         let jumps = NO_VALUES;
         if (withValues) {
           jumps = rec.emptyRecord();
-          // several events at one instant: each ledger line shows what its own actions did
-          const own = round.length > 1 ? this.ownEffect(t, k, round) : postValues;
+          const own = alone ? this.ownEffect(t, k) : postValues;
           for (const v of ev.changes) if (v in own) jumps[v] = own[v] - preValues[v];
         }
         rec.ledger({ t, name: ev.name, kind: ev.kind, source: ev.source, pre: preValues, post: postValues, jumps });
@@ -198,6 +201,7 @@ export class AnalyticFiring {
           out.stopper = ev.name;
         }
       }
+      if (alone) this.commit(round, yOut, dOut);
       round = next ? next.sort((a, b) => a - b) : NONE;
       if (needOutputs) ws.outPre.set(ws.outPost);
     }
@@ -324,13 +328,15 @@ export class AnalyticFiring {
     return false;
   }
 
-  /** The output values after event k's actions alone, from the pre-event values of the round. */
-  private ownEffect(t: number, k: number, round: readonly number[]): ValueRecord {
+  /**
+   * The output values after event k's actions alone, with (y, d) at the values before the
+   * round (the caller puts them there once: per event it was O(round) each, and 42% of the
+   * LIF network at N = 200), which it leaves as it found them.
+   */
+  private ownEffect(t: number, k: number): ValueRecord {
     const ws = this.ws,
       m = ws.model;
     const { y, d, yPre, dPre, yTmp, dOwn } = ws;
-    // back to the pre-event values, event k alone, its outputs, then the round's results again
-    for (const j of round) this.restore(j, yPre, dPre);
     const { ySlots, dSlots } = this.plans[k];
     for (let i = 0; i < ySlots.length; i++) yTmp[ySlots[i]] = y[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) dOwn[dSlots[i]] = d[dSlots[i]];
@@ -338,7 +344,7 @@ export class AnalyticFiring {
     this.restore(k, yTmp, dOwn);
     const out = new Float64Array(m.outputNames.length);
     m.outputs(t, y, ws.p, d, ws.sw, out);
-    this.commit(round, ws.yOut, ws.dOut);
+    this.restore(k, yPre, dPre);
     return this.recorder.values(t, out);
   }
 
