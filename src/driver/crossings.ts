@@ -691,9 +691,21 @@ export class Crossings implements SampledFunction {
       const g0 = ws.gPrev[k];
       if (heading === 0 || !matches(this.direction[k], -dir * heading) || (g0 !== 0 && Math.sign(g0) !== -heading))
         continue;
+      // (at zero at the step's start too, its own zero of an earlier instant: the middle of
+      // the step says which side it came from; `C2 and not C1` of two `while` rules is below
+      // zero between x = 0.5 and 1 and touches it at 1, where it is no crossing)
+      if (g0 === 0 && !(Math.sign(this.valueAt(k, this.tm)) === -heading)) continue;
       if (this.conflicts.conflictsWith(w.event, fired, n)) continue;
       fired.push(w.event);
     }
+  }
+
+  /** Watched function k on the dense output of the step being scanned, at s (the stepper's t). */
+  private valueAt(k: number, s: number): number {
+    const ws = this.ws,
+      m = ws.model;
+    this.stepper!.interpolateSome(s, m.watchStates[k], this.curveY);
+    return m.watchOne[k](ws.origin.abs(s), this.curveY, ws.p, ws.d, ws.sw);
   }
 
   /**
