@@ -34,7 +34,8 @@ import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
-import { DueEvents, tieFloor, tieTolerance } from './due.js';
+import { DueEvents } from './due.js';
+import { tieFloor, tieTolerance } from '../driver/time-tie.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
 import { DenseBudget } from '../driver/dense-store.js';
@@ -737,7 +738,7 @@ export class AnalyticSimulator {
 }
 
 const NO_PROBES: number[] = [];
-/** the factor of tieTolerance (due.ts) */
+/** the factor of tieTolerance (driver/time-tie.ts) */
 const TIE = 4 * Number.EPSILON;
 
 const ascending = (a: number, b: number): number => a - b;

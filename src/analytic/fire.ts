@@ -18,7 +18,7 @@ import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
 import type { EventPlan } from './plan.js';
-import { tieTolerance } from './due.js';
+import { tieTolerance } from '../driver/time-tie.js';
 
 const NONE: number[] = [];
 /** the pre/post/jumps of every event of a run with `eventValues: false` */
@@ -31,7 +31,7 @@ export class AnalyticFiring {
   /** whether the run writes rows at all, and fills the ledger's values */
   rows = true;
   withValues = true;
-  /** the run's floor of the tie tolerance (due.ts, tieFloor) */
+  /** the run's floor of the tie tolerance (driver/time-tie.ts, tieFloor) */
   tieFloor = 1;
   /** functions that event iteration looks at, and their values, rates and roundings before the actions */
   private readonly moved: Int32Array;

@@ -132,7 +132,7 @@ export class Crossings implements SampledFunction {
   private scanBound = 0;
   /** the step being scanned is stiff: rates inside it are the dense output's (see curveRate) */
   private curveRates = false;
-  /** the states curveRate reads (apart from ws.yTmp, which holds the point being sampled) */
+  /** the states valueAt reads (apart from ws.yTmp, which holds the point being sampled) */
   private readonly curveY: Float64Array;
   /** the midpoint of the step being scanned, in the stepper's t and absolute */
   private tm = 0;
@@ -209,18 +209,11 @@ export class Crossings implements SampledFunction {
    * of the rate's scale, its rounding the function's rounding over 1e-5 of the step.
    */
   private curveRate(k: number, s: number): number {
-    const ws = this.ws,
-      m = ws.model,
-      stepper = this.stepper!;
+    const stepper = this.stepper!;
     const d = CURVE_STEP * (stepper.t - stepper.tPrev);
     const s1 = s - d,
       s2 = s + d;
-    const y = this.curveY;
-    stepper.interpolateSome(s1, m.watchStates[k], y);
-    const g1 = m.watchOne[k](ws.origin.abs(s1), y, ws.p, ws.d, ws.sw);
-    stepper.interpolateSome(s2, m.watchStates[k], y);
-    const g2 = m.watchOne[k](ws.origin.abs(s2), y, ws.p, ws.d, ws.sw);
-    return (g2 - g1) / (s2 - s1);
+    return (this.valueAt(k, s2) - this.valueAt(k, s1)) / (s2 - s1);
   }
 
   /** @internal StepSamples' f(s): function scanK on the dense output, its rate in `rate` */
@@ -427,9 +420,7 @@ export class Crossings implements SampledFunction {
     let reach = side * g1;
     let flat = g1 === 0;
     for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
-      const si = a + (i / 10) * (b - a);
-      stepper.interpolateSome(si, m.watchStates[k], ws.yTmp);
-      const g = m.watchOne[k](ws.origin.abs(si), ws.yTmp, ws.p, ws.d, ws.sw);
+      const g = this.valueAt(k, a + (i / 10) * (b - a));
       reach = Math.max(reach, side * g);
       flat = g === 0;
     }

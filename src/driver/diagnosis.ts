@@ -387,13 +387,17 @@ export class Diagnosis {
     for (let i = 0; i < m.nStates; i++)
       if (!Number.isFinite(ws.y[i]))
         return `the actions at ${at} leave ${sys.states[i].standsFor} = ${ws.y[i]}: ${events}; ${advice}`;
-    const steps = sys.stepVariables.length;
-    for (let i = 0; i < m.discreteNames.length; i++) {
-      if (Number.isFinite(ws.d[i])) continue;
-      const what = i < steps ? `the jumps of ${sys.stepVariables[i].variable}` : m.discreteNames[i];
-      return `the actions at ${at} leave ${what} = ${ws.d[i]}: ${events}; ${advice}`;
-    }
+    for (let i = 0; i < m.discreteNames.length; i++)
+      if (!Number.isFinite(ws.d[i]))
+        return `the actions at ${at} leave ${this.discreteName(i)} = ${ws.d[i]}: ${events}; ${advice}`;
     return null;
+  }
+
+  /** Discrete slot i as the user wrote it: a step variable is the jumps of its variable. */
+  private discreteName(i: number): string {
+    const m = this.ws.model,
+      steps = m.system.stepVariables;
+    return i < steps.length ? `the jumps of ${steps[i].variable}` : m.discreteNames[i];
   }
 
   /**

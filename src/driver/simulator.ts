@@ -27,6 +27,7 @@ import { Crossings } from './crossings.js';
 import { Diagnosis } from './diagnosis.js';
 import { StepGuard } from './step-guard.js';
 import { StiffEvents } from './stiff-events.js';
+import { tieFloor, tieTolerance } from './time-tie.js';
 import { StopQueue } from './stop-queue.js';
 import { Firing, iterationMessage } from './firing.js';
 import { Recorder } from './recorder.js';
@@ -663,7 +664,7 @@ export function simulateCompiled(model: CompiledModel, options: SimulateOptions 
 
 export type { ValueRecord };
 
-/** The rounding of t in a run: 4 ulps of t, or of the span where the run is shorter than 1. */
+/** The rounding of t in a run (time-tie.ts, as on the analytic path). */
 function timeTie(rs: RunState, t: number): number {
-  return 4 * Number.EPSILON * Math.max(Math.min(1, Math.abs(rs.tEnd - rs.t0)), Math.abs(t));
+  return tieTolerance(t, tieFloor(rs.t0, rs.tEnd));
 }
