@@ -690,8 +690,11 @@ export class AnalyticSimulator {
     this.clocks.everyTo(hi, lo, ws.y, ws.p, ws.d);
     const unbounded = overflow ? null : this.diagnosis.nonFiniteAt(t, ws.y, ws.d);
     if (unbounded !== null) return this.fail(result, unbounded, t);
-    this.recorder.endRow(t, ws.y, ws.d);
-    m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+    // (at the end of the range, the left limits: a crossing there is no event)
+    const atEnd = ended && t !== run.s.t0;
+    this.recorder.endRow(t, ws.y, ws.d, atEnd);
+    if (atEnd) m.outputsBefore(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
+    else m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     result.stats = { steps: run.instants, rejected: 0, rhsEvaluations: 0, events: run.eventCount, method: 'analytic' };
     if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t);

@@ -158,7 +158,7 @@ export class AnalyticFiring {
     let round: readonly number[] = fired;
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
-    if (needOutputs) m.outputs(t, y, p, d, sw, ws.outPre);
+    if (needOutputs) m.outputsBefore(t, y, p, d, sw, ws.outPre, 1);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS) {

@@ -165,6 +165,19 @@ export interface CompiledModel {
   switching: SwitchingFunction[];
   outputNames: string[];
   outputs: HotFunction;
+  /**
+   * The outputs at their left limits in the run's direction `dir` (relations at their zero
+   * read on the side the motion comes from): the row before an instant, the end of the range.
+   */
+  outputsBefore: (
+    t: number,
+    y: Float64Array,
+    p: Float64Array,
+    d: Float64Array,
+    sw: Float64Array,
+    out: Float64Array,
+    dir: number,
+  ) => void;
   initial: (p: Float64Array, y0: Float64Array, d0: Float64Array) => void;
   boundary: { label: string; variable: string; value: ScalarFunction; at: ScalarFunction; state: ScalarFunction }[];
   /** the constraint of watched function k (see ConstraintFunctions), compiled on first use; null without a known rate */
@@ -206,7 +219,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const eventMeta = emitEventActions(system, em, program, slotIndex);
   const { scheduleIndex, bcIndex } = emitValues(system, program);
 
-  const members = `outputs, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')}`;
+  const members = `outputs, outputsBefore, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')}`;
   // the whole program as transform --format js shows it: the flow's parts first
   const source = () => {
     const f = flow.text();
@@ -220,6 +233,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
 
   const made = new Function([...parts, `return { ${members} };`].join('\n\n'))() as {
     outputs: HotFunction;
+    outputsBefore: CompiledModel['outputsBefore'];
     initial: CompiledModel['initial'];
     apply: CompiledEvent['apply'][];
     rate: (HotFunction | null)[];
@@ -276,6 +290,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     switching: system.switching,
     outputNames: system.outputs.map((o) => o.name),
     outputs: made.outputs,
+    outputsBefore: made.outputsBefore,
     initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({
       label: bc.label,

@@ -1,6 +1,6 @@
 /**
- * The values the driver reads outside the flow: the outputs (locked, as the actions, so that
- * the row before an instant shows the left limits), the initial values (from parameters
+ * The values the driver reads outside the flow: the outputs (locked, and at their left limits
+ * for the row before an instant), the initial values (from parameters
  * only), and scalar functions for the schedules of time events and the boundary conditions.
  */
 import type { Expr } from '../expression/ast.js';
@@ -8,6 +8,7 @@ import { differentiate } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { foldStatements } from './loops.js';
 import type { Program } from './program.js';
+import { LEFT_SIDE_HELPER } from './emitter.js';
 
 /** Where each part of an event's schedule is among the scalar functions. */
 export interface ScheduleIndex {
@@ -27,7 +28,7 @@ export interface ScheduleIndex {
 export function emitValues(system: FirstOrderSystem, program: Program) {
   const { parts, fn, outFn, family, bodyOf } = program;
   const outputExprs = system.outputs.map((o) => o.expr);
-  // (locked, as the actions: the row before an instant shows the left limits)
+  // (locked: a relation the flow switches on reads the side its step is on)
   parts.push(
     outFn(
       'outputs',
@@ -35,6 +36,20 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
       'locked',
     ),
   );
+  // The left limits, as the actions read them: the row before an instant, and the end of the
+  // range (a crossing there is no event). A rule `G = 3*x while x < 0.5` read as x reaches 0.5
+  // is 1.5 there, not the held value its stopping event has not set yet. Without a relation
+  // to read at its left limit, the two are one function.
+  const before = outFn(
+    'outputsBefore',
+    outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'before')};\n` })),
+    'before',
+    't, y, p, d, sw, out, dir',
+  );
+  if (before.includes('leftSide(')) {
+    if (!parts.includes(LEFT_SIDE_HELPER)) parts.push(LEFT_SIDE_HELPER);
+    parts.push(before);
+  } else parts.push('const outputsBefore = (t, y, p, d, sw, out, dir) => outputs(t, y, p, d, sw, out);');
 
   // Initial values use parameters only (the analysis checked that).
   parts.push(

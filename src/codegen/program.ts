@@ -25,14 +25,19 @@ export function programOf(em: Emitter) {
    * past about 60 KB of bytecode, and the rates of 1025 watched functions ran 70 times slower
    * in one piece than in four.
    */
-  const outFn = (name: string, items: { deps: Expr[]; line: (e: Emitter) => string }[], mode: Mode): string => {
+  const outFn = (
+    name: string,
+    items: { deps: Expr[]; line: (e: Emitter) => string }[],
+    mode: Mode,
+    params = 't, y, p, d, sw, out',
+  ): string => {
     // The elements of an array model as loops (loops.ts), cut into parts only if still long.
     // (The emitter is pure: the lines come out the same before or after the prelude.)
     const lines = items.map((it) => it.line(em));
     const folded = foldStatements(lines);
     if (folded.length <= OUT_CHUNK)
       return fn(
-        `${name}(t, y, p, d, sw, out)`,
+        `${name}(${params})`,
         items.flatMap((it) => it.deps),
         mode,
         () => folded.join(''),
@@ -44,15 +49,15 @@ export function programOf(em: Emitter) {
       const slice = items.slice(start, start + OUT_CHUNK);
       pieces.push(
         fn(
-          `${name}Part${c}(t, y, p, d, sw, out)`,
+          `${name}Part${c}(${params})`,
           slice.flatMap((it) => it.deps),
           mode,
           body(start, start + OUT_CHUNK),
         ),
       );
-      calls.push(`  ${name}Part${c}(t, y, p, d, sw, out);\n`);
+      calls.push(`  ${name}Part${c}(${params});\n`);
     }
-    return [...pieces, `function ${name}(t, y, p, d, sw, out) {\n${calls.join('')}}`].join('\n\n');
+    return [...pieces, `function ${name}(${params}) {\n${calls.join('')}}`].join('\n\n');
   };
   /**
    * One function per element (the evaluator of each watched function, each event's actions),

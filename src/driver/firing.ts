@@ -202,7 +202,7 @@ export class Firing {
     let round: readonly number[] = fired;
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
-    if (needOutputs) m.outputs(t, ws.y, p, ws.d, sw, ws.outPre);
+    if (needOutputs) m.outputsBefore(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS)

@@ -227,14 +227,16 @@ export class Recorder {
 
   /**
    * The row at (t, y, d) unless the last row already stands at t: the start, the end, a failure.
-   * With outputTimes, the start and the end only when they are among the times.
+   * With outputTimes, the start and the end only when they are among the times. `before`: the
+   * outputs at their left limits (the end of the range).
    */
-  endRow(t: number, y: Float64Array, d: Float64Array): void {
+  endRow(t: number, y: Float64Array, d: Float64Array, before = false): void {
     if (this.dense !== null) this.dense.point(t, y, d);
     if (!this.keep || this.lastT === t || !Number.isFinite(t)) return;
     if (this.times && (t === this.gridStart || t === this.tEnd) && !this.times.includes(t)) return;
     const ws = this.ws;
-    ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
+    if (before) ws.model.outputsBefore(t, y, ws.p, d, ws.sw, this.out, ws.dir);
+    else ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
     this.push(t, this.out, false);
   }
 

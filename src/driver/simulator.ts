@@ -237,8 +237,11 @@ export class Simulator {
       if (end.kind === 'zeno') result.accumulationPoint = end.accumulationPoint;
     }
     const t = rs.t;
-    this.recorder.endRow(t, ws.y, ws.d);
-    this.model.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+    // (at the end of the range, the left limits: a crossing there is no event)
+    const atEnd = end === null && rs.ended && t !== rs.t0;
+    this.recorder.endRow(t, ws.y, ws.d, atEnd);
+    if (atEnd) this.model.outputsBefore(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, ws.dir);
+    else this.model.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     finishStats(rs);
     if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t, ws.y, ws.d);
