@@ -49,6 +49,31 @@ describe('the row before an instant shows the left limits of rules with while', 
   });
 });
 
+describe('rows at given times and the dense solution at the instant: the left limits too', () => {
+  it('a grid row at the instant (outputStep, outputTimes) comes before its events: G = 1.5', () => {
+    for (const method of METHODS)
+      for (const opts of [{ outputStep: 0.25 }, { outputTimes: [0.5, 0.75] }]) {
+        const r = simulate(closing(0.5, 1), { method, ...opts });
+        const G = r.columns.indexOf('G');
+        const at = r.rows.filter((row) => Math.abs(row[0] - 0.5) < 1e-12);
+        expect(at.length, method).toBe(3);
+        for (const row of at) expect(near(row[G], 1.5), `${method} ${JSON.stringify(opts)}: G = ${row[G]}`).toBe(true);
+      }
+  });
+
+  it("sol(t, 'left') at the instant is the ledger's pre: G = 1.5, m = 0", () => {
+    for (const method of METHODS) {
+      const r = simulate(closing(0.5, 1), { method, dense: true, eventValues: true });
+      const c = r.events.find((e) => e.name === 'c')!;
+      const left = r.sol!(c.t, 'left');
+      expect(left.G, method).toBe(c.pre.G);
+      expect(near(left.G, 1.5), `${method}: G = ${left.G}`).toBe(true);
+      expect(left.m, method).toBe(0);
+      expect(r.sol!(c.t).m, method).toBe(c.post.m);
+    }
+  });
+});
+
 describe('the end of the range shows the left limits', () => {
   it('G = 3*x while x < 1 over [0, 1]: G = 3 at t = 1 (the window closes at the end), on every method', () => {
     for (const method of METHODS) {

@@ -212,7 +212,9 @@ export class ClosedFormDense implements DenseSource {
       const advance = this.advance[this.groups[g]];
       if (h !== 0 && advance !== null) advance(sh + sl, h, y, p, d);
     }
-    this.model.outputs(t, y, p, d, this.sw, out);
+    // (the left limit at an instant reads relations as its events do, as the ledger's pre)
+    if (kind === PRE) this.model.outputsBefore(t, y, p, d, this.sw, out, 1);
+    else this.model.outputs(t, y, p, d, this.sw, out);
   }
 }
 

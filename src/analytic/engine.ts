@@ -646,7 +646,8 @@ export class AnalyticSimulator {
         if (!(tg <= t) || tg >= run.s.tEnd || this.recorder.overflow) break;
         this.recorder.advanceGrid();
         this.clocks.lend(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
-        m.outputs(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
+        // (left limits: a grid row at an instant's time comes before its events)
+        m.outputsBefore(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
         this.clocks.giveBack(ws.y);
         this.recorder.fixedRow(tg, ws.outPost);
       }

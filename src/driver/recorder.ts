@@ -190,7 +190,8 @@ export class Recorder {
       this.gridNext++;
       if (dir * (tg - tPrevAbs) <= 0) continue;
       stepper.interpolate(tg === tAbs ? tau1 : tau0 + (tg - tPrevAbs), ws.yTmp);
-      ws.model.outputs(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out);
+      // (left limits: a grid row at an instant's time comes before its events)
+      ws.model.outputsBefore(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out, dir);
       this.push(tg, this.out, false);
     }
   }
