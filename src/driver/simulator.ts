@@ -80,6 +80,8 @@ export class Simulator {
   private readonly contacts: ContactLifecycle;
   /** the start of a step taken again to land on an event (solution-refine.ts) */
   private readonly refineStart: Float64Array;
+  /** the start of the current run's range (restartAtOrigin measures the resolution from it) */
+  private runStart = 0;
   /** the run's firstStep: the proposal of the first restart (undefined: the stepper's heuristic) */
   private firstStep: number | undefined = undefined;
 
@@ -203,6 +205,7 @@ export class Simulator {
     if (slidingAtStart >= 0 && due.length === 0 && t0 !== tEnd)
       return this.fail(result, this.switching.slidingMessage(slidingAtStart, t0), t0, y, d);
     ws.origin.set(t0);
+    this.runStart = t0;
     this.restartAtOrigin(stepper, this.firstStep);
     let end: RunEnd | null = null;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
@@ -631,11 +634,16 @@ export class Simulator {
     ctx.tLo = origin.lo;
     // steps down to the resolution of the absolute time in two doubles, not of one double
     stepper.minStep = 16 * Number.EPSILON * Number.EPSILON * Math.abs(origin.hi);
-    // Events are located to 1/4096 of an ulp of the absolute time: fine enough that their
-    // rounding does not add up over a thousand events (the reason for the origin), not so
-    // fine that the finder bisects through the plateau where a flat event function rounds to
-    // exactly zero (a ball's last flights: 1e-21 wide, found to 1e-25 at one bit per call).
-    this.crossings.scan.resolution = (2 * Number.EPSILON * Math.abs(origin.hi)) / 4096;
+    // Events are located to 1/4096 of an ulp of the time elapsed since the start: fine enough
+    // that their rounding does not add up over a thousand events (the reason for the origin),
+    // not so fine that the finder bisects through the plateau where a flat event function
+    // rounds to exactly zero (a ball's last flights: 1e-21 wide, found to 1e-25 at one bit
+    // per call). Elapsed, not absolute: a run from t = 1e9 is the run from 0 shifted, and
+    // 1/4096 ulp of 1e9 is 1.1e-10, a bracket that far exceeds the double of the stepper's t
+    // near 1: each crossing was placed up to that much late, the same way every time, and a
+    // sawtooth of period 1 drifted 1e-6 over 1e4 periods (its last crossing lost, status ok).
+    const elapsed = origin.hi - this.runStart + origin.lo;
+    this.crossings.scan.resolution = (2 * Number.EPSILON * Math.abs(elapsed)) / 4096;
     stepper.reset(0, this.ws.y, hInit);
   }
 
