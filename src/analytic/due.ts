@@ -98,6 +98,23 @@ export class DueEvents {
   }
 
   /**
+   * Every crossing due within the tie tolerance of hi + lo added to `list` (in file order): for
+   * an instant whose actions event iteration can carry along functions resting at zero (Newton's
+   * cradle hit from both ends at once), where a crossing that commutes with the events taken
+   * may not commute with those the chain fires. Taken apart, the chain reached it at its own
+   * zero and the run stopped on "precision ran out"; together they fire in one round, as on
+   * the stepper.
+   */
+  withEveryCrossing(hi: number, lo: number, list: number[]): void {
+    const n = this.heap.within(hi, lo, tieTolerance(hi, this.floor), this.due);
+    for (let i = 0; i < n; i++) {
+      const c = this.due[i];
+      if (this.notCrossing[c] !== 2 && !list.includes(c)) list.push(c);
+    }
+    list.sort(ascending);
+  }
+
+  /**
    * The time events due at t (within 4 ulps, as on the stepper) into list; one listed twice at
    * that time (`at 2.6, 2.6`) twice, as the stop queue gives it: both occurrences act (an
    * increment counts twice, as on the stepper).

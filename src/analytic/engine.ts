@@ -371,7 +371,10 @@ export class AnalyticSimulator {
     if (this.recorder.overflow) return true;
     run.hi = hi;
     run.lo = lo;
-    if (this.instant(run, this.dueAt.take(hi, lo))) return true;
+    const due = this.dueAt.take(hi, lo);
+    if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo && this.chainsAtZero(due, hi + lo))
+      this.dueAt.withEveryCrossing(hi, lo, due);
+    if (this.instant(run, due)) return true;
     if (run.pi < run.probes.length) this.takeProbes(run, hi, lo);
     return false;
   }
@@ -392,6 +395,21 @@ export class AnalyticSimulator {
     run.lo = 0;
     this.instant(run, due);
     return true;
+  }
+
+  /**
+   * Whether an event of `due` turns a function that rests at its zero at t: event iteration may
+   * then carry its actions on to crossings it commutes with (DueEvents.withEveryCrossing).
+   */
+  private chainsAtZero(due: readonly number[], t: number): boolean {
+    if (!this.heap.nextWithin(tieTolerance(t, this.dueAt.floor))) return false;
+    for (const e of due) {
+      const plan = this.plans[e];
+      if (plan.turns.length === 0) continue;
+      this.bring(plan.touch);
+      if (this.firing.touchesZero(t, e)) return true;
+    }
+    return false;
   }
 
   /** Brings the groups listed to the current instant. */
