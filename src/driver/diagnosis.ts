@@ -401,16 +401,19 @@ export class Diagnosis {
   }
 
   /**
-   * The message for a crossing of watched function k found in a stiff step [a, b] inside which
-   * the function never left its tolerance band (Crossings.withinTolerance).
+   * The message for a crossing of watched function k found in a step [a, b] inside which the
+   * function never left its tolerance band (Crossings.withinTolerance): a stiff step, or a
+   * grazing approach (`stiff` false: the function dipped across and back).
    */
-  toleranceMessage(k: number, a: number, b: number, band: number, reach: number): string {
+  toleranceMessage(k: number, a: number, b: number, band: number, reach: number, stiff: boolean): string {
     const m = this.ws.model,
       t = m.system.independent;
     const { ev, cond } = this.watchedCondition(k);
     const rtol = this.rtol;
     // (the band shrinks with rtol: a tenth of what the function reached over the step)
     const needed = Math.max(1e-14, (0.1 * rtol * Math.max(reach, Number.MIN_VALUE)) / band);
+    if (!stiff)
+      return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol}, and over the step from ${t} = ${a} to ${b} it went no more than ${Math.max(0, reach).toPrecision(2)} across zero and back: whether it crosses (a grazing approach) cannot be told from the errors the tolerances allow. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol`;
     return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol} (its terms, some 1/rtol times that, cancel), and over the stiff step from ${t} = ${a} to ${b}, in which it seemed to cross zero, it showed no more than ${Math.max(0, reach).toPrecision(2)} on either side of zero: the crossing cannot be told from the noise of the states' errors. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol, or write the function without the cancellation (on a state, rather than on the derivative of a stiff one)`;
   }
 
