@@ -73,7 +73,7 @@ describe('schedules as streams', () => {
       "independent t from 0 to 3\nevent a every 1.5\nevent b at 3, 1, 1\nevent c every 1 from 0.5\nx' = 1\nx(0) = 0",
     );
     const q = new StopQueue(m.events.length);
-    q.reset(m.events, m.parameters(), 0, 3, 1);
+    q.reset(m.events, m.parameters(), 0, 3, 1, 0);
     const order: string[] = [];
     for (let t = q.peek(); t === t; t = q.peek()) {
       const due: number[] = [];

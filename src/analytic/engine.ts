@@ -142,7 +142,7 @@ export class AnalyticSimulator {
       sys = m.system;
     const p = parameterValues(m, settings.set, this.pBuffer);
     initialState(m, p, settings.init, ws.y, ws.d);
-    const { t0, tEnd } = resolveRange(m, p, options);
+    const { t0, tEnd, modelStart } = resolveRange(m, p, options);
     this.refusal = rangeRefusal(m, p, ws.d, t0, tEnd);
     if (this.refusal !== null) return null;
     ws.p = p;
@@ -191,7 +191,7 @@ export class AnalyticSimulator {
     const probeOut: NonNullable<SimulationResult['probes']> = [];
     if (settings.probes) result.probes = probeOut;
     try {
-      this.stopQueue.reset(m.events, p, t0, tEnd, 1);
+      this.stopQueue.reset(m.events, p, t0, tEnd, 1, modelStart);
     } catch (err) {
       if (err instanceof ScheduleError) return this.fail(result, err.message, t0);
       throw err;

@@ -48,7 +48,8 @@ const at = (f: ScalarFn, p: Float64Array, t: number) => f(t, EMPTY, p, EMPTY, EM
 /**
  * Sorted times of one event in [lo, hi], ends included, ascending (or descending with dir -1,
  * the order of a backward run); the first `limit` of them only, if given (a listing of a tick
- * every 1 to 1e7 needs its first few, not ten million).
+ * every 1 to 1e7 needs its first few, not ten million). `origin` is where the model states
+ * its initial values: the phase of an `every` without `from` (see PeriodicStream).
  */
 export function scheduleTimes(
   ev: CompiledEvent,
@@ -57,8 +58,9 @@ export function scheduleTimes(
   hi: number,
   limit = Number.POSITIVE_INFINITY,
   dir: 1 | -1 = 1,
+  origin = lo,
 ): number[] {
-  const stream = scheduleStream(ev, p, lo, hi, dir);
+  const stream = scheduleStream(ev, p, lo, hi, dir, origin);
   const out: number[] = [];
   if (stream) for (let t = stream.next(); t === t && out.length < limit; t = stream.next()) out.push(t);
   return out;
@@ -66,7 +68,8 @@ export function scheduleTimes(
 
 /**
  * The times of one event in [lo, hi] (ends included) as a stream, ascending for dir = 1 and
- * descending for dir = -1; null for an event without a schedule. Throws a ScheduleError for
+ * descending for dir = -1; null for an event without a schedule. `origin`: where the model
+ * states its initial values, the phase of an `every` without `from`. Throws a ScheduleError for
  * a schedule that cannot be kept (a period that is not positive, a delta argument that
  * oscillates too fast, is not a number, or has a multiple root); a stream of roots may throw
  * it later too, from next(), where its scan reaches the fault.
@@ -77,6 +80,7 @@ export function scheduleStream(
   lo: number,
   hi: number,
   dir: 1 | -1,
+  origin = lo,
 ): TimeStream | null {
   const s = ev.schedule;
   if (!s) return null;
@@ -87,7 +91,7 @@ export function scheduleStream(
       .sort((a, b) => dir * (a - b));
     return listStream(times);
   }
-  if (s.kind === 'every') return new PeriodicStream(ev, p, lo, hi, dir);
+  if (s.kind === 'every') return new PeriodicStream(ev, p, lo, hi, dir, origin);
   if (s.kind === 'delay') return new DelayStream(ev, p, dir);
   return rootStream(ev, p, lo, hi, dir);
 }
@@ -180,7 +184,14 @@ function decimalGrid(from: number, period: number): DecimalGrid | null {
   return null;
 }
 
-/** from + k·period for whole k ≥ 0 in [lo, hi]: a product, not a running sum, so no drift over many periods */
+/**
+ * from + k·period for whole k ≥ 0 in [lo, hi]: a product, not a running sum, so no drift over
+ * many periods. Without `from`, the ticks keep the phase of the model's own start (`origin`,
+ * where it states its initial values): origin + k·period for every whole k, so that a run
+ * started elsewhere with the state there (--from, init) or run backwards ticks where the run
+ * from the model's start does (anchored at the run's own lower end, a run from 2 back to 0.5
+ * ticked at 0.5, 0.8, ... where the model ticks at 0.6, 0.9, ...).
+ */
 class PeriodicStream implements TimeStream {
   private readonly from: number;
   private readonly period: number;
@@ -194,10 +205,11 @@ class PeriodicStream implements TimeStream {
     private readonly lo: number,
     private readonly hi: number,
     private readonly dir: 1 | -1,
+    origin: number,
   ) {
     const s = ev.schedule!;
     const period = at(s.period!, p, NaN);
-    const from = s.from ? at(s.from, p, NaN) : lo;
+    const from = s.from ? at(s.from, p, NaN) : origin;
     if (!(period > 0) || !Number.isFinite(period))
       throw new ScheduleError(
         `the period of event ${ev.name} is ${period}; it must be a positive number`,
@@ -218,7 +230,12 @@ class PeriodicStream implements TimeStream {
     this.from = from;
     this.period = period;
     this.grid = decimalGrid(from, period);
-    const kFirst = Math.max(0, Math.ceil((lo - from) / period));
+    // the first k with a time at or after lo: the quotient may be off by one in rounding, and
+    // one too high lost the tick at lo (every 0.3 from 0 on a range from 2.1: (2.1 - 0)/0.3 is
+    // 7.000000000000001, and the run started at 2.4)
+    const kMin = s.from ? 0 : Number.NEGATIVE_INFINITY;
+    let kFirst = Math.max(kMin, Math.ceil((lo - from) / period));
+    while (kFirst - 1 >= kMin && this.timeOf(kFirst - 1) >= lo) kFirst--;
     // the last k with a time at or before hi (the quotient may be off by one in rounding)
     let kLast = Math.floor((hi - from) / period);
     while (kLast >= kFirst && this.timeOf(kLast) > hi) kLast--;

@@ -14,6 +14,8 @@ import { SimulationInputError, type SimulateOptions } from './types.js';
 export interface RunRange {
   t0: number;
   tEnd: number;
+  /** where the model states its initial values (t0 unless the caller started elsewhere): the phase of its periodic events */
+  modelStart: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export function resolveRange(
   if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
   if (t0 !== modelStart) checkStart(model, options, t0, modelStart, naming);
   if (tEnd < t0) checkBackwards(model, t0, tEnd, naming);
-  return { t0, tEnd };
+  return { t0, tEnd, modelStart };
 }
 
 /** A start other than the model's: only with every initial value given there. */

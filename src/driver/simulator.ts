@@ -123,7 +123,7 @@ export class Simulator {
     const p = startValues(ws, settings, set);
     const { y, d } = ws;
 
-    const { t0, tEnd } = resolveRange(m, p, options);
+    const { t0, tEnd, modelStart } = resolveRange(m, p, options);
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
     // (an empty range takes no step: any positive step will do for a fixed-step method)
@@ -173,7 +173,7 @@ export class Simulator {
       hi = Math.max(t0, tEnd);
     const queue = this.stopQueue;
     try {
-      queue.reset(m.events, p, lo, hi, dir);
+      queue.reset(m.events, p, lo, hi, dir, modelStart);
     } catch (err) {
       if (err instanceof ScheduleError) return this.fail(result, err.message, t0, y, d);
       throw err;

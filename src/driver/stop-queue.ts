@@ -38,8 +38,12 @@ export class StopQueue {
     this.delayedOf = Array.from({ length: nEvents }, () => []);
   }
 
-  /** Starts the queue for a run over [lo, hi] in direction dir. Throws a ScheduleError for a schedule that cannot be kept. */
-  reset(events: readonly CompiledEvent[], p: Float64Array, lo: number, hi: number, dir: 1 | -1): void {
+  /**
+   * Starts the queue for a run over [lo, hi] in direction dir, for a model that states its
+   * initial values at `origin` (the phase of a periodic event without `from`). Throws a
+   * ScheduleError for a schedule that cannot be kept.
+   */
+  reset(events: readonly CompiledEvent[], p: Float64Array, lo: number, hi: number, dir: 1 | -1, origin: number): void {
     this.dir = dir;
     this.size = 0;
     this.failure = null;
@@ -49,7 +53,7 @@ export class StopQueue {
     if (this.delays > 0) for (const list of this.delayedOf) list.length = 0;
     this.delays = 0;
     for (const ev of events) {
-      const stream = scheduleStream(ev, p, lo, hi, dir);
+      const stream = scheduleStream(ev, p, lo, hi, dir, origin);
       this.streams.push(stream);
       if (stream instanceof DelayStream) {
         this.delayedOf[stream.after].push(ev.index);

@@ -295,7 +295,7 @@ function listedTimes(model: CompiledModel, i: number, p: Float64Array, from: num
     // ten million times, which a listing must not hold (the run's stop queue streams them)
     const lo = Math.min(from, to),
       hi = Math.max(from, to);
-    return scheduleTimes(model.events[i], p, lo, hi, MAX_LISTED_TIMES + 1, to < from ? -1 : 1);
+    return scheduleTimes(model.events[i], p, lo, hi, MAX_LISTED_TIMES + 1, to < from ? -1 : 1, from);
   } catch (err) {
     if (err instanceof ScheduleError)
       throw new ModelError(sys.file, sys.source, sys.events[i].span, err.message, err.hint);
