@@ -41,26 +41,44 @@ export function resolveRange(
       `no end of the range: give 'independent ${x} from A to B' in the model or --to on the command line`,
     );
   if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
-  if (t0 !== modelStart) checkStart(model, options, t0, modelStart, naming);
+  if (t0 !== modelStart) checkStart(model, options, t0, tEnd, modelStart, naming);
   if (tEnd < t0) checkBackwards(model, t0, tEnd, naming);
   return { t0, tEnd, modelStart };
 }
 
 /** A start other than the model's: only with every initial value given there. */
-function checkStart(model: CompiledModel, options: SimulateOptions, t0: number, modelStart: number, naming: Naming) {
+function checkStart(
+  model: CompiledModel,
+  options: SimulateOptions,
+  t0: number,
+  tEnd: number,
+  modelStart: number,
+  naming: Naming,
+) {
   const sys = model.system;
   const given = asMap(options.init);
   const needed = [...sys.states.map((s) => s.variable), ...sys.discretes.map((d) => d.name)];
   const missing = needed.filter((k) => !given.has(k));
-  if (missing.length === 0) return;
   const x = sys.independent;
-  const line = sys.states[0]?.initial.span?.line;
   const from = optionLabel('from', naming),
     init = optionLabel('init', naming);
-  throw new SimulationInputError(
-    `${from} ${t0}: ${sys.model} states its initial values at ${x} = ${modelStart}${line ? ` (line ${line})` : ''}, and a run starts where they hold. To start at ${x} = ${t0}, give every initial value there with ${init} (missing: ${missing.join(', ')}), or make ${x} = ${t0} the start of the model's range`,
-    { option: from, value: t0, allowed: `${modelStart}, or any start with every initial value in ${init}` },
-  );
+  if (missing.length > 0) {
+    const line = sys.states[0]?.initial.span?.line;
+    throw new SimulationInputError(
+      `${from} ${t0}: ${sys.model} states its initial values at ${x} = ${modelStart}${line ? ` (line ${line})` : ''}, and a run starts where they hold. To start at ${x} = ${t0}, give every initial value there with ${init} (missing: ${missing.join(', ')}), or make ${x} = ${t0} the start of the model's range`,
+      { option: from, value: t0, allowed: `${modelStart}, or any start with every initial value in ${init}` },
+    );
+  }
+  // A delayed delta's impulses on their way at t0 (from occurrences of its event in the last
+  // D before t0) are part of the state there, and no init can give them: the run would lose
+  // them silently and not continue the one from the model's start. (A run backwards meets
+  // them before their cause: it fails where the delay is scheduled.)
+  const delayed = tEnd >= t0 ? sys.events.find((ev) => ev.schedule?.kind === 'delay') : undefined;
+  if (delayed?.schedule?.kind === 'delay')
+    throw new SimulationInputError(
+      `${from} ${t0}: ${delayed.source} (line ${delayed.span.line}) acts a delay after each ${delayed.schedule.event}, so impulses of occurrences before ${x} = ${t0} may be on their way there, and ${init} cannot give them. Start at ${x} = ${modelStart}, where ${sys.model} states its initial values, or make ${x} = ${t0} the start of the model's range`,
+      { option: from, value: t0, allowed: `${modelStart}: ${sys.model} has a delayed delta` },
+    );
 }
 
 /** Backwards, every event must be one the run can undo exactly. */
