@@ -82,3 +82,43 @@ describe('a run from another start of a model with a delayed delta', () => {
     expect(simulate(text, { from: 0, init: { x: 0, "x'": 0 } }).final).toEqual(whole.final);
   });
 });
+
+describe("the rows and ledger of an instant read an output's relations on their side", () => {
+  const METHODS = ['auto', 'dopri5', 'rodas', 'rk4'] as const;
+
+  it('G = 3*x while x < 0.5: the row before x reaches 0.5 shows 1.5 (the analytic path showed the held 0)', () => {
+    // G = 3t up to t = 0.5, then held at 1.5: continuous, 1.5 on both sides of the instant
+    const text = "independent t from 0 to 3\nG = 3*x while x < 0.5\nH = x while x > 2\nx' = 1\nx(0) = 0";
+    for (const method of METHODS) {
+      const r = simulate(text, { method, eventsOnly: true, dense: true });
+      expect(r.status).toBe('ok');
+      const [e] = r.events;
+      // (the stepper's located x is a few ulps below 0.5: G within 8 ulps of 1.5)
+      expect(Math.abs(e.pre.G - 1.5)).toBeLessThan(8 * Number.EPSILON);
+      expect(Math.abs(e.post.G - 1.5)).toBeLessThan(8 * Number.EPSILON);
+      expect(r.rows[1][2]).toBe(e.pre.G);
+      // the dense solution's left limit is the ledger's pre, bit for bit
+      expect(r.sol!(e.t, 'left')).toEqual(e.pre);
+    }
+  });
+
+  it('G = if x < 0.5 then 1 else 2 at an event where x reaches 0.5: 1 before, 2 after, on every path', () => {
+    // (before: the analytic path said 2, the value at the instant; after: the stepper said 1,
+    // its located state a double short of 0.5; the action reads 1 before on both)
+    const text =
+      "independent t from 0 to 1\ndiscrete n = 0\nevent e when x - 0.5 rises do n := if x < 0.5 then 1 else 2 end\nG = if x < 0.5 then 1 else 2\nx' = 1\nx(0) = 0";
+    for (const method of METHODS) {
+      const r = simulate(text, { method, eventsOnly: true, dense: true });
+      const [e] = r.events;
+      expect([e.pre.G, e.post.G, e.post.n]).toEqual([1, 2, 1]);
+      expect(r.rows.map((row) => row[3])).toEqual([1, 1, 2, 2]);
+      expect(r.sol!(e.t, 'left')).toEqual(e.pre);
+      expect(r.sol!(e.t)).toEqual(e.post);
+      // a run that stops there ends after the instant, as its last row (the stepper's final said 1)
+      const stopped = simulate(text.replace('n := if x < 0.5 then 1 else 2', 'n := 1; stop'), { method });
+      expect(stopped.status).toBe('stopped');
+      expect(stopped.final.G).toBe(2);
+      expect(stopped.rows.at(-1)![3]).toBe(2);
+    }
+  });
+});

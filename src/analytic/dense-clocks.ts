@@ -180,7 +180,8 @@ export class ClosedFormDense implements DenseSource {
     let hi = t,
       lo = 0,
       kind = POST;
-    if (a < I.count && I.field(a, 0) + I.field(a, 1) === t) {
+    const atInstant = a < I.count && I.field(a, 0) + I.field(a, 1) === t;
+    if (atInstant) {
       // (instants closer than an ulp of t round to one t: the first one's left, the last one's right)
       if (!left) while (a + 1 < I.count && I.field(a + 1, 0) + I.field(a + 1, 1) === t) a++;
       hi = I.field(a, 0);
@@ -212,8 +213,8 @@ export class ClosedFormDense implements DenseSource {
       const advance = this.advance[this.groups[g]];
       if (h !== 0 && advance !== null) advance(sh + sl, h, y, p, d);
     }
-    // (the left limit at an instant reads relations as its events do, as the ledger's pre)
-    if (kind === PRE) this.model.outputsBefore(t, y, p, d, this.sw, out, 1);
+    // (at an instant, as its rows and ledger read them: before its events or after)
+    if (atInstant) this.model.outputsAtInstant(t, y, p, d, this.sw, out, kind === PRE ? 1 : -1);
     else this.model.outputs(t, y, p, d, this.sw, out);
   }
 }

@@ -186,6 +186,7 @@ export class AnalyticSimulator {
     if (this.dense) result.sol = denseSolution(m, this.dense);
     this.dueAt.floor = this.firing.tieFloor = tieFloor(t0, tEnd);
     this.firing.rows = keep;
+    this.firing.lastInstant = NaN;
     this.firing.withValues = settings.eventValues;
     const probes = settings.probes ? settings.probes.filter((q) => q >= t0 && q <= tEnd).sort(ascending) : NO_PROBES;
     const probeOut: NonNullable<SimulationResult['probes']> = [];
@@ -665,7 +666,7 @@ export class AnalyticSimulator {
         this.recorder.advanceGrid();
         this.clocks.lend(this.outputGroups, tg, 0, ws.y, ws.p, ws.d);
         // (left limits: a grid row at an instant's time comes before its events)
-        m.outputsBefore(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
+        m.outputsAtInstant(tg, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
         this.clocks.giveBack(ws.y);
         this.recorder.fixedRow(tg, ws.outPost);
       }
@@ -709,10 +710,14 @@ export class AnalyticSimulator {
     this.clocks.everyTo(hi, lo, ws.y, ws.p, ws.d);
     const unbounded = overflow ? null : this.diagnosis.nonFiniteAt(t, ws.y, ws.d);
     if (unbounded !== null) return this.fail(result, unbounded, t);
-    // (at the end of the range, the left limits: a crossing there is no event)
-    const atEnd = ended && t !== run.s.t0;
+    // A run that ends at an instant (a stop, a delta at the end) ends after its events, as its
+    // last row; one that ends at the end of its range otherwise, at the left limits (a
+    // crossing there is no event).
+    const afterInstant = t === this.firing.lastInstant;
+    const atEnd = ended && t !== run.s.t0 && !afterInstant;
     this.recorder.endRow(t, ws.y, ws.d, atEnd);
-    if (atEnd) m.outputsBefore(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
+    if (afterInstant) m.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, -1);
+    else if (atEnd) m.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
     else m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     result.stats = { steps: run.instants, rejected: 0, rhsEvaluations: 0, events: run.eventCount, method: 'analytic' };

@@ -33,6 +33,8 @@ export class AnalyticFiring {
   withValues = true;
   /** the run's floor of the tie tolerance (driver/time-tie.ts, tieFloor) */
   tieFloor = 1;
+  /** the time of the last instant fired (NaN before the first): a run that ends there ends after it */
+  lastInstant = NaN;
   /** functions that event iteration looks at, and their values, rates and roundings before the actions */
   private readonly moved: Int32Array;
   private readonly movedBefore: Float64Array;
@@ -115,6 +117,7 @@ export class AnalyticFiring {
    * it was, since emptying an array costs more than the rest of an impact.)
    */
   fireOne(t: number, k: number): InstantOutcome {
+    this.lastInstant = t;
     const ws = this.ws,
       ev = ws.model.events[k],
       out = this.outcome;
@@ -148,6 +151,7 @@ export class AnalyticFiring {
   }
 
   private general(t: number, fired: readonly number[]): InstantOutcome {
+    this.lastInstant = t;
     const ws = this.ws,
       m = ws.model,
       rec = this.recorder,
@@ -158,7 +162,7 @@ export class AnalyticFiring {
     let round: readonly number[] = fired;
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
-    if (needOutputs) m.outputsBefore(t, y, p, d, sw, ws.outPre, 1);
+    if (needOutputs) m.outputsAtInstant(t, y, p, d, sw, ws.outPre, 1);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS) {
@@ -180,7 +184,8 @@ export class AnalyticFiring {
       const nMoved = this.valuesBefore(t, round);
       this.commit(round, yOut, dOut);
       const next = this.crossedBy(t, nMoved);
-      if (needOutputs) m.outputs(t, y, p, d, sw, ws.outPost);
+      // (after the events: relations at their zero on the side the motion goes on to)
+      if (needOutputs) m.outputsAtInstant(t, y, p, d, sw, ws.outPost, -1);
       const postValues = withValues ? rec.values(t, ws.outPost) : NO_VALUES;
       // several events at one instant: each ledger line shows what its own actions did, from
       // the values before the round (put back once, and the round's results after the ledger)
@@ -343,7 +348,7 @@ export class AnalyticFiring {
     m.events[k].apply(t, y, ws.p, d, ws.sw, yTmp, dOwn, 1);
     this.restore(k, yTmp, dOwn);
     const out = new Float64Array(m.outputNames.length);
-    m.outputs(t, y, ws.p, d, ws.sw, out);
+    m.outputsAtInstant(t, y, ws.p, d, ws.sw, out, -1);
     this.restore(k, yPre, dPre);
     return this.recorder.values(t, out);
   }

@@ -166,10 +166,12 @@ export interface CompiledModel {
   outputNames: string[];
   outputs: HotFunction;
   /**
-   * The outputs at their left limits in the run's direction `dir` (relations at their zero
-   * read on the side the motion comes from): the row before an instant, the end of the range.
+   * The outputs at an instant: relations at their zero that only outputs read are taken on
+   * the side the motion comes from for `dir` (the run's direction: before the instant's
+   * events, the left limits as the actions read them; also grid rows and the end of the
+   * range) or goes on to for -dir (after them); see emit-values.ts.
    */
-  outputsBefore: (
+  outputsAtInstant: (
     t: number,
     y: Float64Array,
     p: Float64Array,
@@ -219,7 +221,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
   const eventMeta = emitEventActions(system, em, program, slotIndex);
   const { scheduleIndex, bcIndex } = emitValues(system, program);
 
-  const members = `outputs, outputsBefore, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')}`;
+  const members = `outputs, outputsAtInstant, initial, apply: ${families.get('apply')}, rate: ${eventMeta.some((meta) => meta.marcusTargets) ? `[${eventMeta.map((meta, i) => (meta.marcusTargets ? `rate${i}` : 'null')).join(', ')}]` : `new Array(${eventMeta.length}).fill(null)`}, scalar: ${families.get('scalar')}`;
   // the whole program as transform --format js shows it: the flow's parts first
   const source = () => {
     const f = flow.text();
@@ -233,7 +235,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
 
   const made = new Function([...parts, `return { ${members} };`].join('\n\n'))() as {
     outputs: HotFunction;
-    outputsBefore: CompiledModel['outputsBefore'];
+    outputsAtInstant: CompiledModel['outputsAtInstant'];
     initial: CompiledModel['initial'];
     apply: CompiledEvent['apply'][];
     rate: (HotFunction | null)[];
@@ -290,7 +292,7 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     switching: system.switching,
     outputNames: system.outputs.map((o) => o.name),
     outputs: made.outputs,
-    outputsBefore: made.outputsBefore,
+    outputsAtInstant: made.outputsAtInstant,
     initial: made.initial,
     boundary: system.boundaryConditions.map((bc, i) => ({
       label: bc.label,

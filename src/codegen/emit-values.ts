@@ -36,12 +36,14 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
       'locked',
     ),
   );
-  // The left limits, as the actions read them: the row before an instant, and the end of the
-  // range (a crossing there is no event). A rule `G = 3*x while x < 0.5` read as x reaches 0.5
-  // is 1.5 there, not the held value its stopping event has not set yet. Without a relation
-  // to read at its left limit, the two are one function.
+  // The outputs at an instant: relations at their zero on the side the motion comes from for
+  // the run's direction `dir` (the left limits, as the actions read them: the row before an
+  // instant, grid rows, the end of the range, where a crossing is no event) or goes on to for
+  // -dir (the row after). A rule `G = 3*x while x < 0.5` read as x reaches 0.5 is 1.5 there,
+  // not the held value its stopping event has not set yet; `if x < 0.5 then 1 else 2` is 1
+  // before and 2 after. Without a relation to read at its zero, the two are one function.
   const before = outFn(
-    'outputsBefore',
+    'outputsAtInstant',
     outputExprs.map((o, i) => ({ deps: [o], line: (e) => `  out[${i}] = ${e.expr(o, 'before')};\n` })),
     'before',
     't, y, p, d, sw, out, dir',
@@ -49,7 +51,7 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
   if (before.includes('leftSide(')) {
     if (!parts.includes(LEFT_SIDE_HELPER)) parts.push(LEFT_SIDE_HELPER);
     parts.push(before);
-  } else parts.push('const outputsBefore = (t, y, p, d, sw, out, dir) => outputs(t, y, p, d, sw, out);');
+  } else parts.push('const outputsAtInstant = (t, y, p, d, sw, out, dir) => outputs(t, y, p, d, sw, out);');
 
   // Initial values use parameters only (the analysis checked that).
   parts.push(

@@ -243,9 +243,8 @@ export class StepDense implements DenseSource {
       const states = I.off + I_STATES + (before ? 0 : this.n);
       this.y.set(I.buf.subarray(states, states + this.n));
       this.loadValues(I.buf[I.off + (before ? I_CTX_PRE : I_CTX_POST)]);
-      // (before the events: relations read as the events read them, as the ledger's pre)
-      if (before) m.outputsBefore(t, this.y, this.p, this.d, this.sw, out, dir);
-      else m.outputs(t, this.y, this.p, this.d, this.sw, out);
+      // (as the instant's rows and ledger read them: before its events or after)
+      m.outputsAtInstant(t, this.y, this.p, this.d, this.sw, out, before ? dir : -dir);
       return;
     }
     const piece = this.pieceAt(u, before);

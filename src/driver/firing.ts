@@ -202,7 +202,7 @@ export class Firing {
     let round: readonly number[] = fired;
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
-    if (needOutputs) m.outputsBefore(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
+    if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS)
@@ -256,7 +256,8 @@ export class Firing {
       }
       ws.y.set(ws.yOut);
       ws.d.set(ws.dOut);
-      if (needOutputs) m.outputs(t, ws.y, p, ws.d, sw, ws.outPost);
+      // (after the events: relations at their zero on the side the motion goes on to)
+      if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPost, -ws.dir);
       const postValues = withValues ? rec.values(t, ws.outPost) : NO_VALUES;
       for (const k of round) {
         const ev = m.events[k];
@@ -294,7 +295,7 @@ export class Firing {
     // (its Marcus flow too, alone from the values before: its ledger jump was 0 in a round of two)
     if (m.events[k].marcus) this.marcusFlow(t, k, dk, ws.dPre);
     const out = new Float64Array(m.outputNames.length);
-    m.outputs(t, yk, ws.p, dk, ws.sw, out);
+    m.outputsAtInstant(t, yk, ws.p, dk, ws.sw, out, -ws.dir);
     return this.recorder.values(t, out);
   }
 

@@ -191,7 +191,7 @@ export class Recorder {
       if (dir * (tg - tPrevAbs) <= 0) continue;
       stepper.interpolate(tg === tAbs ? tau1 : tau0 + (tg - tPrevAbs), ws.yTmp);
       // (left limits: a grid row at an instant's time comes before its events)
-      ws.model.outputsBefore(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out, dir);
+      ws.model.outputsAtInstant(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out, dir);
       this.push(tg, this.out, false);
     }
   }
@@ -236,7 +236,7 @@ export class Recorder {
     if (!this.keep || this.lastT === t || !Number.isFinite(t)) return;
     if (this.times && (t === this.gridStart || t === this.tEnd) && !this.times.includes(t)) return;
     const ws = this.ws;
-    if (before) ws.model.outputsBefore(t, y, ws.p, d, ws.sw, this.out, ws.dir);
+    if (before) ws.model.outputsAtInstant(t, y, ws.p, d, ws.sw, this.out, ws.dir);
     else ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
     this.push(t, this.out, false);
   }

@@ -240,10 +240,14 @@ export class Simulator {
       if (end.kind === 'zeno') result.accumulationPoint = end.accumulationPoint;
     }
     const t = rs.t;
-    // (at the end of the range, the left limits: a crossing there is no event)
-    const atEnd = end === null && rs.ended && t !== rs.t0;
+    // A run that ends at an instant (a stop, a delta at the end) ends after its events, as its
+    // last row; one that ends at the end of its range otherwise, at the left limits (a
+    // crossing there is no event).
+    const afterInstant = t === this.lastInstantAt;
+    const atEnd = end === null && rs.ended && t !== rs.t0 && !afterInstant;
     this.recorder.endRow(t, ws.y, ws.d, atEnd);
-    if (atEnd) this.model.outputsBefore(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, ws.dir);
+    if (afterInstant) this.model.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, -ws.dir);
+    else if (atEnd) this.model.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, ws.dir);
     else this.model.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
     result.final = this.recorder.values(t, ws.outPost);
     finishStats(rs);
