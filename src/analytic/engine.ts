@@ -607,7 +607,7 @@ export class AnalyticSimulator {
     const still = firedHere && !reset && Math.abs(c[0] - this.preValue[j]) <= this.preBound[j] + bound;
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound);
     if (pr.outcome === 'contact') {
-      this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
+      this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, start), t);
       return false;
     }
     if (pr.outcome === 'unresolved' && pr.s === 0) {

@@ -37,6 +37,8 @@ export interface EventPlan {
   /** whether its actions can change the value of an event function (events[k].moves), and of its own */
   moves: boolean;
   movesOwn: boolean;
+  /** whether its actions can change its own function's value or rate (an impact, not a detector) */
+  touchesOwn: boolean;
   /** the event functions of other events that its actions can turn (events[k].touches, its own left out) */
   turns: Int32Array;
   /** whether its actions stop the run (it interacts with every event: those at its instant fire with it) */
@@ -125,6 +127,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       broughtFor,
       moves: ev.moves.length > 0,
       movesOwn: ev.watchIndex >= 0 && ev.moves.includes(ev.watchIndex),
+      touchesOwn: ev.watchIndex >= 0 && ev.touches.includes(ev.watchIndex),
       turns: Int32Array.from(turns),
       stops: ev.stops,
     };

@@ -64,6 +64,18 @@ export class Predictor {
       dir = plan.dir;
     this.outcome = 'crossing';
     const atZero = still || !(Math.abs(c[0]) > bound);
+    if (atZero && start && dir !== 0 && plan.touchesOwn) {
+      // At rest at its zero at the start (zero rate), pushed across in its direction, by a
+      // motion its own actions would turn (an impact, not a detector): a persisting contact,
+      // as after a plastic impact (a ball at rest on the floor at t0 fell through it with
+      // status ok). One that leaves with a rate does not fire there.
+      const sign = this.roots.departure(c, 0, D);
+      if (sign === dir && this.roots.order >= 2) {
+        this.outcome = 'contact';
+        this.s = 0;
+        return;
+      }
+    }
     if (atZero && !start) {
       const sign = this.roots.departure(c, 0, D),
         order = this.roots.order;

@@ -212,6 +212,39 @@ export class Arming {
     return this.sittingFrom[w];
   }
 
+  /**
+   * At the start of a run (ws.gPrev, ws.rPrev there): a state event's function that starts at
+   * its zero with zero rate, each within its rounding, and whose own actions turn its motion
+   * (an impact), rests there like one left by a plastic impact (releaseContact), on the side
+   * its direction comes from: a ball at rest on the floor
+   * at t0 (h = 0, v = 0, `h falls`). The motion pushing it across is then a persisting contact
+   * (held as a constraint with zeno = continue), as after an event; it fell through the floor
+   * with status ok. A function that leaves its zero on that side, or with a rate, is let go
+   * as before (`sin(pi t) crosses` fires from 1 on). Returns how many it holds.
+   */
+  restingAtStart(t0: number): number {
+    const ws = this.ws,
+      m = ws.model;
+    let n = 0;
+    for (let w = 0; w < ws.nWatch; w++) {
+      const dir = this.direction[w];
+      const info = m.watchInfo[w];
+      if (info.kind !== 'event' || this.isBoolean[w] || this.held[w] || dir === 'crosses') continue;
+      // (an impact, whose actions turn its function's motion; not a detector: y = t^2/2 rises
+      // from its zero at t0 and never crossed, which is no contact)
+      if (!m.events[info.event].touches.includes(w)) continue;
+      const g = ws.gPrev[w],
+        rate = ws.rPrev[w];
+      if (!(Math.abs(g) <= 4 * m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw))) continue;
+      if (!(Math.abs(rate) <= 4 * m.rateBoundOne[w](t0, ws.y, ws.p, ws.d, ws.sw))) continue;
+      ws.gBound[w] = m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw);
+      // (rises and falls name sides in the order of t: a backward run meets them reversed)
+      this.releaseContact(w, dir === 'rises' ? -ws.dir : ws.dir);
+      n++;
+    }
+    return n;
+  }
+
   /** Holds function w at zero for as long as a contact constraint keeps it there. */
   holdForContact(w: number): void {
     this.held[w] = 1;

@@ -428,9 +428,11 @@ export class Diagnosis {
   }
 
   /** The message for a state event function held at zero with zero rate and pushed across. */
-  contactMessage(k: number, at: number): string {
+  contactMessage(k: number, at: number, fromStart = false): string {
     const m = this.ws.model;
     const { ev, cond } = this.watchedCondition(k);
+    if (fromStart)
+      return `persisting contact at the start, ${m.system.independent} = ${at}: the function of event ${ev?.name ?? '?'}, ${cond}, starts at zero with zero rate and the motion pushes it across (a ball at rest on the floor, bodies in contact pushed together), so the event never fires and the motion passes through; deltastep does not step through it, and holds as a constraint (option zeno = continue) only a contact that the event's own impact made. Start the motion off the contact (dropped from a small height, the body comes to rest and is held with zeno = continue), or model the contact phase explicitly (a discrete mode with the joint motion)`;
     return `persisting contact at ${m.system.independent} = ${at}: after event ${ev?.name ?? '?'}, ${cond} stays at zero with zero rate while the motion pushes it across (bodies that should move together, or a ball at rest on the floor); deltastep does not step through it. Model the contact phase explicitly (a discrete mode with the joint motion), or let the bodies separate`;
   }
 }

@@ -213,6 +213,8 @@ export class Simulator {
     else {
       this.recorder.endRow(t0, y, d);
       this.refreshWatch(t0, y, d);
+      // (a function at rest at its zero: a contact if the motion pushes it across)
+      if (t0 !== tEnd) this.crossings.arming.restingAtStart(t0);
     }
     takeProbes(rs, this.ws, t0);
     // (a run past the row limit stops there: its rows could otherwise fill a disk)
@@ -632,7 +634,9 @@ export class Simulator {
     const ws = this.ws,
       stepper = rs.stepper;
     const at = atInstant ?? ws.origin.abs(stepper.tPrev);
-    return failed(this.diagnosis.contactMessage(k, at), at, atInstant === undefined ? stepper.yPrev : ws.y);
+    // (no instant yet: the function rested at its zero from the start)
+    const fromStart = this.lastInstantAt !== this.lastInstantAt && at === rs.t0;
+    return failed(this.diagnosis.contactMessage(k, at, fromStart), at, atInstant === undefined ? stepper.yPrev : ws.y);
   }
 
   /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
