@@ -107,3 +107,22 @@ output H
     expect(simulate(model).final.H).toBe(1);
   });
 });
+
+describe('the row limit with eventsOnly', () => {
+  it("does not ask for eventsOnly when the rows are already the events' own", () => {
+    const r = simulate(
+      `independent t from 0 to 100
+discrete n = 0
+event tick every 1 do n := n + 1 end
+x' = 1
+x(0) = 0`,
+      { eventsOnly: true, maxRows: 50 },
+    );
+    expect(r.status).toBe('failed');
+    expect(r.message).toContain('more than 50 rows');
+    expect(r.message).toContain("the rows are the events' own, two per event (eventsOnly): raise the limit");
+    expect(r.message).not.toContain('--events-only');
+    // the rows kept are the events' before and after rows, up to the limit
+    expect(r.rows.length).toBeLessThanOrEqual(50);
+  });
+});

@@ -258,7 +258,11 @@ export class Recorder {
     const budget = this.denseBudget;
     if (!this.rowsOverflow && budget !== null)
       return `the dense solution (dense: true) would hold more than ${mebibytes(budget.limit)} by ${this.ws.model.system.independent} = ${budget.fullAt} (its limit, maxDenseBytes): ask for rows at the times you need instead (outputTimes; --output-times on the command line), shorten the range, or raise maxDenseBytes`;
-    return `more than ${this.maxRows} rows by ${this.ws.model.system.independent} = ${this.overflowAt} (the row limit, maxRows; --max-rows on the command line): ask for fewer rows (outputStep or eventsOnly; --output-step, --events-only) or raise the limit`;
+    // (with eventsOnly the rows are the events' own, two each: fewer only with fewer events)
+    const fewer = this.eventsOnly
+      ? "the rows are the events' own, two per event (eventsOnly): raise the limit, or shorten the range"
+      : 'ask for fewer rows (outputStep or eventsOnly; --output-step, --events-only) or raise the limit';
+    return `more than ${this.maxRows} rows by ${this.ws.model.system.independent} = ${this.overflowAt} (the row limit, maxRows; --max-rows on the command line): ${fewer}`;
   }
 
   ledger(entry: EventRecord): void {
