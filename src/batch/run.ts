@@ -92,7 +92,12 @@ export function runChunk(
     params = null;
     for (let j = 0; j < nr; j++) out.values[k * nr + j] = reportValue(report[j], lookup);
     out.status[k] = run.status;
-    out.message[k] = run.message;
+    // (a completed run's warnings travel as its message: a count at the border of dopri5's
+    // stability region, a tolerance raised, are part of its answer)
+    out.message[k] =
+      run.warnings.length === 0
+        ? run.message
+        : [run.message, ...run.warnings.map((w) => `warning: ${w}`)].filter((x) => x !== null).join('; ');
     onProgress?.(k + 1);
   }
   return out;

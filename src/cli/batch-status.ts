@@ -40,6 +40,9 @@ export class StatusTally {
   runs = 0;
   private firstFailed: Notable | null = null;
   private firstZeno: Notable | null = null;
+  /** runs that completed (ok, stopped) with a warning, and the first */
+  private warned = 0;
+  private firstWarned: Notable | null = null;
 
   constructor(private readonly names: readonly string[]) {}
 
@@ -47,12 +50,19 @@ export class StatusTally {
   add(index: number, parameters: ArrayLike<number>, status: BatchStatus, message: string | null): void {
     this.runs++;
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
-    if ((status === 'failed' && !this.firstFailed) || (status === 'zeno' && !this.firstZeno)) {
+    const warned = COMPLETED.includes(status) && message !== null && message.includes('warning: ');
+    if (warned) this.warned++;
+    if (
+      (status === 'failed' && !this.firstFailed) ||
+      (status === 'zeno' && !this.firstZeno) ||
+      (warned && !this.firstWarned)
+    ) {
       const at = this.names.map((n, j) => `${n} = ${formatValue(parameters[j])}`).join(', ');
       const set = this.names.map((n, j) => `${n}=${String(parameters[j])}`).join(',');
       const notable = { index, at, set, message };
       if (status === 'failed') this.firstFailed = notable;
-      else this.firstZeno = notable;
+      else if (status === 'zeno') this.firstZeno = notable;
+      else this.firstWarned = notable;
     }
   }
 
@@ -89,6 +99,11 @@ export class StatusTally {
     if (zeno > 0)
       process.stderr.write(
         `deltastep: ${zeno} of ${this.runs} runs stopped at an accumulation of events (zeno) before the end; the first, ${first(this.firstZeno!, 'where it stopped')}\n`,
+      );
+    // (their values are in the output and the statistics: what the warning says they are worth)
+    if (this.warned > 0)
+      process.stderr.write(
+        `deltastep: ${this.warned} of ${this.runs} runs completed with a warning; the first, ${first(this.firstWarned!, 'the warning')}\n`,
       );
     return failed > 0 ? EXIT.numerics : zeno > 0 ? EXIT.zeno : EXIT.ok;
   }

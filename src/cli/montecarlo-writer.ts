@@ -68,7 +68,8 @@ export class MonteCarloWriter implements ChunkConsumer {
       const index = this.doc.first + view.first + k;
       const parameters = view.parameters.subarray(k * m, (k + 1) * m);
       const values = view.values.subarray(k * nr, (k + 1) * nr);
-      const message = status === 'ok' ? null : view.message(k);
+      // (an ok run's message is its warnings, if any)
+      const message = view.message(k);
       this.tally.add(index, parameters, status, message);
       if (this.statsOver.includes(status)) {
         for (let j = 0; j < nr; j++) this.stats[j].add(values[j]);

@@ -76,7 +76,8 @@ export class SweepWriter implements ChunkConsumer {
       const index = this.doc.first + view.first + k;
       const x = view.parameters[k];
       const values = view.values.subarray(k * nr, (k + 1) * nr);
-      const message = status === 'ok' ? null : view.message(k);
+      // (an ok run's message is its warnings, if any)
+      const message = view.message(k);
       this.tally.add(index, view.parameters.subarray(k, k + 1), status, message);
       if (!this.outError) this.keepOutput(() => this.row(index, x, values, status, message));
       if (this.plot) {
