@@ -30,6 +30,7 @@ export class Diagnosis {
   setTolerances(rtol: number, atol: number): void {
     this.rtol = rtol;
     this.atol = atol;
+    this.timeResolutionNamed = false;
   }
 
   /**
@@ -81,6 +82,61 @@ export class Diagnosis {
     // (an implicit method is not held by stability)
     if (stiffness > 1 && !implicit(stepper)) return this.stiffMessage(stepper, stiffness);
     return null;
+  }
+
+  /**
+   * Whether the right-hand side the stepper sees is a staircase in t: a double resolves t only
+   * to one ulp (1.2e-4 at t = 1e12), so an f(t, y) that reads t (cos(t - 1e12)) stands still
+   * between those values and jumps at each. Where the last step (ending at the absolute time
+   * tAbs) is shorter than that ulp, and the jump of f from tAbs to the next double of t moves
+   * some state by its tolerance, the solution cannot be had to the tolerances, and what the
+   * run meets (a jump "not written", a contact, a crossing lost in noise, the step limit) is
+   * that staircase: the message that says so, or null (always null for a model that does not
+   * read t: f is the same at both times). A jump moves a state by Δf over the time it acts:
+   * the step, the ulp, or, for a stiff component, its relaxation time 1/|∂f_i/∂y_i|, whichever
+   * is shortest (x1' = −1e6 (x1 − cos(t − 1e12)) at its start: 7.5e-3 over 1e-6). `share`:
+   * the part of the tolerance that counts; a run failing anyway names the staircase as its
+   * cause from a hundredth (a crossing of x1 - 0.9 on that staircase at rtol 1e-3 was "not
+   * resolved", the function moving 5e-5 at once within a step, "its terms cancel").
+   */
+  timeResolutionCause(stepper: Stepper, tAbs: number, y: Float64Array = stepper.y, share = 1): string | null {
+    const ws = this.ws,
+      m = ws.model,
+      n = m.nStates;
+    const h = Math.abs(stepper.hLast),
+      u = ulpOf(tAbs);
+    if (!(h > 0 && h < u) || n === 0) return null;
+    const a = this.fStart,
+      b = this.fChord;
+    m.rhs(tAbs, y, ws.p, ws.d, ws.sw, a);
+    m.rhs(tAbs + u, y, ws.p, ws.d, ws.sw, b);
+    for (let i = 0; i < n; i++) {
+      const sc = share * (this.atol + this.rtol * Math.abs(y[i]));
+      const jump = Math.abs(b[i] - a[i]);
+      if (!(jump * h > sc)) continue;
+      if (!(jump * Math.min(h, this.relaxationTime(tAbs, y, i, a[i], sc)) > sc)) continue;
+      this.timeResolutionNamed = true;
+      const sys = m.system,
+        t = sys.independent;
+      const eq = sys.equations.find((q) => q.state === sys.states[i].name);
+      return `the right-hand side of ${sys.states[i].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''} reads ${t}, which double precision resolves at ${t} = ${tAbs} only to ${u.toPrecision(3)} (one ulp), coarser than the steps this solution needs (${h.toPrecision(2)}): between those values of ${t} the right-hand side stands still and at each it jumps, by more than the tolerances allow; count ${t} from the start of the range (write the model with ${t} from 0, and ${t} - T0 as ${t}), so that ${t} keeps its digits`;
+    }
+    return null;
+  }
+
+  /** whether timeResolutionCause has named the run's failure (set until the next run) */
+  timeResolutionNamed = false;
+
+  /** 1/|∂f_i/∂y_i| at (t, y) by a difference (f_i(t, y) = fi), or Infinity */
+  private relaxationTime(t: number, y: Float64Array, i: number, fi: number, sc: number): number {
+    const ws = this.ws,
+      yi = y[i];
+    const dy = Math.max(Math.sqrt(Number.EPSILON) * Math.abs(yi), sc);
+    ws.yTmp.set(y);
+    ws.yTmp[i] = yi + dy;
+    ws.model.rhs(t, ws.yTmp, ws.p, ws.d, ws.sw, this.dydtProbe);
+    const rate = Math.abs(this.dydtProbe[i] - fi) / dy;
+    return rate > 0 ? 1 / rate : Infinity;
   }
 
   /** The message of a right-hand side not finite just ahead of the stepper, or null. */
@@ -443,6 +499,18 @@ function jumpMessage(equation: string): string {
 
 function nonFiniteMessage(what: string): string {
   return `${what}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
+}
+
+/** The spacing of the doubles at x (one ulp): 1.2e-4 at 1e12, 2.2e-16 at 1. */
+function ulpOf(x: number): number {
+  const a = Math.abs(x);
+  if (!(a >= 2 ** -1022)) return Number.MIN_VALUE;
+  if (a === Infinity) return Infinity;
+  let e = Math.floor(Math.log2(a));
+  // (log2 of a double next to a power of two may round across it)
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  return 2 ** (e - 52);
 }
 
 /** whether the steps are taken by an implicit method (rodas, radau5, or auto while it uses one) */

@@ -232,7 +232,14 @@ export class Simulator {
     const stiff = this.stiffEvents.warning(rs.stepper, this.model.system.independent);
     if (stiff !== null) result.warnings.push(stiff);
     if (end !== null && end.kind === 'failed') {
-      this.fail(result, end.message, end.t, end.y, ws.d);
+      // what a staircase in t (t read far from 0, steps below its ulp) looks like is not its
+      // cause: a run failing anyway names it from a hundredth of the tolerance
+      const coarse = this.diagnosis.timeResolutionNamed
+        ? null
+        : this.diagnosis.timeResolutionCause(rs.stepper, end.t, end.y, 0.01);
+      const message =
+        coarse === null ? end.message : `${coarse} (the run stopped on what that looks like: ${end.message})`;
+      this.fail(result, message, end.t, end.y, ws.d);
       finishStats(rs);
       return result;
     }

@@ -159,6 +159,11 @@ export class StepGuard {
     if (this.tracking && --this.untilReadmit === 0) this.readmit(stepper, tAbs);
     if (this.nBelow > 0) this.trackPeaks(stepper);
     const h = Math.abs(stepper.hLast);
+    // steps below the resolution of t (only far from t = 0): does f see t as a staircase?
+    if (h < 2 * Number.EPSILON * Math.abs(tAbs)) {
+      const coarse = this.diagnosis.timeResolutionCause(stepper, tAbs);
+      if (coarse !== null) return coarse;
+    }
     if (this.watch > 0) {
       this.watch--;
       const jump = this.diagnosis.jumpCause(stepper);
