@@ -487,10 +487,12 @@ export class Radau5Stepper extends StepperBase implements Stepper {
       this.stats.newtonIterations!++;
       let dyno = 0;
       for (let i = 0; i < n; i++) {
-        const q = 1 / scal[i];
-        const a = z1[i] * q,
-          b = z2[i] * q,
-          c = z3[i] * q;
+        // (divided, not times 1/scal: a scale below 5.6e-309, atol 1e-320 at a state of 1e-304,
+        // has no finite reciprocal, and 0·Infinity is NaN, "not finite", for a state of 1e-304)
+        const sc = scal[i];
+        const a = z1[i] / sc,
+          b = z2[i] / sc,
+          c = z3[i] / sc;
         dyno += a * a + b * b + c * c;
       }
       dyno = Math.sqrt(dyno / (3 * n));
