@@ -91,3 +91,79 @@ describe('radau5 at an atol below the smallest normal double: no false overflow'
     expect(Math.abs(r.final.y - exact)).toBeLessThan(100 * rtol * exact);
   });
 });
+
+describe('many deltas into a state that stays small: the steps are held to rtol of the state, not of u = y - S', () => {
+  // A' = -Vm A/(Km + A) + D delta(t - dose), a dose every 1 from 1 to 1000: A settles into a
+  // periodic orbit, A(k + 1/2) = 0.174584553073188 (SciPy's Radau, LSODA and DOP853 at rtol
+  // 1e-13, the doses as resets, agreeing to 3e-13). The u-plus-step form integrated
+  // u = A - S with S = 1000 by the end, so the tolerance was rtol·1000: under the default method
+  // A = 0.175406 (4700 times rtol 1e-6 off), and at rtol 1e-3 A = -445.7 (auto, rodas),
+  // -728.2 (radau5), -962.9 (dopri5), status ok. Bar: 20 (atol + rtol·A), the Test Set's bar
+  // for a one-step method's error added over the run (tests/testset.test.ts).
+  const mm = `independent t from 0 to 1000.5
+parameter Vm = 2, Km = 0.1, D = 1
+event dose every 1 from 1
+A' = -Vm*A/(Km + A) + D*delta(t - dose)
+A(0) = 1`;
+  const exact = 0.174584553073188;
+  it.each(
+    (['auto', 'rodas', 'radau5', 'dopri5', 'dop853'] as const).flatMap((method) =>
+      [1e-3, 1e-6].map((rtol) => [method, rtol] as const),
+    ),
+  )('%s at rtol %s: 1000 doses, A(1000.5) to the tolerance', (method, rtol) => {
+    const atol = 1e-3 * rtol;
+    const r = simulate(mm, { method, rtol, atol, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.stats.events).toBe(1000);
+    expect(Math.abs(r.final.A - exact)).toBeLessThan(20 * (atol + rtol * exact));
+  });
+  it('the default settings (auto, rtol 1e-6)', () => {
+    const r = simulate(mm, { eventsOnly: true });
+    expect(Math.abs(r.final.A - exact)).toBeLessThan(20 * 1e-6 * exact);
+  });
+
+  // A stiff dimerisation 2A <-> B (kf = 1e6, kb = 1e4), B -> C (1e-3), with a dose of
+  // D·100/pi² into A at each root of sin(pi t/10): A stays near 0.48 on its fast manifold while
+  // S grows by 2.53 per dose. radau5 at rtol 1e-3 took steps of 2.8 against a tolerance of
+  // 1e-3·|u| = 0.05 for A: A(193.3) = 0.404, and a step later A = -0.095, which the quadratic
+  // term then blew up ("the step size fell below the resolution of t" at t = 196.6).
+  // Reference: SciPy's Radau and LSODA at rtol 1e-12, the 20 doses as resets, agreeing to 7e-14.
+  const dimer = `independent t from 0 to 193.3
+parameter kf = 1e6, kb = 1e4, k3 = 1e-3, D = 0.25
+A' = -2*kf*A^2 + 2*kb*B + D*delta(sin(pi*t/10))*10/pi
+B' = kf*A^2 - kb*B - k3*B
+C' = k3*B
+M = A + 2*B + 2*C
+A(0) = 1; B(0) = 0; C(0) = 0`;
+  const ref = { A: 0.48164713133509, B: 23.198395900353, C: 2.391076444564 };
+  it.each(
+    (['auto', 'rodas', 'radau5'] as const).flatMap((method) => [1e-3, 1e-6].map((rtol) => [method, rtol] as const)),
+  )('the dosed dimerisation on %s at rtol %s: every species to the tolerance, the mass exact', (method, rtol) => {
+    const atol = 1e-3 * rtol;
+    const r = simulate(dimer, { method, rtol, atol, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    for (const [k, v] of Object.entries(ref))
+      expect(Math.abs(r.final[k] - v), `${k} = ${r.final[k]}`).toBeLessThan(20 * (atol + rtol * v));
+    // A + 2B + 2C changes only by the doses: 1 + 20·D·100/pi², to rounding
+    expect(Math.abs(r.final.M - (1 + (20 * 0.25 * 100) / Math.PI ** 2))).toBeLessThan(1e-12 * 52);
+  });
+});
+
+describe('the analytic path folds the jumps too: doses far larger than what is left', () => {
+  // A' = -k A + D delta(t - dose), a dose of 1e6 every 1 from 1 to 100, k = 40: between doses
+  // A decays by e^-40, so A(100.5) = Σ_j D e^{-k (100.5 - j)} = 0.00206115362243856 (mpmath),
+  // while S = 1e8. The closed forms carried u = A - S, known to ulp(1e8) = 1.5e-8 only:
+  // A = 0.00206114352 (5e-6 relative off, at any rtol; status ok). Now to rounding.
+  it.each([
+    [40, 0.002061153622438558],
+    [20, 45.39992985606108],
+  ])('k = %s: A(100.5) = %s to 1e-14 relative, on the analytic path', (k, exact) => {
+    const r = simulate(
+      `independent t from 0 to 100.5\nparameter k = ${k}, D = 1e6\nevent dose every 1 from 1\nA' = -k*A + D*delta(t - dose)\nA(0) = 0`,
+      { rtol: 1e-12, atol: 1e-30, eventsOnly: true },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stats.method).toBe('analytic');
+    expect(Math.abs(r.final.A - exact)).toBeLessThan(1e-14 * exact);
+  });
+});

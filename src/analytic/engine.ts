@@ -17,6 +17,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { Diagnosis } from '../driver/diagnosis.js';
 import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
+import { foldSlots, stepStates } from '../driver/step-fold.js';
 import { crossingAtEnd, endGuard } from './range-ends.js';
 import { stepsMessage, touchesZeroMessage } from './messages.js';
 import { rangeRefusal } from '../report/path.js';
@@ -94,6 +95,20 @@ export class AnalyticSimulator {
   /** after the actions, the right-hand sides of what they touched (finite-after.ts) */
   private readonly finite: FiniteAfter;
   private readonly touchOf = (k: number): Int32Array => this.plans[k].touch;
+  /** per step variable, the state its jumps are folded into after an instant (driver/step-fold.ts) */
+  private readonly stepStates: Int32Array;
+  /**
+   * Brings state s's group to the instant before a jump is folded into it: a group whose flow
+   * does not read the step variable (y' = delta(...): u1' = 0) is not among those the event
+   * brought, and a lent one would be put back over the fold.
+   */
+  private readonly bringState = (s: number): void => {
+    const one = this.oneGroup;
+    one[0] = this.groupOf[s];
+    this.bring(one);
+  };
+  private readonly groupOf: Int32Array;
+  private readonly oneGroup = new Int32Array(1);
 
   constructor(model: CompiledModel) {
     this.model = model;
@@ -102,6 +117,9 @@ export class AnalyticSimulator {
       throw new Error(`internal: the analytic path asked for ${model.system.model}, which has no closed form`);
     this.ws = new Workspace(model);
     this.recorder = new Recorder(this.ws);
+    this.stepStates = stepStates(this.ws);
+    this.groupOf = new Int32Array(model.nStates);
+    st.groups.forEach((g, i) => g.states.forEach((s) => (this.groupOf[s] = i)));
     this.plans = plansOf(model, st);
     this.clocks = new Clocks(
       model.closedForm().advance,
@@ -294,6 +312,7 @@ export class AnalyticSimulator {
       // (pr.rateSign(plan), written out)
       preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
       const outcome = firing.fireOne(t, k);
+      foldSlots(ws, this.stepStates, plan.dSlots, this.bringState);
       run.eventCount++;
       one[0] = k;
       this.firedNow = one;
@@ -427,6 +446,8 @@ export class AnalyticSimulator {
     if (!this.arrive(run, due, t)) return true;
     this.dense?.arrived(run.hi, run.lo, due);
     const outcome = this.firing.fire(t, due);
+    // the jumps into the states they belong to (driver/step-fold.ts)
+    for (const k of outcome.fired) foldSlots(this.ws, this.stepStates, this.plans[k].dSlots, this.bringState);
     this.dense?.fired(run.hi, run.lo, outcome.fired);
     run.eventCount += outcome.count;
     this.stopQueue.fired(outcome.fired, run.hi, run.lo);

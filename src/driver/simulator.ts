@@ -47,6 +47,7 @@ import { Workspace, sharedRhs } from './workspace.js';
 import { emptyResult, failRun, finishStats, startValues, takeDue, takeProbes, type RunState } from './run-state.js';
 import { StepperCache } from './stepper-cache.js';
 import { failed, type RunEnd } from './run-end.js';
+import { foldSteps, stepStates } from './step-fold.js';
 
 export class Simulator {
   readonly model: CompiledModel;
@@ -82,6 +83,8 @@ export class Simulator {
   private readonly refineStart: Float64Array;
   /** the start of the current run's range (restartAtOrigin measures the resolution from it) */
   private runStart = 0;
+  /** per step variable, the state its jumps are folded into at a restart (step-fold.ts) */
+  private readonly stepStates: Int32Array;
   /** the run's firstStep: the proposal of the first restart (undefined: the stepper's heuristic) */
   private firstStep: number | undefined = undefined;
 
@@ -100,6 +103,7 @@ export class Simulator {
     this.stiffEvents = new StiffEvents();
     this.stopQueue = new StopQueue(model.events.length);
     this.refineStart = new Float64Array(model.nStates);
+    this.stepStates = stepStates(ws);
     this.steppers = new StepperCache(ws);
     this.contacts = new ContactLifecycle(ws, this.crossings, this.zeno, this.recorder, {
       restart: (stepper, hInit) => this.restartAtOrigin(stepper, hInit),
@@ -577,6 +581,8 @@ export class Simulator {
       const gap = this.zeno.sinceLast(k, ws.origin.hi, ws.origin.lo);
       if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
     }
+    // the jumps into the states they belong to, so that the steps are held to rtol of those
+    foldSteps(ws, this.stepStates);
     // (no step yet: the run's firstStep, if given, as at the start)
     this.restartAtOrigin(stepper, proposal !== 0 ? proposal : this.firstStep);
     this.refreshWatch(at, ws.y, ws.d);
