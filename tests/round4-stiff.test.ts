@@ -3,7 +3,7 @@
  * answers found there, each against its exact answer or the true cause of the failure.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate, type MethodName } from '../src/index.js';
+import { compileModel, formatText, simulate, transformReport, type MethodName } from '../src/index.js';
 
 describe("a stiff model that reads t far from t = 0: t's own resolution is named, not a discontinuity", () => {
   // x1' = −1e6 (x1 − cos(t − 1e12)) on [1e12, 1e12 + 1]. A double resolves t there only to
@@ -165,5 +165,25 @@ describe('the analytic path folds the jumps too: doses far larger than what is l
     expect(r.status).toBe('ok');
     expect(r.stats.method).toBe('analytic');
     expect(Math.abs(r.final.A - exact)).toBeLessThan(1e-14 * exact);
+  });
+});
+
+describe('transform does not count a listing it cut short', () => {
+  // delta(sin(pi t/10)) on [0, 10000.5] has 1001 roots (0, 10, ..., 10000) and the run fires
+  // 1001 impulses; the listing holds the first 1000 and said "(1000 in all)".
+  it('"more than 1000", with the warning', () => {
+    const report = transformReport(
+      compileModel(`independent t from 0 to 10000.5\nx' = -x + delta(sin(pi*t/10))\nx(0) = 0`),
+    );
+    expect(report.events[0].times).toHaveLength(1000);
+    expect(report.events[0].moreTimes).toBe(true);
+    const text = formatText(report);
+    expect(text).toContain('at 0, 10, 20, 30, 40, 50, 60, 70, ... (more than 1000)');
+    expect(text).not.toContain('1000 in all');
+  });
+  it('a listing that holds them all counts them', () => {
+    const report = transformReport(compileModel(`independent t from 0 to 95\nx' = -x + delta(sin(pi*t/10))\nx(0) = 0`));
+    expect(report.events[0].moreTimes).toBeUndefined();
+    expect(formatText(report)).toContain('(10 in all)');
   });
 });

@@ -52,6 +52,8 @@ export interface TransformReport {
     deltaSources: string[];
     /** a delayed delta (`delta(t - E - D)`): the event E it follows and the delay D, as written and its value */
     delay?: { after: string; by: string; value: number };
+    /** true where the range holds more times than `times` lists (the first MAX_LISTED_TIMES) */
+    moreTimes?: boolean;
   }[];
   switching: string[];
   boundaryConditions: string[];
@@ -339,6 +341,7 @@ export function transformReport(model: CompiledModel): TransformReport {
   const warnings = [...sys.warnings];
   const events = sys.events.map((ev, i) => {
     let times: number[] = [];
+    let more = false;
     if (ev.schedule) {
       if (to === null)
         warnings.push(`${ev.name}: the range has no end in the model, so its times are listed when a run gives one`);
@@ -349,6 +352,7 @@ export function transformReport(model: CompiledModel): TransformReport {
             `${ev.name}: more than ${MAX_LISTED_TIMES} times in the range; the first ${MAX_LISTED_TIMES} are listed`,
           );
           times = times.slice(0, MAX_LISTED_TIMES);
+          more = true;
         }
       }
     }
@@ -361,6 +365,7 @@ export function transformReport(model: CompiledModel): TransformReport {
       name: ev.name,
       kind: ev.kind,
       times,
+      ...(more ? { moreTimes: true } : {}),
       ...(delay ? { delay } : {}),
       // a condition of relations as written, and the function it is located on
       condition: ev.condition
@@ -412,13 +417,15 @@ function whenText(e: TransformReport['events'][number]): string {
     const value = String(e.delay.value) === e.delay.by ? '' : ` (${e.delay.by} = ${e.delay.value})`;
     return `${e.delay.by} after each ${e.delay.after}${value}`;
   }
-  return `at ${listTimes(e.times)}`;
+  return `at ${listTimes(e.times, e.moreTimes === true)}`;
 }
 
-function listTimes(times: number[]): string {
+/** `more`: the range holds more than the times listed (a listing cut at MAX_LISTED_TIMES is no count of them all) */
+function listTimes(times: number[], more: boolean): string {
   if (times.length === 0) return 'none in the range';
   const shown = times.slice(0, 8).map((t) => String(Number(t.toPrecision(15))));
-  return shown.join(', ') + (times.length > 8 ? `, ... (${times.length} in all)` : '');
+  const count = more ? `more than ${times.length}` : `${times.length} in all`;
+  return shown.join(', ') + (times.length > 8 ? `, ... (${count})` : '');
 }
 
 /** Throws unless r is what transformReport gives. */
