@@ -8,7 +8,10 @@
  *   at once, nothing of the old value carried;
  * - held with zero rate (a plastic impact): sitting, with the side it came from, so that the
  *   motion pushing it across is found as a contact; a contact held as a constraint keeps it
- *   held until it lets go.
+ *   held until it lets go;
+ * - heading on across (the action turned it neither back nor away): besides, unturned until
+ *   the flow's rate points it back to the side it came from; until then no change of its
+ *   sign is a crossing (crossings.ts, settleUnturned), since only the flow brings it back.
  * One small state machine per watched function, in typed arrays; crossings.ts reads it.
  */
 import type { Workspace } from './workspace.js';
@@ -32,6 +35,12 @@ export class Arming {
    * where it went; where it sits down on a flat zero, where it came from (the other side).
    */
   readonly crossedTo: Int8Array;
+  /**
+   * per function: the side its event fired from, while the flow has not turned it back
+   * towards that side since (0: none, or turned). Set where the action turned it neither
+   * back nor away (see rearm); crossings.ts clears it (settleUnturned).
+   */
+  readonly unturned: Int8Array;
   /** per function: held with zero rate (a plastic contact), and the side it came from */
   private readonly sitting: Uint8Array;
   private readonly sittingFrom: Int8Array;
@@ -47,6 +56,7 @@ export class Arming {
     this.holdRate = new Float64Array(nw);
     this.holdSide = new Int8Array(nw);
     this.crossedTo = new Int8Array(nw);
+    this.unturned = new Int8Array(nw);
     this.sitting = new Uint8Array(nw);
     this.sittingFrom = new Int8Array(nw);
   }
@@ -92,6 +102,7 @@ export class Arming {
 
   reset(): void {
     this.held.fill(0);
+    this.unturned.fill(0);
     this.crossedTo.fill(0);
     this.sitting.fill(0);
   }
@@ -121,6 +132,7 @@ export class Arming {
    */
   rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false, moves = false): void {
     const ws = this.ws;
+    this.unturned[w] = 0;
     if (this.isBoolean[w]) {
       // A truth value is +1 or -1, never near zero. At its instant it may still show the side
       // it fired from (read with the state at the left end) or already the other (a condition
@@ -189,6 +201,17 @@ export class Arming {
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.sittingFrom[w] =
         dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || -crossedTo || signPre;
+      // Heading on across, the action turning it neither back nor away: to cross again in
+      // the direction it fired, it must first come back, and only the flow can bring it back
+      // (its rate pointing to the side it came from). Until the flow turns it, a change of
+      // sign is the method's noise, not a crossing. A draining tank, h' = -k sqrt(max(h,
+      // 0)), whose h near its zero is far below atol: rodas lands on h = +6.5e-21 (rate
+      // -8e-11), short of the zero, and the next step carried it on across; dop853's
+      // interpolant wiggled up from 2.5e-20 by 1e-9 and back, over steps ending below 0.
+      // Scanned from zero, each counted as a new `falls` (rodas 2 events with status ok,
+      // dop853 more than 100000), where the rate of h is never positive.
+      const from = this.sittingFrom[w];
+      if (from !== 0 && this.holdSide[w] === -from) this.unturned[w] = from;
     } else {
       // moved away by the action: armed at once, nothing of the old value carried
       this.held[w] = 0;
@@ -199,6 +222,7 @@ export class Arming {
   /** Arms watched function w as it stands (an event placed before or after its crossing). */
   arm(w: number): void {
     this.held[w] = 0;
+    this.unturned[w] = 0;
     this.sitting[w] = 0;
   }
 
@@ -248,6 +272,7 @@ export class Arming {
   /** Holds function w at zero for as long as a contact constraint keeps it there. */
   holdForContact(w: number): void {
     this.held[w] = 1;
+    this.unturned[w] = 0;
     this.holdScale[w] = Infinity;
     this.holdRate[w] = 0;
     this.holdSide[w] = 0;
@@ -261,6 +286,7 @@ export class Arming {
   releaseContact(w: number, side: number): void {
     const ws = this.ws;
     this.held[w] = 1;
+    this.unturned[w] = 0;
     this.holdScale[w] = 8 * ws.gBound[w];
     this.holdRate[w] = 0;
     this.holdSide[w] = 0;

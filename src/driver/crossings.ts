@@ -490,7 +490,16 @@ export class Crossings implements SampledFunction {
     this.samples.clear();
     this.samples.push(a, g0, r0);
     this.samples.refine(this, a, g0, r0, tm, gm, rm, b, g1, ws.rNew[k], 0);
-    if (this.scanSamples(s0, this.direction[k], dir, fromZero)) return true;
+    // (one the flow has not turned since it fired is scanned only from where it turns)
+    const from = this.arming.unturned[k];
+    const start = from !== 0 ? this.settleUnturned(k, from, fromZero) : 0;
+    if (start > 0) {
+      const sG = this.samples.g;
+      let j = start;
+      while (j > 0 && sG[j] === 0) j--;
+      s0 = Math.sign(sG[j]) || -from;
+    }
+    if (start >= 0 && this.scanSamples(s0, this.direction[k], dir, fromZero && start === 0, start)) return true;
     this.fromZero[k] = 0;
     return false;
   }
@@ -513,20 +522,67 @@ export class Crossings implements SampledFunction {
   }
 
   /**
+   * Function k fired from side `from` and has not been turned back towards it since
+   * (arming.ts, unturned): no change of its sign is a crossing until the flow turns it. Walks
+   * its samples in this step for the first whose flow rate, beyond its rounding, points to
+   * `from`, and returns the sample before it, from which the step is scanned (0 when the step
+   * starts or ends with it farther on that side than the run's tolerance on it, atol
+   * included: values the error control vouches for, a jump of an `if` or a reset by another
+   * event's action); -1 when the flow did not turn it: nothing to find. So an excursion back
+   * across that the flow cannot make is no new crossing, and one it makes is:
+   * h' = -k sqrt(max(h, 0)) is never positive, and dop853's interpolant, whose inside no error
+   * control watches, went up by 1.2e-9 from h = 1.2e-20 and back over a step that ended at
+   * h = -1.9e-11. (The flow's rate, not the interpolant's slope a stiff step scans with.)
+   */
+  private settleUnturned(k: number, from: number, fromZero: boolean): number {
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir,
+      stepper = this.stepper!;
+    const { t: sT, n: sN } = this.samples;
+    const y = this.curveY;
+    const beyond = (s: number, g: number): boolean => {
+      if (!(from * g > 0)) return false;
+      stepper.interpolateSome(s, m.watchStates[k], y);
+      return from * g > functionTolerance(ws, k, ws.origin.abs(s), y, this.rtol, this.atol);
+    };
+    if ((!fromZero && beyond(stepper.tPrev, ws.gPrev[k])) || beyond(stepper.t, ws.gNew[k])) {
+      this.arming.unturned[k] = 0;
+      return 0;
+    }
+    for (let i = 0; i < sN; i++) {
+      const t = ws.origin.abs(sT[i]);
+      stepper.interpolateSome(sT[i], m.watchStates[k], y);
+      const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (dir * rate * from > 0 && dir * rate * from > 4 * m.rateBoundOne[k](t, y, ws.p, ws.d, ws.sw)) {
+        this.arming.unturned[k] = 0;
+        return Math.max(i - 1, 0);
+      }
+    }
+    return -1;
+  }
+
+  /**
    * Walks the samples of function scanK in order; brackets its first crossing in `direction`.
    * Samples still exactly at a zero it sits at have not left it (max(h, 0) sits at zero once
    * h has reached it: no crossing until it moves): the zero it fired at (`fromZero`), one it
    * starts the step at, one it reached inside the step without crossing in its direction.
    */
-  private scanSamples(s0: number, direction: 'rises' | 'falls' | 'crosses', dir: number, fromZero: boolean): boolean {
+  private scanSamples(
+    s0: number,
+    direction: 'rises' | 'falls' | 'crosses',
+    dir: number,
+    fromZero: boolean,
+    start = 0,
+  ): boolean {
     let s = s0;
     const { t: sT, g: sG, r: sR, n: sN } = this.samples;
     // (starting exactly at zero it has not crossed yet: where it reached zero, at an earlier
     // step's end, that step judged the crossing; one at zero at an instant and heading away
     // stays at exactly zero for a step shorter than its rounding takes to leave: b - 3026,
     // rising at 2, rounds to 0 for 7e-14 after the instant, a step radau5 may take)
-    let atZero = fromZero || sG[0] === 0;
-    for (let i = 0; i + 1 < sN; i++) {
+    let atZero = fromZero || sG[start] === 0;
+    for (let i = start; i + 1 < sN; i++) {
       let ta = sT[i],
         ga = sG[i],
         ra = sR[i];
@@ -655,7 +711,7 @@ export class Crossings implements SampledFunction {
   private startsUnresolved(k: number, stepper: Stepper): boolean {
     const ws = this.ws,
       m = ws.model;
-    if (!this.isEvent[k] || this.arming.held[k] || this.fromZero[k]) return false;
+    if (!this.isEvent[k] || this.arming.held[k] || this.arming.unturned[k] || this.fromZero[k]) return false;
     const g = ws.gPrev[k],
       rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;
@@ -694,7 +750,9 @@ export class Crossings implements SampledFunction {
     for (let c = 0; c < this.stepCandidateCount; c++) {
       const k = this.stepCandidates[c];
       const w = m.watchInfo[k];
-      if (w.kind !== 'event' || this.arming.held[k] || fired.includes(w.event)) continue;
+      // (nor one that its own event fired and the flow has not turned since: it is on its
+      // way across from its own instant)
+      if (w.kind !== 'event' || this.arming.held[k] || this.arming.unturned[k] || fired.includes(w.event)) continue;
       // (it cannot be near zero before the earliest time its rates allow)
       if (dir * (a + this.earliest[k] * h - tLocal) > slack) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
@@ -737,7 +795,14 @@ export class Crossings implements SampledFunction {
       dir = ws.dir;
     for (let k = 0; k < ws.nWatch; k++) {
       const w = m.watchInfo[k];
-      if (w.kind !== 'event' || this.isBoolean[k] || this.arming.held[k] || fired.includes(w.event)) continue;
+      if (
+        w.kind !== 'event' ||
+        this.isBoolean[k] ||
+        this.arming.held[k] ||
+        this.arming.unturned[k] ||
+        fired.includes(w.event)
+      )
+        continue;
       // (a crossing at the end of the range is no event of it, a delta's is: see dropAtEnd)
       if (atEnd && !this.deltaArgument[k]) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
@@ -826,12 +891,19 @@ export class Crossings implements SampledFunction {
     return deltasDueAtEnd(this.ws, t, y, d, atStart, (k) => held[k] === 1, out);
   }
 
-  /** After an instant: the functions its actions can change forget the side they were on. */
+  /**
+   * After an instant: the functions its actions can change forget the side they were on,
+   * and whether the flow turned them since their events fired (an action may have moved
+   * them anywhere; the fired events' own are armed again after this, arming.ts).
+   */
   afterActions(fired: readonly number[]): void {
     const m = this.ws.model;
     for (const e of fired) {
       const touches = m.events[e].touches;
-      for (let i = 0; i < touches.length; i++) this.lastSide[touches[i]] = 0;
+      for (let i = 0; i < touches.length; i++) {
+        this.lastSide[touches[i]] = 0;
+        this.arming.unturned[touches[i]] = 0;
+      }
     }
   }
 
