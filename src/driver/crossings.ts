@@ -490,15 +490,13 @@ export class Crossings implements SampledFunction {
     this.samples.clear();
     this.samples.push(a, g0, r0);
     this.samples.refine(this, a, g0, r0, tm, gm, rm, b, g1, ws.rNew[k], 0);
-    // (one the flow has not turned since it fired is scanned only from where it turns)
+    // One the flow has not turned since it fired is scanned only from where it turns, or
+    // rather from its last sample before that on the side it went to: the way back across
+    // lies after it (a sample past that way back may show a rate that is a stiff step's noise).
     const from = this.arming.unturned[k];
-    const start = from !== 0 ? this.settleUnturned(k, from, fromZero) : 0;
-    if (start > 0) {
-      const sG = this.samples.g;
-      let j = start;
-      while (j > 0 && sG[j] === 0) j--;
-      s0 = Math.sign(sG[j]) || -from;
-    }
+    let start = from !== 0 ? this.settleUnturned(k, from, fromZero) : 0;
+    while (start > 0 && !(from * this.samples.g[start] < 0)) start--;
+    if (start > 0) s0 = -from;
     if (start >= 0 && this.scanSamples(s0, this.direction[k], dir, fromZero && start === 0, start)) return true;
     this.fromZero[k] = 0;
     return false;
@@ -525,7 +523,7 @@ export class Crossings implements SampledFunction {
    * Function k fired from side `from` and has not been turned back towards it since
    * (arming.ts, unturned): no change of its sign is a crossing until the flow turns it. Walks
    * its samples in this step for the first whose flow rate, beyond its rounding, points to
-   * `from`, and returns the sample before it, from which the step is scanned (0 when the step
+   * `from`, and returns its index, where the flow has turned it (0 when the step
    * starts or ends with it farther on that side than the run's tolerance on it, atol
    * included: values the error control vouches for, a jump of an `if` or a reset by another
    * event's action); -1 when the flow did not turn it: nothing to find. So an excursion back
@@ -556,7 +554,7 @@ export class Crossings implements SampledFunction {
       const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
       if (dir * rate * from > 0 && dir * rate * from > 4 * m.rateBoundOne[k](t, y, ws.p, ws.d, ws.sw)) {
         this.arming.unturned[k] = 0;
-        return Math.max(i - 1, 0);
+        return i;
       }
     }
     return -1;
