@@ -171,15 +171,7 @@ export interface CompiledModel {
    * events, the left limits as the actions read them; also grid rows and the end of the
    * range) or goes on to for -dir (after them); see emit-values.ts.
    */
-  outputsAtInstant: (
-    t: number,
-    y: Float64Array,
-    p: Float64Array,
-    d: Float64Array,
-    sw: Float64Array,
-    out: Float64Array,
-    dir: number,
-  ) => void;
+  outputsAtInstant: (...args: [...Parameters<HotFunction>, dir: number]) => void;
   initial: (p: Float64Array, y0: Float64Array, d0: Float64Array) => void;
   boundary: { label: string; variable: string; value: ScalarFunction; at: ScalarFunction; state: ScalarFunction }[];
   /** the constraint of watched function k (see ConstraintFunctions), compiled on first use; null without a known rate */
