@@ -442,15 +442,15 @@ class RootStream implements TimeStream {
       mi = m[i];
     const sample = (j: number) => (j === mi ? bt[i + 1] : bt[i] + (dt * j) / mi);
     let ta = sample(j0),
-      ua = this.defined(ta),
-      da = du(ta);
+      da = du(ta),
+      ua = i === 0 && j0 === 0 ? this.atEnd(ta, this.defined(ta), da) : this.defined(ta);
     for (let j = j0; j <= j1; j++) {
       if (j === j1 && !(i === last && j === mi)) break;
-      this.zeroAt(ta, ua, da, i === 0 && j === 0, i === last && j === mi);
+      this.zeroAt(ta, ua, da);
       if (j === mi) break;
       const tb = sample(j + 1),
-        ub = this.defined(tb),
-        db = du(tb);
+        db = du(tb),
+        ub = i === last && j + 1 === mi ? this.atEnd(tb, this.defined(tb), db) : this.defined(tb);
       this.between(ta, ua, da, tb, ub, db, 0);
       ta = tb;
       ua = ub;
@@ -515,17 +515,26 @@ class RootStream implements TimeStream {
     }
   }
 
-  /** A sample that is zero: a root (at the ends, zero to rounding is zero). */
-  private zeroAt(t: number, ut: number, dt: number, first: boolean, lastOne: boolean): void {
-    // At the ends, u is zero to rounding if it is within what an error of a few ulps in t
-    // makes of it (sin(2000 pi) is -6.4e-13, not 0).
-    const endTol = this.zeroTol + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
-    // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
-    if (ut === 0 || ((first || lastOne) && Number.isFinite(endTol) && Math.abs(ut) <= endTol)) {
+  /** A sample that is zero: a root. */
+  private zeroAt(t: number, ut: number, dt: number): void {
+    if (ut === 0) {
       this.checkSlope(t, dt);
       if (Math.abs(dt) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(t);
       this.found.push(t);
     }
+  }
+
+  /**
+   * u at an end of the range, as the scan sees it: zero if it is within what an error of a
+   * few ulps in t makes of it (sin(2000 pi) is -6.4e-13, not 0). It is made zero before the
+   * neighbouring interval is scanned, so that the root counts once: as a nonzero value it
+   * also made a sign change with its neighbour, bisected to a second root a few ulps inside
+   * (exp(t) - exp(3 - 1e-14) on [0, 3] had two, at 2.99999999999999 and 3, with status ok).
+   */
+  private atEnd(t: number, ut: number, dt: number): number {
+    const endTol = this.zeroTol + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
+    // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
+    return Number.isFinite(endTol) && Math.abs(ut) <= endTol ? 0 : ut;
   }
 
   /** u(t), which must be a number: undefined there (sin(1/t) at 0), no sign to compare, and roots may pile up beside it */

@@ -1,0 +1,52 @@
+/**
+ * Round 4 of the delta rules (adversarial variants of rule 1 and rule 6): a root of a time
+ * argument a few ulps inside an end of the range counts once.
+ *
+ * An end sample whose value is zero to rounding (within what a few ulps of t make of it) is a
+ * root there; the same nonzero value also made a sign change with its neighbour, which was
+ * bisected to a second root a few ulps inside: exp(t) - exp(3 - 1e-14) on [0, 3] had events
+ * at 2.99999999999999 and 3, and y(3) twice the weight, with status ok (likewise at the start,
+ * and with or without the algebra's exact candidates).
+ *
+ * Exact: one root r within 1e-14 of the end, of weight 1/|u'(r)|; u' moves relatively by
+ * about 1e-14 over that distance, so the bound is 1e-12 relatively. sin(pi t)(2 + cos t) on
+ * [0, 2001] has the 2002 roots k = 0..2001 (both ends count), each of weight
+ * 1/(pi (2 + cos k)); the sum of 2002 rounded terms is good to about 1e-13 relatively.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+
+const run = (argument: string, from: number, to: number, back: boolean) =>
+  simulate(
+    `independent t from ${from} to ${to}\ny' = delta(${argument})\ny(${from}) = 0`,
+    back ? { from: to, to: from, init: { y: 0 }, eventsOnly: true } : { eventsOnly: true },
+  );
+
+describe('a root a few ulps inside an end of the range counts once', () => {
+  it.each([
+    ['exp(t) - exp(3 - 1e-14)', Math.exp(-3)],
+    ['(exp(t) - exp(3 - 1e-14))*(2 + sin(t))', Math.exp(-3) / (2 + Math.sin(3))],
+    ['exp(t) - exp(1e-15)', 1],
+    ['(exp(t) - exp(1e-15))*(2 + sin(t))', 0.5],
+    ['(t - 3 + 4e-16)*(2 + sin(t))', 1 / (2 + Math.sin(3))],
+    ['(t - 1e-16)*(2 + sin(t))', 0.5],
+  ] as const)('delta(%s) on [0, 3]: one event of weight %s', (argument, weight) => {
+    for (const back of [false, true]) {
+      const r = run(argument, 0, 3, back);
+      expect(r.status).toBe('ok');
+      expect(r.events).toHaveLength(1);
+      expect(Math.abs((back ? -1 : 1) * r.final.y - weight)).toBeLessThanOrEqual(1e-12 * weight);
+    }
+  });
+
+  it('delta(sin(pi t)(2 + cos t)) on [0, 2001]: the 2002 integers, each once', () => {
+    let total = 0;
+    for (let k = 0; k <= 2001; k++) total += 1 / (Math.PI * (2 + Math.cos(k)));
+    for (const back of [false, true]) {
+      const r = run('sin(pi*t)*(2 + cos(t))', 0, 2001, back);
+      expect(r.status).toBe('ok');
+      expect(r.events).toHaveLength(2002);
+      expect(Math.abs((back ? -1 : 1) * r.final.y - total)).toBeLessThanOrEqual(1e-12 * total);
+    }
+  });
+});
