@@ -14,7 +14,7 @@
  * 1/(pi (2 + cos k)); the sum of 2002 rounded terms is good to about 1e-13 relatively.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/index.js';
+import { compileModel, simulate, transformReport } from '../src/index.js';
 
 const run = (argument: string, from: number, to: number, back: boolean) =>
   simulate(
@@ -48,5 +48,24 @@ describe('a root a few ulps inside an end of the range counts once', () => {
       expect(r.events).toHaveLength(2002);
       expect(Math.abs((back ? -1 : 1) * r.final.y - total)).toBeLessThanOrEqual(1e-12 * total);
     }
+  });
+});
+
+/**
+ * The note of rule 5 names the levels a weight reads that the same delta makes jump, not
+ * the levels the weight changes: `y'' = x*delta'(t - 1)` beside `x' = delta(t - 1)` reads x,
+ * and the note said "depends on y" (y is what it changes; y does not jump before y' reads
+ * it). y*delta'(t - 1) reads y, and y' through Leibniz's -g'(1) delta(t - 1).
+ */
+describe('the note of rule 5 names what the weight reads', () => {
+  it.each([
+    ["x' = delta(t - 1)\ny'' = x*delta'(t - 1)\nx(0) = 0; y(0) = 0; y'(0) = 0", "x*delta'(t - 1)", 'x'],
+    ["x' = delta(t - 1)\ny' = (x + y)*delta(t - 1)\nx(0) = 0; y(0) = 0", '(x + y)*delta(t - 1)', 'x, y'],
+    ["y'' = y*delta'(t - 1)\ny(0) = 0; y'(0) = 0", "y*delta'(t - 1)", "y, y'"],
+  ])('%s', (equations, term, levels) => {
+    const model = compileModel(`independent t from 0 to 2\n${equations}`);
+    expect(transformReport(model).warnings).toEqual([
+      `deltaRule left at delta(t - 1): the weight of ${term} depends on ${levels}, which the same delta makes jump; the weight uses its value just before the event (left limit), y+ = y- + g(y-).`,
+    ]);
   });
 });

@@ -10,7 +10,7 @@
  * (`events.ts`) < Transformer (`transform.ts`, the steps in order).
  */
 import type { EquationStatement, Expr } from '../expression/ast.js';
-import { add, firstReference, simplify, toText } from '../expression/expr.js';
+import { add, firstReference, references, simplify, toText } from '../expression/expr.js';
 import { exactRootCandidates } from './algebra.js';
 import { splitLinear, type DeltaTerm } from './delta-rules.js';
 import { Representation } from './representation.js';
@@ -108,10 +108,11 @@ export class DeltaEvents extends Representation {
    * event; where one reads a level that the same event makes jump, `deltaRule` decides.
    */
   protected attachJumps(ev: EventSpec, jumps: PendingJump[]): void {
-    const jumpedSlots = new Set<string>();
+    // the slots of the levels this event makes jump (its step variable and the level's own), and the level of each
+    const jumpedSlots = new Map<string, string>();
     for (const j of jumps) {
-      jumpedSlots.add(this.stepOfLevel.get(j.level)!);
-      jumpedSlots.add(this.levelSlot.get(j.level)!);
+      jumpedSlots.set(this.stepOfLevel.get(j.level)!, j.level);
+      jumpedSlots.set(this.levelSlot.get(j.level)!, j.level);
     }
     // Rule 3's 1/|du/dt| is by definition taken before the crossing: only the weight itself can be ambiguous.
     const ambiguous = jumps.filter(
@@ -125,7 +126,17 @@ export class DeltaEvents extends Representation {
       variable: j.level,
     });
     if (ambiguous.length > 0) {
-      const levels = listed([...new Set(ambiguous.map((j) => j.level))]);
+      // The levels the weights read, not those they change: x*delta'(t - 1) beside
+      // x' = delta(t - 1) reads x, and the note said it depended on y. (The increment holds
+      // the weight's derivatives of Leibniz's rule too, y*delta'(t - 1) reads y and y'; and a
+      // scale 1/|du/dt| that reads a jumping level is by definition taken before, not listed.)
+      const read = new Set<string>();
+      const jumpedIn = (e: Expr) => firstReference(this.inlineNamed(e), (k) => jumpedSlots.has(k)) !== undefined;
+      for (const j of ambiguous) {
+        const reads = j.scale && jumpedIn(j.scale) ? j.weight : j.increment;
+        for (const k of references(this.inlineNamed(reads))) if (jumpedSlots.has(k)) read.add(jumpedSlots.get(k)!);
+      }
+      const levels = listed([...read]);
       const what =
         rule === 'marcus'
           ? 'the flow of the pulse over unit time (Marcus), y+ = phi(1; y-)'
