@@ -71,6 +71,23 @@ y(0) = 0`,
     expect(r.final.n).toBe(0);
   });
 
+  it.each(METHODS)('%s: a function flat at zero from the start (a kink) is no contact', (method) => {
+    // max(x - S, 0) is 0 until x reaches S and never below it: it leaves its flat zero upwards,
+    // which is no crossing of `rises` (npm run fuzz, kinked family: the start's rest took the
+    // leaving for a contact pushed across, a false "persisting contact" at t = 1)
+    const r = simulate(
+      `independent t from 0 to 3.5
+parameter S = 1e-8
+discrete n = 0
+event e when max(x - S, 0) rises do n := n + 1; x := 0 end
+x' = S
+x(0) = 0`,
+      { method },
+    );
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(0);
+  });
+
   it.each(METHODS)('%s: a function leaving its zero with a rate at the start is no contact', (method) => {
     // h = -t: it leaves zero downwards at once; the event of its zero at the start does not fire
     const r = simulate(

@@ -43,6 +43,8 @@ export class Arming {
   readonly unturned: Int8Array;
   /** per function: held with zero rate (a plastic contact), and the side it came from */
   private readonly sitting: Uint8Array;
+  /** per function: held at rest at its zero since the start (restingAtStart), until its first step says how */
+  private readonly startRest: Uint8Array;
   private readonly sittingFrom: Int8Array;
 
   constructor(
@@ -58,6 +60,7 @@ export class Arming {
     this.crossedTo = new Int8Array(nw);
     this.unturned = new Int8Array(nw);
     this.sitting = new Uint8Array(nw);
+    this.startRest = new Uint8Array(nw);
     this.sittingFrom = new Int8Array(nw);
   }
 
@@ -102,6 +105,7 @@ export class Arming {
 
   reset(): void {
     this.held.fill(0);
+    this.startRest.fill(0);
     this.unturned.fill(0);
     this.crossedTo.fill(0);
     this.sitting.fill(0);
@@ -115,7 +119,14 @@ export class Arming {
    * it left its zero in this step.
    */
   leaving(k: number, g1: number, h: number): 'held' | 'sitting' | 'left' {
-    if (!(Math.abs(g1) > this.holdScale[k]) && !(this.holdRate[k] * h > 4 * this.holdScale[k])) return 'held';
+    if (!(Math.abs(g1) > this.holdScale[k]) && !(this.holdRate[k] * h > 4 * this.holdScale[k])) {
+      // Resting at its zero from the start and still there after the first step: a flat
+      // zero (max(x - 1, 0) before x reaches 1), not a body the motion pushes at once; armed
+      // as it stands, so that leaving it later is no contact (restingAtStart).
+      if (this.startRest[k]) this.arm(k);
+      return 'held';
+    }
+    this.startRest[k] = 0;
     this.held[k] = 0;
     if (this.sitting[k]) {
       this.sitting[k] = 0;
@@ -133,6 +144,7 @@ export class Arming {
   rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false, moves = false): void {
     const ws = this.ws;
     this.unturned[w] = 0;
+    this.startRest[w] = 0;
     if (this.isBoolean[w]) {
       // A truth value is +1 or -1, never near zero. At its instant it may still show the side
       // it fired from (read with the state at the left end) or already the other (a condition
@@ -221,6 +233,7 @@ export class Arming {
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */
   arm(w: number): void {
+    this.startRest[w] = 0;
     this.held[w] = 0;
     this.unturned[w] = 0;
     this.sitting[w] = 0;
@@ -264,6 +277,7 @@ export class Arming {
       ws.gBound[w] = m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw);
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.releaseContact(w, dir === 'rises' ? -ws.dir : ws.dir);
+      this.startRest[w] = 1;
       n++;
     }
     return n;
@@ -272,6 +286,7 @@ export class Arming {
   /** Holds function w at zero for as long as a contact constraint keeps it there. */
   holdForContact(w: number): void {
     this.held[w] = 1;
+    this.startRest[w] = 0;
     this.unturned[w] = 0;
     this.holdScale[w] = Infinity;
     this.holdRate[w] = 0;
@@ -287,6 +302,7 @@ export class Arming {
     const ws = this.ws;
     this.held[w] = 1;
     this.unturned[w] = 0;
+    this.startRest[w] = 0;
     this.holdScale[w] = 8 * ws.gBound[w];
     this.holdRate[w] = 0;
     this.holdSide[w] = 0;
