@@ -1,6 +1,7 @@
 /**
  * Round 4 of the delta rules (adversarial variants of rule 1 and rule 6): a root of a time
- * argument a few ulps inside an end of the range counts once.
+ * argument a few ulps inside an end of the range counts once; a simple root is judged on the
+ * magnitude of the argument's own terms there, not on its largest value over the range.
  *
  * An end sample whose value is zero to rounding (within what a few ulps of t make of it) is a
  * root there; the same nonzero value also made a sign change with its neighbour, which was
@@ -67,5 +68,32 @@ describe('the note of rule 5 names what the weight reads', () => {
     expect(transformReport(model).warnings).toEqual([
       `deltaRule left at delta(t - 1): the weight of ${term} depends on ${levels}, which the same delta makes jump; the weight uses its value just before the event (left limit), y+ = y- + g(y-).`,
     ]);
+  });
+});
+
+describe("a simple root of a delta's argument that is large elsewhere is not taken for a double one", () => {
+  // The test of a zero slope compared u' with the largest |u| over the range: t^20 - 1 is
+  // 1e20 at t = 10, and its simple root at 1 (slope 20) was refused as "a multiple root".
+  // Each is judged on the magnitude of its own terms there now. y = 1/|u'(r)| exactly.
+  const cases: [string, number, number][] = [
+    ['t^20 - 1', 10, 1 / 20],
+    ['exp(10*t) - exp(10)', 5, 1 / (10 * Math.exp(10))],
+    ['exp(40*t) - exp(40)', 2, 1 / (40 * Math.exp(40))],
+    ['(t - 1)*exp(t^2)', 6, 1 / Math.E],
+    ['tan(pi*t/4) - 1', 1.9, 2 / Math.PI],
+  ];
+  it.each(cases)("delta(%s) on [0, %s]: one root, weight 1/|u'|", (u, T, exact) => {
+    const r = simulate(`independent t from 0 to ${T}\ny' = delta(${u})\ny(0) = 0`);
+    expect(r.status, r.message ?? '').toBe('ok');
+    // (the root is located to an ulp or so, and u' is evaluated there: a few ulps of the weight)
+    expect(Math.abs(r.final.y - exact)).toBeLessThan(1e-12 * exact);
+  });
+
+  it('a true double root is still refused, written with or without cancellation', () => {
+    for (const u of ['(t - 1)^2', 't*t - 2*t + 1']) {
+      const r = simulate(`independent t from 0 to 3\ny' = delta(${u})\ny(0) = 0`);
+      expect(r.status, u).toBe('failed');
+      expect(r.message, u).toMatch(/multiple root at 1 /);
+    }
   });
 });

@@ -61,6 +61,8 @@ export interface CompiledSchedule {
   kind: 'roots' | 'at' | 'every' | 'delay';
   /** roots: u(t) and du/dt; at: the times; every: period and start (from p); delay: the event it follows and the delay (from p) */
   u?: ScalarFunction;
+  /** roots: the magnitude u's terms add up to (its rounding scale: u is zero to rounding within a few ulps of it) */
+  uBound?: ScalarFunction;
   dudt?: ScalarFunction;
   exactRoot?: ScalarFunction | null;
   candidates?: ScalarFunction[];
@@ -338,6 +340,7 @@ function compiledEvents(
           ? {
               kind: 'roots',
               u: f(si.u!),
+              uBound: f(si.uBound!),
               dudt: f(si.dudt!),
               exactRoot: si.exactRoot === null ? null : f(si.exactRoot!),
               candidates: si.candidates!.map(f),

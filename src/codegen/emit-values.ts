@@ -14,6 +14,7 @@ import { LEFT_SIDE_HELPER } from './emitter.js';
 export interface ScheduleIndex {
   kind: 'roots' | 'at' | 'every' | 'delay';
   u?: number;
+  uBound?: number;
   dudt?: number;
   exactRoot?: number | null;
   candidates?: number[];
@@ -77,6 +78,9 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
     pending.push({ bucket, at: list.length, resolve });
     list.push(e);
   };
+  // (the buckets whose functions return the magnitude an expression's terms add up to, its
+  // rounding scale, rather than its value)
+  const MAGNITUDES = new Set(['uBound']);
   const scheduleIndex = system.events.map((ev): ScheduleIndex | null => {
     const s = ev.schedule;
     if (!s) return null;
@@ -89,6 +93,7 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
         candidates: s.candidates.map(() => -1),
       };
       scalar('u', s.argument, (k) => (out.u = k));
+      scalar('uBound', s.argument, (k) => (out.uBound = k));
       scalar('dudt', differentiate(s.argument, system.independent), (k) => (out.dudt = k));
       if (s.exactRoot) scalar('exactRoot', s.exactRoot, (k) => (out.exactRoot = k));
       s.candidates.forEach((c, j) => scalar('candidate', c, (k) => (out.candidates![j] = k)));
@@ -118,15 +123,21 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
   });
   const offsets = new Map<string, number>();
   const scalars: Expr[] = [];
+  const magnitude: boolean[] = [];
   for (const [bucket, list] of buckets) {
     offsets.set(bucket, scalars.length);
-    for (const e of list) scalars.push(e);
+    for (const e of list) {
+      scalars.push(e);
+      magnitude.push(MAGNITUDES.has(bucket));
+    }
   }
   for (const q of pending) q.resolve(offsets.get(q.bucket)! + q.at);
   // (as a family: 1e5 `at` times of one loop are one factory, not 1e5 functions, which V8
   // cannot even parse in one source)
   family('scalar', 't, y, p, d, sw', (e) =>
-    scalars.map((s) => bodyOf([s], 'direct', `  return ${e.expr(s, 'direct')};\n`)),
+    scalars.map((s, i) =>
+      bodyOf([s], 'direct', `  return ${magnitude[i] ? e.magnitude(s, 'direct') : e.expr(s, 'direct')};\n`),
+    ),
   );
   return { scheduleIndex, bcIndex };
 }

@@ -303,6 +303,8 @@ class RootStream implements TimeStream {
   /** refined samples per base interval */
   private readonly m: Int32Array;
   private readonly zeroTol: number;
+  /** the magnitude u's terms add up to at t (its rounding scale), NaN where unknown */
+  private readonly uBound: (t: number) => number;
   /** the checked candidates of the algebra, in the order of integration, and the next one */
   private readonly candidates: number[];
   private ci = 0;
@@ -326,6 +328,8 @@ class RootStream implements TimeStream {
     const s = ev.schedule!;
     this.u = (t) => s.u!(t, EMPTY, p, EMPTY, EMPTY);
     this.du = (t) => s.dudt!(t, EMPTY, p, EMPTY, EMPTY);
+    const bound = s.uBound;
+    this.uBound = bound ? (t) => bound(t, EMPTY, p, EMPTY, EMPTY) : () => NaN;
     const base = SCAN_SAMPLES;
     const bt = (this.bt = new Float64Array(base + 1)),
       bu = (this.bu = new Float64Array(base + 1)),
@@ -374,7 +378,7 @@ class RootStream implements TimeStream {
         r > hi + 1e-12 * Math.max(1, Math.abs(hi))
       )
         continue;
-      if (Math.abs(this.u(r)) > this.zeroTol) continue;
+      if (Math.abs(this.u(r)) > this.noise(r)) continue;
       this.checkSimple(r);
       out.push(Math.min(hi, Math.max(lo, r)));
     }
@@ -469,7 +473,7 @@ class RootStream implements TimeStream {
    * a few levels deep.
    */
   private between(ta: number, ua: number, da: number, tb: number, ub: number, db: number, depth: number): void {
-    const { u, du, zeroTol, found } = this;
+    const { u, du, found } = this;
     if (depth < 4 && da !== 0 && Math.sign(da) === Math.sign(db)) {
       const turns = hermiteTurns(ua, da, ub, db, tb - ta);
       if (turns !== null) {
@@ -501,7 +505,7 @@ class RootStream implements TimeStream {
     } else if (Math.sign(da) !== Math.sign(db) && da !== 0 && db !== 0) {
       const te = bisectRoot(du, ta, tb, da);
       const ue = u(te);
-      if (Math.abs(ue) <= zeroTol) throw this.doubleRoot(te);
+      if (Math.abs(ue) <= this.noise(te)) throw this.doubleRoot(te);
       if (ua !== 0 && Math.sign(ue) !== Math.sign(ua)) {
         const r = bisectRoot(u, ta, te, ua);
         this.checkSimple(r);
@@ -519,7 +523,7 @@ class RootStream implements TimeStream {
   private zeroAt(t: number, ut: number, dt: number): void {
     if (ut === 0) {
       this.checkSlope(t, dt);
-      if (Math.abs(dt) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(t);
+      if (Math.abs(dt) * (this.hi - this.lo) <= this.noise(t) * SCAN_SAMPLES) throw this.doubleRoot(t);
       this.found.push(t);
     }
   }
@@ -532,7 +536,7 @@ class RootStream implements TimeStream {
    * (exp(t) - exp(3 - 1e-14) on [0, 3] had two, at 2.99999999999999 and 3, with status ok).
    */
   private atEnd(t: number, ut: number, dt: number): number {
-    const endTol = this.zeroTol + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
+    const endTol = this.noise(t) + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
     // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
     return Number.isFinite(endTol) && Math.abs(ut) <= endTol ? 0 : ut;
   }
@@ -553,7 +557,19 @@ class RootStream implements TimeStream {
   private checkSimple(r: number): void {
     const slope = this.du(r);
     this.checkSlope(r, slope);
-    if (Math.abs(slope) * (this.hi - this.lo) <= this.zeroTol * SCAN_SAMPLES) throw this.doubleRoot(r);
+    if (Math.abs(slope) * (this.hi - this.lo) <= this.noise(r) * SCAN_SAMPLES) throw this.doubleRoot(r);
+  }
+
+  /**
+   * What "zero to rounding" means for u at t: 64 ulps of the magnitude its terms add up to
+   * there, its own scale. The largest |u| over the range stood in for it, and where u is
+   * large far from a root, t^20 - 1 on [0, 10] (1e20 at 10) or exp(40 t) - exp(40), that
+   * made the simple root at 1 look double ("has a multiple root", a false refusal). Where
+   * the magnitude is not known or not finite, the range's scale.
+   */
+  private noise(t: number): number {
+    const b = this.uBound(t);
+    return Number.isFinite(b) ? 64 * Number.EPSILON * Math.max(b, Number.MIN_VALUE) : this.zeroTol;
   }
 
   /**
