@@ -713,7 +713,6 @@ export class AnalyticSimulator {
   /** The end of a run that was not failed: the state at its last time, the final row and values, the counts. */
   private finish(run: Run): SimulationResult {
     const ws = this.ws,
-      m = this.model,
       result = run.result;
     const overflow = this.recorder.overflow;
     const ended = result.status === 'ok' && !overflow;
@@ -734,13 +733,8 @@ export class AnalyticSimulator {
     // A run that ends at an instant (a stop, a delta at the end) ends after its events, as its
     // last row; one that ends at the end of its range otherwise, at the left limits (a
     // crossing there is no event).
-    const afterInstant = t === this.firing.lastInstant;
-    const atEnd = ended && t !== run.s.t0 && !afterInstant;
-    this.recorder.endRow(t, ws.y, ws.d, atEnd);
-    if (afterInstant) m.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, -1);
-    else if (atEnd) m.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, 1);
-    else m.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
-    result.final = this.recorder.values(t, ws.outPost);
+    const side = t === this.firing.lastInstant ? -1 : ended && t !== run.s.t0 ? 1 : 0;
+    result.final = this.recorder.finalRow(t, ws.y, ws.d, side);
     result.stats = { steps: run.instants, rejected: 0, rhsEvaluations: 0, events: run.eventCount, method: 'analytic' };
     if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t);
     return result;

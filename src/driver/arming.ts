@@ -257,12 +257,11 @@ export class Arming {
    * at t0 (h = 0, v = 0, `h falls`). The motion pushing it across is then a persisting contact
    * (held as a constraint with zeno = continue), as after an event; it fell through the floor
    * with status ok. A function that leaves its zero on that side, or with a rate, is let go
-   * as before (`sin(pi t) crosses` fires from 1 on). Returns how many it holds.
+   * as before (`sin(pi t) crosses` fires from 1 on).
    */
-  restingAtStart(t0: number): number {
+  restingAtStart(t0: number): void {
     const ws = this.ws,
       m = ws.model;
-    let n = 0;
     for (let w = 0; w < ws.nWatch; w++) {
       const dir = this.direction[w];
       const info = m.watchInfo[w];
@@ -272,15 +271,14 @@ export class Arming {
       if (!m.events[info.event].touches.includes(w)) continue;
       const g = ws.gPrev[w],
         rate = ws.rPrev[w];
-      if (!(Math.abs(g) <= 4 * m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw))) continue;
+      const bound = m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= 4 * bound)) continue;
       if (!(Math.abs(rate) <= 4 * m.rateBoundOne[w](t0, ws.y, ws.p, ws.d, ws.sw))) continue;
-      ws.gBound[w] = m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw);
+      ws.gBound[w] = bound;
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.releaseContact(w, dir === 'rises' ? -ws.dir : ws.dir);
       this.startRest[w] = 1;
-      n++;
     }
-    return n;
   }
 
   /** Holds function w at zero for as long as a contact constraint keeps it there. */

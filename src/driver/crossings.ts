@@ -416,8 +416,8 @@ export class Crossings implements SampledFunction {
     const side = this.arming.crossedTo[k];
     const s = this.candidateRight[k];
     stepper.interpolateSome(s, m.watchStates[k], ws.yTmp);
-    const size = m.boundOne[k](ws.origin.abs(s), ws.yTmp, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
-    const band = (this.toleranceBand = this.rtol * size);
+    // (rtol of the size of its terms: atol is no part of a cancellation's noise)
+    const band = (this.toleranceBand = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0));
     if (!(band > 0)) return false;
     const g1 = ws.gNew[k];
     if (side * g1 > 0) {

@@ -23,6 +23,9 @@ function record(): ValueRecord {
   return Object.create(null) as ValueRecord;
 }
 
+/** How a run's last values read relations at their zero: before (1) or after (-1) in the run's direction, or as they stand (0). */
+export type EndSide = -1 | 0 | 1;
+
 export class Recorder {
   private sink: SimulationSink | null = null;
   private rows: number[][] = [];
@@ -228,17 +231,34 @@ export class Recorder {
 
   /**
    * The row at (t, y, d) unless the last row already stands at t: the start, the end, a failure.
-   * With outputTimes, the start and the end only when they are among the times. `before`: the
-   * outputs at their left limits (the end of the range).
+   * With outputTimes, the start and the end only when they are among the times. `side`: how the
+   * outputs read relations at their zero (see outputsAt).
    */
-  endRow(t: number, y: Float64Array, d: Float64Array, before = false): void {
+  endRow(t: number, y: Float64Array, d: Float64Array, side: EndSide = 0): void {
     if (this.dense !== null) this.dense.point(t, y, d);
     if (!this.keep || this.lastT === t || !Number.isFinite(t)) return;
     if (this.times && (t === this.gridStart || t === this.tEnd) && !this.times.includes(t)) return;
-    const ws = this.ws;
-    if (before) ws.model.outputsAtInstant(t, y, ws.p, d, ws.sw, this.out, ws.dir);
-    else ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
+    this.outputsAt(t, y, d, side, this.out);
     this.push(t, this.out, false);
+  }
+
+  /**
+   * The last row of a run that was not failed, and its final values, at (t, y, d): `side` 1
+   * at the end of its range (the left limits: a crossing there is no event), -1 where it ended
+   * at an instant (a stop, a delta at the end: after its events, as its last row), 0 as they
+   * stand. The stepper and the analytic path end alike.
+   */
+  finalRow(t: number, y: Float64Array, d: Float64Array, side: EndSide): ValueRecord {
+    this.endRow(t, y, d, side);
+    this.outputsAt(t, y, d, side, this.ws.outPost);
+    return this.values(t, this.ws.outPost);
+  }
+
+  /** The outputs at (t, y, d) into out: relations at their zero on `side` in the run's direction, or as they stand (0). */
+  private outputsAt(t: number, y: Float64Array, d: Float64Array, side: EndSide, out: Float64Array): void {
+    const ws = this.ws;
+    if (side !== 0) ws.model.outputsAtInstant(t, y, ws.p, d, ws.sw, out, side * ws.dir);
+    else ws.model.outputs(t, y, ws.p, d, ws.sw, out);
   }
 
   /**

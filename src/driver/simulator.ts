@@ -256,13 +256,8 @@ export class Simulator {
     // A run that ends at an instant (a stop, a delta at the end) ends after its events, as its
     // last row; one that ends at the end of its range otherwise, at the left limits (a
     // crossing there is no event).
-    const afterInstant = t === this.lastInstantAt;
-    const atEnd = end === null && rs.ended && t !== rs.t0 && !afterInstant;
-    this.recorder.endRow(t, ws.y, ws.d, atEnd);
-    if (afterInstant) this.model.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, -ws.dir);
-    else if (atEnd) this.model.outputsAtInstant(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost, ws.dir);
-    else this.model.outputs(t, ws.y, ws.p, ws.d, ws.sw, ws.outPost);
-    result.final = this.recorder.values(t, ws.outPost);
+    const side = t === this.lastInstantAt ? -1 : end === null && rs.ended && t !== rs.t0 ? 1 : 0;
+    result.final = this.recorder.finalRow(t, ws.y, ws.d, side);
     finishStats(rs);
     if (this.recorder.overflow) return this.fail(result, this.recorder.overflowMessage(), t, ws.y, ws.d);
     return result;
