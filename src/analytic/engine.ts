@@ -94,7 +94,7 @@ export class AnalyticSimulator {
   private dense: ClosedFormDense | null = null;
   /** after the actions, the right-hand sides of what they touched (finite-after.ts) */
   private readonly finite: FiniteAfter;
-  private readonly touchOf = (k: number): Int32Array => this.plans[k].touch;
+  private readonly changesOf = (k: number): Int32Array => this.plans[k].changes;
   /** per step variable, the state its jumps are folded into after an instant (driver/step-fold.ts) */
   private readonly stepStates: Int32Array;
   /**
@@ -315,6 +315,9 @@ export class AnalyticSimulator {
       foldSlots(ws, this.stepStates, plan.dSlots, this.bringState);
       run.eventCount++;
       one[0] = k;
+      // (as `instant` does: `k := 0` under x' = 1/k fails here, not where the Infinity surfaces)
+      if (plan.changes.length > 0 && !this.finite.check(t, ws, one, this.changesOf))
+        return this.failAt(run, this.diagnosis.nonFiniteAt(t, y, d) ?? `not finite at ${t}`, t);
       this.firedNow = one;
       // (the delayed deltas that follow k are due their delays later)
       stopQueue.fired(one, hi, lo);
@@ -452,7 +455,7 @@ export class AnalyticSimulator {
     run.eventCount += outcome.count;
     this.stopQueue.fired(outcome.fired, run.hi, run.lo);
     if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);
-    if (!this.finite.check(t, this.ws, outcome.fired, this.touchOf))
+    if (!this.finite.check(t, this.ws, outcome.fired, this.changesOf))
       return this.failAt(run, this.diagnosis.nonFiniteAt(t, this.ws.y, this.ws.d) ?? `not finite at ${t}`, t);
     if (!this.repredict(run, due, outcome.fired, t)) return true;
     this.clocks.giveBack(this.ws.y);
