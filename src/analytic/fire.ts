@@ -299,7 +299,7 @@ export class AnalyticFiring {
       // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a
       // reset, not a crossing from the residue's side
       if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
-      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt)) {
+      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt)) {
         (next ??= []).push(e);
         this.sentValue[e] = after.g;
         this.sentBound[e] = after.gBound;

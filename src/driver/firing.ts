@@ -10,6 +10,7 @@ import type { Switching } from './switching.js';
 import type { ValueRecord } from './types.js';
 import type { Workspace } from './workspace.js';
 import type { CompiledModel } from '../codegen/compile.js';
+import { tieTolerance } from './time-tie.js';
 
 export const MAX_EVENT_ITERATIONS = 100;
 /** attempted steps of one Marcus flow at most */
@@ -67,9 +68,21 @@ export interface FunctionPoint {
 /**
  * Whether one round of actions at an instant sent a state event's function across its zero
  * in its direction (EVENTS.md 2), from its value and rate before and after the round (both
- * paths' event iteration decide by this):
- * - its value changed sign (a reset that moves a level past a threshold; one set exactly to
- *   zero that heads back to its side only touches it), or
+ * paths' event iteration decide by this). A value within its rounding of zero has no side of
+ * its own (the sign of a residue is noise: x' = 1 - t read at t = 1 as -1e-16 on one stepper,
+ * +1e-16 on another); there the side is the one its motion gives:
+ * - before the round, the side it came from (x' reaching zero from above at t = 1, where a
+ *   delta kicks it up to 1, touched zero and did not rise through it);
+ * - after it, the side it heads to (z := 3026 at z - 3026 falls, a rounding above it, while z
+ *   rises: it never falls).
+ * So it crossed when
+ * - it went from one side to the other (a reset that moves a level past a threshold), or
+ * - it was beyond its rounding before and is left on zero at rest: set to zero, it crossed
+ *   (y := 0; y' := 0 under y'' = -1 at y falls: then a contact), whatever the sign of the
+ *   residue (x := x - 0.5 leaving z - x at 1e-16 under z' = x' crossed on one path and not on
+ *   the other), or
+ * - it rested on zero before, its zero not located at this instant, and the round moved it
+ *   off beyond its rounding, or
  * - the round left it within its rounding of zero and turned its motion across, where its
  *   zero is known: it rested there (a rate within its rounding: the next sphere of Newton's
  *   cradle, at rest in contact, takes the impact at the same instant), or its own event fired
@@ -88,21 +101,29 @@ export function sentAcross(
   after: FunctionPoint,
   firedHere: boolean,
   dtZero: number,
+  /** the rounding of t at the instant (time-tie.ts) */
+  tie = 0,
 ): boolean {
   const gB = before.g,
     gA = after.g;
-  if (gB !== 0 && Math.sign(gA) !== Math.sign(gB)) {
-    // Set exactly to zero and heading back to the side it was on, it touches zero: no
-    // crossing (z := 3026 at z - 3026 falls, a rounding above it, while z rises: it never
-    // falls); where its zero is known that is judged below.
-    const back =
-      gA === 0 && Math.abs(after.rate) > 4 * after.rateBound && Math.sign(dir * after.rate) === Math.sign(gB);
-    if (!back) return matches(direction, Math.sign(gB));
-  }
   const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
-  if (!(Math.abs(gA) <= 4 * after.gBound + located)) return false;
-  const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+  // (rates in the order of the run: in a backward run, t's motion turned)
   const headed = Math.abs(before.rate) > 4 * before.rateBound ? Math.sign(dir * before.rate) : 0;
+  const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+  // (before the round, a value its rate covers within the rounding of t is at zero too:
+  // x' = 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot be told from the instant)
+  const zeroBefore = Math.abs(gB) <= 4 * before.gBound + Math.max(located, Math.abs(before.rate) * tie);
+  const zeroAfter = Math.abs(gA) <= 4 * after.gBound + located;
+  if (!zeroBefore || !zeroAfter) {
+    // (its zero located at this instant and the round moving it off: a reset, armed for its
+    // next crossing, not one now; its side before the round is no longer the one it came from)
+    if (zeroBefore && firedHere) return false;
+    // the side it is on or heads to after the round; left on zero at rest, the other side
+    const to = !zeroAfter ? Math.sign(gA) : heading !== 0 ? heading : zeroBefore ? 0 : -Math.sign(gB);
+    // the side it was on or came from; rested on zero, the one it leaves from
+    const from = !zeroBefore ? Math.sign(gB) : headed !== 0 ? -headed : -to;
+    return to !== 0 && from === -to && matches(direction, from);
+  }
   // (rises and falls name the side before in the order of t: in a backward run, the other)
   if (heading === 0 || !matches(direction, -dir * heading)) return false;
   return firedHere ? headed !== heading : headed === 0;
@@ -159,6 +180,8 @@ export class Firing {
   /** whether the run writes rows at all, and fills the ledger's values */
   rows = true;
   withValues = true;
+  /** the run's floor of the tie tolerance (time-tie.ts, tieFloor) */
+  tieFloor = 1;
   /** the run's tolerances, to which a Marcus flow is integrated */
   rtol = 1e-6;
   atol = 1e-9;
@@ -202,6 +225,7 @@ export class Firing {
     let round: readonly number[] = fired;
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
+    const tie = tieTolerance(t, this.tieFloor);
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
@@ -247,7 +271,7 @@ export class Firing {
           // falls, which e0 on x - th crosses had turned: e0 fired again, status ok, on 678 to
           // 813 of 813 runs; as on the analytic path, fire.ts)
           if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dtZero) before.g = 0;
-          if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere, dtZero)) {
+          if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere, dtZero, tie)) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;
             this.rFire[k] = after.rate;

@@ -1,0 +1,84 @@
+/**
+ * Round 5, the side of a function at its zero. Event iteration asks whether an instant's
+ * actions sent a function across its zero. A value within its rounding of zero has no side
+ * of its own: its sign is the residue of the arithmetic. `x' = 1 - t` integrated to t = 1 is
+ * -4.4e-16 on dop853 and rk4, +0 on dopri5; where a delta kicks x' up to 1 there, dop853 and
+ * rk4 fired `x' rises` (x := x - 0.5: x(2) = 1000.5, status ok) and the others did not
+ * (x(2) = 1001, exact: x' reached zero from above and was kicked back up; it never rose
+ * through it). The side of a value at zero is now the side its motion gives: before the
+ * actions, the one it came from; after them, the one it heads to.
+ */
+import { describe, expect, it } from 'vitest';
+import { sentAcross, type FunctionPoint } from '../src/driver/firing.js';
+import { simulate, type MethodName } from '../src/index.js';
+
+const METHODS: (MethodName | 'auto')[] = ['auto', 'dopri5', 'dop853', 'rk4', 'rodas', 'radau5'];
+const point = (g: number, rate: number, gBound = 1e-16, rateBound = 1e-16): FunctionPoint => ({
+  g,
+  rate,
+  gBound,
+  rateBound,
+});
+
+describe('a function at its zero when an instant acts on it', () => {
+  it.each(METHODS)('%s: reaching zero from above as a delta kicks it up is no rise', (method) => {
+    const r = simulate(
+      `independent t from 0 to 2
+event e3 when x' rises do x := x - 0.5 end
+x'' = -1 + delta(t - 1)
+x(0) = 1e3; x'(0) = 1`,
+      { method },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['delta(t - 1)']);
+    // x = 1000 + t - t^2/2 to t = 1 (1000.5), then x' = 1 - (t - 1): x(2) = 1001; a one-step
+    // method's error at the defaults is some 1e-9 of x
+    expect(Math.abs(r.final.x - 1001)).toBeLessThan(1e-9 * 1001);
+  });
+
+  it.each(['auto', 'dop853'] as const)(
+    '%s: one located at this instant and moved off by another event is a reset, not a crossing',
+    (method) => {
+      // e2 fires as x - 0.5 t rises through zero and turns x' back; e1 (x' crosses) fires
+      // with it and sets x := 0: e2's function moves off its zero back to the side it came
+      // from. It fired once at each of the two instants.
+      const r = simulate(
+        `independent t from 0 to 0.5
+discrete n = 0
+event e1 when x' crosses do x := 0 end
+event e2 when x - 0.5*t crosses do x' := -0.8*x'; n := n + 1 end
+x'' = -9.81
+x(0) = 2; x'(0) = -9.81`,
+        { method, rtol: 1e-12, atol: 1e-14 },
+      );
+      expect(r.status).toBe('ok');
+      expect(r.events.map((e) => e.name)).toEqual(['e2', 'e1', 'e2', 'e1']);
+      // the first: 2 - 9.81 t - 4.905 t^2 = 0.5 t
+      const t1 = (-10.31 + Math.sqrt(10.31 ** 2 + 4 * 4.905 * 2)) / (2 * 4.905);
+      expect(Math.abs(r.events[0].t - t1)).toBeLessThan(1e-12);
+      expect(r.final.n).toBe(2);
+    },
+  );
+
+  it('the rules, on values a rounding off zero', () => {
+    const eps = 4.4e-16;
+    // came from above (falling) and kicked up: no rise, whatever the residue's sign
+    for (const g of [-eps, 0, eps])
+      expect(sentAcross('rises', 1, point(g, -1, 1e-30), point(1, -1), false, 0, 8.9e-16)).toBe(false);
+    // came from below (rising) and kicked up past zero: a rise
+    expect(sentAcross('rises', 1, point(eps, 1, 1e-30), point(1, 1), false, 0, 8.9e-16)).toBe(true);
+    // set onto zero from -0.5, heading back down: a touch; heading on up: a rise
+    for (const g of [-1e-17, 0, 1e-17]) {
+      expect(sentAcross('rises', 1, point(-0.5, -1), point(g, -1), false, 0)).toBe(false);
+      expect(sentAcross('rises', 1, point(-0.5, 1), point(g, 1), false, 0)).toBe(true);
+    }
+    // set onto zero and resting there: crossed (a level set to its threshold), either residue
+    for (const g of [-1e-17, 0, 1e-17])
+      expect(sentAcross('crosses', 1, point(-0.5, 0), point(g, 0), false, 0)).toBe(true);
+    // its own zero located here and moved back off it by another action: a reset
+    expect(sentAcross('crosses', 1, point(0, -7.8), point(-0.09, -7.8), true, 1e-15)).toBe(false);
+    // past its rounding on both sides: the sign change is the crossing, in its direction
+    expect(sentAcross('falls', 1, point(0.5, 0), point(-0.5, 0), false, 0)).toBe(true);
+    expect(sentAcross('rises', 1, point(0.5, 0), point(-0.5, 0), false, 0)).toBe(false);
+  });
+});
