@@ -292,10 +292,8 @@ export class LinearPropagator {
       eS = (f * Math.sin(w * h)) / w;
     } else if (this.disc > 0) {
       if (w * h > 0.5) {
-        const e1 = Math.exp(this.l1 * h),
-          e2 = Math.exp(this.l2 * h);
-        eC = 0.5 * (e1 + e2);
-        eS = (0.5 * (e1 - e2)) / w;
+        this.advanceSplit(h, x);
+        return;
       } else {
         const f = Math.exp(mu * h);
         eC = f * Math.cosh(w * h);
@@ -313,6 +311,41 @@ export class LinearPropagator {
     const r1 = eC * x1 + eS * (A[2] * x0 - delta * x1);
     x[0] = r0 + this.eq0;
     x[1] = r1 + this.eq1;
+  }
+
+  /**
+   * Real distinct eigenvalues l1 > l2 with w h > 1/2: exp(A h) = (e1 (A - l2 I) - e2 (A - l1 I)) / (2w),
+   * e_k = e^{l_k h}, with A - l_{1,2} I = B ∓ w I. Written as C I + S B, a diagonal entry is
+   * e^{l2 h} - (what the e1 terms cancel to) when A is (nearly) triangular: a stiff pair -1 and
+   * -1e6 lost the fast state's own decay below e^{-1}·2^-53 of the slow one (y = 1e20 e^{-1e6 t}
+   * gave 8192 at t = 1e-4 and missed y's event). Here the diagonal factors δ ± w are
+   * formed without cancellation: the one where δ and ±w agree in sign directly, the other from
+   * (δ + w)(δ - w) = δ² - disc = -A01 A10.
+   */
+  private advanceSplit(h: number, x: Float64Array): void {
+    const A = this.A,
+      w = this.root;
+    const e1 = Math.exp(this.l1 * h),
+      e2 = Math.exp(this.l2 * h);
+    const delta = 0.5 * (A[0] - A[3]);
+    const bc = A[1] * A[2];
+    let dp: number, dm: number;
+    if (delta >= 0) {
+      dp = delta + w;
+      dm = -bc / dp;
+    } else {
+      dm = delta - w;
+      dp = -bc / dm;
+    }
+    const inv = 0.5 / w;
+    // (B + wI)₀₀ = δ + w, (B - wI)₀₀ = δ - w, (B + wI)₁₁ = -(δ - w), (B - wI)₁₁ = -(δ + w)
+    const m00 = (e1 * dp - e2 * dm) * inv,
+      m11 = (e2 * dp - e1 * dm) * inv,
+      s = (e1 - e2) * inv;
+    const x0 = x[0] - this.eq0,
+      x1 = x[1] - this.eq1;
+    x[0] = m00 * x0 + s * A[1] * x1 + this.eq0;
+    x[1] = s * A[2] * x0 + m11 * x1 + this.eq1;
   }
 
   private advanceGeneral(h: number, x: Float64Array): void {
