@@ -5,6 +5,8 @@
  * Backward stable: for ||A/2^s||_1 <= θ13 the approximant is exp of a matrix within a relative
  * 2^-53 of A/2^s. Used for linear blocks that have no closed form here (n >= 3, or a singular
  * 2x2 with an inhomogeneous part, through the augmented matrix [[A, b], [0, 0]]).
+ * The squaring phase runs twice, on r and on r - I (`expm`): a stiff block keeps both its
+ * slow modes (which squaring r loses, 2^s ulps) and its decayed ones (which r - I loses).
  *
  * Row-major n x n arrays; the workspace is allocated once per size, never in `expm`.
  */
@@ -25,6 +27,8 @@ export class MatrixExponential {
   private readonly v: Float64Array;
   private readonly t: Float64Array;
   private readonly piv: Int32Array;
+  private readonly r: Float64Array;
+  private readonly m2: Float64Array;
 
   constructor(readonly n: number) {
     const nn = n * n;
@@ -35,6 +39,8 @@ export class MatrixExponential {
     this.v = new Float64Array(nn);
     this.t = new Float64Array(nn);
     this.piv = new Int32Array(n);
+    this.r = new Float64Array(nn);
+    this.m2 = new Float64Array(nn);
   }
 
   /** out = exp(a); a is overwritten (scaled) */
@@ -68,18 +74,45 @@ export class MatrixExponential {
     matmul(n, a6, t, v);
     for (let i = 0; i < n * n; i++) v[i] += b[6] * a6[i] + b[4] * a4[i] + b[2] * a2[i];
     for (let i = 0; i < n; i++) v[i * n + i] += b[0];
-    // (V - U) X = (V + U)
+    // Two squarings, each accurate where the other is not (a stiff block has both kinds of
+    // entries). On R = r(A) = (V - U)⁻¹ (V + U) a slow mode z of A/2^s (z of 2^-40 for
+    // eigenvalues -1e10 and -1 over 100) is held as 1 + z, z to 2^-13 of itself, and the s
+    // squarings multiply that error by 2^s: exp(100 A) was off by 1e-5 relative. On
+    // F = R - I = (V - U)⁻¹ 2U, squared as (I + F)² = I + (2F + F²), z is held itself, and
+    // each entry of I + F is right to its rounding (below); but a decayed mode is
+    // -1 + e^{λh} there, lost below that (y' = -1e6 y over 1e-4: e^{-100} became 0 and y's
+    // event was lost; t² e^{-t}/2 at t = 37 lost 7 digits). Each entry is R's where the two
+    // agree within F's rounding (R keeps a decayed mode to its own relative accuracy), else
+    // I + F's (R's slow modes are off).
+    const r = this.r,
+      m2 = this.m2;
     for (let i = 0; i < n * n; i++) {
-      const p = v[i] + u[i],
-        q = v[i] - u[i];
-      out[i] = p;
+      const q = v[i] - u[i];
       t[i] = q;
+      m2[i] = q;
+      out[i] = 2 * u[i];
+      r[i] = v[i] + u[i];
     }
     this.solve(t, out);
+    this.solve(m2, r);
+    // F's rounding per entry is, after the last squaring, a few s ulps of (2|F| + |F| |F|)_ij
+    // with F before it (2F and F² cancel where a mode has decayed: I + F is small there)
+    for (let i = 0; i < n * n; i++) a2[i] = Math.abs(out[i]);
     for (let k = 0; k < s; k++) {
       matmul(n, out, out, t);
-      out.set(t);
+      if (k === s - 1) for (let i = 0; i < n * n; i++) a2[i] = Math.abs(out[i]);
+      for (let i = 0; i < n * n; i++) out[i] = 2 * out[i] + t[i];
+      matmul(n, r, r, t);
+      r.set(t);
     }
+    matmul(n, a2, a2, a4);
+    const ulps = 16 * (s + 2) * Number.EPSILON;
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        const ij = i * n + j;
+        const f = i === j ? out[ij] + 1 : out[ij];
+        out[ij] = Math.abs(r[ij] - f) <= ulps * (2 * a2[ij] + a4[ij]) ? r[ij] : f;
+      }
   }
 
   /** Solves m X = rhs in place (rhs becomes X), by LU with partial pivoting; m is overwritten. */
