@@ -81,4 +81,50 @@ x(0) = 2; x'(0) = -9.81`,
     expect(sentAcross('falls', 1, point(0.5, 0), point(-0.5, 0), false, 0)).toBe(true);
     expect(sentAcross('rises', 1, point(0.5, 0), point(-0.5, 0), false, 0)).toBe(false);
   });
+
+  it.each(METHODS)('%s: an action that scales its own function at its zero keeps it there', (method) => {
+    // v = 0.5 - t^2 falls through zero at sqrt(0.5), located a rounding short or past it;
+    // v := -0.8*v leaves the residue, scaled, still at zero, and v falls on: no new crossing
+    // (the analytic path took the changed residue for a reset, found v falling through zero
+    // again at once and failed with "v stays at zero with zero rate", a false contact)
+    const r = simulate(
+      `independent t from 0 to 1
+event e when v falls do v := -0.8*v end
+x' = v
+v' = -2*t
+x(0) = 0; v(0) = 0.5`,
+      { method },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.events).toHaveLength(1);
+    expect(Math.abs(r.events[0].t - Math.sqrt(0.5))).toBeLessThan(1e-9);
+    // v is continuous (it is 0 at the event): v(1) = -0.5, x(1) = 0.5 - 1/3; a stepper's
+    // error at the defaults, some 1e-9 of the unit scale
+    expect(Math.abs(r.final.v + 0.5)).toBeLessThan(1e-8);
+    expect(Math.abs(r.final.x - 1 / 6)).toBeLessThan(1e-8);
+  });
+
+  it.each(METHODS)('%s: a level set onto its zero by another event crosses, on every path', (method) => {
+    // x := x - 0.5 at the third `x' falls` (t = 4.003) sets z - x from -0.5 onto 0, where it
+    // rests (z' = x'): e2 fires there, once (y from 6.251 to 7.251). The analytic path fired
+    // it, the steppers did not (the residue's sign) or failed with a false contact.
+    const r = simulate(
+      `independent t from 0 to 5
+discrete n = 0
+event e1 when x' falls do x := x - 0.5; x' := -x' end
+event e2 when z - x crosses do y := y + 1; x' := -0.8*x' end
+event e3 when x + x' crosses do x' := -x' end
+event tm at 2 do n := n + 1 end
+x'' = -1 + 2*delta(t - 0.75)
+y' = 0.5*t
+z' = x'
+x(0) = 2; x'(0) = 1e-3; y(0) = 1e-3; z(0) = 0.5
+output x, y, z, n`,
+      { method },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['e1', 'delta(t - 0.75)', 'tm', 'e1', 'e3', 'e1', 'e2', 'e3']);
+    // y = 0.001 + t^2/4 + 1
+    expect(Math.abs(r.final.y - 7.251)).toBeLessThan(1e-8);
+  });
 });

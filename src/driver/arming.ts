@@ -15,8 +15,11 @@
  * One small state machine per watched function, in typed arrays; crossings.ts reads it.
  */
 import type { Workspace } from './workspace.js';
+import { tieTolerance } from './time-tie.js';
 
 export class Arming {
+  /** the run's floor of the tie tolerance (time-tie.ts, tieFloor) */
+  tieFloor = 1;
   /** per function: held at zero after firing (see the header) */
   readonly held: Uint8Array;
   /** per function held: the scale of its zero, and its rate (how fast it leaves) */
@@ -95,9 +98,14 @@ export class Arming {
         this.arm(w);
         continue;
       }
-      // (its own action assigned what it reads, and changed its value: a reset)
+      // (its own action assigned what it reads, and changed its value: a reset; unless it left
+      // it no farther from zero than its location did, within what the location can tell from
+      // zero: `v := -0.8*v` at `v falls` keeps v at zero, as on the analytic path, engine.ts)
       const moves = m.events[k].moves.includes(w);
-      const set = moves && ws.gPrev[w] !== gFire[w];
+      const g = ws.gPrev[w],
+        g0 = gFire[w];
+      const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
+      const set = moves && g !== g0 && !(Math.abs(g) <= Math.abs(g0) && Math.abs(g0) <= band);
       if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set, moves);
       else this.arm(w);
     }
