@@ -67,11 +67,34 @@ export interface LinearSplit {
   terms: DeltaTerm[];
 }
 
-function hasDelta(e: Expr): boolean {
+/**
+ * Adds to `into` every node of e that has a delta call in it (e itself included), and says
+ * whether e has one. One walk for the whole split: asking each level of a sum whether its
+ * sides have a delta walked every subtree again at each level above it.
+ */
+function markDeltas(e: Expr, into: Set<Expr>): boolean {
   let found = false;
-  walk(e, (n) => {
-    if (n.kind === 'call' && n.name === 'delta') found = true;
-  });
+  switch (e.kind) {
+    case 'call':
+      found = e.name === 'delta';
+      for (const a of e.args) found = markDeltas(a, into) || found;
+      break;
+    case 'unary':
+      found = markDeltas(e.operand, into);
+      break;
+    case 'binary':
+      found = markDeltas(e.left, into);
+      found = markDeltas(e.right, into) || found;
+      break;
+    case 'if':
+      found = markDeltas(e.condition, into);
+      found = markDeltas(e.then, into) || found;
+      found = markDeltas(e.otherwise, into) || found;
+      break;
+    default:
+      break;
+  }
+  if (found) into.add(e);
   return found;
 }
 
@@ -85,14 +108,20 @@ function firstDelta(e: Expr): CallNode | null {
 
 /** Rule "linearity": regular part and delta terms of e, or a ModelError at the offending delta. */
 export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
-  const s = split(e, r);
+  const withDelta = new Set<Expr>();
+  if (!markDeltas(e, withDelta)) return { regular: e, terms: [] };
+  const s = split(e, r, withDelta);
   // (each term's text once, at the top: printed at every level of the sum, it was a fifth
   // of the transform of a row of 1024 spheres)
   return s.terms.length === 0 ? s : { ...s, terms: s.terms.map((t) => ({ ...t, source: toText(t.written) })) };
 }
 
-/** splitLinear without the terms' texts (`source` is filled in at the top). */
-function split(e: Expr, r: ErrorReporter): LinearSplit {
+/**
+ * splitLinear without the terms' texts (`source` is filled in at the top); `withDelta` holds
+ * the nodes of e that have a delta in them (markDeltas).
+ */
+function split(e: Expr, r: ErrorReporter, withDelta: ReadonlySet<Expr>): LinearSplit {
+  const hasDelta = (x: Expr) => withDelta.has(x);
   if (!hasDelta(e)) return { regular: e, terms: [] };
   const scale = (s: LinearSplit, f: (w: Expr) => Expr): LinearSplit => ({
     regular: f(s.regular),
@@ -129,20 +158,20 @@ function split(e: Expr, r: ErrorReporter): LinearSplit {
     case 'unary':
       if (e.op === '-') {
         // -(J*delta(t - hit)) is one term as written; in -(a - J*delta(...)) the term turns sign
-        const inner = scale(split(e.operand, r), (w) => neg(w));
+        const inner = scale(split(e.operand, r, withDelta), (w) => neg(w));
         return {
           ...inner,
           terms: inner.terms.map((t) => withWritten(t, t.written === e.operand ? e : negateWritten(t.written))),
         };
       }
-      if (e.op === '+') return split(e.operand, r);
+      if (e.op === '+') return split(e.operand, r, withDelta);
       break;
     case 'binary': {
       const l = hasDelta(e.left),
         rt = hasDelta(e.right);
       if (e.op === '+' || e.op === '-') {
-        const a = split(e.left, r),
-          b = split(e.right, r);
+        const a = split(e.left, r, withDelta),
+          b = split(e.right, r, withDelta);
         const sign = e.op === '-' ? (w: Expr) => neg(w) : (w: Expr) => w;
         return {
           regular: e.op === '+' ? add(a.regular, b.regular, e.span) : sub(a.regular, b.regular, e.span),
@@ -163,13 +192,13 @@ function split(e: Expr, r: ErrorReporter): LinearSplit {
             'Deltas must enter linearly; a product of deltas has no meaning as a function.',
           );
         const side = l ? e.left : e.right;
-        const parts = split(side, r);
+        const parts = split(side, r, withDelta);
         const other = l ? e.right : e.left;
         const scaled = scale(parts, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span)));
         return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, side, t.written))) };
       }
       if (e.op === '/' && l && !rt) {
-        const scaled = scale(split(e.left, r), (w) => div(w, e.right, e.span));
+        const scaled = scale(split(e.left, r, withDelta), (w) => div(w, e.right, e.span));
         return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, e.left, t.written))) };
       }
       if (e.op === '/' && rt)
