@@ -21,17 +21,27 @@ export function eventDependencies(
 ) {
   // Which watched functions read which names, through the named values they use.
   const namedExpr = new Map(system.namedValues.map((v) => [v.name, v.expr]));
+  // What each named value reads, through the others, found once: every event of a row of
+  // spheres reads its impulse J through two jumps, its function and its rate, and each read
+  // walked J's definition again. (In the order a walk through the definitions meets them,
+  // which merging these lists in order keeps: named values form no cycle.)
+  const namedReads = new Map<string, readonly string[]>();
+  const readsOfNamed = (k: string, nx: Expr): readonly string[] => {
+    let reads = namedReads.get(k);
+    if (reads === undefined) {
+      reads = [...readsOf(nx)];
+      namedReads.set(k, reads);
+    }
+    return reads;
+  };
   const readsOf = (e: Expr): Set<string> => {
     const out = new Set<string>();
-    const visit = (x: Expr) => {
-      for (const k of references(x))
-        if (!out.has(k)) {
-          out.add(k);
-          const nx = namedExpr.get(k);
-          if (nx) visit(nx);
-        }
-    };
-    visit(e);
+    for (const k of references(e))
+      if (!out.has(k)) {
+        out.add(k);
+        const nx = namedExpr.get(k);
+        if (nx) for (const j of readsOfNamed(k, nx)) out.add(j);
+      }
     return out;
   };
   const watchReads = watchExprs.map(readsOf);
