@@ -58,10 +58,6 @@ export function negateWritten(w: Expr): Expr {
   return out;
 }
 
-function withWritten(t: DeltaTerm, written: Expr): DeltaTerm {
-  return { ...t, written };
-}
-
 export interface LinearSplit {
   regular: Expr;
   terms: DeltaTerm[];
@@ -123,9 +119,12 @@ export function splitLinear(e: Expr, r: ErrorReporter): LinearSplit {
 function split(e: Expr, r: ErrorReporter, withDelta: ReadonlySet<Expr>): LinearSplit {
   const hasDelta = (x: Expr) => withDelta.has(x);
   if (!hasDelta(e)) return { regular: e, terms: [] };
-  const scale = (s: LinearSplit, f: (w: Expr) => Expr): LinearSplit => ({
+  // f applied to the regular part and to each weight, and each term as written in e (one
+  // copy of each term per level: a copy for the weight, then one for the written form, made
+  // two objects per term at every level of every equation)
+  const scale = (s: LinearSplit, f: (w: Expr) => Expr, written: (t: DeltaTerm) => Expr): LinearSplit => ({
     regular: f(s.regular),
-    terms: s.terms.map((t) => ({ ...t, weight: f(t.weight) })),
+    terms: s.terms.map((t) => ({ ...t, weight: f(t.weight), written: written(t) })),
   });
   switch (e.kind) {
     case 'call':
@@ -158,11 +157,11 @@ function split(e: Expr, r: ErrorReporter, withDelta: ReadonlySet<Expr>): LinearS
     case 'unary':
       if (e.op === '-') {
         // -(J*delta(t - hit)) is one term as written; in -(a - J*delta(...)) the term turns sign
-        const inner = scale(split(e.operand, r, withDelta), (w) => neg(w));
-        return {
-          ...inner,
-          terms: inner.terms.map((t) => withWritten(t, t.written === e.operand ? e : negateWritten(t.written))),
-        };
+        return scale(
+          split(e.operand, r, withDelta),
+          (w) => neg(w),
+          (t) => (t.written === e.operand ? e : negateWritten(t.written)),
+        );
       }
       if (e.op === '+') return split(e.operand, r, withDelta);
       break;
@@ -172,14 +171,13 @@ function split(e: Expr, r: ErrorReporter, withDelta: ReadonlySet<Expr>): LinearS
       if (e.op === '+' || e.op === '-') {
         const a = split(e.left, r, withDelta),
           b = split(e.right, r, withDelta);
-        const sign = e.op === '-' ? (w: Expr) => neg(w) : (w: Expr) => w;
         return {
           regular: e.op === '+' ? add(a.regular, b.regular, e.span) : sub(a.regular, b.regular, e.span),
           // (a term after a minus is written with it: 1 - 2*delta(t - 1) has the term -2*delta(t - 1))
           terms: [
             ...a.terms,
             ...b.terms.map((t) =>
-              e.op === '-' ? withWritten({ ...t, weight: sign(t.weight) }, negateWritten(t.written)) : t,
+              e.op === '-' ? { ...t, weight: neg(t.weight), written: negateWritten(t.written) } : t,
             ),
           ],
         };
@@ -194,12 +192,18 @@ function split(e: Expr, r: ErrorReporter, withDelta: ReadonlySet<Expr>): LinearS
         const side = l ? e.left : e.right;
         const parts = split(side, r, withDelta);
         const other = l ? e.right : e.left;
-        const scaled = scale(parts, (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span)));
-        return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, side, t.written))) };
+        return scale(
+          parts,
+          (w) => (l ? mul(w, other, e.span) : mul(other, w, e.span)),
+          (t) => factorWritten(e, side, t.written),
+        );
       }
       if (e.op === '/' && l && !rt) {
-        const scaled = scale(split(e.left, r, withDelta), (w) => div(w, e.right, e.span));
-        return { ...scaled, terms: scaled.terms.map((t) => withWritten(t, factorWritten(e, e.left, t.written))) };
+        return scale(
+          split(e.left, r, withDelta),
+          (w) => div(w, e.right, e.span),
+          (t) => factorWritten(e, e.left, t.written),
+        );
       }
       if (e.op === '/' && rt)
         throw r.at(
