@@ -77,6 +77,11 @@ x(0) = 2; x'(0) = -9.81`,
       expect(sentAcross('crosses', 1, point(-0.5, 0), point(g, 0), false, 0)).toBe(true);
     // its own zero located here and moved back off it by another action: a reset
     expect(sentAcross('crosses', 1, point(0, -7.8), point(-0.09, -7.8), true, 1e-15)).toBe(false);
+    // a value no action changed is at zero after the round as much as before it: x at
+    // 1.7e-16 (its rate 0.44 covers that within the rounding of t) whose rate an action turns
+    // back is no crossing, where the bands of before and after differed
+    const x = 1.6653345369377348e-16;
+    expect(sentAcross('crosses', 1, point(x, 0.44, 3e-31), point(x, -0.35, 3e-31), false, 0, 8e-16)).toBe(false);
     // past its rounding on both sides: the sign change is the crossing, in its direction
     expect(sentAcross('falls', 1, point(0.5, 0), point(-0.5, 0), false, 0)).toBe(true);
     expect(sentAcross('rises', 1, point(0.5, 0), point(-0.5, 0), false, 0)).toBe(false);

@@ -110,10 +110,13 @@ export function sentAcross(
   // (rates in the order of the run: in a backward run, t's motion turned)
   const headed = Math.abs(before.rate) > 4 * before.rateBound ? Math.sign(dir * before.rate) : 0;
   const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
-  // (before the round, a value its rate covers within the rounding of t is at zero too:
-  // x' = 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot be told from the instant)
-  const zeroBefore = Math.abs(gB) <= 4 * before.gBound + Math.max(located, Math.abs(before.rate) * tie);
-  const zeroAfter = Math.abs(gA) <= 4 * after.gBound + located;
+  // (a value its rate before the round covers within the rounding of t is at zero too: x' =
+  // 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot be told from the instant; and
+  // the same value after the round, one the actions did not change, is as much at zero: a
+  // ball's x at 1.7e-16 as two events kept turning its x' at one instant)
+  const band = Math.max(located, Math.abs(before.rate) * tie);
+  const zeroBefore = Math.abs(gB) <= 4 * before.gBound + band;
+  const zeroAfter = Math.abs(gA) <= 4 * after.gBound + band;
   if (!zeroBefore || !zeroAfter) {
     // (its zero located at this instant and the round moving it off: a reset, armed for its
     // next crossing, not one now; its side before the round is no longer the one it came from)
