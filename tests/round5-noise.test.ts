@@ -132,4 +132,25 @@ output x, y, z, n`,
     // y = 0.001 + t^2/4 + 1
     expect(Math.abs(r.final.y - 7.251)).toBeLessThan(1e-8);
   });
+
+  it.each(METHODS)('%s: two events turning a function at its zero without end do not settle', (method) => {
+    // At x = 0 (t = 0.2332...) e3 turns x' up, which sends x + x' up across its zero: e1
+    // turns x' down by 0.8, which sends x across again, and so on, x' = v 0.8^k: in exact
+    // arithmetic the iteration never ends. The steppers stopped after 10 rounds (their
+    // residue of x, 1.7e-16, no longer within what the shrinking rate covers) and the ball
+    // fell through the floor with status ok.
+    const r = simulate(
+      `independent t from 0 to 0.9
+discrete n = 0
+event e1 when x + x' rises do n := n + 1; x' := -0.8*x' end
+event e3 when x crosses do x' := -x' end
+x'' = -9.81
+x(0) = 0.5; x'(0) = -1`,
+      { method },
+    );
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(
+      /^event iteration at t = 0\.23321676295\d* did not settle after 100 rounds: events e1 and e3/,
+    );
+  });
 });

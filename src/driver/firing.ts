@@ -201,6 +201,10 @@ export class Firing {
    */
   readonly gFire: Float64Array;
   readonly rFire: Float64Array;
+  /** per function whose zero was located at the instant: the value taken for that zero, and the instant's stamp */
+  private readonly residue: Float64Array;
+  private readonly residueAt: Int32Array;
+  private instant = 0;
 
   constructor(
     private readonly ws: Workspace,
@@ -209,6 +213,8 @@ export class Firing {
   ) {
     this.swBefore = new Float64Array(ws.model.nSwitch);
     this.gFire = new Float64Array(ws.nWatch);
+    this.residue = new Float64Array(ws.nWatch);
+    this.residueAt = new Int32Array(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
   }
 
@@ -229,6 +235,11 @@ export class Firing {
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
     const tie = tieTolerance(t, this.tieFloor);
+    // (a new instant forgets the residues of the last: a stamp, not a fill of every function)
+    if (++this.instant === 0x7fffffff) {
+      this.residueAt.fill(0);
+      this.instant = 1;
+    }
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
@@ -273,7 +284,20 @@ export class Firing {
           // it away is a reset, not a crossing from the residue's side (x := x + 0.5 at x - th
           // falls, which e0 on x - th crosses had turned: e0 fired again, status ok, on 678 to
           // 813 of 813 runs; as on the analytic path, fire.ts)
-          if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dtZero) before.g = 0;
+          // A residue taken for that zero stays it while no action changes the value, whatever
+          // its rate does later in the instant (two events turning a ball's x' at x = 1.7e-16
+          // by -1 and -0.8 in turn: the rate shrank below what covers the residue and the
+          // iteration stopped, the ball then fell through the floor with status ok).
+          if (firedHere) {
+            if (Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dtZero) {
+              this.residue[k] = before.g;
+              this.residueAt[k] = this.instant;
+            }
+            if (this.residueAt[k] === this.instant) {
+              if (before.g === this.residue[k]) before.g = 0;
+              if (after.g === this.residue[k]) after.g = 0;
+            }
+          }
           if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere, dtZero, tie)) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;
