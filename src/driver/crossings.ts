@@ -65,6 +65,13 @@ export class Crossings implements SampledFunction {
   checkUnresolved = false;
   unresolved = -1;
   /**
+   * Set with checkUnresolved: whether that instant was the run's start (a function at zero
+   * there that no action moved follows the start's rule, it fires once it has left zero and
+   * crossed), and which functions its event iteration judged (firing.ts, Firing.judged).
+   */
+  instantAtStart = false;
+  judged: (k: number) => boolean = () => false;
+  /**
    * A function found crossing within the tolerance on it over the whole step (see
    * withinTolerance), or -1; `toleranceBand` is that tolerance, `toleranceReach` how far the
    * step showed it across, `toleranceStiff` whether the step was a stiff one.
@@ -710,6 +717,7 @@ export class Crossings implements SampledFunction {
     const ws = this.ws,
       m = ws.model;
     if (!this.isEvent[k] || this.arming.held[k] || this.arming.unturned[k] || this.fromZero[k]) return false;
+    if (this.instantAtStart || this.judged(k)) return false;
     const g = ws.gPrev[k],
       rate = ws.dir * ws.rPrev[k];
     if (!(rate !== 0)) return false;

@@ -205,6 +205,8 @@ export class Firing {
   private readonly residue: Float64Array;
   private readonly residueAt: Int32Array;
   private instant = 0;
+  /** per function, the stamp of the last instant whose event iteration judged it (sentAcross) */
+  private readonly judgedAt: Int32Array;
 
   constructor(
     private readonly ws: Workspace,
@@ -215,7 +217,18 @@ export class Firing {
     this.gFire = new Float64Array(ws.nWatch);
     this.residue = new Float64Array(ws.nWatch);
     this.residueAt = new Int32Array(ws.nWatch);
+    this.judgedAt = new Int32Array(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
+  }
+
+  /**
+   * Whether the last instant's event iteration judged watched function k: whether its actions
+   * sent it across was decided from its values before and after them (a function set onto
+   * zero from below and heading back down touched it), which the first step after the instant
+   * does not second-guess (Crossings.startsUnresolved).
+   */
+  judged(k: number): boolean {
+    return this.judgedAt[k] === this.instant;
   }
 
   /**
@@ -238,6 +251,7 @@ export class Firing {
     // (a new instant forgets the residues of the last: a stamp, not a fill of every function)
     if (++this.instant === 0x7fffffff) {
       this.residueAt.fill(0);
+      this.judgedAt.fill(0);
       this.instant = 1;
     }
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
@@ -298,6 +312,7 @@ export class Firing {
               if (after.g === this.residue[k]) after.g = 0;
             }
           }
+          this.judgedAt[k] = this.instant;
           if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere, dtZero, tie)) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;

@@ -95,6 +95,7 @@ export class Simulator {
     this.switching = new Switching(ws);
     this.firing = new Firing(ws, this.recorder, this.switching);
     this.crossings = new Crossings(ws);
+    this.crossings.judged = (k) => this.firing.judged(k);
     this.zeno = new ZenoWatch(model.events.length);
     this.gFire = this.firing.gFire;
     this.rFire = this.firing.rFire;
@@ -589,6 +590,7 @@ export class Simulator {
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
         this.crossings.checkUnresolved = true;
+        this.crossings.instantAtStart = at === rs.t0;
         this.crossings.firedAtInstant = outcome.fired;
         this.lastFired = outcome.fired;
       }
