@@ -318,6 +318,7 @@ export class AnalyticSimulator {
       // (as `instant` does: `k := 0` under x' = 1/k fails here, not where the Infinity surfaces)
       if (plan.changes.length > 0 && !this.finite.check(t, ws, one, this.changesOf))
         return this.failAt(run, this.diagnosis.nonFiniteAt(t, y, d) ?? `not finite at ${t}`, t);
+      if (outcome.stopped) return this.stoppedBy(run, outcome.stopper, t);
       this.firedNow = one;
       // (the delayed deltas that follow k are due their delays later)
       stopQueue.fired(one, hi, lo);
@@ -340,11 +341,6 @@ export class AnalyticSimulator {
       // (accumulates, for the one event)
       const acc = zeno.note(k, hi, lo);
       if ((acc !== null || zeno.crawl === zeno.crawl) && this.stopsAt(run, k, acc, t)) return true;
-      if (outcome.stopped) {
-        run.result.status = 'stopped';
-        run.result.message = `stopped by event ${outcome.stopper} at ${m.system.independent} = ${t}`;
-        return true;
-      }
       if (run.progress !== undefined && (run.instants & 4095) === 0) run.progress(t);
     }
   }
@@ -457,6 +453,12 @@ export class AnalyticSimulator {
     if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);
     if (!this.finite.check(t, this.ws, outcome.fired, this.changesOf))
       return this.failAt(run, this.diagnosis.nonFiniteAt(t, this.ws.y, this.ws.d) ?? `not finite at ${t}`, t);
+    // (a stop ends the run here: what the next crossings would be, or whether its own function
+    // rests at zero pushed across, is for a run that goes on; the steppers stop at once too)
+    if (outcome.stopped) {
+      this.clocks.giveBack(this.ws.y);
+      return this.stoppedBy(run, outcome.stopper, t);
+    }
     if (!this.repredict(run, due, outcome.fired, t)) return true;
     this.clocks.giveBack(this.ws.y);
     if (run.eventCount > run.s.maxEvents)
@@ -466,11 +468,6 @@ export class AnalyticSimulator {
         t,
       );
     if (this.accumulates(run, due, t)) return this.tiesAtStop(run);
-    if (outcome.stopped) {
-      run.result.status = 'stopped';
-      run.result.message = `stopped by event ${outcome.stopper} at ${this.model.system.independent} = ${t}`;
-      return true;
-    }
     if (run.progress !== undefined && (run.instants & 4095) === 0) run.progress(t);
     return false;
   }
@@ -543,6 +540,13 @@ export class AnalyticSimulator {
       }
       if (plans[k].watch >= 0) this.lastAt[k] = t;
     }
+    return true;
+  }
+
+  /** A stop event fired at t: the run ends there, status stopped. */
+  private stoppedBy(run: Run, stopper: string, t: number): true {
+    run.result.status = 'stopped';
+    run.result.message = `stopped by event ${stopper} at ${this.model.system.independent} = ${t}`;
     return true;
   }
 

@@ -64,11 +64,13 @@ export class Predictor {
       dir = plan.dir;
     this.outcome = 'crossing';
     const atZero = still || !(Math.abs(c[0]) > bound);
-    if (atZero && start && dir !== 0 && plan.touchesOwn) {
+    if (atZero && start && dir !== 0 && plan.touchesOwn && !plan.movesOwn) {
       // At rest at its zero at the start (zero rate), pushed across in its direction, by a
       // motion its own actions would turn (an impact, not a detector): a persisting contact,
       // as after a plastic impact (a ball at rest on the floor at t0 fell through it with
-      // status ok). One that leaves with a rate does not fire there.
+      // status ok). One that leaves with a rate does not fire there, nor one whose actions
+      // would move its value (a reset, y := y + 1 at y - 0.5 rises: leaving zero, it follows
+      // the start's rule, as on the steppers).
       const sign = this.roots.departure(c, 0, D);
       if (sign === dir && this.roots.order >= 2) {
         this.outcome = 'contact';

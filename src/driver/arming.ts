@@ -275,8 +275,10 @@ export class Arming {
       const info = m.watchInfo[w];
       if (info.kind !== 'event' || this.isBoolean[w] || this.held[w] || dir === 'crosses') continue;
       // (an impact, whose actions turn its function's motion; not a detector: y = t^2/2 rises
-      // from its zero at t0 and never crossed, which is no contact)
-      if (!m.events[info.event].touches.includes(w)) continue;
+      // from its zero at t0 and never crossed, which is no contact; nor a reset, whose actions
+      // move its value: y := y + 1 at y - 0.5 rises leaves zero by the start's rule)
+      const ev = m.events[info.event];
+      if (!ev.touches.includes(w) || ev.moves.includes(w)) continue;
       const g = ws.gPrev[w],
         rate = ws.rPrev[w];
       const bound = m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw);
