@@ -1,7 +1,7 @@
 /**
  * A differential oracle for the analytic path, opt-in (DIFF_N=2000 npx vitest run
- * tests/differential.test.ts; DIFF_SEED picks the sample): random polynomial models with
- * state events, resets, deltas and time events, each run three ways. Two of them must agree
+ * tests/differential.test.ts; DIFF_SEED picks the sample): random polynomial and linear models
+ * with state events, resets, deltas and time events, each run three ways. Two of them must agree
  * exactly, and the test asserts that: the analytic path recording rows and the ledger (its
  * general instant) and recording nothing (its one-event loop). The third, dop853 at rtol
  * 1e-12, is printed where it disagrees on the status, the event count or the final values:
@@ -34,9 +34,10 @@ const act = fc.constantFrom(
   'k := -k',
 );
 const model = fc.record({
-  xdd: fc.constantFrom('-9.81', 'k', '-1', '0', 'y', 't', '-k*t'),
-  yd: fc.constantFrom('1', 'k', '0.5*t', '-1', 'n'),
-  zd: fc.constantFrom('x', 'y', '1', 'v'),
+  // (polynomial motions, and linear ones: a rotation, a damped one, a decay, a relaxation)
+  xdd: fc.constantFrom('-9.81', 'k', '-1', '0', 'y', 't', '-k*t', '-x', '-4*x - 0.5*v', '-k*x + 1'),
+  yd: fc.constantFrom('1', 'k', '0.5*t', '-1', 'n', '-y', '-k*y + 2'),
+  zd: fc.constantFrom('x', 'y', '1', 'v', 'x - z'),
   x0: num,
   v0: num,
   y0: num,

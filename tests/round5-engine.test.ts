@@ -44,3 +44,38 @@ output x, n`;
     }
   });
 });
+
+describe('a switch on the other side of a located zero, on both loops of the analytic path', () => {
+  // x'' = -4x - 0.5x' from x = 1000: x falls through zero at t1 = (pi - atan(w/0.25))/w,
+  // w = sqrt(63/16), and rises through it half a period later, where e1 turns x' so that x
+  // falls again at once: e2 (x falls, the same zeros) fires at that instant too, as a
+  // thermostat's other switch does. The one-event loop (nothing recorded) missed it: 4
+  // events, n = 22 (exact 5, n = 32); the general instant then took its residue (4.2e-13, the
+  // location's) for a crossing to come and failed with a false persisting contact.
+  const w = Math.sqrt(63 / 16);
+  const t1 = (Math.PI - Math.atan(w / 0.25)) / w,
+    t2 = t1 + Math.PI / w,
+    t3 = t2 + Math.PI / w;
+  it.each([
+    ['rows and ledger', {}],
+    ['nothing recorded', { record: false, eventValues: false }],
+  ])('%s', (_label, options) => {
+    const r = simulate(
+      `independent t from 0 to 5
+discrete n = 0
+event e1 when x rises do x' := -x'; n := n + 1 end
+event e2 when x falls do n := n + 10 end
+x'' = -4*x - 0.5*x'
+x(0) = 1e3; x'(0) = 0
+output x, n`,
+      options,
+    );
+    expect(r.stats.method).toBe('analytic');
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['e2', 'e1', 'e2', 'e1', 'e2']);
+    // (a root of a damped rotation, to some ulps of t)
+    const exact = [t1, t2, t2, t3, t3];
+    r.events.forEach((e, i) => expect(Math.abs(e.t - exact[i])).toBeLessThan(1e-14 * 5));
+    expect(r.final.n).toBe(32);
+  });
+});
