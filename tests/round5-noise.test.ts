@@ -193,4 +193,24 @@ x(0) = 0; v(0) = 0.5; y(0) = 0.5`,
     // v = -0.5 - 9.81 t to 0.5, then 5.405 - 9.81 (t - 0.5): x(0.9) = -1.47625 + 2.162 - 0.7848
     expect(Math.abs(r.final.x + 0.09905)).toBeLessThan(1e-8);
   });
+
+  it.each(METHODS)('%s: a reset onto zero from above, heading back up, is a touch at every tick', (method) => {
+    // x := 0 at t = 0, 0.5, 1 with x' = 3: x touches zero from above each time and rises
+    // again; `x rises` never fires (the analytic path called it undecidable at t = 0)
+    const r = simulate(
+      `independent t from 0 to 1
+discrete n = 0
+event e2 when x rises do n := n + 1 end
+event tm every 0.5 do x := 0 end
+x' = 3
+z' = x
+x(0) = 1e3; z(0) = 0.25`,
+      { method },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['tm', 'tm', 'tm']);
+    expect(r.final.n).toBe(0);
+    // z = 0.25 + 2 * (3 * 0.5^2 / 2)
+    expect(Math.abs(r.final.z - 1)).toBeLessThan(1e-9);
+  });
 });

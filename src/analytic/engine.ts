@@ -640,7 +640,10 @@ export class AnalyticSimulator {
     const reset = firedHere && plan.movesOwn && c[0] !== pre && !onZero;
     // (pr.unmoved, written out)
     const still = firedHere && !reset && (onZero || Math.abs(c[0] - pre) <= this.preBound[j] + bound);
-    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound);
+    // (one event iteration judged, that did not fire, leaves zero; so does any at an instant at
+    // the run's start: a function at zero there follows the start's rule, as on the steppers)
+    const judged = !firedHere && (this.firing.judged(plan.watch) || (!start && t === run.s.t0));
+    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged);
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, start), t);
       return false;

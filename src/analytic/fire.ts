@@ -8,8 +8,10 @@
  */
 import {
   MAX_EVENT_ITERATIONS,
+  CROSSED,
+  judgeAcross,
+  OPEN,
   readFunction,
-  sentAcross,
   zeroFiredHere,
   type FireOutcome,
   type FunctionPoint,
@@ -47,6 +49,9 @@ export class AnalyticFiring {
   private readonly listedAt: Int32Array;
   private readonly movedAt: Int32Array;
   private stamp = 0;
+  /** per watched function, the stamp of the last instant whose event iteration judged it (instant: the current one) */
+  private readonly judgedAt: Int32Array;
+  private instant = 0;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /**
@@ -70,6 +75,7 @@ export class AnalyticFiring {
     this.movedBefore = new Float64Array(4 * Math.max(1, ws.nWatch));
     this.listedAt = new Int32Array(Math.max(1, ws.nWatch));
     this.movedAt = new Int32Array(Math.max(1, ws.nWatch));
+    this.judgedAt = new Int32Array(Math.max(1, ws.nWatch));
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
@@ -90,6 +96,7 @@ export class AnalyticFiring {
    * outcome is reused by the next call.
    */
   fire(t: number, fired: readonly number[]): InstantOutcome {
+    this.nextInstant();
     const out = this.outcome;
     out.count = 0;
     out.stopped = false;
@@ -117,6 +124,7 @@ export class AnalyticFiring {
    * it was, since emptying an array costs more than the rest of an impact.)
    */
   fireOne(t: number, k: number): InstantOutcome {
+    this.nextInstant();
     this.lastInstant = t;
     const ws = this.ws,
       ev = ws.model.events[k],
@@ -214,6 +222,22 @@ export class AnalyticFiring {
     return out;
   }
 
+  /**
+   * Whether the last instant's event iteration judged watched function k (an action could
+   * move it; sentAcross decided from its values before and after): if it did not fire, it
+   * touched zero or was moved off it, and the next prediction takes it as leaving zero.
+   */
+  judged(k: number): boolean {
+    return this.judgedAt[k] === this.instant;
+  }
+
+  private nextInstant(): void {
+    if (++this.instant === 0x7fffffff) {
+      this.judgedAt.fill(0);
+      this.instant = 1;
+    }
+  }
+
   /** Writes the round's results (yOut, dOut at the slots it writes) into y and d. */
   private commit(round: readonly number[], ys: Float64Array, ds: Float64Array): void {
     const { y, d } = this.ws;
@@ -294,12 +318,15 @@ export class AnalyticFiring {
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
       const dt = tieTolerance(t, this.tieFloor);
+
       // where its zero was located at this instant, a value within its rounding and the
       // location's is that zero: the sign of the residue is noise (x = 0.1 t at 0.3, located
       // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a
       // reset, not a crossing from the residue's side
       if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
-      if (sentAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt)) {
+      const verdict = judgeAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt);
+      if (verdict !== OPEN) this.judgedAt[k] = this.instant;
+      if (verdict === CROSSED) {
         (next ??= []).push(e);
         this.sentValue[e] = after.g;
         // (where its zero was located here, its value is as good as that location: the

@@ -16,7 +16,9 @@
  *   times. One that heads away has the root at the instant divided out. One that nothing moves
  *   (every coefficient within its rounding: bodies moving together) sits there.
  * - At the start of a run a function at zero is taken as leaving it: an event needs a
- *   crossing from the side its direction names (falls: from > 0), as on the stepper.
+ *   crossing from the side its direction names (falls: from > 0), as on the stepper. So is
+ *   one the instant's event iteration judged and did not fire (set onto zero from above and
+ *   heading back up touched it: fire.ts, sentAcross), which is no ambiguity either.
  */
 import { PolynomialRoots } from './roots.js';
 import { LinearScan } from './linear-scan.js';
@@ -55,7 +57,16 @@ export class Predictor {
    * rounding of its value at the instant (c's constant's bound for a polynomial; along a linear
    * block that bound holds the remainder over the first window, and this is the function's own).
    */
-  predict(plan: EventPlan, range: number, still: boolean, approach: number, start: boolean, bound: number): void {
+  predict(
+    plan: EventPlan,
+    range: number,
+    still: boolean,
+    approach: number,
+    start: boolean,
+    bound: number,
+    /** the instant's event iteration judged it (an action moved it) and it did not fire: leaving zero, as at a start */
+    judged = false,
+  ): void {
     // (a linear event's coefficients hold on their window; the scan goes on beyond it)
     const lin = plan.linear;
     const H = lin ? Math.min(range, lin.window) : range;
@@ -78,7 +89,7 @@ export class Predictor {
         return;
       }
     }
-    if (atZero && !start) {
+    if (atZero && !start && !judged) {
       const sign = this.roots.departure(c, 0, D),
         order = this.roots.order;
       // nothing moves it (masses moving together after a plastic impact): it sits at zero

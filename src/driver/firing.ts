@@ -104,6 +104,24 @@ export function sentAcross(
   /** the rounding of t at the instant (time-tie.ts) */
   tie = 0,
 ): boolean {
+  return judgeAcross(direction, dir, before, after, firedHere, dtZero, tie) === CROSSED;
+}
+
+/** sentAcross's verdicts: crossed; not, with its sides before and after known (a touch, a move off zero); not at the instant, on zero on both sides (the first step after it judges) */
+export const CROSSED = 1,
+  NOT_CROSSED = 0,
+  OPEN = -1;
+
+/** sentAcross, telling a function whose sides were known (NOT_CROSSED) from one left on zero (OPEN). */
+export function judgeAcross(
+  direction: 'rises' | 'falls' | 'crosses',
+  dir: number,
+  before: FunctionPoint,
+  after: FunctionPoint,
+  firedHere: boolean,
+  dtZero: number,
+  tie = 0,
+): number {
   const gB = before.g,
     gA = after.g;
   const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
@@ -120,16 +138,16 @@ export function sentAcross(
   if (!zeroBefore || !zeroAfter) {
     // (its zero located at this instant and the round moving it off: a reset, armed for its
     // next crossing, not one now; its side before the round is no longer the one it came from)
-    if (zeroBefore && firedHere) return false;
+    if (zeroBefore && firedHere) return NOT_CROSSED;
     // the side it is on or heads to after the round; left on zero at rest, the other side
     const to = !zeroAfter ? Math.sign(gA) : heading !== 0 ? heading : zeroBefore ? 0 : -Math.sign(gB);
     // the side it was on or came from; rested on zero, the one it leaves from
     const from = !zeroBefore ? Math.sign(gB) : headed !== 0 ? -headed : -to;
-    return to !== 0 && from === -to && matches(direction, from);
+    return to !== 0 && from === -to && matches(direction, from) ? CROSSED : NOT_CROSSED;
   }
   // (rises and falls name the side before in the order of t: in a backward run, the other)
-  if (heading === 0 || !matches(direction, -dir * heading)) return false;
-  return firedHere ? headed !== heading : headed === 0;
+  if (heading === 0 || !matches(direction, -dir * heading)) return OPEN;
+  return (firedHere ? headed !== heading : headed === 0) ? CROSSED : OPEN;
 }
 
 /**
@@ -312,8 +330,17 @@ export class Firing {
               if (after.g === this.residue[k]) after.g = 0;
             }
           }
-          this.judgedAt[k] = this.instant;
-          if (sentAcross(m.events[w.event].direction ?? 'crosses', ws.dir, before, after, firedHere, dtZero, tie)) {
+          const verdict = judgeAcross(
+            m.events[w.event].direction ?? 'crosses',
+            ws.dir,
+            before,
+            after,
+            firedHere,
+            dtZero,
+            tie,
+          );
+          if (verdict !== OPEN) this.judgedAt[k] = this.instant;
+          if (verdict === CROSSED) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;
             this.rFire[k] = after.rate;
