@@ -36,6 +36,7 @@ import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
 import { DueEvents } from './due.js';
+import { RESIDUE_GAIN } from '../driver/arming.js';
 import { tieFloor, tieTolerance } from '../driver/time-tie.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
@@ -627,16 +628,18 @@ export class AnalyticSimulator {
     if (!brought) this.clocks.allTo(plan.reads, run.hi, run.lo, ws.y, ws.p, ws.d);
     plan.coefficients!(t, ws.y, ws.p, ws.d, pr.c);
     // (an action of its own that assigned what it reads and changed its value reset it, if
-    // only by less than its rounding: not still; unless it left it no farther from zero than
-    // its location did, which cannot tell it from zero (its rate over the rounding of t):
-    // `v := -0.8*v` at `v falls`, located at v = -1.1e-16, leaves +8.9e-17, still at zero,
-    // where a reset found it falling through zero again at once, a false "persisting
-    // contact"; `x := 0.9999999999999999` at `x - 1 rises` moves it off zero, a reset)
+    // only by less than its rounding: not still; unless it left it within what its location
+    // cannot tell from zero (its rate over the rounding of t) and scaled its residue by a
+    // moderate factor: `v := -0.8*v` at `v falls`, located at v = -1.1e-16, leaves +8.9e-17,
+    // still at zero, where a reset found it falling through zero again at once, a false
+    // "persisting contact"; `x := 0.9999999999999999` at `x - 1 rises`, located at exactly
+    // 0, moves it off zero, a reset)
     const c = pr.c;
     const bound = this.valueBound(plan, t);
     const pre = this.preValue[j];
     const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
-    const onZero = Math.abs(c[0]) <= Math.abs(pre) && Math.abs(pre) <= located;
+    const onZero =
+      Math.abs(c[0]) <= RESIDUE_GAIN * Math.abs(pre) && Math.abs(c[0]) <= located && Math.abs(pre) <= located;
     const reset = firedHere && plan.movesOwn && c[0] !== pre && !onZero;
     // (pr.unmoved, written out)
     const still = firedHere && !reset && (onZero || Math.abs(c[0] - pre) <= this.preBound[j] + bound);

@@ -17,6 +17,13 @@
 import type { Workspace } from './workspace.js';
 import { tieTolerance } from './time-tie.js';
 
+/**
+ * How much an event's own action may scale its function's located residue and leave it still
+ * at that zero (re-arming): -0.8 for a restitution, -2.6 with a delta's jump beside it. A value
+ * assigned afresh near zero is told apart by a residue of exactly 0 or by the band.
+ */
+export const RESIDUE_GAIN = 16;
+
 export class Arming {
   /** the run's floor of the tie tolerance (time-tie.ts, tieFloor) */
   tieFloor = 1;
@@ -99,13 +106,16 @@ export class Arming {
         continue;
       }
       // (its own action assigned what it reads, and changed its value: a reset; unless it left
-      // it no farther from zero than its location did, within what the location can tell from
-      // zero: `v := -0.8*v` at `v falls` keeps v at zero, as on the analytic path, engine.ts)
+      // it within what the location cannot tell from zero, its residue scaled by a moderate
+      // factor: `v := -0.8*v` at `v falls` keeps v at zero, as on the analytic path, engine.ts)
       const moves = m.events[k].moves.includes(w);
       const g = ws.gPrev[w],
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
-      const set = moves && g !== g0 && !(Math.abs(g) <= Math.abs(g0) && Math.abs(g0) <= band);
+      const set =
+        moves &&
+        g !== g0 &&
+        !(Math.abs(g) <= RESIDUE_GAIN * Math.abs(g0) && Math.abs(g) <= band && Math.abs(g0) <= band);
       if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set, moves);
       else this.arm(w);
     }
