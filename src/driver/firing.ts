@@ -94,17 +94,8 @@ export interface FunctionPoint {
  * and the location's: its rate before the round times `dtZero`, the bracket in time (a state
  * E = T - 20 of a thermostat, located a rounding of t short of its zero, is at it).
  */
-export function sentAcross(
-  direction: 'rises' | 'falls' | 'crosses',
-  dir: number,
-  before: FunctionPoint,
-  after: FunctionPoint,
-  firedHere: boolean,
-  dtZero: number,
-  /** the rounding of t at the instant (time-tie.ts) */
-  tie = 0,
-): boolean {
-  return judgeAcross(direction, dir, before, after, firedHere, dtZero, tie) === CROSSED;
+export function sentAcross(...args: Parameters<typeof judgeAcross>): boolean {
+  return judgeAcross(...args) === CROSSED;
 }
 
 /** sentAcross's verdicts: crossed; not, with its sides before and after known (a touch, a move off zero); not at the instant, on zero on both sides (the first step after it judges) */
@@ -120,6 +111,7 @@ export function judgeAcross(
   after: FunctionPoint,
   firedHere: boolean,
   dtZero: number,
+  /** the rounding of t at the instant (time-tie.ts) */
   tie = 0,
 ): number {
   const gB = before.g,
