@@ -129,6 +129,7 @@ export class AnalyticSimulator {
     this.finite = new FiniteAfter(
       model,
       st.groups.map((g) => Int32Array.from(g.states)),
+      (k) => this.plans[k].finiteRisk,
     );
     this.firing = new AnalyticFiring(this.ws, this.recorder, this.plans, (k) => this.bring(this.plans[k].touch));
     this.zeno = new ZenoWatch(model.events.length);
@@ -317,7 +318,7 @@ export class AnalyticSimulator {
       run.eventCount++;
       one[0] = k;
       // (as `instant` does: `k := 0` under x' = 1/k fails here, not where the Infinity surfaces)
-      if (plan.changes.length > 0 && !this.finite.check(t, ws, one, this.changesOf))
+      if (plan.finiteRisk && !this.finite.check(t, ws, one, this.changesOf))
         return this.failAt(run, this.diagnosis.nonFiniteAt(t, y, d) ?? `not finite at ${t}`, t);
       if (outcome.stopped) return this.stoppedBy(run, outcome.stopper, t);
       this.firedNow = one;
@@ -636,16 +637,23 @@ export class AnalyticSimulator {
     // 0, moves it off zero, a reset)
     const c = pr.c;
     const bound = this.valueBound(plan, t);
-    const pre = this.preValue[j];
-    const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
-    const onZero =
-      Math.abs(c[0]) <= RESIDUE_GAIN * Math.abs(pre) && Math.abs(c[0]) <= located && Math.abs(pre) <= located;
-    const reset = firedHere && plan.movesOwn && c[0] !== pre && !onZero;
-    // (pr.unmoved, written out)
-    const still = firedHere && !reset && (onZero || Math.abs(c[0] - pre) <= this.preBound[j] + bound);
-    // (one event iteration judged, that did not fire, leaves zero; so does any at an instant at
-    // the run's start: a function at zero there follows the start's rule, as on the steppers)
-    const judged = !firedHere && (this.firing.judged(plan.watch) || (!start && t === run.s.t0));
+    let still = false,
+      judged = false;
+    if (firedHere) {
+      const pre = this.preValue[j];
+      // (a bounce leaves it as it was: still; pr.unmoved, written out)
+      if (c[0] === pre) still = true;
+      else {
+        const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
+        const onZero =
+          Math.abs(c[0]) <= RESIDUE_GAIN * Math.abs(pre) && Math.abs(c[0]) <= located && Math.abs(pre) <= located;
+        still = onZero || (!plan.movesOwn && Math.abs(c[0] - pre) <= this.preBound[j] + bound);
+      }
+    } else {
+      // (one event iteration judged, that did not fire, leaves zero; so does any at an instant
+      // at the run's start: a function at zero there follows the start's rule, as on the steppers)
+      judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
+    }
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged);
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, start), t);

@@ -9,6 +9,7 @@ import type { LinearEventFunction } from '../codegen/linear-event.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SystemStructure } from '../structure/structure.js';
 import type { FirstOrderSystem } from '../transform/system.js';
+import type { Expr } from '../expression/ast.js';
 
 export interface EventPlan {
   /** a state event's watch index, or -1 for a time event */
@@ -43,6 +44,13 @@ export interface EventPlan {
   turns: Int32Array;
   /** whether its actions stop the run (it interacts with every event: those at its instant fire with it) */
   stops: boolean;
+  /**
+   * Whether a right-hand side of a group its actions change can turn non-finite from finite
+   * values (a division, a power, a function, a branch: `k := 0` under x' = 1/k), so that it is
+   * judged after the instant (finite-after.ts); sums and products of finite values are finite
+   * short of overflow, which the run finds where it happens.
+   */
+  finiteRisk: boolean;
   /**
    * What it reads and writes, for deciding whether two events at one time commute: the
    * states, step variables and discrete variables of its function and actions, except
@@ -84,6 +92,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
   });
   const stateIndex = new Map(m.stateNames.map((n, i) => [n, i]));
   const counters = countersOf(sys, st);
+  const risky = riskOf(sys);
   const discreteIndex = new Map(m.discreteNames.map((n, i) => [n, i]));
   return m.events.map((ev, k) => {
     const e = st.events[k];
@@ -130,6 +139,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       touchesOwn: ev.watchIndex >= 0 && ev.touches.includes(ev.watchIndex),
       turns: Int32Array.from(turns),
       stops: ev.stops,
+      finiteRisk: e.changes.some((g) => st.groups[g].states.some((i) => risky(i))),
     };
   });
 }
@@ -165,6 +175,38 @@ function namesOf(st: SystemStructure, k: number, counters: Set<string>): { reads
     writes.delete(c);
   }
   return { reads, writes };
+}
+
+/** Per state (system order): whether its right-hand side can turn non-finite from finite values (EventPlan.finiteRisk). */
+function riskOf(sys: FirstOrderSystem): (state: number) => boolean {
+  const named = new Map(sys.namedValues.map((v) => [v.name, v.expr]));
+  const memo = new Map<string, boolean>();
+  const risky = (e: Expr): boolean => {
+    switch (e.kind) {
+      case 'number':
+      case 'derivative':
+        return false;
+      case 'name': {
+        const def = named.get(e.name);
+        if (def === undefined) return false;
+        let r = memo.get(e.name);
+        if (r === undefined) {
+          memo.set(e.name, true);
+          r = risky(def);
+          memo.set(e.name, r);
+        }
+        return r;
+      }
+      case 'unary':
+        return e.op === 'not' || risky(e.operand);
+      case 'binary':
+        return !(e.op === '+' || e.op === '-' || e.op === '*') || risky(e.left) || risky(e.right);
+      default:
+        return true;
+    }
+  };
+  const byState = sys.equations.map((q) => risky(q.rhs));
+  return (i) => byState[i] ?? true;
 }
 
 function sorted(s: Set<number>): Int32Array {
