@@ -445,8 +445,9 @@ export class Crossings implements SampledFunction {
     // rest of the step: whatever its width, one offset lands within √2 of its peak and sees
     // 90% of it (of a parabola), where nine even points miss a narrow one among dozens (a
     // step over many periods of sin(3000 t) - 0.9).
-    if (dipOnly && !(reach > band) && !flat) {
-      const rest = b - s;
+    const rest = b - s;
+    // (a crossing at the step's end leaves no rest to scan: u would stay 0, the loop endless)
+    if (dipOnly && !(reach > band) && !flat && rest !== 0) {
       for (let u = rest * 2 ** -20; Math.abs(u) <= Math.abs(rest) && !(reach > band) && !flat; u *= Math.SQRT2) {
         const g = this.valueAt(k, s + u);
         reach = Math.max(reach, side * g);
