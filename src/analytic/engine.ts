@@ -36,7 +36,7 @@ import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
 import { DueEvents } from './due.js';
-import { RESIDUE_GAIN } from '../driver/arming.js';
+import { residueKept } from '../driver/arming.js';
 import { tieFloor, tieTolerance } from '../driver/time-tie.js';
 import { initialState, parameterValues } from './setup.js';
 import { resolveRange } from '../driver/range.js';
@@ -645,9 +645,7 @@ export class AnalyticSimulator {
       if (c[0] === pre) still = true;
       else {
         const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
-        const onZero =
-          Math.abs(c[0]) <= RESIDUE_GAIN * Math.abs(pre) && Math.abs(c[0]) <= located && Math.abs(pre) <= located;
-        still = onZero || (!plan.movesOwn && Math.abs(c[0] - pre) <= this.preBound[j] + bound);
+        still = residueKept(c[0], pre, located) || (!plan.movesOwn && Math.abs(c[0] - pre) <= this.preBound[j] + bound);
       }
     } else {
       // (one event iteration judged, that did not fire, leaves zero; so does any at an instant

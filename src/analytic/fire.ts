@@ -318,7 +318,6 @@ export class AnalyticFiring {
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
       const dt = tieTolerance(t, this.tieFloor);
-
       // where its zero was located at this instant, a value within its rounding and the
       // location's is that zero: the sign of the residue is noise (x = 0.1 t at 0.3, located
       // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a

@@ -24,6 +24,15 @@ import { tieTolerance } from './time-tie.js';
  */
 export const RESIDUE_GAIN = 16;
 
+/**
+ * Whether an event's own action left its function's located residue `before` still at its zero
+ * as `after`: both within `band`, what the location cannot tell from zero, and scaled by no more
+ * than RESIDUE_GAIN (both paths' re-arming decide by this).
+ */
+export function residueKept(after: number, before: number, band: number): boolean {
+  return Math.abs(after) <= RESIDUE_GAIN * Math.abs(before) && Math.abs(after) <= band && Math.abs(before) <= band;
+}
+
 export class Arming {
   /** the run's floor of the tie tolerance (time-tie.ts, tieFloor) */
   tieFloor = 1;
@@ -112,10 +121,7 @@ export class Arming {
       const g = ws.gPrev[w],
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
-      const set =
-        moves &&
-        g !== g0 &&
-        !(Math.abs(g) <= RESIDUE_GAIN * Math.abs(g0) && Math.abs(g) <= band && Math.abs(g0) <= band);
+      const set = moves && g !== g0 && !residueKept(g, g0, band);
       if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set, moves);
       else this.arm(w);
     }
