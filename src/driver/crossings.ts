@@ -74,12 +74,14 @@ export class Crossings implements SampledFunction {
   /**
    * A function found crossing within the tolerance on it over the whole step (see
    * withinTolerance), or -1; `toleranceBand` is that tolerance, `toleranceReach` how far the
-   * step showed it across, `toleranceStiff` whether the step was a stiff one.
+   * step showed it across, `toleranceStiff` whether the step was a stiff one, `toleranceStill`
+   * whether it stayed within that tolerance over the whole step, on either side.
    */
   beyondTolerance = -1;
   toleranceBand = 0;
   toleranceReach = 0;
   toleranceStiff = false;
+  toleranceStill = false;
   /** the events of that instant */
   firedAtInstant: readonly number[] = [];
   /** which functions are held at the zero they fired at, and until when (arming.ts) */
@@ -426,20 +428,31 @@ export class Crossings implements SampledFunction {
     // (rtol of the size of its terms: atol is no part of a cancellation's noise)
     const band = (this.toleranceBand = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0));
     if (!(band > 0)) return false;
+    this.toleranceStill = false;
     const g1 = ws.gNew[k];
     if (side * g1 > 0) {
-      if (dipOnly) return false;
+      // (trusted ends: unless the step shows neither a value nor a rate off zero, a function
+      // at rest at its zero whose noise changed sign: x - 0.5 t with x' = 0.5 after x := 0,
+      // which radau5 carried from +6.8e-21 to -4.3e-19; a real crossing moves)
+      if (dipOnly) return this.atRestWithin(k, band, stepper.t);
       this.toleranceReach = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
       return !(this.toleranceReach > band);
     }
-    // (a function that reaches exactly zero on that side sits on a flat zero, min(y - 0.5, 0)
-    // or an if: its crossing is that zero, not noise)
+    // (a function that comes from beyond the band and reaches exactly zero on that side sits
+    // on a flat zero, min(y - 0.5, 0) or an if: its crossing is that zero, not noise. One
+    // that never left the band in the step is noise around zero, exact zeros or not: x - 0.5 t
+    // with x' = 0.5 after x := 0 at t = 0, which dop853 put 2e-20 above zero and 0 inside)
     let reach = side * g1;
-    let flat = g1 === 0;
+    let came = -side * ws.gPrev[k] > band;
+    let away = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
+    let flat = g1 === 0 && came;
     for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
-      const g = this.valueAt(k, a + (i / 10) * (b - a));
+      const ti = a + (i / 10) * (b - a);
+      const g = this.valueAt(k, ti);
       reach = Math.max(reach, side * g);
-      flat = g === 0;
+      away = Math.max(away, Math.abs(g));
+      if (ws.dir * (ti - s) < 0 && -side * g > band) came = true;
+      flat = g === 0 && came;
     }
     // The excursion that starts at the crossing, at offsets growing by √2 from 2^-20 of the
     // rest of the step: whatever its width, one offset lands within √2 of its peak and sees
@@ -451,11 +464,35 @@ export class Crossings implements SampledFunction {
       for (let u = rest * 2 ** -20; Math.abs(u) <= Math.abs(rest) && !(reach > band) && !flat; u *= Math.SQRT2) {
         const g = this.valueAt(k, s + u);
         reach = Math.max(reach, side * g);
-        flat = g === 0;
+        away = Math.max(away, Math.abs(g));
+        flat = g === 0 && came;
       }
     }
     this.toleranceReach = reach;
+    this.toleranceStill = !(away > band) && this.ratesAtRest(k, b);
     return !(reach > band) && !flat;
+  }
+
+  /**
+   * Whether function k stayed at rest within `band` of zero over the last step, ending at
+   * local time `b`: its value within the band and its rate within its rounding at both ends
+   * (toleranceStill; toleranceReach is how far it showed across).
+   */
+  private atRestWithin(k: number, band: number, b: number): boolean {
+    const ws = this.ws;
+    const g0 = ws.gPrev[k],
+      g1 = ws.gNew[k];
+    if (Math.abs(g0) > band || Math.abs(g1) > band || !this.ratesAtRest(k, b)) return false;
+    this.toleranceReach = Math.max(Math.abs(g0), Math.abs(g1));
+    this.toleranceStill = true;
+    return true;
+  }
+
+  /** whether function k's rate is within its rounding of zero at both ends of the last step, ending at local time b */
+  private ratesAtRest(k: number, b: number): boolean {
+    const ws = this.ws;
+    const rateBound = ws.model.rateBoundOne[k](ws.origin.abs(b), this.stepper!.y, ws.p, ws.d, ws.sw);
+    return Math.abs(ws.rPrev[k]) <= 4 * rateBound && Math.abs(ws.rNew[k]) <= 4 * rateBound;
   }
 
   /**

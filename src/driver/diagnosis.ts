@@ -461,11 +461,23 @@ export class Diagnosis {
    * function never left its tolerance band (Crossings.withinTolerance): a stiff step, or a
    * grazing approach (`stiff` false: the function dipped across and back).
    */
-  toleranceMessage(k: number, a: number, b: number, band: number, reach: number, stiff: boolean): string {
+  toleranceMessage(
+    k: number,
+    a: number,
+    b: number,
+    band: number,
+    reach: number,
+    stiff: boolean,
+    still = false,
+  ): string {
     const m = this.ws.model,
       t = m.system.independent;
     const { ev, cond } = this.watchedCondition(k);
     const rtol = this.rtol;
+    // (within its band at every point of the step: no tolerance tells an exact zero from a
+    // crossing within its noise, x - 0.5*t with x' = 0.5 after x := 0)
+    if (still)
+      return `crossing not resolved: event ${ev?.name ?? '?'}'s function (${cond}) stayed within ±${band.toPrecision(2)} of zero, what rtol ${rtol} allows its cancelling terms, over the whole step from ${t} = ${a} to ${b}, and touched or crossed zero inside: it may be zero along the motion, which never crosses, or cross within that noise, and a numerical method cannot tell which. Where the model's segments have closed forms, --method auto decides it exactly; otherwise write the condition so that its function is not zero along the motion`;
     // (the band shrinks with rtol: a tenth of what the function reached over the step)
     const needed = Math.max(1e-14, (0.1 * rtol * Math.max(reach, Number.MIN_VALUE)) / band);
     if (!stiff)

@@ -319,14 +319,22 @@ export class Simulator {
         if (this.crossings.beyondTolerance >= 0) {
           const k = this.crossings.beyondTolerance;
           const at = origin.abs(stepper.tPrev);
-          const { toleranceBand, toleranceReach, toleranceStiff } = this.crossings;
+          const { toleranceBand, toleranceReach, toleranceStiff, toleranceStill } = this.crossings;
           // (an explicit method at the border of its stability region carries the function
           // back and forth at the tolerance: that is the cause, and tightening rtol a poor cure)
           const border = (stepper as Stepper & { looksStiff?: boolean }).looksStiff
             ? `; ${stepper.method} runs at the border of its stability region here (the problem looks stiff): --method auto or rodas (implicit) follows the slow solution`
             : '';
           return failed(
-            this.diagnosis.toleranceMessage(k, at, tNewAbs, toleranceBand, toleranceReach, toleranceStiff) + border,
+            this.diagnosis.toleranceMessage(
+              k,
+              at,
+              tNewAbs,
+              toleranceBand,
+              toleranceReach,
+              toleranceStiff,
+              toleranceStill,
+            ) + border,
             at,
             stepper.yPrev,
           );
