@@ -23,6 +23,7 @@ import { RecordStore, type DenseBudget } from '../driver/dense-store.js';
 import type { Workspace } from '../driver/workspace.js';
 import type { SystemStructure } from '../structure/structure.js';
 import type { EventPlan } from './plan.js';
+import { RoundMarks } from '../driver/round-marks.js';
 
 /** A start's kind: the state before an instant's actions (the left limit), or after them. */
 const PRE = 0,
@@ -56,9 +57,8 @@ export class ClosedFormDense implements DenseSource {
   /** scratch: the state and values being evaluated */
   private readonly y: Float64Array;
   private readonly d: Float64Array;
-  /** per group position: the stamp of the last instant phase that logged it */
-  private readonly marks: Int32Array;
-  private stamp = 0;
+  /** the group positions the current instant phase logged */
+  private readonly logged: RoundMarks;
   /** the time of the last instant logged whole (both sides), for a run whose budget ran out */
   private complete: number;
 
@@ -90,7 +90,7 @@ export class ClosedFormDense implements DenseSource {
     this.dLog = Array.from(ws.d, () => null);
     for (const w of this.writes) for (const k of w) this.dLog[k] ??= new RecordStore(3, budget, 2);
     this.instants = new RecordStore(2, budget);
-    this.marks = new Int32Array(this.groups.length);
+    this.logged = new RoundMarks(this.groups.length);
     this.from = t0;
     this.p = ws.p.slice();
     this.d0 = ws.d.slice();
@@ -155,13 +155,14 @@ export class ClosedFormDense implements DenseSource {
   }
 
   private logChanged(hi: number, lo: number, events: readonly number[], kind: number): void {
-    const stamp = ++this.stamp;
+    const logged = this.logged;
+    logged.clear();
     for (const k of events) {
       const c = this.changes[k];
       for (let j = 0; j < c.length; j++) {
         const i = c[j];
-        if (this.marks[i] === stamp) continue;
-        this.marks[i] = stamp;
+        if (logged.has(i)) continue;
+        logged.add(i);
         if (!this.log(i, hi, lo, kind)) return;
       }
     }

@@ -44,6 +44,7 @@ import { DenseBudget } from '../driver/dense-store.js';
 import { denseSolution } from '../driver/dense-solution.js';
 import { ClosedFormDense } from './dense-clocks.js';
 import type { RunSettings } from '../driver/settings.js';
+import { RoundMarks } from '../driver/round-marks.js';
 
 export class AnalyticSimulator {
   readonly model: CompiledModel;
@@ -65,17 +66,17 @@ export class AnalyticSimulator {
   private readonly preApproach: Int8Array;
   /** per event: the time it last fired (NaN: not yet) */
   private readonly lastAt: Float64Array;
-  /** which events are due at an instant (due.ts); marks of those predicted again, and the mark of this instant */
+  /** which events are due at an instant (due.ts) */
   private readonly dueAt: DueEvents;
   // (not the literal [0]: its elements would be copy-on-write, shared by every instance, and
   // optimised code that wrote into one instance's would deoptimise at the next instance's)
   private readonly one: number[] = Array.of(0);
   /** the events fired at the current instant (for messages) */
   private firedNow: readonly number[] = [];
-  private readonly marks: Int32Array;
-  /** per event: the stamp of the instant at which event iteration fired it at its zero (repredict) */
-  private readonly sentAtZero: Int32Array;
-  private stamp = 0;
+  /** the events predicted again after the current event or instant */
+  private readonly predicted: RoundMarks;
+  /** the events the current instant's event iteration fired at their zeros (repredict) */
+  private readonly sentAtZero: RoundMarks;
   /** firing the ties of the instant at which accumulation stops the run (tiesAtStop) */
   private stopping = false;
   private readonly pair = new Float64Array(2);
@@ -143,8 +144,8 @@ export class AnalyticSimulator {
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.lastAt = new Float64Array(n);
-    this.marks = new Int32Array(n);
-    this.sentAtZero = new Int32Array(n);
+    this.predicted = new RoundMarks(n);
+    this.sentAtZero = new RoundMarks(n);
     this.columns = [model.system.independent, ...model.outputNames];
     this.pBuffer = new Float64Array(model.paramNames.length);
     this.stopQueue = new StopQueue(n);
@@ -259,7 +260,7 @@ export class AnalyticSimulator {
     this.lastAt.fill(NaN);
     // (setting an array's length is a call into the runtime: only when there is something to drop)
     if (this.dueAt.deferred.length > 0) this.dueAt.deferred.length = 0;
-    this.stamp++;
+    this.predicted.clear();
     for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
   }
 
@@ -274,7 +275,7 @@ export class AnalyticSimulator {
     if (run.gridRows || run.needOutputs || this.dense !== null) return false;
     // (everything the loop reads of the engine and the run, once: in V8's baseline code, where
     // short runs stay, every property read is a call into a builtin)
-    const { heap, plans, ws, clocks, firing, zeno, stopQueue, unresolved, lastAt, marks, one } = this;
+    const { heap, plans, ws, clocks, firing, zeno, stopQueue, unresolved, lastAt, predicted, one } = this;
     const { preValue, preBound, preApproach, predictor: pr, model: m } = this;
     const deferred = this.dueAt.deferred,
       floor = this.dueAt.floor;
@@ -324,13 +325,13 @@ export class AnalyticSimulator {
       this.firedNow = one;
       // (the delayed deltas that follow k are due their delays later)
       stopQueue.fired(one, hi, lo);
-      const stamp = ++this.stamp;
+      predicted.clear();
       const again = plan.repredict,
         brought = plan.broughtFor;
       for (let i = 0; i < again.length; i++) {
         const j = again[i];
-        if (marks[j] === stamp) continue;
-        marks[j] = stamp;
+        if (predicted.has(j)) continue;
+        predicted.add(j);
         if (!this.predictOne(run, j, j === k, false, brought[i] === 1)) return true;
       }
       lastAt[k] = t;
@@ -520,7 +521,10 @@ export class AnalyticSimulator {
     const plans = this.plans,
       firing = this.firing;
     this.firedNow = fired;
-    const stamp = ++this.stamp;
+    const predicted = this.predicted,
+      sentAtZero = this.sentAtZero;
+    predicted.clear();
+    sentAtZero.clear();
     for (let f = due.length; f < fired.length; f++) {
       const k = fired[f];
       if (plans[k].watch < 0 || due.includes(k)) continue;
@@ -529,16 +533,16 @@ export class AnalyticSimulator {
       this.preApproach[k] = firing.sentApproach[k];
       // (one sent across by a reset, from one side to the other, was never at its zero: it
       // is armed, as any function an action moved)
-      if (Math.abs(firing.sentValue[k]) <= 4 * firing.sentBound[k]) this.sentAtZero[k] = stamp;
+      if (Math.abs(firing.sentValue[k]) <= 4 * firing.sentBound[k]) sentAtZero.add(k);
     }
     for (let f = 0; f < fired.length; f++) {
       const k = fired[f];
       const again = plans[k].repredict;
       for (let i = 0; i < again.length; i++) {
         const j = again[i];
-        if (this.marks[j] === stamp) continue;
-        this.marks[j] = stamp;
-        if (!this.predictOne(run, j, due.includes(j) || this.sentAtZero[j] === stamp, false)) return false;
+        if (predicted.has(j)) continue;
+        predicted.add(j);
+        if (!this.predictOne(run, j, due.includes(j) || sentAtZero.has(j), false)) return false;
       }
       if (plans[k].watch >= 0) this.lastAt[k] = t;
     }

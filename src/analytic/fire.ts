@@ -21,6 +21,7 @@ import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';
 import type { EventPlan } from './plan.js';
 import { tieTolerance } from '../driver/time-tie.js';
+import { RoundMarks } from '../driver/round-marks.js';
 
 const NONE: number[] = [];
 /** the pre/post/jumps of every event of a run with `eventValues: false` */
@@ -41,17 +42,15 @@ export class AnalyticFiring {
   private readonly moved: Int32Array;
   private readonly movedBefore: Float64Array;
   /**
-   * Per watched function, the stamp of the last valuesBefore call that listed it in `moved`
-   * (listedAt) and that found an action of its round that moves it (movedAt): a lookup each,
-   * where a scan of the list and of every event's `moves` made an arriving delta that touches
-   * N functions cost N² (examples/lif_network.delta).
+   * The watched functions the last valuesBefore call listed in `moved` (listed) and those an
+   * action of its round moves (movedNow): a lookup each, where a scan of the list and of every
+   * event's `moves` made an arriving delta that touches N functions cost N²
+   * (examples/lif_network.delta).
    */
-  private readonly listedAt: Int32Array;
-  private readonly movedAt: Int32Array;
-  private stamp = 0;
-  /** per watched function, the stamp of the last instant whose event iteration judged it (instant: the current one) */
-  private readonly judgedAt: Int32Array;
-  private instant = 0;
+  private readonly listed: RoundMarks;
+  private readonly movedNow: RoundMarks;
+  /** the watched functions the current instant's event iteration judged */
+  private readonly judgedSet: RoundMarks;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /**
@@ -73,9 +72,9 @@ export class AnalyticFiring {
   ) {
     this.moved = new Int32Array(Math.max(1, ws.nWatch));
     this.movedBefore = new Float64Array(4 * Math.max(1, ws.nWatch));
-    this.listedAt = new Int32Array(Math.max(1, ws.nWatch));
-    this.movedAt = new Int32Array(Math.max(1, ws.nWatch));
-    this.judgedAt = new Int32Array(Math.max(1, ws.nWatch));
+    this.listed = new RoundMarks(ws.nWatch);
+    this.movedNow = new RoundMarks(ws.nWatch);
+    this.judgedSet = new RoundMarks(ws.nWatch);
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
@@ -96,7 +95,7 @@ export class AnalyticFiring {
    * outcome is reused by the next call.
    */
   fire(t: number, fired: readonly number[]): InstantOutcome {
-    this.nextInstant();
+    this.judgedSet.clear();
     const out = this.outcome;
     out.count = 0;
     out.stopped = false;
@@ -124,7 +123,7 @@ export class AnalyticFiring {
    * it was, since emptying an array costs more than the rest of an impact.)
    */
   fireOne(t: number, k: number): InstantOutcome {
-    this.nextInstant();
+    this.judgedSet.clear();
     this.lastInstant = t;
     const ws = this.ws,
       ev = ws.model.events[k],
@@ -228,14 +227,7 @@ export class AnalyticFiring {
    * touched zero or was moved off it, and the next prediction takes it as leaving zero.
    */
   judged(k: number): boolean {
-    return this.judgedAt[k] === this.instant;
-  }
-
-  private nextInstant(): void {
-    if (++this.instant === 0x7fffffff) {
-      this.judgedAt.fill(0);
-      this.instant = 1;
-    }
+    return this.judgedSet.has(k);
   }
 
   /** Writes the round's results (yOut, dOut at the slots it writes) into y and d. */
@@ -259,36 +251,31 @@ export class AnalyticFiring {
       m = ws.model,
       { y, p, d, sw } = ws;
     let n = 0;
-    if (this.stamp === 0x7fffffff) {
-      // (before an Int32 stamp wraps: every mark forgotten)
-      this.listedAt.fill(0);
-      this.movedAt.fill(0);
-      this.stamp = 0;
-    }
-    const stamp = ++this.stamp,
-      listedAt = this.listedAt,
-      movedAt = this.movedAt;
+    const listed = this.listed,
+      movedNow = this.movedNow;
+    listed.clear();
+    movedNow.clear();
     // the functions an action of the round can change the value of (its events' `moves`)
     for (const e of round) {
       const moves = m.events[e].moves;
-      for (let i = 0; i < moves.length; i++) movedAt[moves[i]] = stamp;
+      for (let i = 0; i < moves.length; i++) movedNow.add(moves[i]);
     }
     for (const e of round) {
       const touches = m.events[e].touches;
       for (let i = 0; i < touches.length; i++) {
         const k = touches[i],
           w = m.watchInfo[k];
-        if (w.kind !== 'event' || round.includes(w.event) || listedAt[k] === stamp) continue;
+        if (w.kind !== 'event' || round.includes(w.event) || listed.has(k)) continue;
         // (a delta's argument that an action jumps across zero never passes through it: no
         // weight, no impulse; `n := 0.5` at t = 1 with delta(t - n) gave y = 1, exact 0)
         const ev = m.events[w.event];
         if (ev.kind === 'state' && ev.fromDelta) continue;
-        if (movedAt[k] !== stamp && !zeroFiredHere(m, k, this.outcome.fired)) {
+        if (!movedNow.has(k) && !zeroFiredHere(m, k, this.outcome.fired)) {
           const g = m.watchOne[k](t, y, p, d, sw);
           if (Math.abs(g) > 4 * m.boundOne[k](t, y, p, d, sw)) continue;
         }
         this.moved[n] = k;
-        listedAt[k] = stamp;
+        listed.add(k);
         readFunction(ws, k, t, ws.y, ws.d, this.point);
         this.movedBefore[4 * n] = this.point.g;
         this.movedBefore[4 * n + 1] = this.point.rate;
@@ -324,7 +311,7 @@ export class AnalyticFiring {
       // reset, not a crossing from the residue's side
       if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
       const verdict = judgeAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt);
-      if (verdict !== OPEN) this.judgedAt[k] = this.instant;
+      if (verdict !== OPEN) this.judgedSet.add(k);
       if (verdict === CROSSED) {
         (next ??= []).push(e);
         this.sentValue[e] = after.g;

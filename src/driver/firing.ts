@@ -11,6 +11,7 @@ import type { ValueRecord } from './types.js';
 import type { Workspace } from './workspace.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { tieTolerance } from './time-tie.js';
+import { RoundMarks } from './round-marks.js';
 
 export const MAX_EVENT_ITERATIONS = 100;
 /** attempted steps of one Marcus flow at most */
@@ -211,12 +212,11 @@ export class Firing {
    */
   readonly gFire: Float64Array;
   readonly rFire: Float64Array;
-  /** per function whose zero was located at the instant: the value taken for that zero, and the instant's stamp */
+  /** per function whose zero was located at the instant (residueSet): the value taken for that zero */
   private readonly residue: Float64Array;
-  private readonly residueAt: Int32Array;
-  private instant = 0;
-  /** per function, the stamp of the last instant whose event iteration judged it (sentAcross) */
-  private readonly judgedAt: Int32Array;
+  private readonly residueSet: RoundMarks;
+  /** the functions the last instant's event iteration judged (sentAcross) */
+  private readonly judgedSet: RoundMarks;
 
   constructor(
     private readonly ws: Workspace,
@@ -226,8 +226,8 @@ export class Firing {
     this.swBefore = new Float64Array(ws.model.nSwitch);
     this.gFire = new Float64Array(ws.nWatch);
     this.residue = new Float64Array(ws.nWatch);
-    this.residueAt = new Int32Array(ws.nWatch);
-    this.judgedAt = new Int32Array(ws.nWatch);
+    this.residueSet = new RoundMarks(ws.nWatch);
+    this.judgedSet = new RoundMarks(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
   }
 
@@ -238,7 +238,7 @@ export class Firing {
    * does not second-guess (Crossings.startsUnresolved).
    */
   judged(k: number): boolean {
-    return this.judgedAt[k] === this.instant;
+    return this.judgedSet.has(k);
   }
 
   /**
@@ -258,12 +258,9 @@ export class Firing {
     const withValues = this.withValues;
     const needOutputs = withValues || this.rows;
     const tie = tieTolerance(t, this.tieFloor);
-    // (a new instant forgets the residues of the last: a stamp, not a fill of every function)
-    if (++this.instant === 0x7fffffff) {
-      this.residueAt.fill(0);
-      this.judgedAt.fill(0);
-      this.instant = 1;
-    }
+    // (a new instant forgets the residues and verdicts of the last)
+    this.residueSet.clear();
+    this.judgedSet.clear();
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
@@ -315,9 +312,9 @@ export class Firing {
           if (firedHere) {
             if (Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dtZero) {
               this.residue[k] = before.g;
-              this.residueAt[k] = this.instant;
+              this.residueSet.add(k);
             }
-            if (this.residueAt[k] === this.instant) {
+            if (this.residueSet.has(k)) {
               if (before.g === this.residue[k]) before.g = 0;
               if (after.g === this.residue[k]) after.g = 0;
             }
@@ -331,7 +328,7 @@ export class Firing {
             dtZero,
             tie,
           );
-          if (verdict !== OPEN) this.judgedAt[k] = this.instant;
+          if (verdict !== OPEN) this.judgedSet.add(k);
           if (verdict === CROSSED) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;
