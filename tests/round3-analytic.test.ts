@@ -204,17 +204,27 @@ z(0) = 1; z'(0) = 1.2; x(0) = 0
     expect(r.final.n).toBe(2);
   });
 
-  it('one left at zero with zero rate and pushed across is a contact, as on the stepper', () => {
-    const r = analytic(`independent t from 0 to 3
+  // Left at zero with zero rate and pushed across: a contact for an impact, whose actions
+  // turn y's motion (y' := -0.5*y'); a detector (n := n + 1) crossed once and goes on, y(3) =
+  // -2 (the sixth round: a detector was taken for a contact on both paths, round6-contacts)
+  const settled = (action: string) => `independent t from 0 to 3
 discrete n = 0
 event a when x - 1 rises do y := 0; y' := 0 end
-event b when y falls do n := n + 1 end
+event b when y falls do ${action} end
 x' = 1
 y'' = -1
 x(0) = 0; y(0) = 5; y'(0) = 0
-`);
+`;
+  it('one left at zero with zero rate and pushed across is a contact, as on the stepper', () => {
+    const r = analytic(settled("y' := -0.5*y'"));
     expect(r.status).toBe('failed');
     expect(r.message).toContain('persisting contact at t = 1');
+  });
+  it('a detector left there crossed once and goes on, as on the stepper', () => {
+    const r = analytic(settled('n := n + 1'));
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(1);
+    expect(r.final.y).toBe(-2);
   });
 });
 

@@ -657,6 +657,18 @@ export class AnalyticSimulator {
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
     }
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged);
+    // At an instant at the end of the range nothing follows: a contact there pushes nothing
+    // through, and a crossing that cannot be told from the instant is not an event of the
+    // range (range-ends.ts), a delta's excepted (y*y - 1 with y = t, at zero at
+    // t = 1 after the events there, on [0, 1]: "precision ran out", where the steppers end ok)
+    if (
+      t === run.s.tEnd &&
+      (pr.outcome === 'contact' || (pr.outcome === 'unresolved' && !isDeltaArgument(this.model.events[j])))
+    ) {
+      this.unresolved[j] = 0;
+      this.heap.set(j, Infinity, 0);
+      return true;
+    }
     if (pr.outcome === 'contact') {
       this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, start), t);
       return false;

@@ -320,7 +320,14 @@ export class AnalyticFiring {
         // x' = 1087 over the rounding of t; within its rounding alone, it "crossed again" at
         // once, a false persisting contact)
         this.sentBound[e] = after.gBound + (firedHere ? Math.abs(before.rate) * dt : 0);
-        this.sentApproach[e] = Math.abs(after.rate) > after.rateBound ? Math.sign(after.rate) : 0;
+        // (at rest after the round, it arrived by the jump: from the side it stood on before,
+        // a ball lowered onto the floor by a reset, which its impact then leaves at rest)
+        this.sentApproach[e] =
+          Math.abs(after.rate) > after.rateBound
+            ? Math.sign(after.rate)
+            : Math.abs(before.g) > 4 * before.gBound
+              ? -Math.sign(before.g)
+              : 0;
       }
     }
     return next;

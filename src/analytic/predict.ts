@@ -98,8 +98,10 @@ export class Predictor {
         return;
       }
       if (still) {
+        // (only an impact can be in contact: a detector, n := n + 1, set onto its zero at rest
+        // and pushed on across has crossed once, as on the steppers, crossings.ts isImpact)
         const across = dir !== 0 ? sign === dir : approach !== 0 && sign === approach;
-        if (across && (order >= 2 || approach === 0)) {
+        if (across && (order >= 2 || approach === 0) && plan.touchesOwn && !plan.movesOwn) {
           this.outcome = 'contact';
           this.s = 0;
           return;

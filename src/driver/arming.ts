@@ -87,14 +87,14 @@ export class Arming {
    * After an instant at `at` (ws.y, ws.gPrev and ws.rPrev there, after the actions): each
    * fired event's function armed again, by the rule of the header (`exact`: located at its
    * crossing; placed before or after it, by a fixed-step mode, a function is not at zero and
-   * is armed as it stands). gFire and rFire hold the functions and rates before the actions;
-   * `located`: the events found at this instant (the rest were sent across by event iteration).
+   * is armed as it stands). gFire and rFire hold the functions and rates before the actions,
+   * sideFire the side an action sent one across from (Firing.sideFire); `located`: the events
+   * found at this instant (the rest were sent across by event iteration).
    */
   afterInstant(
     fired: readonly number[],
     at: number,
-    gFire: Float64Array,
-    rFire: Float64Array,
+    { gFire, rFire, sideFire }: { gFire: Float64Array; rFire: Float64Array; sideFire: Int8Array },
     dtZero: number,
     exact: boolean,
     located: readonly number[] = fired,
@@ -122,7 +122,7 @@ export class Arming {
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
       const set = moves && g !== g0 && !residueKept(g, g0, band);
-      if (exact) this.rearm(w, gFire[w], rFire[w], Math.sign(gFire[w]), dtZero, set, moves);
+      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves);
       else this.arm(w);
     }
   }
@@ -233,10 +233,12 @@ export class Arming {
       // the function is flat: max(h, 0) a little after h reached zero is 0 with rate 0, no
       // side at all, and a function sitting "from no side" took its leaving back towards the
       // side it came from (max(h, 0) as h comes back up) for the motion pushing it across.
+      // (a rate within its rounding names no side: a ball lowered onto the floor at its apex
+      // by a reset is left there with v = ±2e-16 of the stepper's error)
       const dir = this.direction[w];
+      const rateFrom = Math.abs(ratePre) > 4 * ws.rBound[w] ? -Math.sign(ws.dir * ratePre) : 0;
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
-      this.sittingFrom[w] =
-        dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : -Math.sign(ws.dir * ratePre) || -crossedTo || signPre;
+      this.sittingFrom[w] = dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : rateFrom || -crossedTo || signPre;
       // Heading on across, the action turning it neither back nor away: to cross again in
       // the direction it fired, it must first come back, and only the flow can bring it back
       // (its rate pointing to the side it came from). Until the flow turns it, a change of

@@ -212,6 +212,13 @@ export class Firing {
    */
   readonly gFire: Float64Array;
   readonly rFire: Float64Array;
+  /**
+   * Per watched function, the side of zero it stood on before the actions of the round that
+   * sent it across (0: within its rounding, or found at its zero by location): where it came
+   * from when an action set it onto its zero at rest (a ball lowered onto the floor by a
+   * reset), which its value and rate after the round no longer show (Arming.afterInstant).
+   */
+  readonly sideFire: Int8Array;
   /** per function whose zero was located at the instant (residueSet): the value taken for that zero */
   private readonly residue: Float64Array;
   private readonly residueSet: RoundMarks;
@@ -229,6 +236,7 @@ export class Firing {
     this.residueSet = new RoundMarks(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
+    this.sideFire = new Int8Array(ws.nWatch);
   }
 
   /**
@@ -333,6 +341,7 @@ export class Firing {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;
             this.rFire[k] = after.rate;
+            this.sideFire[k] = Math.abs(before.g) > 4 * before.gBound ? Math.sign(before.g) : 0;
           }
         }
       }

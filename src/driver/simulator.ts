@@ -547,6 +547,7 @@ export class Simulator {
       if (w < 0) continue;
       this.gFire[w] = m.watchOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      this.firing.sideFire[w] = 0;
       // A state event found again at the very instant it fired: no flight in between that
       // the arithmetic can see, so a contact, not a new impact.
       if (
@@ -594,7 +595,9 @@ export class Simulator {
     if (nw > 0) {
       this.crossings.afterActions(outcome.fired);
       const exact = locate === 'exact';
-      this.crossings.arming.afterInstant(outcome.fired, at, this.gFire, this.rFire, dtZero, exact, fired);
+      const { gFire, rFire } = this,
+        sideFire = this.firing.sideFire;
+      this.crossings.arming.afterInstant(outcome.fired, at, { gFire, rFire, sideFire }, dtZero, exact, fired);
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
         this.crossings.checkUnresolved = true;
