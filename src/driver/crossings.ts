@@ -26,6 +26,7 @@ import { Arming } from './arming.js';
 import { StepSamples, type SampledFunction } from './step-samples.js';
 import { isStiffStep } from './stiff-step.js';
 import { EventConflicts } from './event-conflicts.js';
+import { CrossingNoise } from './crossing-noise.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -71,17 +72,8 @@ export class Crossings implements SampledFunction {
    */
   instantAtStart = false;
   judged: (k: number) => boolean = () => false;
-  /**
-   * A function found crossing within the tolerance on it over the whole step (see
-   * withinTolerance), or -1; `toleranceBand` is that tolerance, `toleranceReach` how far the
-   * step showed it across, `toleranceStiff` whether the step was a stiff one, `toleranceStill`
-   * whether it stayed within that tolerance over the whole step, on either side.
-   */
-  beyondTolerance = -1;
-  toleranceBand = 0;
-  toleranceReach = 0;
-  toleranceStiff = false;
-  toleranceStill = false;
+  /** the last step's crossing that could not be told from the noise of the states' errors, if any (crossing-noise.ts) */
+  readonly noise: CrossingNoise;
   /** the events of that instant */
   firedAtInstant: readonly number[] = [];
   /** which functions are held at the zero they fired at, and until when (arming.ts) */
@@ -164,6 +156,7 @@ export class Crossings implements SampledFunction {
   constructor(private readonly ws: Workspace) {
     const m = ws.model,
       nw = ws.nWatch;
+    this.noise = new CrossingNoise(ws);
     this.candidateLeft = new Float64Array(nw);
     this.candidateRight = new Float64Array(nw);
     this.located = new Int32Array(nw);
@@ -206,7 +199,7 @@ export class Crossings implements SampledFunction {
     this.touched = -1;
     this.checkUnresolved = false;
     this.unresolved = -1;
-    this.beyondTolerance = -1;
+    this.noise.clear();
   }
 
   /** watched function scanK on the dense output; its rate lands in scanRateValue */
@@ -405,105 +398,13 @@ export class Crossings implements SampledFunction {
     }
     for (let c = 0; c < found; c++) if (candidates[c] >= 0) this.fromZero[candidates[c]] = 0;
     // (on steps that are not stiff, only event functions: a switch has its own rules at zero)
-    if (best >= 0 && (this.curveRates || this.isEvent[best]) && this.withinTolerance(best, a, b, !this.curveRates)) {
-      this.beyondTolerance = best;
-      this.toleranceStiff = this.curveRates;
+    if (
+      best >= 0 &&
+      (this.curveRates || this.isEvent[best]) &&
+      this.noise.judge(stepper, best, a, this.candidateRight[best], b, this.arming.crossedTo[best], this.curveRates)
+    )
       return -1;
-    }
     return best;
-  }
-
-  /**
-   * Whether the crossing of function k found in the step [a, b] cannot be told from the
-   * noise of the states' errors, amplified where large terms cancel: the run's tolerance on
-   * the function (rtol times the size of its terms, at its crossing) against how far the
-   * step shows it across. A step that ends on the side it crossed to shows that by its ends
-   * (both within the band: not resolved); one that ends back on the side it came from dipped
-   * across inside, as deep as nine points inside and the bracket's far end show. (y1' - 0.5
-   * with y1' = -1e6 (y1 - sin t): terms of 2e6, a band of 1.7 at rtol 1e-6; radau5 put a
-   * "fall" at t = 0.39, where the function is 0.43, inside a step whose ends were 0.44 and
-   * 0.36; rodas counted 30 falls.)
-   *
-   * `dipOnly`: a step that is not stiff, whose ends are trusted: only a dip across and back
-   * (a grazing approach) is judged. A spring against a wall whose impacts graze (W2) at rtol
-   * 1e-6 peaked 5e-8 above zero in a radau5 step; the crossing placed on its falling side
-   * reversed the motion into the wall ("persisting contact", a false diagnosis).
-   */
-  private withinTolerance(k: number, a: number, b: number, dipOnly: boolean): boolean {
-    const ws = this.ws,
-      m = ws.model,
-      stepper = this.stepper!;
-    const side = this.arming.crossedTo[k];
-    const s = this.candidateRight[k];
-    stepper.interpolateSome(s, m.watchStates[k], ws.yTmp);
-    // (rtol of the size of its terms: atol is no part of a cancellation's noise)
-    const band = (this.toleranceBand = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0));
-    if (!(band > 0)) return false;
-    this.toleranceStill = false;
-    const g1 = ws.gNew[k];
-    if (side * g1 > 0) {
-      // (trusted ends: unless the step shows neither a value nor a rate off zero, a function
-      // at rest at its zero whose noise changed sign: x - 0.5 t with x' = 0.5 after x := 0,
-      // which radau5 carried from +6.8e-21 to -4.3e-19; a real crossing moves)
-      if (dipOnly) return this.atRestWithin(k, band, stepper.t);
-      this.toleranceReach = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
-      return !(this.toleranceReach > band);
-    }
-    // (a function that comes from beyond the band and reaches exactly zero on that side sits
-    // on a flat zero, min(y - 0.5, 0) or an if: its crossing is that zero, not noise. One
-    // that never left the band in the step is noise around zero, exact zeros or not: x - 0.5 t
-    // with x' = 0.5 after x := 0 at t = 0, which dop853 put 2e-20 above zero and 0 inside)
-    let reach = side * g1;
-    let came = -side * ws.gPrev[k] > band;
-    let away = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
-    let flat = g1 === 0 && came;
-    for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
-      const ti = a + (i / 10) * (b - a);
-      const g = this.valueAt(k, ti);
-      reach = Math.max(reach, side * g);
-      away = Math.max(away, Math.abs(g));
-      if (ws.dir * (ti - s) < 0 && -side * g > band) came = true;
-      flat = g === 0 && came;
-    }
-    // The excursion that starts at the crossing, at offsets growing by √2 from 2^-20 of the
-    // rest of the step: whatever its width, one offset lands within √2 of its peak and sees
-    // 90% of it (of a parabola), where nine even points miss a narrow one among dozens (a
-    // step over many periods of sin(3000 t) - 0.9).
-    const rest = b - s;
-    // (a crossing at the step's end leaves no rest to scan: u would stay 0, the loop endless)
-    if (dipOnly && !(reach > band) && !flat && rest !== 0) {
-      for (let u = rest * 2 ** -20; Math.abs(u) <= Math.abs(rest) && !(reach > band) && !flat; u *= Math.SQRT2) {
-        const g = this.valueAt(k, s + u);
-        reach = Math.max(reach, side * g);
-        away = Math.max(away, Math.abs(g));
-        flat = g === 0 && came;
-      }
-    }
-    this.toleranceReach = reach;
-    this.toleranceStill = !(away > band) && this.ratesAtRest(k, b);
-    return !(reach > band) && !flat;
-  }
-
-  /**
-   * Whether function k stayed at rest within `band` of zero over the last step, ending at
-   * local time `b`: its value within the band and its rate within its rounding at both ends
-   * (toleranceStill; toleranceReach is how far it showed across).
-   */
-  private atRestWithin(k: number, band: number, b: number): boolean {
-    const ws = this.ws;
-    const g0 = ws.gPrev[k],
-      g1 = ws.gNew[k];
-    if (Math.abs(g0) > band || Math.abs(g1) > band || !this.ratesAtRest(k, b)) return false;
-    this.toleranceReach = Math.max(Math.abs(g0), Math.abs(g1));
-    this.toleranceStill = true;
-    return true;
-  }
-
-  /** whether function k's rate is within its rounding of zero at both ends of the last step, ending at local time b */
-  private ratesAtRest(k: number, b: number): boolean {
-    const ws = this.ws;
-    const rateBound = ws.model.rateBoundOne[k](ws.origin.abs(b), this.stepper!.y, ws.p, ws.d, ws.sw);
-    return Math.abs(ws.rPrev[k]) <= 4 * rateBound && Math.abs(ws.rNew[k]) <= 4 * rateBound;
   }
 
   /**

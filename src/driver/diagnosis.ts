@@ -458,7 +458,7 @@ export class Diagnosis {
 
   /**
    * The message for a crossing of watched function k found in a step [a, b] inside which the
-   * function never left its tolerance band (Crossings.withinTolerance): a stiff step, or a
+   * function never left its tolerance band (crossing-noise.ts): a stiff step, or a
    * grazing approach (`stiff` false: the function dipped across and back).
    */
   toleranceMessage(

@@ -168,6 +168,7 @@ export class Simulator {
     this.firing.rtol = rtol;
     this.firing.atol = atol;
     this.crossings.rtol = rtol;
+    this.crossings.noise.rtol = rtol;
     this.crossings.atol = atol;
     // probes outside the range are never reached (shoot then reports the run as too short)
     const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
@@ -316,25 +317,17 @@ export class Simulator {
         }
         if (this.contacts.current !== null && this.contacts.letsGo(rs, crossing)) return null;
         if (this.crossings.unresolved >= 0) return this.failUnresolved(rs, this.crossings.unresolved);
-        if (this.crossings.beyondTolerance >= 0) {
-          const k = this.crossings.beyondTolerance;
+        if (this.crossings.noise.function >= 0) {
+          const k = this.crossings.noise.function;
           const at = origin.abs(stepper.tPrev);
-          const { toleranceBand, toleranceReach, toleranceStiff, toleranceStill } = this.crossings;
+          const { band, reach, stiff, still } = this.crossings.noise;
           // (an explicit method at the border of its stability region carries the function
           // back and forth at the tolerance: that is the cause, and tightening rtol a poor cure)
           const border = (stepper as Stepper & { looksStiff?: boolean }).looksStiff
             ? `; ${stepper.method} runs at the border of its stability region here (the problem looks stiff): --method auto or rodas (implicit) follows the slow solution`
             : '';
           return failed(
-            this.diagnosis.toleranceMessage(
-              k,
-              at,
-              tNewAbs,
-              toleranceBand,
-              toleranceReach,
-              toleranceStiff,
-              toleranceStill,
-            ) + border,
+            this.diagnosis.toleranceMessage(k, at, tNewAbs, band, reach, stiff, still) + border,
             at,
             stepper.yPrev,
           );

@@ -1,0 +1,144 @@
+/**
+ * Whether a crossing located in a step can be told from the noise of the states' errors
+ * (EVENTS.md, 1: zero on each function's own scale). A function whose terms cancel is known
+ * only to rtol times the size of its terms, whatever its value: y1' - 0.5 with y1' = -1e6
+ * (y1 - sin t) has terms of 2e6, a band of 1.7 at rtol 1e-6, and radau5 put a "fall" at
+ * t = 0.39 where the function is 0.43; rodas counted 30 falls. A crossing the step shows no
+ * farther across than that band is not an event but a run that cannot go on at these
+ * tolerances; the driver fails it with the band and the way out (diagnosis.ts).
+ */
+import type { Stepper } from '../integrators/stepper.js';
+import { functionTolerance } from './delta-touch.js';
+import type { Workspace } from './workspace.js';
+
+export class CrossingNoise {
+  /** the function whose crossing in the last step was within its noise, or -1 */
+  function = -1;
+  /** its tolerance band, how far the step showed it across */
+  band = 0;
+  reach = 0;
+  /** whether the step was a stiff one, and whether the function stayed at rest within its band over all of it */
+  stiff = false;
+  still = false;
+  rtol = 1e-6;
+  /** scratch: the state on the step's dense output */
+  private readonly y: Float64Array;
+
+  constructor(private readonly ws: Workspace) {
+    this.y = new Float64Array(ws.model.stateNames.length);
+  }
+
+  clear(): void {
+    this.function = -1;
+  }
+
+  /**
+   * Whether the crossing of function k located at s in the step [a, b] (local times), to
+   * the side `side`, cannot be told from the noise: the run's tolerance on the function (rtol
+   * times the size of its terms, at its crossing) against how far the step shows it across.
+   * A step that ends on the side it crossed to shows that by its ends (both within the band:
+   * not resolved); one that ends back on the side it came from dipped across inside, as deep
+   * as nine points inside and the bracket's far end show. Notes the function when so.
+   *
+   * `stiff`: a stiff step; otherwise its ends are trusted, and only a dip across and back (a
+   * grazing approach) is judged. A spring against a wall whose impacts graze (W2) at rtol
+   * 1e-6 peaked 5e-8 above zero in a radau5 step; the crossing placed on its falling side
+   * reversed the motion into the wall ("persisting contact", a false diagnosis).
+   */
+  judge(stepper: Stepper, k: number, a: number, s: number, b: number, side: number, stiff: boolean): boolean {
+    if (!this.within(stepper, k, a, s, b, side, !stiff)) return false;
+    this.function = k;
+    this.stiff = stiff;
+    return true;
+  }
+
+  private within(
+    stepper: Stepper,
+    k: number,
+    a: number,
+    s: number,
+    b: number,
+    side: number,
+    dipOnly: boolean,
+  ): boolean {
+    const ws = this.ws,
+      m = ws.model;
+    stepper.interpolateSome(s, m.watchStates[k], ws.yTmp);
+    // (rtol of the size of its terms: atol is no part of a cancellation's noise)
+    const band = (this.band = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0));
+    if (!(band > 0)) return false;
+    this.still = false;
+    const g1 = ws.gNew[k];
+    if (side * g1 > 0) {
+      // (trusted ends: unless the step shows neither a value nor a rate off zero, a function
+      // at rest at its zero whose noise changed sign: x - 0.5 t with x' = 0.5 after x := 0,
+      // which radau5 carried from +6.8e-21 to -4.3e-19; a real crossing moves)
+      if (dipOnly) return this.atRestWithin(stepper, k, band);
+      this.reach = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
+      return !(this.reach > band);
+    }
+    // (a function that comes from beyond the band and reaches exactly zero on that side sits
+    // on a flat zero, min(y - 0.5, 0) or an if: its crossing is that zero, not noise. One
+    // that never left the band in the step is noise around zero, exact zeros or not: x - 0.5 t
+    // with x' = 0.5 after x := 0 at t = 0, which dop853 put 2e-20 above zero and 0 inside)
+    let reach = side * g1;
+    let came = -side * ws.gPrev[k] > band;
+    let away = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
+    let flat = g1 === 0 && came;
+    for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
+      const ti = a + (i / 10) * (b - a);
+      const g = this.valueAt(stepper, k, ti);
+      reach = Math.max(reach, side * g);
+      away = Math.max(away, Math.abs(g));
+      if (ws.dir * (ti - s) < 0 && -side * g > band) came = true;
+      flat = g === 0 && came;
+    }
+    // The excursion that starts at the crossing, at offsets growing by √2 from 2^-20 of the
+    // rest of the step: whatever its width, one offset lands within √2 of its peak and sees
+    // 90% of it (of a parabola), where nine even points miss a narrow one among dozens (a
+    // step over many periods of sin(3000 t) - 0.9).
+    const rest = b - s;
+    // (a crossing at the step's end leaves no rest to scan: u would stay 0, the loop endless)
+    if (dipOnly && !(reach > band) && !flat && rest !== 0) {
+      for (let u = rest * 2 ** -20; Math.abs(u) <= Math.abs(rest) && !(reach > band) && !flat; u *= Math.SQRT2) {
+        const g = this.valueAt(stepper, k, s + u);
+        reach = Math.max(reach, side * g);
+        away = Math.max(away, Math.abs(g));
+        flat = g === 0 && came;
+      }
+    }
+    this.reach = reach;
+    this.still = !(away > band) && this.ratesAtRest(stepper, k);
+    return !(reach > band) && !flat;
+  }
+
+  /**
+   * Whether function k stayed at rest within `band` of zero over the last step: its value
+   * within the band and its rate within its rounding at both ends (still; reach is how far
+   * it showed across).
+   */
+  private atRestWithin(stepper: Stepper, k: number, band: number): boolean {
+    const ws = this.ws;
+    const g0 = ws.gPrev[k],
+      g1 = ws.gNew[k];
+    if (Math.abs(g0) > band || Math.abs(g1) > band || !this.ratesAtRest(stepper, k)) return false;
+    this.reach = Math.max(Math.abs(g0), Math.abs(g1));
+    this.still = true;
+    return true;
+  }
+
+  /** whether function k's rate is within its rounding of zero at both ends of the last step */
+  private ratesAtRest(stepper: Stepper, k: number): boolean {
+    const ws = this.ws;
+    const rateBound = ws.model.rateBoundOne[k](ws.origin.abs(stepper.t), stepper.y, ws.p, ws.d, ws.sw);
+    return Math.abs(ws.rPrev[k]) <= 4 * rateBound && Math.abs(ws.rNew[k]) <= 4 * rateBound;
+  }
+
+  /** function k on the step's dense output at s */
+  private valueAt(stepper: Stepper, k: number, s: number): number {
+    const ws = this.ws,
+      m = ws.model;
+    stepper.interpolateSome(s, m.watchStates[k], this.y);
+    return m.watchOne[k](ws.origin.abs(s), this.y, ws.p, ws.d, ws.sw);
+  }
+}
