@@ -21,6 +21,7 @@ export class CrossingNoise {
   stiff = false;
   still = false;
   rtol = 1e-6;
+  atol = 1e-9;
   /** scratch: the state on the step's dense output */
   private readonly y: Float64Array;
 
@@ -64,8 +65,13 @@ export class CrossingNoise {
     const ws = this.ws,
       m = ws.model;
     stepper.interpolateSome(s, m.watchStates[k], ws.yTmp);
-    // (rtol of the size of its terms: atol is no part of a cancellation's noise)
-    const band = (this.band = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0));
+    // (rtol of the size of its terms: atol is no part of a cancellation's noise. A dip is
+    // judged with atol too, through the function: a state near zero keeps the error of its
+    // history, not of its size; x = (t - 1)^2 integrated from 1 dipped 5e-16 below its touch
+    // at rtol 1e-10, which rtol times a size of 5e-16 took for a crossing)
+    let band = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0);
+    if (dipOnly) band += this.atolThrough(stepper, k, s);
+    this.band = band;
     if (!(band > 0)) return false;
     this.still = false;
     const g1 = ws.gNew[k];
@@ -132,6 +138,28 @@ export class CrossingNoise {
     const ws = this.ws;
     const rateBound = ws.model.rateBoundOne[k](ws.origin.abs(stepper.t), stepper.y, ws.p, ws.d, ws.sw);
     return Math.abs(ws.rPrev[k]) <= 4 * rateBound && Math.abs(ws.rNew[k]) <= 4 * rateBound;
+  }
+
+  /**
+   * What an error of atol in each state function k reads makes of it at s: the sum over
+   * those states of |g(y + atol e_i) - g(y)|, atol weighted by the function's slope in each
+   * (v*v - 1e-12 at v = 1e-6 moves by 2e-15 for an atol of 1e-9, x by 1e-9).
+   */
+  private atolThrough(stepper: Stepper, k: number, s: number): number {
+    const ws = this.ws,
+      m = ws.model,
+      y = this.y,
+      tAbs = ws.origin.abs(s);
+    stepper.interpolateSome(s, m.watchStates[k], y);
+    const g = m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw);
+    let sum = 0;
+    for (const i of m.watchStates[k]) {
+      const yi = y[i];
+      y[i] = yi + this.atol;
+      sum += Math.abs(m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw) - g);
+      y[i] = yi;
+    }
+    return sum === sum ? sum : 0;
   }
 
   /** function k on the step's dense output at s */

@@ -169,6 +169,7 @@ export class Simulator {
     this.firing.atol = atol;
     this.crossings.rtol = rtol;
     this.crossings.noise.rtol = rtol;
+    this.crossings.noise.atol = atol;
     this.crossings.atol = atol;
     // probes outside the range are never reached (shoot then reports the run as too short)
     const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
