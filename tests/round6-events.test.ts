@@ -32,3 +32,38 @@ x' = 2*(t - 1); x(0) = 1`;
     else expect(r.message).toMatch(/crossing not resolved at these tolerances|precision ran out/);
   });
 });
+
+describe('a crossing through a triple zero (SUNDIALS rootfinding: roots of higher multiplicity)', () => {
+  // x' = 1 from 0: (x - 1)^3 rises through zero at t = 1 exactly, with zero rate there. Its
+  // rounding near x = 1 is 4 ulps of |x - 1|, times 3 (x - 1)^2: the crossing is known to the
+  // rounding of x, 1e-15 on every stepper here (radau5 places it on its solution, 1e-14). The
+  // bound of a power was |a^3| + m(a) = |a^3| + 2: every stepper fired 2e-6 to 6e-6 from 1,
+  // status ok. And `x - 1 rises` shares that zero: both fire at one instant, in file order.
+  // The detector's function then sits at zero with zero rate, which no action of the instant
+  // can have caused: dop853 and rodas called that a "persisting contact", a false diagnosis.
+  const triple = `independent t from 0 to 3
+discrete n = 0, m = 0
+event a when x - 1 rises do n := n + 1 end
+event b when (x - 1)^3 rises do m := m + 1 end
+x' = 1; x(0) = 0`;
+  it.each(RUNS)('%s %o: a and b both at t = 1, once each', (method, tol) => {
+    const r = simulate(triple, { method, ...tol, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['a', 'b']);
+    r.events.forEach((e) => expect(Math.abs(e.t - 1)).toBeLessThan(1e-13));
+    expect(r.final.n).toBe(1);
+    expect(r.final.m).toBe(1);
+  });
+
+  // the same zero alone, and as a product of two gaps (x - 1)*(x - 1)*(x - 1)
+  it.each(RUNS)('%s %o: (x - 1)*(x - 1)*(x - 1) rises at t = 1', (method, tol) => {
+    const r = simulate(triple.replace('(x - 1)^3', '(x - 1)*(x - 1)*(x - 1)').replace(/^event a.*$/m, ''), {
+      method,
+      ...tol,
+      eventsOnly: true,
+    });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.length).toBe(1);
+    expect(Math.abs(r.events[0].t - 1)).toBeLessThan(1e-13);
+  });
+});

@@ -12,6 +12,9 @@ import type { FirstOrderSystem } from '../transform/system.js';
 import { switchKey } from '../transform/transform.js';
 import { foldSum, MIN_SUM_TERMS } from './loops.js';
 
+/** the ulps that magnitudes are taken times where they bound a rounding (emit-flow's ULPS) */
+const MAGNITUDE_ULPS = literal(8 * Number.EPSILON);
+
 const MATH: Readonly<Record<string, string>> = {
   sin: 'Math.sin',
   cos: 'Math.cos',
@@ -190,11 +193,11 @@ export class Emitter {
           case '-':
             return `(${m(e.left)} + ${m(e.right)})`;
           case '*':
-            return `(${m(e.left)} * ${m(e.right)})`;
+            return this.productMagnitude(e.left, e.right, mode);
           case '/':
             return `(${m(e.left)} / Math.abs(${this.expr(e.right, mode)}))`;
           case '^':
-            return `(Math.abs(${this.expr(e, mode)}) + ${m(e.left)})`;
+            return this.powerMagnitude(e, mode);
           default:
             return '0';
         }
@@ -295,6 +298,38 @@ export class Emitter {
       return e;
     };
     return inline(differentiateAlong(inline(g), (key) => (key === sys.independent ? 1 : rhs.get(key))));
+  }
+
+  /**
+   * The magnitude of a*b: m(a)·m(b), or, where that is less, the first-order propagation
+   * (|a| + U m(a))·m(b) + |b|·m(a) + |ab| (U: the 8 ulps the magnitudes are taken times).
+   * Both bound its rounding; the second is far smaller where both factors cancel inside,
+   * (x - 1)*(x - 1) near x = 1, whose rounding is 4 ulps of |x - 1|, not 4.
+   */
+  private productMagnitude(a: Expr, b: Expr, mode: Mode): string {
+    const ma = this.magnitude(a, mode),
+      mb = this.magnitude(b, mode);
+    const va = `Math.abs(${this.expr(a, mode)})`,
+      vb = `Math.abs(${this.expr(b, mode)})`;
+    return `Math.min(${ma} * ${mb}, (${va} + ${MAGNITUDE_ULPS} * ${ma}) * ${mb} + ${vb} * ${ma} + ${va} * ${vb})`;
+  }
+
+  /**
+   * The magnitude of a^p: |a^p| + m(a) (the argument's rounding with a slope of order one);
+   * for a whole exponent n >= 2, where it is less, the first-order propagation
+   * n·m(a)·(|a| + U m(a))^(n-1) + |a|^n: a triple zero, (x - 1)^3 or x^3 at x = 0, has a
+   * rounding of the order of its value, where |a^p| + m(a) called it zero 4e-6 from the root.
+   */
+  private powerMagnitude(e: Expr & { kind: 'binary' }, mode: Mode): string {
+    const base = e.left,
+      exponent = e.right;
+    const mb = this.magnitude(base, mode);
+    const loose = `(Math.abs(${this.expr(e, mode)}) + ${mb})`;
+    if (exponent.kind !== 'number' || !Number.isInteger(exponent.value) || exponent.value < 2) return loose;
+    const n = exponent.value;
+    const va = `Math.abs(${this.expr(base, mode)})`;
+    const grown = `Math.pow(${va} + ${MAGNITUDE_ULPS} * ${mb}, ${n - 1})`;
+    return `Math.min(${loose}, ${literal(n)} * ${mb} * ${grown} + Math.abs(${this.expr(e, mode)}))`;
   }
 
   /** Small integer powers as products: Math.pow is many times slower than a multiplication. */

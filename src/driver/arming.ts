@@ -122,7 +122,10 @@ export class Arming {
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
       const set = moves && g !== g0 && !residueKept(g, g0, band);
-      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves);
+      // (whether an action of this instant can turn its motion: one none can is a detector,
+      // and its flow carrying it on across from a zero with zero rate is no contact)
+      const touched = fired.some((e) => m.events[e].touches.includes(w));
+      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves, touched);
       else this.arm(w);
     }
   }
@@ -165,7 +168,16 @@ export class Arming {
    * rounding; `ratePre` is its rate before the actions, `signPre` the
    * side it came from, and `dtZero` the width of the location's bracket in time.
    */
-  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false, moves = false): void {
+  rearm(
+    w: number,
+    gPre: number,
+    ratePre: number,
+    signPre: number,
+    dtZero: number,
+    set = false,
+    moves = false,
+    touched = true,
+  ): void {
     const ws = this.ws;
     this.unturned[w] = 0;
     this.startRest[w] = 0;
@@ -226,7 +238,9 @@ export class Arming {
       // "persisting contact" as it read.
       if (crossedTo !== 0 && this.holdSide[w] === -crossedTo && Math.sign(rate) === Math.sign(ratePre))
         this.holdSide[w] = crossedTo;
-      this.sitting[w] = Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
+      // Resting (zero rate) is a contact only where an action could have stopped it: a
+      // detector at a zero with zero rate, (x - 1)^3 rises, goes on across with its flow.
+      this.sitting[w] = touched && Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
       // the side it came from: fixed by its direction, else the side its rate came from, else
       // the side its located crossing came from, else its side at the instant. An event
       // placed on the solution (radau5, solution-refine.ts) may stand just past a zero where
