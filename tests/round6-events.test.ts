@@ -67,3 +67,33 @@ x' = 1; x(0) = 0`;
     expect(Math.abs(r.events[0].t - 1)).toBeLessThan(1e-13);
   });
 });
+
+describe('a triple zero on the analytic path (auto): predicted again closer to it', () => {
+  // The closed form of x^3 about t = 0, with x = -1 + t, is -1 + 3t - 3t^2 + t^3: near t = 1
+  // its terms cancel, and its sign is uncertain over 1 -+ 2.4e-5. The engine fired b at
+  // 0.99999617, before `x rises` at 1 (misordered, status ok); the crossing is certain and is
+  // now predicted again from the last time its sign is certain, where the coefficients are
+  // small and exact (x^3, 3x^2, 3x, 1 at x = -2.4e-5), until its place is known to 2^-44 of t.
+  // For (x - 1)^3 the function then sits at zero with zero rate after a detector: no contact.
+  it.each([
+    ['x*x*x', 'x(0) = -1'],
+    ['x^3', 'x(0) = -1'],
+    ['(x - 1)^3', 'x(0) = 0'],
+  ])('%s rises with %s: at t = 1 with `a`, status ok', (f, init) => {
+    const a = f === '(x - 1)^3' ? 'x - 1' : 'x';
+    const r = simulate(
+      `independent t from 0 to 3
+discrete n = 0, m = 0
+event a when ${a} rises do n := n + 1 end
+event b when ${f} rises do m := m + 1 end
+x' = 1; ${init}`,
+      { eventsOnly: true },
+    );
+    expect(r.stats.method).toBe('analytic');
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.map((e) => e.name).sort()).toEqual(['a', 'b']);
+    // (2^-44 of t = 1 is 5.7e-14: the place of the triple zero as resumed)
+    r.events.forEach((e) => expect(Math.abs(e.t - 1)).toBeLessThan(1e-13));
+    expect([r.final.n, r.final.m]).toEqual([1, 1]);
+  });
+});

@@ -656,6 +656,7 @@ export class AnalyticSimulator {
       // at the run's start: a function at zero there follows the start's rule, as on the steppers)
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
     }
+    pr.timeScale = Math.abs(t);
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged);
     // At an instant at the end of the range nothing follows: a contact there pushes nothing
     // through, and a crossing that cannot be told from the instant is not an event of the

@@ -35,6 +35,8 @@ export class Predictor {
   /** the last prediction: what it found, and where (s from the instant; Infinity: no crossing ahead) */
   outcome: Outcome = 'crossing';
   s = Infinity;
+  /** |t| of the instant predicted from (set by the engine): the scale of a place's precision */
+  timeScale = 0;
   private readonly roots = new PolynomialRoots();
   private readonly scan = new LinearScan(this.roots);
   private readonly rotation = new RotationRoots();
@@ -165,10 +167,18 @@ export class Predictor {
         this.s = this.scan.where;
         return;
       }
-    } else this.s = this.roots.first(c, 0, D, atZero, dir, H);
+    } else {
+      this.roots.settleScale = this.timeScale;
+      this.s = this.roots.first(c, 0, D, atZero, dir, H);
+    }
     if (this.roots.unresolved && !lin) {
       this.outcome = 'unresolved';
       this.s = this.roots.where;
+    } else if (!lin && this.roots.settle < this.s) {
+      // a certain crossing whose place the coefficients about this instant cannot tell (a
+      // triple zero): predicted again from where its sign is last certain, closer to it
+      this.outcome = 'resume';
+      this.s = this.roots.settle;
     } else if (lin && this.s === Infinity && H < range) {
       this.s = this.scan.next(lin, H, range, dir);
       this.scanned();

@@ -26,6 +26,8 @@
 /** the highest degree handled (structure.ts MAX_DEGREE) */
 const MAX = 16;
 const EPS = Number.EPSILON;
+/** how many times its rounding a value must exceed where a prediction resumes (settle) */
+const SETTLE_MARGIN = 16;
 
 /** Dekker's split constant 2^27 + 1 */
 const SPLIT = 134217729;
@@ -45,6 +47,17 @@ export class PolynomialRoots {
   /** set by `first` when a root could not be resolved; `where` is its place (s) */
   unresolved = false;
   where = NaN;
+  /**
+   * Set by `first` (degree 3 and more) where the crossing is certain but not its place: the
+   * last s before the returned root where the polynomial's sign is certain, when that lies
+   * more than 2^-44 of the root's absolute time before it (else NaN; settleScale: the
+   * absolute time at s = 0). A root of higher multiplicity, x^3
+   * from x = -1, is only known to the cube root of the coefficients' rounding, 2e-5; about
+   * that s, closer to the root, the coefficients of the same motion are small and
+   * certain, and the root is known to the rounding of x (predict.ts: resume there).
+   */
+  settle = NaN;
+  settleScale = 0;
   /** per recursion level: coefficients, their bounds, the roots found */
   private readonly w = new Float64Array((MAX + 2) * (MAX + 1));
   private readonly wb = new Float64Array((MAX + 2) * (MAX + 1));
@@ -59,6 +72,7 @@ export class PolynomialRoots {
   first(c: Float64Array, off: number, D: number, atZero: boolean, dir: number, H: number): number {
     this.unresolved = false;
     this.where = NaN;
+    this.settle = NaN;
     const w = this.w,
       wb = this.wb;
     // at zero: the root there divided out, and again while the next coefficient is within its
@@ -215,11 +229,15 @@ export class PolynomialRoots {
     const co = (L + 1) * (MAX + 2) * 2;
     let a = 0;
     let pa = this.valueSign(o, n, 0);
+    // (the last point where the sign was certain: a, or before it)
+    let certain = pa !== 0 ? 0 : NaN;
     for (let i = 0; i <= crit; i++) {
       const b = i < crit ? this.r[co + 2 * i] : H;
       const pb = this.valueSign(o, n, b);
       if (pa !== 0 && pb !== 0 && pa !== pb) {
-        this.r[ro + 2 * count] = this.bisect(o, n, a, b, pa);
+        const root = this.bisect(o, n, a, b, pa);
+        if (certify && count === 0 && certain === certain) this.settleBefore(o, n, certain, root, pa);
+        this.r[ro + 2 * count] = root;
         this.r[ro + 2 * count + 1] = pb;
         count++;
       } else if (certify && pb === 0 && i < crit && b > 0) {
@@ -229,13 +247,33 @@ export class PolynomialRoots {
         count++;
       }
       a = b;
-      if (pb !== 0) pa = pb;
+      if (pb !== 0) {
+        pa = pb;
+        certain = b;
+      }
     }
     this.rn[L] = count;
   }
 
-  /** the sign of the polynomial at s where it is certain (its rounding bound exceeded), else 0 */
-  private valueSign(o: number, n: number, s: number): number {
+  /**
+   * settle (see there) for the root at r, the sign certainly sa at s0 < r: the boundary of
+   * the certain sign, bisected between s0 and r, with a margin of SETTLE_MARGIN over the
+   * rounding: predicted again from there, the function is clearly off zero (within its
+   * rounding, it would be a function at zero at a start, whose crossing does not count).
+   */
+  private settleBefore(o: number, n: number, s0: number, r: number, sa: number): void {
+    let lo = s0,
+      hi = r;
+    for (let i = 0; i < 80 && hi - lo > 2 ** -48 * (this.settleScale + r); i++) {
+      const m = lo + 0.5 * (hi - lo);
+      if (this.valueSign(o, n, m, SETTLE_MARGIN) === sa) lo = m;
+      else hi = m;
+    }
+    if (lo > s0 && r - lo > 2 ** -44 * (this.settleScale + r)) this.settle = lo;
+  }
+
+  /** the sign of the polynomial at s where it is certain (`margin` times its rounding bound exceeded), else 0 */
+  private valueSign(o: number, n: number, s: number, margin = 1): number {
     const w = this.w,
       wb = this.wb;
     let v = w[o + n],
@@ -245,7 +283,7 @@ export class PolynomialRoots {
       v = v * s + w[o + k];
       e = e * as + wb[o + k] + 2 * EPS * Math.abs(v);
     }
-    return Math.abs(v) > e ? Math.sign(v) : 0;
+    return Math.abs(v) > margin * e ? Math.sign(v) : 0;
   }
 
   /** bisection to neighbouring doubles in [a, b], where the sign at a is sa and at b the opposite */
