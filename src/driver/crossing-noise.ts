@@ -69,20 +69,22 @@ export class CrossingNoise {
     // judged with atol too, through the function: a state near zero keeps the error of its
     // history, not of its size; x = (t - 1)^2 integrated from 1 dipped 5e-16 below its touch
     // at rtol 1e-10, which rtol times a size of 5e-16 took for a crossing)
-    let band = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0);
-    if (dipOnly) band += this.atolThrough(stepper, k, s);
-    this.band = band;
-    if (!(band > 0)) return false;
+    const cancelling = functionTolerance(ws, k, ws.origin.abs(s), ws.yTmp, this.rtol, 0);
+    this.band = cancelling;
     this.still = false;
     const g1 = ws.gNew[k];
     if (side * g1 > 0) {
+      if (!(cancelling > 0)) return false;
       // (trusted ends: unless the step shows neither a value nor a rate off zero, a function
       // at rest at its zero whose noise changed sign: x - 0.5 t with x' = 0.5 after x := 0,
       // which radau5 carried from +6.8e-21 to -4.3e-19; a real crossing moves)
-      if (dipOnly) return this.atRestWithin(stepper, k, band);
+      if (dipOnly) return this.atRestWithin(stepper, k, cancelling);
       this.reach = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
-      return !(this.reach > band);
+      return !(this.reach > cancelling);
     }
+    const band = dipOnly ? cancelling + this.atolThrough(stepper, k, s) : cancelling;
+    this.band = band;
+    if (!(band > 0)) return false;
     // (a function that comes from beyond the band and reaches exactly zero on that side sits
     // on a flat zero, min(y - 0.5, 0) or an if: its crossing is that zero, not noise. One
     // that never left the band in the step is noise around zero, exact zeros or not: x - 0.5 t
@@ -142,8 +144,10 @@ export class CrossingNoise {
 
   /**
    * What an error of atol in each state function k reads makes of it at s: the sum over
-   * those states of |g(y + atol e_i) - g(y)|, atol weighted by the function's slope in each
-   * (v*v - 1e-12 at v = 1e-6 moves by 2e-15 for an atol of 1e-9, x by 1e-9).
+   * those states of the smaller of |g(y ± atol e_i) - g(y)|, atol weighted by the function's
+   * slope in each (v*v - 1e-12 at v = 1e-6 moves by 2e-15 for an atol of 1e-9, x by 1e-9).
+   * The smaller side: a jump within atol of the state (sign(h), step(-h) - 0.5) moves one
+   * side by the whole jump, which is no error of the state's, and the other not at all.
    */
   private atolThrough(stepper: Stepper, k: number, s: number): number {
     const ws = this.ws,
@@ -156,8 +160,11 @@ export class CrossingNoise {
     for (const i of m.watchStates[k]) {
       const yi = y[i];
       y[i] = yi + this.atol;
-      sum += Math.abs(m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw) - g);
+      const up = Math.abs(m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw) - g);
+      y[i] = yi - this.atol;
+      const down = Math.abs(m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw) - g);
       y[i] = yi;
+      sum += Math.min(up, down);
     }
     return sum === sum ? sum : 0;
   }
