@@ -44,3 +44,33 @@ describe('a function that is zero along the motion is no crossing', () => {
     },
   );
 });
+
+describe('a function within its rounding of zero since the start did not cross at a later tick', () => {
+  // x = 1 - t^3/6 until the delta at 0.75: x - 1 leaves zero at the start (no event, by the
+  // start's rule) but stays 1 - 1 = 0 in doubles until t = 1.8e-5. A tick at 1e-6 that
+  // touches x' (x' := x') had every stepper fire `x - 1 crosses` there, y(5) = 9 with status
+  // ok. Exactly (the analytic path, in closed form): tm, the delta, then e2 three times, each
+  // adding 1 to y = t: y(5) = 5 + 3 = 8.
+  const text =
+    'independent t from 0 to 5\nparameter k = 1\ndiscrete n = 0\n' +
+    "event e1 when z - x falls do x' := x'; y := y + 1 end\n" +
+    'event e2 when x - 1 crosses do x := x - 0.5; y := y + 1 end\n' +
+    "event tm at 1e-6 do x' := x' end\n" +
+    "x'' = -k*t + 2*delta(t - 0.75)\nx(0) = 1; x'(0) = 0\ny' = k\nz' = x\ny(0) = 0; z(0) = -1e-6\noutput x, y, z, n";
+
+  it('analytic: e2 first after the delta, y(5) = 8', () => {
+    const r = simulate(text, { method: 'analytic' });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['tm', 'delta(t - 0.75)', 'e2', 'e2', 'e2']);
+    expect(r.final.y).toBe(8);
+  });
+
+  it.each(['dopri5', 'dop853', 'rk4', 'rodas', 'radau5'] as const)('%s: never e2 at the tick', (method) => {
+    for (const rtol of [1e-6, 1e-10]) {
+      const r = simulate(text, { method, rtol, atol: rtol * 1e-3 });
+      expect(r.events.filter((e) => e.name === 'e2' && e.t < 0.75)).toEqual([]);
+      if (r.status === 'ok') expect(Math.abs(r.final.y - 8)).toBeLessThan(1e-9);
+      else expect(r.message).toMatch(/^precision ran out at t = 0\.000001: after tm, the function of event e2/);
+    }
+  });
+});

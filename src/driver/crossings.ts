@@ -768,6 +768,10 @@ export class Crossings implements SampledFunction {
       if (!(Math.abs(g) <= Math.max(4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw), Math.abs(rate) * timeTie))) continue;
       const heading = Math.sign(dir * rate);
       if (heading === 0 || Math.sign(g) === heading || !matches(this.direction[k], -dir * heading)) continue;
+      // (it must have come from the other side: one within its rounding of zero ever since the
+      // start left it there, by the start's rule, not here. x - 1 = -t^3/6 is 1 - 1 in doubles
+      // until t = 1e-5, and a tick at 1e-6 fired `x - 1 crosses` there, status ok)
+      if (Math.sign(g) !== -heading && this.lastSide[k] !== -heading) continue;
       fired.push(w.event);
     }
   }
