@@ -18,6 +18,7 @@
 import type { CompiledModel } from '../codegen/compile.js';
 import type { Span } from '../expression/ast.js';
 import { ModelError } from '../expression/errors.js';
+import { references, toText } from '../expression/expr.js';
 import { didYouMean } from '../expression/suggest.js';
 import { METHODS, type MethodName } from '../integrators/stepper.js';
 import { missingNameMessage } from '../language/element-names.js';
@@ -408,6 +409,7 @@ export function resolveSettings(
   const set = asMap(options.set),
     init = asMap(options.init);
   checkNames(model, set, init, naming);
+  checkDerivedParameters(model, set);
   if (method !== 'analytic' && method !== 'auto') checkRangeLength(model, options, set);
   const step = options.step ?? fromModel<number>('step');
   return {
@@ -556,6 +558,40 @@ function checkNames(
       missingNameMessage(key, names, `a state or discrete variable of ${sys.model}`, 'they are', ` in ${label}`),
     );
   }
+}
+
+/** Per model: the parameters whose values another parameter's value reads. */
+const READ_BY_PARAMETERS = new WeakMap<CompiledModel, ReadonlySet<string>>();
+
+/**
+ * A parameter defined from a set one (`b = sqrt(a)` with a set to -1) takes a new value in
+ * the run, and it must be a finite number as the model's own values must be (analysis checks
+ * those, and `--set` on simulate, applied where the model is compiled, is a model error at
+ * b). Unchecked, NaN went on into an event function (`x - b` never crosses) or a condition
+ * (`if b > 2` takes its else) and the run, every run of a sweep with it, ended ok. Evaluated
+ * only when a set name is read by another parameter: a plain sweep pays nothing.
+ */
+function checkDerivedParameters(model: CompiledModel, set: ReadonlyMap<string, number>): void {
+  if (set.size === 0) return;
+  const params = model.system.parameters;
+  let read = READ_BY_PARAMETERS.get(model);
+  if (!read) {
+    const names = new Set<string>();
+    for (const q of params) references(q.value, names);
+    READ_BY_PARAMETERS.set(model, (read = names));
+  }
+  let derived = false;
+  for (const k of set.keys()) if (read.has(k)) derived = true;
+  if (!derived) return;
+  const values = model.parameters(set);
+  const at = values.findIndex((v) => !Number.isFinite(v));
+  if (at < 0) return;
+  const q = params[at];
+  const given = [...set].map(([k, v]) => `${k} = ${v}`).join(', ');
+  throw new SimulationInputError(
+    `parameter ${q.name} = ${toText(q.value)} is ${values[at]} for ${given} (${model.system.file}:${q.span.line}), as the run sets them: give values for which every parameter is a finite number`,
+    { option: 'set', value: given, allowed: `values for which ${q.name} is a finite number` },
+  );
 }
 
 /**
