@@ -92,14 +92,15 @@ export function parseNumber(flag: string, text: string): number {
 /**
  * `NAME=VALUE` pairs (from --set, or comma-separated in one --init), names kept as written
  * (`y'`); an array element is `NAME[INDEX]` (`v0[3]`, `x[2]'`, `a[2,1]`), its index a whole
- * number, spaces dropped.
+ * number, spaces dropped. A rule's held value, `G.held` or `G[2].held`, is a discrete variable
+ * that a run from another start needs (--from names it as missing), so it is a name here too.
  */
 export function parseAssignments(flag: string, text: string): Map<string, number> {
   const out = new Map<string, number>();
   const written = new Map<string, string>();
   // commas inside an element's brackets (a[2,1]) do not separate pairs
   for (const part of text.split(/,(?![^[\]]*\])/)) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*('*)\s*=\s*(.+?)\s*$/.exec(part);
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*(\.held|'*)\s*=\s*(.+?)\s*$/.exec(part);
     if (!m)
       throw new CliError(
         `${flag} '${escapeText(text)}': write NAME=VALUE${flag === '--init' ? ",NAME=VALUE (y' for a derivative)" : ''}, or NAME[INDEX]=VALUE for an element of an array`,
