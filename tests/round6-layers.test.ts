@@ -80,3 +80,44 @@ describe('--from on a model with while rules: the held values the message asks f
     expect(JSON.parse(a.stdout).final).toEqual({ t: 3, 'x[1]': 3, 'x[2]': 6, 'G[1]': 1.5, 'G[2]': 1.5 });
   });
 });
+
+describe('an action that leaves a value not finite fails there on the analytic path, as on the stepper', () => {
+  // m := sqrt(m - 1) at m = 0 is NaN. The stepper fails at t = 0.5 naming the action; the
+  // analytic path (what auto picks) went on: nothing but g's function reads m, x - 0.6 - NaN
+  // never crosses, f set m back to 0, and the run ended ok with n = 0 (with m = 0 throughout,
+  // g fires at 0.6: n = 1; with the NaN the model has no answer)
+  const text = `independent t from 0 to 1
+discrete m = 0, n = 0
+event e at 0.5 do m := sqrt(m - 1) end
+event f at 0.7 do m := 0 end
+event g when x - 0.6 - m rises do n := n + 1 end
+x' = 1
+x(0) = 0`;
+
+  it('a discrete variable set to NaN by a time event', () => {
+    for (const method of ['auto', 'analytic', 'dopri5'] as const) {
+      const r = simulate(text, { method });
+      expect(r.status).toBe('failed');
+      expect(r.message).toMatch(/^the actions at t = 0\.5 leave m = NaN: event e/);
+      expect(r.final.t).toBe(0.5);
+      expect(r.stats.events).toBe(1);
+    }
+  });
+
+  it('a jump of a delta that is NaN, and a state event that sets -Infinity', () => {
+    // y' jumps by sqrt(x - 0.7) at x = 0.5: NaN (it failed at the end, "y is NaN at t = 1",
+    // naming neither the jump nor its time); log(0) at x = 0.25 sets m to -Infinity
+    const jump = `independent t from 0 to 1
+event hit when x - 0.5 rises
+x' = 1
+y'' = sqrt(x - 0.7)*delta(t - hit)
+x(0) = 0; y(0) = 0; y'(0) = 0`;
+    const r = simulate(jump, { method: 'analytic' });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^the actions at t = 0\.5 leave .* = NaN: event hit/);
+    const log = text.replace('event e at 0.5 do m := sqrt(m - 1) end', 'event e at 0.25 do m := log(m) end');
+    const l = simulate(log, { method: 'analytic' });
+    expect(l.status).toBe('failed');
+    expect(l.message).toMatch(/^the actions at t = 0\.25 leave m = -Infinity/);
+  });
+});

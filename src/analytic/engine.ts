@@ -97,6 +97,9 @@ export class AnalyticSimulator {
   /** after the actions, the right-hand sides of what they touched (finite-after.ts) */
   private readonly finite: FiniteAfter;
   private readonly changesOf = (k: number): Int32Array => this.plans[k].changes;
+  /** per event, the state slots its actions write (its jumps folded in) and its step and discrete slots (finite-after.ts) */
+  private readonly writtenSlots: { y: Int32Array; d: Int32Array }[];
+  private readonly writtenOf = (k: number): { y: Int32Array; d: Int32Array } => this.writtenSlots[k];
   /** per step variable, the state its jumps are folded into after an instant (driver/step-fold.ts) */
   private readonly stepStates: Int32Array;
   /**
@@ -123,6 +126,12 @@ export class AnalyticSimulator {
     this.groupOf = new Int32Array(model.nStates);
     st.groups.forEach((g, i) => g.states.forEach((s) => (this.groupOf[s] = i)));
     this.plans = plansOf(model, st);
+    // (a jump's slot is folded into its state: a NaN jump lands there)
+    this.writtenSlots = this.plans.map((plan) => {
+      const y = new Set(plan.ySlots);
+      for (const k of plan.dSlots) if (k < this.stepStates.length && this.stepStates[k] >= 0) y.add(this.stepStates[k]);
+      return { y: Int32Array.from(y), d: plan.dSlots };
+    });
     this.clocks = new Clocks(
       model.closedForm().advance,
       st.groups.map((g) => Int32Array.from(g.states)),
@@ -318,6 +327,8 @@ export class AnalyticSimulator {
       foldSlots(ws, this.stepStates, plan.dSlots, this.bringState);
       run.eventCount++;
       one[0] = k;
+      if (!this.finite.written(ws, one, this.writtenOf))
+        return this.failAt(run, this.diagnosis.nonFiniteAfter(t, one) ?? `not finite at ${t}`, t);
       // (as `instant` does: `k := 0` under x' = 1/k fails here, not where the Infinity surfaces)
       if (plan.finiteRisk && !this.finite.check(t, ws, one, this.changesOf))
         return this.failAt(run, this.diagnosis.nonFiniteAt(t, y, d) ?? `not finite at ${t}`, t);
@@ -454,6 +465,8 @@ export class AnalyticSimulator {
     run.eventCount += outcome.count;
     this.stopQueue.fired(outcome.fired, run.hi, run.lo);
     if (outcome.iterationFailed) return this.failAt(run, iterationMessage(this.model, t, outcome.fired), t);
+    if (!this.finite.written(this.ws, outcome.fired, this.writtenOf))
+      return this.failAt(run, this.diagnosis.nonFiniteAfter(t, outcome.fired) ?? `not finite at ${t}`, t);
     if (!this.finite.check(t, this.ws, outcome.fired, this.changesOf))
       return this.failAt(run, this.diagnosis.nonFiniteAt(t, this.ws.y, this.ws.d) ?? `not finite at ${t}`, t);
     // (a stop ends the run here: what the next crossings would be, or whether its own function

@@ -8,6 +8,12 @@
  * a sum of products is finite while what it reads is. An instant of a counter, a bounce or a
  * collision costs nothing; one that may divide by what it set costs one call of the
  * right-hand side.
+ *
+ * First, what the actions wrote must be finite itself (`m := sqrt(m - 1)` at m = 0 is NaN),
+ * as the stepper requires after every instant: a NaN that only an event function or a later
+ * action reads never reaches a right-hand side, and the run went on to end ok, the events
+ * whose functions read it never firing. Judged on the slots the fired events write, at
+ * O(written) per instant.
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import type { Workspace } from '../driver/workspace.js';
@@ -23,6 +29,19 @@ export class FiniteAfter {
     private readonly risky: (k: number) => boolean,
   ) {
     this.dydt = new Float64Array(model.nStates);
+  }
+
+  /**
+   * Whether every value the fired events' actions wrote is finite: per event, the state slots
+   * it writes (its jumps folded in, step-fold.ts) and its step and discrete slots.
+   */
+  written(ws: Workspace, fired: readonly number[], slots: (k: number) => { y: Int32Array; d: Int32Array }): boolean {
+    for (let j = 0; j < fired.length; j++) {
+      const { y, d } = slots(fired[j]);
+      for (let a = 0; a < y.length; a++) if (!Number.isFinite(ws.y[y[a]])) return false;
+      for (let a = 0; a < d.length; a++) if (!Number.isFinite(ws.d[d[a]])) return false;
+    }
+    return true;
   }
 
   /** Whether every changed state's right-hand side is finite at t (changes: per fired event, its groups). */
