@@ -121,3 +121,46 @@ x(0) = 0; y(0) = 0; y'(0) = 0`;
     expect(l.message).toMatch(/^the actions at t = 0\.25 leave m = -Infinity/);
   });
 });
+
+describe('a run started from a callback of another run of the same model', () => {
+  // The sink's callbacks run inside the run. A run started there (a sub-study at each event)
+  // pointed the model's shared right-hand side at its own parameters and clock, and, on the
+  // same Simulator, overwrote the outer run's work arrays: the outer run went on with them.
+  // The ball below, g = 9.81, e = 0.8, bounces 131 times before its bounces accumulate at
+  // 5.27 (zeno); with an inner run at each bounce (g = 1, e = 0.5) the outer one fell through
+  // the floor to h = -73, status ok (auto), or kept the inner run's g after the first bounce.
+  const text = `independent t from 0 to 6
+parameter g = 9.81, e = 0.8
+discrete n = 0
+event bounce when h falls do n := n + 1 end
+h'' = -g - (1 + e)*h'*delta(t - bounce)
+h(0) = 2; h'(0) = 0`;
+  const model = compileModel(text);
+
+  for (const method of ['auto', 'dopri5', 'rodas'] as const) {
+    it(`${method}: the outer run and every inner run are the runs made alone, bit for bit`, () => {
+      const alone = new Simulator(model).run({ method });
+      const innerAlone = new Simulator(model).run({ method, set: { g: 1, e: 0.5 }, to: 1 });
+      expect(alone.status).toBe('zeno');
+      expect(alone.final.n).toBe(131);
+      for (const own of [true, false]) {
+        const sim = new Simulator(model);
+        const inner: string[] = [];
+        const sub = () => (own ? sim : new Simulator(model)).run({ method, set: { g: 1, e: 0.5 }, to: 1 });
+        const r = sim.run({
+          method,
+          sink: {
+            row() {},
+            event() {
+              inner.push(JSON.stringify(sub().final));
+            },
+          },
+        });
+        expect(r.status).toBe(alone.status);
+        expect(r.final).toEqual(alone.final);
+        expect(inner.length).toBe(131);
+        expect(new Set(inner)).toEqual(new Set([JSON.stringify(innerAlone.final)]));
+      }
+    });
+  }
+});

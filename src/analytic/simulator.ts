@@ -17,6 +17,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { requireCompiled } from '../codegen/stages.js';
 import { asMap, checkRangeLength, resolveSettings } from '../driver/settings.js';
 import { Simulator as StepperSimulator } from '../driver/simulator.js';
+import { enterRun, leaveRun } from '../driver/workspace.js';
 import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
 import { methodOf, stepperCause } from '../report/path.js';
 import { structureOf } from '../structure/structure.js';
@@ -29,6 +30,8 @@ export class Simulator {
   private analytic: AnalyticSimulator | null = null;
   /** why the model has no closed form (empty: it has one) */
   private readonly obstacles: readonly string[];
+  /** a run of this simulator is in progress (a callback of it may start another) */
+  private running = false;
 
   constructor(model: CompiledModel) {
     requireCompiled('new Simulator(model)', model);
@@ -37,6 +40,21 @@ export class Simulator {
   }
 
   run(options: SimulateOptions = {}): SimulationResult {
+    // A run started inside one of this simulator's own (from its sink or progress callback)
+    // would overwrite the work arrays the outer run goes on with after the callback: it runs
+    // on a simulator of its own.
+    if (this.running) return new Simulator(this.model).run(options);
+    const outer = enterRun(this.model);
+    this.running = true;
+    try {
+      return this.runOnce(options);
+    } finally {
+      this.running = false;
+      leaveRun(this.model, outer);
+    }
+  }
+
+  private runOnce(options: SimulateOptions): SimulationResult {
     const m = this.model;
     // (the decision transform prints too: report/path.ts)
     const cause = stepperCause(m, this.obstacles, options ?? {});

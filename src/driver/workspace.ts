@@ -10,8 +10,9 @@ import { TimeOrigin } from './time-origin.js';
 /**
  * One right-hand-side closure per compiled model, shared by all its Simulators. A new
  * Simulator (a new sweep, a new shoot) then does not change the call target that optimised
- * stepper code was specialised to (V8's "wrong call target" deoptimisations). Runs are
- * synchronous and never nested, so each run points the context at its own arrays first.
+ * stepper code was specialised to (V8's "wrong call target" deoptimisations). Each run points
+ * the context at its own arrays first. Runs are synchronous, but one can start inside another
+ * (from its sink or progress callback): see enterRun.
  */
 export interface RhsContext {
   p: Float64Array;
@@ -47,6 +48,29 @@ export function sharedRhs(model: CompiledModel): { ctx: RhsContext; f: Rhs } {
     SHARED_RHS.set(model, entry);
   }
   return entry;
+}
+
+/** per compiled model, how many of its runs are in progress (more than one: nested in a callback) */
+const RUNS_IN_PROGRESS = new WeakMap<CompiledModel, number>();
+
+/**
+ * Marks the start of a run of `model`. A run started inside another run of the same model (a
+ * sink or progress callback that simulates) points the shared context at its own arrays and
+ * times, and the outer run, going on after the callback, integrated the inner run's
+ * parameters and clock: `h'' = -g` with the inner run's g gave the outer a wrong trajectory
+ * with status ok. So a nested run keeps a copy of the context to give back (leaveRun); an
+ * outer run allocates nothing.
+ */
+export function enterRun(model: CompiledModel): RhsContext | null {
+  const depth = RUNS_IN_PROGRESS.get(model) ?? 0;
+  RUNS_IN_PROGRESS.set(model, depth + 1);
+  return depth === 0 ? null : { ...sharedRhs(model).ctx };
+}
+
+/** Marks the end of a run of `model` (whatever way it ended): the outer run's context back. */
+export function leaveRun(model: CompiledModel, outer: RhsContext | null): void {
+  RUNS_IN_PROGRESS.set(model, (RUNS_IN_PROGRESS.get(model) ?? 1) - 1);
+  if (outer !== null) Object.assign(sharedRhs(model).ctx, outer);
 }
 
 export class Workspace {
