@@ -164,3 +164,36 @@ h(0) = 2; h'(0) = 0`;
     });
   }
 });
+
+describe('initial values hold where the model states them, for every run of a compiled model', () => {
+  // x(1) = 0 is an initial condition because the range starts at T0 = 1. With T0 = 2,
+  // simulate --set T0=2 is a model error (missing initial condition x(2)), but a sweep over T0
+  // (and a library run of the compiled model with set) started at t = 2 with x = 0 there:
+  // x(5) = (25 - 4)/2 = 10.5, status ok. With x(1) = 0 and x' = t, x(5) = (25 - 1)/2 = 12.
+  const text = "independent t from T0 to 5\nparameter T0 = 1\nx' = t\nx(1) = 0";
+
+  it('a run whose parameters move the start away from the condition is refused', () => {
+    const sim = new Simulator(compileModel(text));
+    expect(sim.run({}).final.x).toBe(12);
+    for (const method of ['auto', 'dopri5'] as const)
+      expect(() => sim.run({ method, set: { T0: 2 } })).toThrow(
+        /x\(1\) \(line 4\) states x at t = 1, .* starts at t = 2/,
+      );
+    // given at the start by the caller, the value holds there: x(5) = 10.5 is then right
+    expect(sim.run({ set: { T0: 2 }, init: { x: 0 } }).final.x).toBe(10.5);
+    // a condition written at the start itself moves with it: x(T0) = 0 gives (25 - T0^2)/2
+    const moving = new Simulator(compileModel(text.replace('x(1)', 'x(T0)')));
+    expect(moving.run({ set: { T0: 2 } }).final.x).toBe(10.5);
+  });
+
+  it('a sweep lists those runs as failed', () => {
+    ensureCliBuilt();
+    const file = join(tmpdir(), `round6-start-${process.pid}.delta`);
+    writeFileSync(file, text);
+    const r = runCli(['sweep', file, '--vary', 'T0=1:3:3', '--report', 'x', '--format', 'json', '--workers', '1']);
+    expect(r.status).toBe(3);
+    const out = JSON.parse(r.stdout) as { rows: (number | null)[][]; status: string[] };
+    expect(out.status).toEqual(['ok', 'failed', 'failed']);
+    expect(out.rows[0]).toEqual([1, 12]);
+  });
+});

@@ -60,6 +60,8 @@ export interface StateInfo {
   /** initial value of y^(i) for i = 0..order-1 */
   initial: Expr[];
   initialSpans: Span[];
+  /** where each initial value is stated (the A of y(A) = ...), as written */
+  initialAt: Expr[];
 }
 
 export interface OptionValue {

@@ -87,6 +87,7 @@ export class ConditionAnalyser extends ReferenceChecker {
         }
         s.initial[c.target.order] = c.value;
         s.initialSpans[c.target.order] = c.span;
+        s.initialAt[c.target.order] = c.at;
       } else {
         boundary.push(c);
       }

@@ -195,6 +195,7 @@ export class EquationAnalyser extends Declarations {
         solved: this.solveFor(q, lhs, rhs, n, orders.get(n)!),
         initial: [],
         initialSpans: [],
+        initialAt: [],
       });
     }
     for (const [n, order] of orders) {

@@ -5,8 +5,8 @@
  * the instant where they are stated).
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import { references } from '../expression/expr.js';
-import type { EventSpec } from '../transform/system.js';
+import { references, toText } from '../expression/expr.js';
+import type { EventSpec, SystemState } from '../transform/system.js';
 import { asMap, optionLabel, type Naming } from './settings.js';
 import { SimulationInputError, type SimulateOptions } from './types.js';
 
@@ -42,8 +42,59 @@ export function resolveRange(
     );
   if (!Number.isFinite(t0)) throw new SimulationInputError(`the start of the range is not a finite number`);
   if (t0 !== modelStart) checkStart(model, options, t0, tEnd, modelStart, naming);
+  else checkStatedAt(model, p, options, t0, naming);
   if (tEnd < t0) checkBackwards(model, t0, tEnd, naming);
   return { t0, tEnd, modelStart };
+}
+
+/** per model: the states whose initial value is stated where a parameter can move it off the start of the range */
+const MOVABLE = new WeakMap<CompiledModel, readonly SystemState[]>();
+
+function movableStates(model: CompiledModel): readonly SystemState[] {
+  let movable = MOVABLE.get(model);
+  if (!movable) {
+    const sys = model.system;
+    const from = sys.range.from ? toText(sys.range.from) : '0';
+    const fromMoves = sys.range.from ? references(sys.range.from).size > 0 : false;
+    movable = sys.states.filter(
+      (s) =>
+        s.initialAt !== undefined && toText(s.initialAt) !== from && (fromMoves || references(s.initialAt).size > 0),
+    );
+    MOVABLE.set(model, movable);
+  }
+  return movable;
+}
+
+/**
+ * The model's initial values hold where they are stated: `x(1) = 0` was taken as an initial
+ * condition because the range started at T0 = 1, and a run with T0 set to 2 (a sweep, a
+ * library run of the compiled model) started at 2 with x = 0 there, status ok (simulate
+ * --set T0=2 is a model error: the condition is no longer at the start). Refused unless the
+ * caller gives that value at the start itself.
+ */
+function checkStatedAt(
+  model: CompiledModel,
+  p: Float64Array,
+  options: SimulateOptions,
+  t0: number,
+  naming: Naming,
+): void {
+  const movable = movableStates(model);
+  if (movable.length === 0) return;
+  const sys = model.system,
+    x = sys.independent;
+  const given = asMap(options.init);
+  for (const s of movable) {
+    if (given.has(s.variable)) continue;
+    const at = model.parametersExpr(s.initialAt!, p);
+    if (at === t0) continue;
+    const line = s.initialAt!.span?.line;
+    const from = sys.range.from ? toText(sys.range.from) : '0';
+    throw new SimulationInputError(
+      `${s.variable}(${toText(s.initialAt!)})${line ? ` (line ${line})` : ''} states ${s.variable} at ${x} = ${at}, and with this run's parameters the range starts at ${x} = ${t0} (from ${from}): a run starts where the model states its initial values. State them at the start of the range (${s.variable}(${from}) = ...), or give every initial value there with ${optionLabel('init', naming)}`,
+      { option: 'set', value: t0, allowed: `parameters for which the range starts at ${x} = ${at}` },
+    );
+  }
 }
 
 /** A start other than the model's: only with every initial value given there. */

@@ -20,6 +20,11 @@ export interface SystemState {
   /** the step variable added to it to make the user's value, or null */
   stepVariable: string | null;
   initial: Expr;
+  /**
+   * where the model states the initial value (the A of y(A) = ...), as written: the start of
+   * the range for the model's own parameters, and each run's start must be it (range.ts)
+   */
+  initialAt?: Expr;
   /** the equation that makes it a state (in an array model: a written-out copy, see `arrays.ts` originOf) */
   span?: Span;
 }

@@ -72,6 +72,7 @@ class Transformer extends EventBuilder {
             variable: key,
             stepVariable: S,
             initial: s.initial[i],
+            initialAt: s.initialAt[i],
             span: s.equation.span,
           });
           stepVariables.push({ name: S, variable: key, state: u });
@@ -85,6 +86,7 @@ class Transformer extends EventBuilder {
             variable: key,
             stepVariable: null,
             initial: s.initial[i],
+            initialAt: s.initialAt[i],
             span: s.equation.span,
           });
           this.levelSlot.set(key, key);
