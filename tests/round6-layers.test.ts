@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileModel, Simulator, simulate, SimulationInputError } from '../src/index.js';
+import { compileModel, shoot, Simulator, simulate, SimulationInputError } from '../src/index.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
 
 describe('a parameter defined from a set one is checked as the model checks its own', () => {
@@ -54,6 +54,24 @@ x(0) = 0`;
     // a = 0.25: b = 0.5, reached at t = 0.25 (x' = 2)
     expect(out.rows[2]).toEqual([0.25, 1]);
     expect(r.stderr).toMatch(/parameter b/);
+  });
+});
+
+describe('shooting through unknowns for which a derived parameter is not a number', () => {
+  it('such a shot is a failed shot: the iteration steps back (it ended in a SimulationInputError)', () => {
+    // y(1) = sqrt(p - 2) + p = 2 holds at p = 2 only, the edge of where q is defined; from
+    // p = 3 Newton's first step goes to 1.67, where q is NaN: a failed shot, as a failing run
+    // is, and the iteration stalls near p = 2
+    const text = `independent t from 0 to 1
+unknown p = 3
+parameter q = sqrt(p - 2)
+y' = q + p
+y(0) = 0
+y(1) = 2`;
+    const r = shoot(text);
+    expect(r.converged).toBe(false);
+    expect(r.status).toBe('stalled');
+    expect(Math.abs(r.unknowns.p - 2)).toBeLessThan(1e-4);
   });
 });
 

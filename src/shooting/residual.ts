@@ -9,7 +9,7 @@
  * options) is allocated once and rewritten in place.
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import type { SimulateOptions, SimulationResult } from '../driver/index.js';
+import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 
 const EMPTY = new Float64Array(0);
@@ -102,7 +102,18 @@ export class ShootingResidual {
     const p = this.model.parameters(this.set);
     for (let i = 0; i < this.n; i++) this.probes[i] = this.bcs[i].at(NaN, EMPTY, p, EMPTY, EMPTY);
     this.shots++;
-    const run = this.simulator.run(this.shotOptions);
+    let run: SimulationResult;
+    try {
+      run = this.simulator.run(this.shotOptions);
+    } catch (err) {
+      // unknowns for which the run cannot be made (a parameter defined from one is NaN there,
+      // q = sqrt(p - 2) at p < 2) are a failed shot, as a run that fails is: the iteration
+      // steps back from them (the options were checked before the first shot)
+      if (!(err instanceof SimulationInputError)) throw err;
+      this.lastFailure = err.message;
+      out.fill(NaN);
+      return false;
+    }
     // A run that stopped (zeno) or failed after every condition's point has what the residual
     // needs: a ball whose bounces accumulate at t = 13 is shot for h(1) = 8 all the same. One
     // that ended before a point says so below.
