@@ -20,8 +20,24 @@ import {
 
 const N = Number(process.env.DIFF_N ?? 0);
 
-const num = fc.constantFrom('0', '1', '-1', '0.5', '2', '-9.81', '3', '1e-3', '1e3', '0.25');
-const fn = fc.constantFrom('x', 'x - 1', 'x - y', 'v', 'z - 2', 'y - 0.5', 'x + v', 'z - x', 'y*y - 1', 'x - 0.5*t');
+// (values and thresholds on very different scales among them: events that coincide on
+// scales 1e-6 and 1e6 apart, EVENTS.md 1)
+const num = fc.constantFrom('0', '1', '-1', '0.5', '2', '-9.81', '3', '1e-3', '1e3', '0.25', '1e6', '-1e-6');
+const fn = fc.constantFrom(
+  'x',
+  'x - 1',
+  'x - y',
+  'v',
+  'z - 2',
+  'y - 0.5',
+  'x + v',
+  'z - x',
+  'y*y - 1',
+  'x - 0.5*t',
+  'x - 1e6',
+  '1e6*x - y',
+  'z - 1e-6',
+);
 const act = fc.constantFrom(
   'v := -0.8*v',
   'x := 0',
@@ -32,6 +48,8 @@ const act = fc.constantFrom(
   'v := -v',
   'x := x - 0.5',
   'k := -k',
+  'x := 1e-6*x',
+  'v := 0',
 );
 const model = fc.record({
   // (polynomial motions, and linear ones: a rotation, a damped one, a decay, a relaxation)
@@ -49,7 +67,7 @@ const model = fc.record({
       maxLength: 3,
     },
   ),
-  timed: fc.option(fc.tuple(fc.constantFrom('at 1', 'every 0.5', 'at 0', 'at 2'), act)),
+  timed: fc.option(fc.tuple(fc.constantFrom('at 1', 'every 0.5', 'at 0', 'at 2', 'every 0.1', 'at 1e-6'), act)),
   delta: fc.option(fc.constantFrom(' - 1.8*v*delta(t - e1)', ' + delta(t - 1)', ' + 2*delta(t - 0.75)')),
   end: fc.constantFrom('2', '5', '1'),
   options: fc.constantFrom<SimulateOptions>(
