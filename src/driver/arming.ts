@@ -65,6 +65,13 @@ export class Arming {
   /** per function: held at rest at its zero since the start (restingAtStart), until its first step says how */
   private readonly startRest: Uint8Array;
   private readonly sittingFrom: Int8Array;
+  /**
+   * per function: an impact's, whose event's own actions turn its motion and leave its value
+   * (v := -e*v at h falls), the only kind that rests at its zero in contact: a detector's
+   * (n := n + 1, (x - 1)^3 rises) at a zero with zero rate goes on across with its flow, and
+   * a reset's leaves its zero by its action
+   */
+  private readonly impact: Uint8Array;
 
   constructor(
     private readonly ws: Workspace,
@@ -81,6 +88,11 @@ export class Arming {
     this.sitting = new Uint8Array(nw);
     this.startRest = new Uint8Array(nw);
     this.sittingFrom = new Int8Array(nw);
+    const m = ws.model;
+    this.impact = Uint8Array.from(m.watchInfo, (info, w) => {
+      const ev = info.kind === 'event' ? m.events[info.event] : null;
+      return ev !== null && ev.touches.includes(w) && !ev.moves.includes(w) ? 1 : 0;
+    });
   }
 
   /**
@@ -122,10 +134,7 @@ export class Arming {
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
       const set = moves && g !== g0 && !residueKept(g, g0, band);
-      // (whether an action of this instant can turn its motion: one none can is a detector,
-      // and its flow carrying it on across from a zero with zero rate is no contact)
-      const touched = fired.some((e) => m.events[e].touches.includes(w));
-      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves, touched);
+      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves);
       else this.arm(w);
     }
   }
@@ -168,16 +177,7 @@ export class Arming {
    * rounding; `ratePre` is its rate before the actions, `signPre` the
    * side it came from, and `dtZero` the width of the location's bracket in time.
    */
-  rearm(
-    w: number,
-    gPre: number,
-    ratePre: number,
-    signPre: number,
-    dtZero: number,
-    set = false,
-    moves = false,
-    touched = true,
-  ): void {
+  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false, moves = false): void {
     const ws = this.ws;
     this.unturned[w] = 0;
     this.startRest[w] = 0;
@@ -238,9 +238,8 @@ export class Arming {
       // "persisting contact" as it read.
       if (crossedTo !== 0 && this.holdSide[w] === -crossedTo && Math.sign(rate) === Math.sign(ratePre))
         this.holdSide[w] = crossedTo;
-      // Resting (zero rate) is a contact only where an action could have stopped it: a
-      // detector at a zero with zero rate, (x - 1)^3 rises, goes on across with its flow.
-      this.sitting[w] = touched && Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
+      // (resting with zero rate, a contact if the motion pushes it on across: an impact's only)
+      this.sitting[w] = this.impact[w] && Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
       // the side it came from: fixed by its direction, else the side its rate came from, else
       // the side its located crossing came from, else its side at the instant. An event
       // placed on the solution (radau5, solution-refine.ts) may stand just past a zero where
@@ -309,8 +308,7 @@ export class Arming {
       // (an impact, whose actions turn its function's motion; not a detector: y = t^2/2 rises
       // from its zero at t0 and never crossed, which is no contact; nor a reset, whose actions
       // move its value: y := y + 1 at y - 0.5 rises leaves zero by the start's rule)
-      const ev = m.events[info.event];
-      if (!ev.touches.includes(w) || ev.moves.includes(w)) continue;
+      if (!this.impact[w]) continue;
       const g = ws.gPrev[w],
         rate = ws.rPrev[w];
       const bound = m.boundOne[w](t0, ws.y, ws.p, ws.d, ws.sw);

@@ -98,13 +98,6 @@ export class Crossings implements SampledFunction {
    * must be located past its zero, or the branch locked after it would be the old one.
    */
   private readonly isEvent: Uint8Array;
-  /**
-   * per function: an event's whose own actions turn its motion and leave its value (an
-   * impact: v := -e*v at h falls), the only kind that can be in contact; a detector's
-   * (n := n + 1) resting at its zero and then pushed on across has crossed once, and a
-   * reset's leaves its zero by its action
-   */
-  private readonly isImpact: Uint8Array;
   /** per function: an event's truth value (+1 true, -1 false: `when h < R and Vy < 0 falls`) */
   private readonly isBoolean: Uint8Array;
   /** the functions that may cross in this step */
@@ -178,10 +171,6 @@ export class Crossings implements SampledFunction {
     );
     this.affine = Uint8Array.from(m.watchInfo, (w) => (w.affine ? 1 : 0));
     this.isEvent = Uint8Array.from(m.watchInfo, (w) => (w.kind === 'event' ? 1 : 0));
-    this.isImpact = Uint8Array.from(m.watchInfo, (w, k) => {
-      const ev = w.kind === 'event' ? m.events[w.event] : null;
-      return ev !== null && ev.touches.includes(k) && !ev.moves.includes(k) ? 1 : 0;
-    });
     this.deltaArgument = Uint8Array.from(m.watchInfo, (w) =>
       w.kind === 'event' && isDeltaArgument(m.events[w.event]) ? 1 : 0,
     );
@@ -291,7 +280,7 @@ export class Crossings implements SampledFunction {
         // through; otherwise the step is scanned from its zero in the direction of its rate
         // (a whole flight of a ball can lie in one step).
         if (leaving === 'sitting') {
-          if (this.isImpact[k] && Math.sign(g1) !== this.arming.fromSide(k) && this.contact < 0) this.contact = k;
+          if (Math.sign(g1) !== this.arming.fromSide(k) && this.contact < 0) this.contact = k;
           continue;
         }
         this.fromZero[k] = 1;
