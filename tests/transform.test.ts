@@ -699,6 +699,14 @@ valueOf(0) = 0
       'length',
       'new',
       'fill',
+      // (the prelude's magnitudes of a product and a power: emitter.ts, PRELUDE)
+      'magProduct',
+      'magPower',
+      'va',
+      'vb',
+      'vp',
+      'ma',
+      'mb',
     ]);
     for (const id of identifiers) {
       const ok =

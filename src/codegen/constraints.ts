@@ -9,6 +9,7 @@ import { differentiate, references, simplify, substitute } from '../expression/e
 import type { FirstOrderSystem } from '../transform/system.js';
 import type { ConstraintFunctions } from './compile.js';
 import type { Program } from './program.js';
+import { PRELUDE } from './emitter.js';
 
 /** Compiles the constraint of watched function k (null without a known rate). */
 export function constraintBuilder(
@@ -30,9 +31,7 @@ export function constraintBuilder(
     const grads = [...idx].map((i) => simplify(differentiate(r, stateNames[i])));
     const dt = simplify(differentiate(r, system.independent));
     const src = [
-      '"use strict";',
-      'const sq = (x) => x * x;',
-      'const cube = (x) => x * x * x;',
+      ...PRELUDE,
       fn('grad(t, y, p, d, sw, out)', grads, 'locked', (e) =>
         grads.map((g, j) => `  out[${j}] = ${e.expr(g, 'locked')};\n`).join(''),
       ),

@@ -15,6 +15,21 @@ import { foldSum, MIN_SUM_TERMS } from './loops.js';
 /** the ulps that magnitudes are taken times where they bound a rounding (emit-flow's ULPS) */
 const MAGNITUDE_ULPS = literal(8 * Number.EPSILON);
 
+/**
+ * What every generated source defines before the emitted code, which calls these by name:
+ * small powers as products, and the magnitudes of a product and of a whole power (see
+ * productMagnitude). As functions, each operand's text appears once: written out, the
+ * magnitude of a product named each factor's three times, and a product of 16 factors came
+ * to 3^15 copies ("Invalid string length").
+ */
+export const PRELUDE: readonly string[] = [
+  '"use strict";',
+  'const sq = (x) => x * x;',
+  'const cube = (x) => x * x * x;',
+  `const magProduct = (va, ma, vb, mb) => Math.min(ma * mb, (va + ${MAGNITUDE_ULPS} * ma) * mb + vb * ma + va * vb);`,
+  `const magPower = (vp, va, ma, k) => Math.min(vp + ma, k * ma * Math.pow(va + ${MAGNITUDE_ULPS} * ma, k - 1) + vp);`,
+];
+
 const MATH: Readonly<Record<string, string>> = {
   sin: 'Math.sin',
   cos: 'Math.cos',
@@ -309,9 +324,7 @@ export class Emitter {
   private productMagnitude(a: Expr, b: Expr, mode: Mode): string {
     const ma = this.magnitude(a, mode),
       mb = this.magnitude(b, mode);
-    const va = `Math.abs(${this.expr(a, mode)})`,
-      vb = `Math.abs(${this.expr(b, mode)})`;
-    return `Math.min(${ma} * ${mb}, (${va} + ${MAGNITUDE_ULPS} * ${ma}) * ${mb} + ${vb} * ${ma} + ${va} * ${vb})`;
+    return `magProduct(Math.abs(${this.expr(a, mode)}), ${ma}, Math.abs(${this.expr(b, mode)}), ${mb})`;
   }
 
   /**
@@ -324,12 +337,9 @@ export class Emitter {
     const base = e.left,
       exponent = e.right;
     const mb = this.magnitude(base, mode);
-    const loose = `(Math.abs(${this.expr(e, mode)}) + ${mb})`;
-    if (exponent.kind !== 'number' || !Number.isInteger(exponent.value) || exponent.value < 2) return loose;
-    const n = exponent.value;
-    const va = `Math.abs(${this.expr(base, mode)})`;
-    const grown = `Math.pow(${va} + ${MAGNITUDE_ULPS} * ${mb}, ${n - 1})`;
-    return `Math.min(${loose}, ${literal(n)} * ${mb} * ${grown} + Math.abs(${this.expr(e, mode)}))`;
+    const vp = `Math.abs(${this.expr(e, mode)})`;
+    if (exponent.kind !== 'number' || !Number.isInteger(exponent.value) || exponent.value < 2) return `(${vp} + ${mb})`;
+    return `magPower(${vp}, Math.abs(${this.expr(base, mode)}), ${mb}, ${literal(exponent.value)})`;
   }
 
   /** Small integer powers as products: Math.pow is many times slower than a multiplication. */

@@ -15,6 +15,7 @@
 import type { Expr } from '../expression/ast.js';
 import { add, constantValue, differentiate, mul, references, simplify } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
+import { PRELUDE } from './emitter.js';
 
 /** What the compiler's emitter offers (see compile.ts): the only way code is written. */
 export interface JacobianEmitter {
@@ -148,7 +149,7 @@ export function jacobianEntries(
 export function compileJacobian(system: FirstOrderSystem, stateNames: string[], em: JacobianEmitter): CompiledJacobian {
   const n = stateNames.length;
   const { entries, dt } = jacobianEntries(system, stateNames);
-  const parts: string[] = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;'];
+  const parts: string[] = [...PRELUDE];
   const outFn = (name: string, items: { expr: Expr; slot: number }[]): void => {
     const body = (slice: typeof items) =>
       `${em.prelude(

@@ -5,18 +5,18 @@
  * factories (`family`, `bodyOf`). `compile` joins the parts into one source.
  */
 import type { Expr } from '../expression/ast.js';
-import type { Emitter, Mode } from './emitter.js';
+import { PRELUDE, type Emitter, type Mode } from './emitter.js';
 import { foldFunctions, foldStatements } from './loops.js';
 
 /** lines per part of a generated function that writes an array (see outFn) */
 const OUT_CHUNK = 256;
 
-/** How many parts every program starts with (strict mode, sq and cube). */
-export const PRELUDE_PARTS = 3;
+/** How many parts every program starts with (emitter.ts, PRELUDE). */
+export const PRELUDE_PARTS = PRELUDE.length;
 
 /** The parts of one generated source, written with the emitter `em`. */
 export function programOf(em: Emitter) {
-  const parts: string[] = ['"use strict";', 'const sq = (x) => x * x;', 'const cube = (x) => x * x * x;'];
+  const parts: string[] = [...PRELUDE];
   const fn = (header: string, exprs: Expr[], mode: Mode, body: (e: Emitter) => string) =>
     `function ${header} {\n${em.prelude(exprs, mode)}${body(em)}}`;
   /**
