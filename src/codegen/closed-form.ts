@@ -1,5 +1,6 @@
 /**
- * The closed forms of the analytic path (issue 23), generated as code like the right-hand side.
+ * The closed forms of the analytic path (issue 23), generated as code like the right-hand side,
+ * from the Taylor coefficients the structure computed (structure/lie-series.ts).
  *
  * For a polynomial component the Lie derivatives terminate: with L e = ∂e/∂t + Σ ∂e/∂y_j f_j
  * (the derivative along the flow; step and discrete variables are constant between events),
@@ -21,12 +22,12 @@
  * Security as in compile.ts: the code is written by the compiler's emitter only.
  */
 import type { Expr } from '../expression/ast.js';
-import { add, differentiate, div, mul, name, num, references, simplify, substitute } from '../expression/expr.js';
 import type { SystemStructure } from '../structure/structure.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { foldFunctions } from './loops.js';
 import { LinearEventFunction, LINEAR_ORDER, type GradientFunction } from './linear-event.js';
 import { LinearPropagator, type MatrixFunction } from './propagator.js';
+import { PRELUDE } from './emitter.js';
 
 /** What the compiler's emitter offers (see compile.ts): the only way code is written. */
 export interface ClosedFormEmitter {
@@ -66,60 +67,15 @@ export interface CompiledClosedForm {
 /** 8 ulps, as the rounding bounds of compile.ts */
 const ULPS = 8 * Number.EPSILON;
 
-/** Lie derivatives along the flow of a system whose named values are inlined. */
-class Flow {
-  private readonly rhs = new Map<string, Expr>();
-  private readonly named: Map<string, Expr>;
-
-  constructor(private readonly sys: FirstOrderSystem) {
-    this.named = new Map(sys.namedValues.map((v) => [v.name, v.expr]));
-    for (const q of sys.equations) this.rhs.set(q.state, this.inline(q.rhs));
-  }
-
-  /** e with every algebraic variable replaced by its definition (the derivatives must see the states they hide). */
-  inline(e: Expr): Expr {
-    let out = e;
-    for (let guard = 0; guard <= this.named.size; guard++) {
-      const refs = references(out);
-      if (![...refs].some((k) => this.named.has(k))) return out;
-      out = substitute(out, this.named);
-    }
-    return out;
-  }
-
-  /** L e = ∂e/∂t + Σ ∂e/∂y f_y over the states e reads */
-  lie(e: Expr): Expr {
-    let out = differentiate(e, this.sys.independent);
-    for (const k of references(e)) {
-      const f = this.rhs.get(k);
-      if (f) out = add(out, mul(differentiate(e, k), f));
-    }
-    return simplify(out);
-  }
-
-  /** the Taylor coefficients e, Le, L²e/2, ..., L^D e/D! */
-  taylor(e: Expr, degree: number): Expr[] {
-    const out: Expr[] = [e];
-    let l = e;
-    let factorial = 1;
-    for (let k = 1; k <= degree; k++) {
-      l = this.lie(l);
-      factorial *= k;
-      out.push(factorial === 1 ? l : div(l, num(factorial)));
-    }
-    return out;
-  }
-}
-
 export function compileClosedForm(
   sys: FirstOrderSystem,
   structure: SystemStructure,
   em: ClosedFormEmitter,
 ): CompiledClosedForm {
-  const flow = new Flow(sys);
   const stateSlot = new Map(sys.states.map((s, i) => [s.name, i]));
-  const degreeOf = new Int32Array(sys.states.length).fill(-1);
-  for (const c of structure.components) if (c.kind === 'polynomial') degreeOf[c.states[0]] = c.degree;
+  // (the Taylor coefficients in t, from the structure: lie-series.ts)
+  const taylorOf = new Array<Expr[] | null>(sys.states.length).fill(null);
+  for (const c of structure.components) if (c.kind === 'polynomial') taylorOf[c.states[0]] = c.taylor;
 
   // Per polynomial group: every coefficient first, then the Horner forms.
   const groupBodies: string[] = [];
@@ -130,7 +86,7 @@ export function compileClosedForm(
     const writes: string[] = [];
     for (const s of g.states) {
       const x = sys.states[s].name;
-      const terms = flow.taylor(name(x), degreeOf[s]).slice(1);
+      const terms = (taylorOf[s] ?? []).slice(1);
       if (terms.length === 0) continue;
       const names = terms.map((c) => {
         const a = `c${consts.length}`;
@@ -153,7 +109,8 @@ export function compileClosedForm(
   sys.events.forEach((ev, i) => {
     const D = structure.events[i].degree;
     if (ev.kind !== 'state' || !ev.condition || D < 0) return;
-    const coefficients = flow.taylor(flow.inline(ev.condition), D);
+    const coefficients = structure.events[i].taylor;
+    if (coefficients === null) return;
     const lines = coefficients.map((c, k) => `  out[${k}] = ${em.expr(c, 'direct')};\n`);
     coefficients.forEach((c, k) => lines.push(`  out[${D + 1 + k}] = ${ULPS} * ${em.magnitude(c, 'direct')};\n`));
     eventBodies.push(lines.join(''));
@@ -190,9 +147,7 @@ export function compileClosedForm(
   const mat = foldFunctions('matrix', 'p, d, A, b', matrixBodies);
   const grad = foldFunctions('gradient', 'p, d, c', gradientBodies);
   const source = [
-    '"use strict";',
-    'const sq = (x) => x * x;',
-    'const cube = (x) => x * x * x;',
+    ...PRELUDE,
     adv.definitions,
     coef.definitions,
     mat.definitions,

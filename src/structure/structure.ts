@@ -22,9 +22,10 @@
  * Pure data, printable (`segments.ts`); the compiler derives the closed forms from it.
  */
 import type { Expr } from '../expression/ast.js';
-import { references, toText } from '../expression/expr.js';
+import { name, references, toText } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
 import { PolynomialDegree } from './degree.js';
+import { LIE_BUDGET, LieSeries } from './lie-series.js';
 import { connectedParts, stronglyConnected } from './graph.js';
 import {
   classifyLinear,
@@ -49,6 +50,8 @@ export interface Component {
   /** numeric: why it has no closed form, in words */
   reason: string | null;
   group: number;
+  /** polynomial: its state's Taylor coefficients in t, x, Lx, L²x/2, ... (lie-series.ts); else null */
+  taylor: Expr[] | null;
 }
 
 export interface EventStructure {
@@ -56,6 +59,8 @@ export interface EventStructure {
   reads: number[];
   /** degree of the condition in t (state events with a polynomial condition), else -1 */
   degree: number;
+  /** with a degree: the condition's Taylor coefficients in t (lie-series.ts), else null */
+  taylor: Expr[] | null;
   /** why the condition's crossings are not roots of a polynomial, or null */
   reason: string | null;
   /** a function affine in the states of one linear block: its gradient and constant part, else null */
@@ -198,7 +203,7 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
   const componentOf = new Int32Array(n);
   const components: Component[] = parts.map((states, c) => {
     for (const s of states) componentOf[s] = c;
-    return { states, kind: 'numeric', degree: -1, reason: null, group: -1 };
+    return { states, kind: 'numeric', degree: -1, reason: null, group: -1, taylor: null };
   });
   // (inlined only where the polynomial test failed: a chain of 1e4 named values stays uninlined elsewhere)
   const inlinedMemo = new Map<number, Expr | null>();
@@ -207,8 +212,20 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     return inlinedMemo.get(s)!;
   };
   const moving = (k: string) => k === sys.independent || stateIndex.has(k);
+  const series = new LieSeries(sys);
   parts.forEach((states, c) => {
     classify(sys, components[c], states, rhsOf, edges, componentOf, components, degree, degreeOfState);
+    const comp = components[c];
+    if (comp.kind === 'polynomial') {
+      const s = states[0];
+      comp.taylor = series.taylor(name(sys.states[s].name), comp.degree);
+      if (comp.taylor === null) {
+        comp.kind = 'numeric';
+        comp.reason = `${sys.states[s].name} would be a polynomial of degree ${comp.degree} in ${sys.independent} whose coefficients grow past ${LIE_BUDGET} terms (a product of many moving factors)`;
+        comp.degree = -1;
+        degreeOfState[s] = Infinity;
+      }
+    }
     if (components[c].kind === 'numeric')
       classifyLinear(stateIndex, components[c], inlined, componentOf, components, moving);
   });
@@ -261,6 +278,7 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     let deg = -1;
     let reason: string | null = null;
     let linear: LinearFunction | null = null;
+    let taylor: Expr[] | null = null;
     const readGroups = groupsOf(condReads);
     if (ev.kind === 'state' && ev.condition && !ev.booleanCondition && readGroups.some((g) => groups[g].linear)) {
       const f = linearCondition(ev.condition, readGroups, groups, named, sys, moving);
@@ -278,6 +296,12 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
               ? `its function ${toText(ev.condition)} is not a polynomial in ${sys.independent} between events${o && o !== ev.condition ? ` (${toText(o)})` : ''}`
               : `its function ${toText(ev.condition)} has degree ${deg} in ${sys.independent}, above ${MAX_DEGREE}`;
           deg = -1;
+        } else {
+          taylor = series.taylor(series.inline(ev.condition), deg);
+          if (taylor === null) {
+            reason = `its function ${toText(ev.condition)}, of degree ${deg} in ${sys.independent}, has coefficients that grow past ${LIE_BUDGET} terms (a product of many moving factors)`;
+            deg = -1;
+          }
         }
       }
     }
@@ -305,6 +329,7 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
     return {
       reads: readGroups,
       degree: deg,
+      taylor,
       reason,
       linear,
       actionReads: groupsOf(actionNames),
