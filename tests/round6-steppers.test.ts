@@ -74,3 +74,51 @@ describe('a function within its rounding of zero since the start did not cross a
     }
   });
 });
+
+describe('moving functions whose band is wide still cross (the 100000-model fuzz, this session)', () => {
+  // The rule above ("at rest within its band is no crossing") first judged rest by the band
+  // alone, or by where the step started: a step function (band 200 from its argument's
+  // terms, rate 0) and a ball starting its last step within the band of a - 3000 (0.006)
+  // failed as noise; each is a plain crossing of a moving function.
+  it.each(['dopri5', 'rodas', 'radau5'] as const)(
+    '%s: step(x - 1e8) - 0.5 with x = 1e8 t crosses once, at 1',
+    (method) => {
+      const r = simulate(
+        "independent t from 0 to 3\nparameter S = 100000000\ndiscrete n = 0\nevent e when step(x - S) - 0.5 crosses do n := n + 1 end\nx' = S\nx(0) = 0",
+        { method },
+      );
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(r.final.n).toBe(1);
+      // (x - S at its rounding, 8 ulps of 1e8, over its rate 1e8)
+      expect(Math.abs(r.events[0].t - 1)).toBeLessThan(1e-14);
+    },
+  );
+
+  it('rk4: two balls over floors at 3000 and 0 bounce together, twice each', () => {
+    // e = 1, dropped from 0.5 above: bounces at t1 = sqrt(1/9.81) and 3 t1; the range ends at 4 t1
+    const t1 = Math.sqrt(1 / 9.81);
+    const r = simulate(
+      'independent t from 0 to 1.277101713628202\nparameter g = 9.81, e = 1\ndiscrete hits = 0, lost = 0\n' +
+        "event ba when a - 3000 falls do hits := hits + 1; lost := lost - a' end\n" +
+        "event bb when b - 0 falls do hits := 1 + hits; lost := lost - b' end\n" +
+        "a'' = -g - (1 + e)*a'*delta(t - ba)\nb'' = -g - (1 + e)*b'*delta(t - bb)\n" +
+        "a(0) = 3000 + 0.5; a'(0) = 0\nb(0) = 0 + 0.5; b'(0) = 0",
+      { method: 'rk4' },
+    );
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.hits).toBe(4);
+    // (rk4's default step on a parabola is exact to rounding; the speeds sqrt(2 g 0.5) to 1e-9)
+    expect(Math.abs(r.final.lost - 4 * Math.sqrt(9.81))).toBeLessThan(1e-9);
+    expect(Math.abs(r.events[0].t - t1)).toBeLessThan(1e-9);
+  });
+
+  it('dopri5: clocks min(x[i] - i, 0) rises, reset by x[i] := 0, count floor(4.3 / i) each', () => {
+    const r = simulate(
+      'independent t from 0 to 4.3\nparameter N = 5\ndiscrete k[1:N] = 0\nfor i in 1:N\n' +
+        "  event c[i] when min(x[i] - i, 0) rises do k[i] := k[i] + 1; x[i] := 0 end\n  x[i]' = 1\n  x[i](0) = 0\nend",
+      { method: 'dopri5', rtol: 1e-8, atol: 1e-11 },
+    );
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect([1, 2, 3, 4, 5].map((i) => r.final[`k[${i}]`])).toEqual([4, 2, 1, 1, 0]);
+  });
+});

@@ -85,21 +85,19 @@ export class CrossingNoise {
     const band = dipOnly ? cancelling + this.atolThrough(stepper, k, s) : cancelling;
     this.band = band;
     if (!(band > 0)) return false;
-    // (a function that comes from beyond the band and reaches exactly zero on that side sits
-    // on a flat zero, min(y - 0.5, 0) or an if: its crossing is that zero, not noise. One
-    // that never left the band in the step is noise around zero, exact zeros or not: x - 0.5 t
-    // with x' = 0.5 after x := 0 at t = 0, which dop853 put 2e-20 above zero and 0 inside)
+    // (a moving function that reaches exactly zero on that side sits on a flat zero, min(y -
+    // 0.5, 0) or an if: its crossing is that zero, not noise. One at rest is noise around
+    // zero, exact zeros or not: x - 0.5 t with x' = 0.5 after x := 0 at t = 0, which dop853
+    // put 2e-20 above zero and 0 inside)
+    const moving = !this.atRest(stepper, k);
     let reach = side * g1;
-    let came = -side * ws.gPrev[k] > band;
     let away = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
-    let flat = g1 === 0 && came;
+    let flat = g1 === 0 && moving;
     for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
-      const ti = a + (i / 10) * (b - a);
-      const g = this.valueAt(stepper, k, ti);
+      const g = this.valueAt(stepper, k, a + (i / 10) * (b - a));
       reach = Math.max(reach, side * g);
       away = Math.max(away, Math.abs(g));
-      if (ws.dir * (ti - s) < 0 && -side * g > band) came = true;
-      flat = g === 0 && came;
+      flat = g === 0 && moving;
     }
     // The excursion that starts at the crossing, at offsets growing by √2 from 2^-20 of the
     // rest of the step: whatever its width, one offset lands within √2 of its peak and sees
@@ -112,34 +110,43 @@ export class CrossingNoise {
         const g = this.valueAt(stepper, k, s + u);
         reach = Math.max(reach, side * g);
         away = Math.max(away, Math.abs(g));
-        flat = g === 0 && came;
+        flat = g === 0 && moving;
       }
     }
     this.reach = reach;
-    this.still = !(away > band) && this.ratesAtRest(stepper, k);
+    this.still = !(away > band) && !moving;
     return !(reach > band) && !flat;
   }
 
   /**
    * Whether function k stayed at rest within `band` of zero over the last step: its value
-   * within the band and its rate within its rounding at both ends (still; reach is how far
-   * it showed across).
+   * within the band at both ends (still; reach is how far it showed across), and at rest
+   * (atRest).
    */
   private atRestWithin(stepper: Stepper, k: number, band: number): boolean {
     const ws = this.ws;
     const g0 = ws.gPrev[k],
       g1 = ws.gNew[k];
-    if (Math.abs(g0) > band || Math.abs(g1) > band || !this.ratesAtRest(stepper, k)) return false;
+    if (Math.abs(g0) > band || Math.abs(g1) > band || !this.atRest(stepper, k)) return false;
     this.reach = Math.max(Math.abs(g0), Math.abs(g1));
     this.still = true;
     return true;
   }
 
-  /** whether function k's rate is within its rounding of zero at both ends of the last step */
-  private ratesAtRest(stepper: Stepper, k: number): boolean {
-    const ws = this.ws;
-    const rateBound = ws.model.rateBoundOne[k](ws.origin.abs(stepper.t), stepper.y, ws.p, ws.d, ws.sw);
-    return Math.abs(ws.rPrev[k]) <= 4 * rateBound && Math.abs(ws.rNew[k]) <= 4 * rateBound;
+  /**
+   * Whether function k did not move over the last step: its rate within its rounding at both
+   * ends, and its value changed by no more than its rounding. (The value's own rounding, not
+   * the band: step(x - S) - 0.5 with S = 1e8 has a band of 200 from its argument's terms and
+   * a rate of 0, but its jump from -0.5 to 0.5 is a crossing.)
+   */
+  private atRest(stepper: Stepper, k: number): boolean {
+    const ws = this.ws,
+      m = ws.model,
+      t = ws.origin.abs(stepper.t),
+      y = stepper.y;
+    const rateBound = m.rateBoundOne[k](t, y, ws.p, ws.d, ws.sw);
+    if (!(Math.abs(ws.rPrev[k]) <= 4 * rateBound && Math.abs(ws.rNew[k]) <= 4 * rateBound)) return false;
+    return Math.abs(ws.gNew[k] - ws.gPrev[k]) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
   }
 
   /**
