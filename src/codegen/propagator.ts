@@ -59,6 +59,9 @@ export class LinearPropagator {
   private useEquilibrium = false;
   private eq0 = 0;
   private eq1 = 0;
+  /** the magnitudes the equilibrium's rounding scales with (its error is about 2^-53 of each) */
+  private eqMag0 = 0;
+  private eqMag1 = 0;
   // general: the augmented exponential of the last h
   private readonly expm: MatrixExponential | null;
   private readonly m: Float64Array;
@@ -251,8 +254,14 @@ export class LinearPropagator {
       // x_eq = -A⁻¹ b
       this.eq0 = -(d * b0 - b12 * b1) / det;
       this.eq1 = -(-c21 * b0 + a * b1) / det;
+      // (the numerators' and the determinant's terms, relative to the determinant: a nearly
+      // singular block has a far equilibrium known to fewer digits)
+      const detRel = (Math.abs(a * d) + Math.abs(b12 * c21)) / Math.abs(det);
+      this.eqMag0 = (Math.abs(d * b0) + Math.abs(b12 * b1)) / Math.abs(det) + Math.abs(this.eq0) * (1 + detRel);
+      this.eqMag1 = (Math.abs(c21 * b0) + Math.abs(a * b1)) / Math.abs(det) + Math.abs(this.eq1) * (1 + detRel);
     } else {
       this.eq0 = this.eq1 = 0;
+      this.eqMag0 = this.eqMag1 = 0;
     }
   }
 
@@ -265,10 +274,7 @@ export class LinearPropagator {
       x[0] = x[0] * Math.exp(z) + (this.hasB ? this.b[0] * h * (z === 0 ? 1 : Math.expm1(z) / z) : 0);
       return;
     }
-    if (n === 2 && this.useEquilibrium) {
-      this.advance2(h, x);
-      return;
-    }
+    if (n === 2 && this.useEquilibrium && this.advance2(h, x)) return;
     this.advanceGeneral(h, x);
   }
 
@@ -281,7 +287,15 @@ export class LinearPropagator {
     for (let i = 0; i < s.length; i++) y[s[i]] = x[i];
   }
 
-  private advance2(h: number, x: Float64Array): void {
+  /**
+   * The closed form about the equilibrium: x(h) = x_eq + (C I + S B)(x0 - x_eq). False (x left
+   * as it was) where that would cancel: x_eq far from the states (a nearly singular block, or
+   * a step short beside the block's time scale, from states that are small beside x_eq: y' =
+   * x - 3y from 0 over 1e-9 is 5e-19, and x_eq + (y0 - x_eq) gave 0) rounds each state to
+   * 2^-53 of x_eq, not of itself; the general path (the augmented exponential, no x_eq) then
+   * advances it.
+   */
+  private advance2(h: number, x: Float64Array): boolean {
     const A = this.A,
       mu = this.mu,
       w = this.root;
@@ -291,14 +305,10 @@ export class LinearPropagator {
       eC = f * Math.cos(w * h);
       eS = (f * Math.sin(w * h)) / w;
     } else if (this.disc > 0) {
-      if (w * h > 0.5) {
-        this.advanceSplit(h, x);
-        return;
-      } else {
-        const f = Math.exp(mu * h);
-        eC = f * Math.cosh(w * h);
-        eS = (f * Math.sinh(w * h)) / w;
-      }
+      if (w * h > 0.5) return this.advanceSplit(h, x);
+      const f = Math.exp(mu * h);
+      eC = f * Math.cosh(w * h);
+      eS = (f * Math.sinh(w * h)) / w;
     } else {
       eC = Math.exp(mu * h);
       eS = h * eC;
@@ -309,8 +319,35 @@ export class LinearPropagator {
     // (C I + S B) with B = [[δ, A01], [A10, -δ]]
     const r0 = eC * x0 + eS * (delta * x0 + A[1] * x1);
     const r1 = eC * x1 + eS * (A[2] * x0 - delta * x1);
-    x[0] = r0 + this.eq0;
-    x[1] = r1 + this.eq1;
+    return this.settle(
+      r0 + this.eq0,
+      r1 + this.eq1,
+      Math.abs(eC) + Math.abs(eS * delta),
+      Math.abs(eS * A[1]),
+      Math.abs(eS * A[2]),
+      Math.abs(eC) + Math.abs(eS * delta),
+      x,
+    );
+  }
+
+  /**
+   * Writes x0, x1 (advanced about the equilibrium, with the magnitudes of the propagator's
+   * entries e00..e11) into x when the equilibrium's part of their rounding, about 2^-53 of
+   * |E|·|x_eq| + |x_eq|, stays within 32 times the rounding the states' own motion has
+   * (|E|·|x| and |x(h)|); false otherwise.
+   */
+  private settle(x0: number, x1: number, e00: number, e01: number, e10: number, e11: number, x: Float64Array): boolean {
+    const m0 = this.eqMag0,
+      m1 = this.eqMag1,
+      a0 = Math.abs(x[0]),
+      a1 = Math.abs(x[1]);
+    const eqPart0 = e00 * m0 + e01 * m1 + m0,
+      eqPart1 = e10 * m0 + e11 * m1 + m1;
+    if (!(eqPart0 <= 32 * (e00 * a0 + e01 * a1 + Math.abs(x0)))) return false;
+    if (!(eqPart1 <= 32 * (e10 * a0 + e11 * a1 + Math.abs(x1)))) return false;
+    x[0] = x0;
+    x[1] = x1;
+    return true;
   }
 
   /**
@@ -322,7 +359,7 @@ export class LinearPropagator {
    * formed without cancellation: the one where δ and ±w agree in sign directly, the other from
    * (δ + w)(δ - w) = δ² - disc = -A01 A10.
    */
-  private advanceSplit(h: number, x: Float64Array): void {
+  private advanceSplit(h: number, x: Float64Array): boolean {
     const A = this.A,
       w = this.root;
     const e1 = Math.exp(this.l1 * h),
@@ -344,8 +381,17 @@ export class LinearPropagator {
       s = (e1 - e2) * inv;
     const x0 = x[0] - this.eq0,
       x1 = x[1] - this.eq1;
-    x[0] = m00 * x0 + s * A[1] * x1 + this.eq0;
-    x[1] = s * A[2] * x0 + m11 * x1 + this.eq1;
+    const e01 = s * A[1],
+      e10 = s * A[2];
+    return this.settle(
+      m00 * x0 + e01 * x1 + this.eq0,
+      e10 * x0 + m11 * x1 + this.eq1,
+      Math.abs(m00),
+      Math.abs(e01),
+      Math.abs(e10),
+      Math.abs(m11),
+      x,
+    );
   }
 
   private advanceGeneral(h: number, x: Float64Array): void {
