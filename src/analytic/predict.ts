@@ -40,7 +40,7 @@ export class Predictor {
   private readonly roots = new PolynomialRoots();
   private readonly scan = new LinearScan(this.roots);
   private readonly rotation = new RotationRoots();
-  private readonly r = new Float64Array(5);
+  private readonly r = new Float64Array(7);
 
   constructor(maxDegree: number) {
     this.c = new Float64Array(2 * (maxDegree + 1));

@@ -269,34 +269,40 @@ export class LinearEventFunction {
   }
 
   /**
-   * On a pure rotation (propagator.ts, rotationFrequency), the function along the whole
-   * segment as g(s) = γ + P cos ωs + Q sin ωs into out[0..3] = γ, P, Q, ω and out[4] a bound on
-   * the rounding of each; false when the block is no pure rotation.
+   * On a pure rotation (propagator.ts, rotationFrequency), the function's value, rate and
+   * second derivative at the instant and the frequency, g(0), g'(0), g''(0), ω, into
+   * out[0..3], and the rounding of the first three into out[4..6]: along the segment
+   * g(s) = g(0) - (g''(0)/ω²)(cos ωs - 1) + (g'(0)/ω) sin ωs (A² = -ω² I). Taken from the
+   * state and the rate at the instant, not about the equilibrium, whose size has nothing to
+   * do with g's: a slow rotation (x'' = -1e-8 x + 1, x_eq = 1e8) from x = 0 lost a threshold
+   * of 1e-7 in g(x_eq) = 1e8 - 1e-7. False when the block is no pure rotation.
    */
   rotation(out: Float64Array): boolean {
     const bl = this.block;
     const w = bl.rotationFrequency();
     if (w === 0) return false;
     const A = bl.A,
-      eq = bl.equilibrium,
+      b = bl.b,
       c = this.c,
       x = this.x0;
-    const u0 = x[0] - eq[0],
-      u1 = x[1] - eq[1];
-    const gamma = this.c0 + c[0] * eq[0] + c[1] * eq[1];
-    const P = c[0] * u0 + c[1] * u1;
-    const Q = (c[0] * (A[0] * u0 + A[1] * u1) + c[1] * (A[2] * u0 + A[3] * u1)) / w;
-    const scale =
-      Math.abs(this.c0) +
-      Math.abs(c[0]) * (Math.abs(eq[0]) + Math.abs(x[0])) +
-      Math.abs(c[1]) * (Math.abs(eq[1]) + Math.abs(x[1])) +
-      Math.abs(P) +
-      Math.abs(Q);
-    out[0] = gamma;
-    out[1] = P;
-    out[2] = Q;
+    // the rate f = A x + b and A f, with their magnitudes
+    const f0 = A[0] * x[0] + A[1] * x[1] + b[0],
+      f1 = A[2] * x[0] + A[3] * x[1] + b[1];
+    const m0 = Math.abs(A[0] * x[0]) + Math.abs(A[1] * x[1]) + Math.abs(b[0]),
+      m1 = Math.abs(A[2] * x[0]) + Math.abs(A[3] * x[1]) + Math.abs(b[1]);
+    const a0 = A[0] * f0 + A[1] * f1,
+      a1 = A[2] * f0 + A[3] * f1;
+    const am0 = Math.abs(A[0]) * m0 + Math.abs(A[1]) * m1,
+      am1 = Math.abs(A[2]) * m0 + Math.abs(A[3]) * m1;
+    const c0 = Math.abs(c[0]),
+      c1 = Math.abs(c[1]);
+    out[0] = this.c0 + c[0] * x[0] + c[1] * x[1];
+    out[1] = c[0] * f0 + c[1] * f1;
+    out[2] = c[0] * a0 + c[1] * a1;
     out[3] = w;
-    out[4] = 2 * ULPS * scale;
+    out[4] = 2 * ULPS * (Math.abs(this.c0) + c0 * Math.abs(x[0]) + c1 * Math.abs(x[1]));
+    out[5] = 3 * ULPS * (c0 * m0 + c1 * m1);
+    out[6] = 4 * ULPS * (c0 * am0 + c1 * am1);
     return true;
   }
 
