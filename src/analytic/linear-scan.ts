@@ -34,6 +34,7 @@ export class LinearScan {
       roots = this.roots;
     this.unresolved = false;
     this.where = NaN;
+    let d = UNDECIDED;
     if (W < Infinity) {
       const o = atZero ? 1 : 0;
       let wk = atZero ? W : 1;
@@ -44,8 +45,12 @@ export class LinearScan {
         wk *= W;
       }
       if (atZero) q[K + 1] = 0;
-      const d = !atZero || Math.abs(q[0]) > c[K + 2] * W ? this.quick(q, dir, 1) : UNDECIDED;
-      if (d === FOUND) return this.u * W;
+      d = !atZero || Math.abs(q[0]) > c[K + 2] * W ? this.quick(q, dir, 1) : UNDECIDED;
+    }
+    // the sign at the instant (before truncate folds the tail into the constant's bound)
+    const sign0 = !atZero && Math.abs(c[0]) > c[K + 1] ? Math.sign(c[0]) : 0;
+    if (W < Infinity) {
+      if (d === FOUND) return this.confirmed(f, this.u * W, sign0, W, dir);
       if (d === NONE) return Infinity;
     }
     f.truncate(c);
@@ -54,7 +59,65 @@ export class LinearScan {
       this.unresolved = true;
       this.where = roots.where;
     }
+    if (s < Infinity && W < Infinity) return this.confirmed(f, s, sign0, W, dir);
+    if (s === Infinity && !roots.unresolved && W < Infinity) return this.flip(f, sign0, 0, W, dir);
     return s;
+  }
+
+  /** `confirm` on the first window (0, W]: none there is none in it (Infinity). */
+  private confirmed(f: LinearEventFunction, s: number, sign0: number, W: number, dir: number): number {
+    const r = this.confirm(f, s, sign0, 0, W, dir);
+    return r === r ? r : Infinity;
+  }
+
+  /**
+   * A crossing between a certain sign `sign` at a and the value at b on the segment itself,
+   * where that has the certain opposite sign in the event's direction: a window's polynomial
+   * whose value at its end lies within what its coefficients' rounding allows certifies no
+   * crossing there, and the next window starts past it (x' = t e^{-t} falling through 1e-15
+   * beside x = 1 - 1.5e-15: the rate's rounding is that of x, and the crossing was lost).
+   * Infinity when there is no such change of sign.
+   */
+  private flip(f: LinearEventFunction, sign: number, a: number, b: number, dir: number): number {
+    if (sign === 0 || (dir !== 0 && -sign !== dir)) return Infinity;
+    const vb = f.valueAt(b);
+    if (!(Math.abs(vb) > f.valueBound) || Math.sign(vb) === sign) return Infinity;
+    return this.bisectValues(f, sign, a, b);
+  }
+
+  /**
+   * A crossing s located on a window's polynomial, checked on the segment's own values: where
+   * the value there exceeds its rounding, the polynomial's coefficients were less accurate
+   * than the value (the same rate beside x = 1 - 1e-12 put a crossing of x' - 1e-12 1.9e-6
+   * early, at a value of 1.8e-18, and the event fired again at its true crossing). With the
+   * last certain sign `sign` at a: already across at s, the crossing is in (a, s]; not yet,
+   * in (s, b] where b is across; else none up to b (NaN). s as it is without a certain sign
+   * before it from which it crosses in the event's direction.
+   */
+  private confirm(f: LinearEventFunction, s: number, sign: number, a: number, b: number, dir: number): number {
+    if (sign === 0 || (dir !== 0 && -sign !== dir)) return s;
+    const v = f.valueAt(s);
+    if (!(Math.abs(v) > f.valueBound)) return s;
+    if (Math.sign(v) !== sign) return this.bisectValues(f, sign, a, s);
+    const vb = f.valueAt(b);
+    if (Math.abs(vb) > f.valueBound && Math.sign(vb) !== sign) return this.bisectValues(f, sign, s, b);
+    return NaN;
+  }
+
+  /**
+   * Bisection on the segment's values between a (sign `sign`) and b (the other sign) to
+   * neighbouring doubles, or to a value within its rounding.
+   */
+  private bisectValues(f: LinearEventFunction, sign: number, a: number, b: number): number {
+    for (let i = 0; i < 1100; i++) {
+      const m = a + 0.5 * (b - a);
+      if (!(m > a && m < b)) break;
+      const v = f.valueAt(m);
+      if (!(Math.abs(v) > f.valueBound)) return m;
+      if (Math.sign(v) === sign) a = m;
+      else b = m;
+    }
+    return b;
   }
 
   /** The earliest crossing in (from, H] in direction dir of f (its coefficients taken at the instant), or Infinity. */
@@ -69,14 +132,30 @@ export class LinearScan {
     let s0 = from;
     let w = f.window;
     let end = H;
+    // the last certain sign of the function at a window's start, and where (flip; from the
+    // first window's start: before it, `first` judged, and at the instant of its own event
+    // the value is the location's residue, which has no sign)
+    let sign = 0,
+      at = from;
     for (let count = 0; s0 < end; count++) {
       if (count === BUDGET) {
+        const s = this.flip(f, sign, at, s0, dir);
+        if (s < Infinity) return s;
         // (the rest waits until the calendar reaches it: an event before then predicts again)
         this.resumeAt = s0;
         return Infinity;
       }
       w = Math.min(w, end - s0);
       f.windowAt(s0, w, c);
+      if (sign !== 0 && Math.abs(c[0]) > c[K + 1] && Math.sign(c[0]) !== sign) {
+        const s = this.flip(f, sign, at, s0, dir);
+        if (s < Infinity) return s;
+        f.windowAt(s0, w, c);
+      }
+      if (Math.abs(c[0]) > c[K + 1]) {
+        sign = Math.sign(c[0]);
+        at = s0;
+      }
       // (now and then: whether the rest of the segment can cross at all)
       if ((count & 15) === 0) {
         end = Math.min(end, f.horizon(s0));
@@ -87,7 +166,10 @@ export class LinearScan {
       for (let k = 1; k <= K; k++) reach += Math.abs(c[k]) + c[K + 1 + k];
       if (!(Math.abs(c[0]) > reach)) {
         const q = this.quick(c, dir, 1);
-        if (q === FOUND) return s0 + this.u * w;
+        if (q === FOUND) {
+          const s = this.confirm(f, s0 + this.u * w, sign, at, s0 + w, dir);
+          if (s === s) return s;
+        }
         if (q === UNDECIDED && w > f.window / 64) {
           // (near a touching: halve the window, so that what the quadratic part leaves shrinks)
           w *= 0.5;
@@ -102,13 +184,17 @@ export class LinearScan {
             this.where = s0 + roots.where * w;
             return Infinity;
           }
-          if (u < Infinity) return s0 + u * w;
+          if (u < Infinity) {
+            const s = this.confirm(f, s0 + u * w, sign, at, s0 + w, dir);
+            if (s === s) return s;
+          }
         }
       }
       s0 += w;
       w = Math.min(2 * w, f.window);
     }
-    return Infinity;
+    // (the last window's end: the end of the range, or where nothing can cross any more)
+    return this.flip(f, sign, at, Math.min(s0, H), dir);
   }
 
   /** set by `quick` when it found the crossing: its place in u */

@@ -330,6 +330,29 @@ export class LinearEventFunction {
     return true;
   }
 
+  /** set by `valueAt`: the rounding of the value it returned */
+  valueBound = 0;
+
+  /**
+   * The function's value at s from the instant, on the segment itself (the block advanced by
+   * its propagator, no Taylor window), its rounding into `valueBound`. Leaves the state moved
+   * to s where `windowAt` does (call `windowAt` again before `horizon`).
+   */
+  valueAt(s: number): number {
+    const x = this.xs,
+      c = this.c;
+    x.set(this.x0);
+    if (s !== 0) this.block.advance(s, x);
+    let v = this.c0,
+      m = Math.abs(this.c0);
+    for (let i = 0; i < c.length; i++) {
+      v += c[i] * x[i];
+      m += Math.abs(c[i] * x[i]);
+    }
+    this.valueBound = ULPS * 2 * m;
+    return v;
+  }
+
   /** Whether the function does not move along the block (its gradient is zero). */
   constant(): boolean {
     for (let i = 0; i < this.c.length; i++) if (this.c[i] !== 0) return false;
