@@ -20,7 +20,7 @@ import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
 import { foldSlots, stepStates } from '../driver/step-fold.js';
 import { crossingAtEnd, endGuard } from './range-ends.js';
 import { stepsMessage, touchesZeroMessage } from './messages.js';
-import { rangeRefusal } from '../report/path.js';
+import { rangeRefusal, stiffScan } from '../report/path.js';
 import type { Limits, Run } from './run.js';
 import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
@@ -90,6 +90,8 @@ export class AnalyticSimulator {
   private readonly deltas: boolean;
   /** why the last run returned null (it cannot take the analytic path) */
   refusal: string | null = null;
+  /** the last run stopped where its linear scan turned too stiff (resumeAt): the stepper can take the whole run */
+  stepperNeeded = false;
   /** the compiled rounding bounds of the watched functions (valueBound), fetched at their first use */
   private boundOne: CompiledModel['boundOne'] | null = null;
   /** the run's dense solution (dense: true), logged at its instants */
@@ -174,6 +176,7 @@ export class AnalyticSimulator {
     initialState(m, p, settings.init, ws.y, ws.d);
     const { t0, tEnd, modelStart } = resolveRange(m, p, options);
     this.refusal = rangeRefusal(m, p, ws.d, t0, tEnd);
+    this.stepperNeeded = false;
     if (this.refusal !== null) return null;
     ws.p = p;
     ws.dir = 1;
@@ -719,13 +722,28 @@ export class AnalyticSimulator {
     return (this.boundOne ??= this.model.boundOne)[plan.watch](t, ws.y, ws.p, ws.d, ws.sw);
   }
 
-  /** A linear event's scan that stopped at its budget (predict.ts) goes on from where it stopped, as at a start. */
+  /**
+   * A linear event's scan that stopped at its budget (predict.ts) goes on from where it
+   * stopped, as at a start; unless its block became too stiff to scan (an event set its
+   * constants: L := 1e8 in z' = -L z + x), where the run stops and asks for the stepper
+   * (stepperNeeded): the scan would take billions of windows, a run that never ends.
+   */
   private resumeAt(run: Run, k: number): boolean {
     const hi = this.heap.hi[k],
       lo = this.heap.lo[k];
     if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
     run.hi = hi;
     run.lo = lo;
+    const stiff = stiffScan(this.model, k, this.ws.p, this.ws.d, run.s.tEnd - (hi + lo));
+    if (stiff !== null) {
+      this.stepperNeeded = true;
+      const sys = this.model.system;
+      return this.failAt(
+        run,
+        `from ${sys.independent} = ${hi + lo}, ${stiff}, which the analytic path cannot scan in reasonable time: a stiff stepper integrates it (method rodas or radau5; auto takes it where nothing was streamed yet)`,
+        hi + lo,
+      );
+    }
     if (++run.instants > run.s.maxSteps)
       return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, hi + lo), hi + lo);
     return !this.predictOne(run, k, false, true);

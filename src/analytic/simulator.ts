@@ -77,6 +77,9 @@ export class Simulator {
       return this.stepperRun(options);
     }
     const result = (this.analytic ??= new AnalyticSimulator(m)).run(options, settings);
+    // (a block an event made stiff, found mid-run: the stepper takes the whole run again,
+    // unless something of this one already reached the caller through its sink)
+    if (result && this.analytic.stepperNeeded && !asked && settings.sink === undefined) return this.stepperRun(options);
     if (result) return result;
     if (asked) throw refused(m, this.analytic.refusal ?? 'it cannot take the analytic path', byModel);
     return this.stepperRun(options);

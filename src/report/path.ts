@@ -69,17 +69,27 @@ export function rangeRefusal(
   tEnd: number,
 ): string | null {
   if (tEnd < t0) return BACKWARDS;
-  const span = tEnd - t0;
   const linear = m.closedForm().linear;
   for (let k = 0; k < linear.length; k++) {
-    const f = linear[k];
-    if (!f) continue;
-    const block = f.block;
-    block.update(p, d);
-    const windows = 2 * block.normBalanced * span;
-    if (block.rotationFrequency() === 0 && windows > MAX_WINDOWS)
-      return `the function of event ${m.events[k].name} moves on a time scale of ${(1 / block.normBalanced).toPrecision(3)} (a stiff linear block), ${windows.toPrecision(3)} windows over the range: the stepper integrates it (use method auto)`;
+    const stiff = stiffScan(m, k, p, d, tEnd - t0);
+    if (stiff !== null) return `${stiff}: the stepper integrates it (use method auto)`;
   }
+  return null;
+}
+
+/**
+ * Why linear event k's scan over a span of time would take too many windows with the
+ * constants p and d (its block stiff: see rangeRefusal), or null. The analytic engine asks
+ * again where a scan runs out of its windows after an event changed the block's constants.
+ */
+export function stiffScan(m: CompiledModel, k: number, p: Float64Array, d: Float64Array, span: number): string | null {
+  const f = m.closedForm().linear[k];
+  if (!f) return null;
+  const block = f.block;
+  block.update(p, d);
+  const windows = 2 * block.normBalanced * span;
+  if (block.rotationFrequency() === 0 && windows > MAX_WINDOWS)
+    return `the function of event ${m.events[k].name} moves on a time scale of ${(1 / block.normBalanced).toPrecision(3)} (a stiff linear block), ${windows.toPrecision(3)} windows over the range`;
   return null;
 }
 
