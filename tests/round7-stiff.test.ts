@@ -44,3 +44,31 @@ x1(0) = 1; x2(0) = 2; x3(0) = 3`;
     },
   );
 });
+
+describe("t's rounding in a stiff right-hand side is no jump either", () => {
+  // Prothero-Robinson, y' = -L (y - sin t) + cos t, y(0) = 1: y = sin t + e^{-Lt}. With
+  // L = 1e9, one ulp of t at t = 66 (1.4e-14) moves L sin t by 1.4e-5, more than f's smooth
+  // change over a step of 2e-4 (7e-6): the jump test's bisection ends on that staircase. rodas
+  // at rtol 1e-12 failed at t = 66.0097 with "the right-hand side of y' = -L*(y - sin(t)) +
+  // cos(t) jumps within the last step, again and again: a discontinuity that is not written with
+  // if", its solution right to 1e-15 up to there (at L = 1e6: at t = 81.7).
+  // Exactly: y falls through 0.5 at t ≈ ln 2/L (6.93e-10; the transient), then at 5π/6 + 2πk.
+  const model = `independent t from 0 to 70
+parameter L = 1e9
+discrete n = 0
+event e1 when y - 0.5 falls do n := n + 1 end
+y' = -L*(y - sin(t)) + cos(t)
+y(0) = 1`;
+  it('rodas at rtol 1e-12: ok, the 12 falls at their times, y(70) = sin 70', () => {
+    const r = simulate(model, { method: 'rodas', rtol: 1e-12, atol: 1e-14, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    const times = r.events.map((e) => e.t);
+    expect(times).toHaveLength(12);
+    // (the transient's fall: e^{-Lt} + sin t = 0.5, t = 6.9314718e-10 to 1e-17 by mpmath)
+    expect(Math.abs(times[0] - 6.931471819e-10)).toBeLessThan(1e-17 + 1e-9 * 6.93e-10);
+    // the slow falls: y's error 1e-14 over a rate of 0.87, and t's own ulp (1.4e-14 at 64)
+    for (let k = 0; k < 11; k++)
+      expect(Math.abs(times[k + 1] - ((5 * Math.PI) / 6 + 2 * Math.PI * k))).toBeLessThan(1e-12);
+    expect(Math.abs(r.final.y - Math.sin(70))).toBeLessThan(1e-12);
+  });
+});

@@ -16,6 +16,8 @@ export class Diagnosis {
   /** f at the start of the last step, and along its chord (the jump test) */
   private readonly fStart: Float64Array;
   private readonly fChord: Float64Array;
+  /** the state moved by a few ulps (roundingOf) */
+  private readonly yNoise: Float64Array;
   /** the run's tolerances: a jump of the right-hand side matters if it moves the state by a tenth of them */
   private rtol = 1e-6;
   private atol = 1e-9;
@@ -24,6 +26,7 @@ export class Diagnosis {
     this.dydtProbe = new Float64Array(ws.y.length);
     this.fStart = new Float64Array(ws.y.length);
     this.fChord = new Float64Array(ws.y.length);
+    this.yNoise = new Float64Array(ws.y.length);
   }
 
   /** The tolerances of the run (see abruptEquation). */
@@ -311,7 +314,36 @@ export class Diagnosis {
         fl = fm;
       }
     }
-    return Math.abs(fr - fl) >= 0.25 * Math.abs(b - a);
+    const kept = Math.abs(fr - fl);
+    // Rounding survives halving too, being there at every scale: a right-hand side that
+    // cancels (L·(y - sin t) with L = 1e9 at t = 66, where one ulp of t moves sin t by 1.4e-14
+    // and f by 1.4e-5) is a staircase in its arguments whose steps can outweigh f's smooth
+    // change over the step (7e-6). A jump stands out of that rounding.
+    return kept >= 0.25 * Math.abs(b - a) && kept > 4 * this.roundingOf(stepper, i);
+  }
+
+  /**
+   * How far f_i moves when t and every state move by two ulps (all up, and alternately up and
+   * down), at both ends of the last step: the rounding f_i reads in its arguments.
+   */
+  private roundingOf(stepper: Stepper, i: number): number {
+    const ws = this.ws,
+      m = ws.model,
+      n = m.nStates,
+      y = this.yNoise,
+      f = this.fChord;
+    let worst = 0;
+    for (const end of [0, 1]) {
+      const y0 = end === 0 ? stepper.yPrev : stepper.y;
+      const t = ws.origin.abs(end === 0 ? stepper.tPrev : stepper.t);
+      m.rhs(t, y0, ws.p, ws.d, ws.sw, this.dydtProbe);
+      for (const alternate of [false, true]) {
+        for (let j = 0; j < n; j++) y[j] = y0[j] + (alternate && j % 2 === 1 ? -2 : 2) * ulpOf(y0[j]);
+        m.rhs(t + 2 * ulpOf(t), y, ws.p, ws.d, ws.sw, f);
+        worst = Math.max(worst, Math.abs(f[i] - this.dydtProbe[i]));
+      }
+    }
+    return worst;
   }
 
   /** The message for an event function found within its own rounding of zero after an instant. */
