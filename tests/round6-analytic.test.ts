@@ -32,3 +32,25 @@ describe('an event that makes a linear block stiff', () => {
     expect(r.message).toMatch(/a stiff stepper integrates it \(method rodas or radau5/);
   });
 });
+
+describe('a coupling switched on and off by a tick', () => {
+  // x' = -on K (x - y), y' = -0.1 y + 0.05 x, on toggled every 1: with on = 0 at the start the
+  // block is not stiff and auto took the analytic path; after the first switch the scan of
+  // x - 0.3 falls walked windows of 1/K, 26 s at K = 1e6 with the event 1e-10 late from the
+  // rounding of 1e5 advances, and K = 1e8 did not finish (a helper's find, round 7). The
+  // exact crossing (mpmath, from the same helper): 10.3414631933391802.
+  const text = (K: number) =>
+    `independent t from 0 to 30\nparameter K = ${K}\ndiscrete on = 0, n = 0, last = 0\n` +
+    'event sw every 1 do on := 1 - on end\nevent e1 when x - 0.3 falls do n := n + 1; last := t end\n' +
+    "x' = -on*K*(x - y)\ny' = -0.1*y + 0.05*x\nx(0) = 1; y(0) = 0.5";
+  it.each([1e6, 1e8])('K = %s: auto takes the stepper once the block turns stiff, e1 as radau5 has it', (K) => {
+    const r = simulate(text(K), { rtol: 1e-10, atol: 1e-14 });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.stats.method).not.toBe('analytic');
+    expect(r.final.n).toBe(1);
+    // (at rtol 1e-10 on a crossing at rate ~0.03: 1e-9 in time; at K = 1e6 against mpmath)
+    if (K === 1e6) expect(Math.abs(r.final.last - 10.3414631933391802)).toBeLessThan(1e-9);
+    const ref = simulate(text(K), { method: 'radau5', rtol: 1e-12, atol: 1e-16 });
+    expect(Math.abs(r.final.last - ref.final.last)).toBeLessThan(1e-9);
+  });
+});
