@@ -54,3 +54,22 @@ describe('a coupling switched on and off by a tick', () => {
     expect(Math.abs(r.final.last - ref.final.last)).toBeLessThan(1e-9);
   });
 });
+
+describe('a reset of its own function keeps the location residue of a fast approach', () => {
+  // A damped oscillator x'' = -4x - 0.5x' launched at x' = 1e6: x' falls through zero at rate
+  // -2e6, located to the rounding of t, a residue of 2e-10; e1 scales x by 1e-6 and sets
+  // x' := -x' (0 in exact arithmetic), which left the residue at +2e-10 with a rate of -1.7:
+  // the analytic path fired e1 again 1.2e-10 later, x(2) = -2.2e-7 with status ok (exact
+  // -0.2249..., the steppers'). The residue's band now takes the rate before the actions.
+  const text =
+    "independent t from 0 to 2\ndiscrete n = 0\nevent e1 when x' falls do x := 1e-6*x; x' := -x' end\n" +
+    "x'' = -4*x - 0.5*x'\nx(0) = 0.3; x'(0) = 1e6";
+  it('analytic: one e1, x(2) as radau5 at rtol 1e-12 has it', () => {
+    const r = simulate(text, { method: 'analytic' });
+    expect(r.status).toBe('ok');
+    expect(r.events.length).toBe(1);
+    const ref = simulate(text, { method: 'radau5', rtol: 1e-12, atol: 1e-16 });
+    // (x = 1e-6 of a value near 5e5 at an event located to the rounding of t: a relative 1e-9)
+    expect(Math.abs(r.final.x - ref.final.x)).toBeLessThan(1e-9 * Math.abs(ref.final.x));
+  });
+});

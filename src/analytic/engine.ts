@@ -323,7 +323,10 @@ export class AnalyticSimulator {
       const D = plan.degree;
       plan.valueRate!(t, y, p, d, c);
       preValue[k] = c[0];
-      preBound[k] = plan.linear === null ? c[D + 1] : this.valueBound(plan, t);
+      // (the location's residue: its rounding, and its rate before the actions over the rounding of t)
+      preBound[k] =
+        (plan.linear === null ? c[D + 1] : this.valueBound(plan, t)) +
+        (D >= 1 ? Math.abs(c[1]) * tieTolerance(t, floor) : 0);
       // (pr.rateSign(plan), written out)
       preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
       const outcome = firing.fireOne(t, k);
@@ -521,7 +524,9 @@ export class AnalyticSimulator {
       if (plan.watch < 0) continue;
       plan.valueRate!(t, ws.y, ws.p, ws.d, pr.c);
       this.preValue[k] = pr.c[0];
-      this.preBound[k] = this.valueBound(plan, t);
+      // (as in simple: the rate before the actions sets how far the location's residue may be)
+      this.preBound[k] =
+        this.valueBound(plan, t) + (plan.degree >= 1 ? Math.abs(pr.c[1]) * tieTolerance(t, this.dueAt.floor) : 0);
       this.preApproach[k] = pr.rateSign(plan);
     }
     return true;
