@@ -73,3 +73,23 @@ describe('a reset of its own function keeps the location residue of a fast appro
     expect(Math.abs(r.final.x - ref.final.x)).toBeLessThan(1e-9 * Math.abs(ref.final.x));
   });
 });
+
+describe('two crossings within one instant, the later one a resumed prediction', () => {
+  // tm at 0 sets x' := -0.8e6: x = 1e-3 - 8e5 t + t^3/6 falls through zero at 1.25e-9, and
+  // x - 0.5 t 7.8e-16 earlier, one instant by the tie tolerance (4 ulps of 1). The cubic's
+  // prediction of x's zero resumed (its place "uncertain" against 2^-44 of t = 1.25e-9), a
+  // resumed entry joined no instant, and at its own time event iteration took e1's function
+  // (-6.25e-10, within the instant's band) for a crossing again: y(1) = 1002.25 with status
+  // ok; exact 1001.25 (e1 once), as every stepper has it.
+  it('analytic: e1 and e2 at one instant, e1 once, y(1) = 1001.25', () => {
+    const r = simulate(
+      'independent t from 0 to 1\ndiscrete n = 0\nevent e1 when x - 0.5*t falls do y := y + 1 end\n' +
+        'event e2 when x falls do x := 1e-6*x; x := x - 0.5 end\n' +
+        "event tm every 0.5 do x' := -0.8*x' end\nx'' = t\nx(0) = 1e-3; x'(0) = 1e6\ny' = 0.5*t\ny(0) = 1e3",
+      { method: 'analytic' },
+    );
+    expect(r.status).toBe('ok');
+    expect(r.events.filter((e) => e.name === 'e1').length).toBe(1);
+    expect(r.final.y).toBe(1001.25);
+  });
+});

@@ -677,7 +677,8 @@ export class AnalyticSimulator {
       // at the run's start: a function at zero there follows the start's rule, as on the steppers)
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
     }
-    pr.timeScale = Math.abs(t);
+    // (the scale of "one instant": the tie tolerance's, whose floor is 1 near t = 0 on a unit range)
+    pr.timeScale = Math.max(Math.abs(t), this.dueAt.floor);
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged);
     // At an instant at the end of the range nothing follows: a contact there pushes nothing
     // through, and a crossing that cannot be told from the instant is not an event of the
