@@ -324,9 +324,7 @@ export class AnalyticSimulator {
       plan.valueRate!(t, y, p, d, c);
       preValue[k] = c[0];
       // (the location's residue: its rounding, and its rate before the actions over the rounding of t)
-      preBound[k] =
-        (plan.linear === null ? c[D + 1] : this.valueBound(plan, t)) +
-        (D >= 1 ? Math.abs(c[1]) * tieTolerance(t, floor) : 0);
+      preBound[k] = (plan.linear === null ? c[D + 1] : this.valueBound(plan, t)) + (D >= 1 ? Math.abs(c[1]) * tol : 0);
       // (pr.rateSign(plan), written out)
       preApproach[k] = D >= 1 && Math.abs(c[1]) > c[D + 2] ? Math.sign(c[1]) : 0;
       const outcome = firing.fireOne(t, k);

@@ -12,6 +12,7 @@ import {
   judgeAcross,
   OPEN,
   readFunction,
+  sideBefore,
   zeroFiredHere,
   type FireOutcome,
   type FunctionPoint,
@@ -322,12 +323,7 @@ export class AnalyticFiring {
         this.sentBound[e] = after.gBound + (firedHere ? Math.abs(before.rate) * dt : 0);
         // (at rest after the round, it arrived by the jump: from the side it stood on before,
         // a ball lowered onto the floor by a reset, which its impact then leaves at rest)
-        this.sentApproach[e] =
-          Math.abs(after.rate) > after.rateBound
-            ? Math.sign(after.rate)
-            : Math.abs(before.g) > 4 * before.gBound
-              ? -Math.sign(before.g)
-              : 0;
+        this.sentApproach[e] = Math.abs(after.rate) > after.rateBound ? Math.sign(after.rate) : -sideBefore(before);
       }
     }
     return next;

@@ -9,6 +9,7 @@
  */
 import type { Stepper } from '../integrators/stepper.js';
 import { functionTolerance } from './delta-touch.js';
+import { valueOnStep } from './step-samples.js';
 import type { Workspace } from './workspace.js';
 
 export class CrossingNoise {
@@ -94,7 +95,7 @@ export class CrossingNoise {
     let away = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
     let flat = g1 === 0 && moving;
     for (let i = 1; i < 10 && !(reach > band) && !flat; i++) {
-      const g = this.valueAt(stepper, k, a + (i / 10) * (b - a));
+      const g = valueOnStep(this.ws, stepper, k, a + (i / 10) * (b - a), this.y);
       reach = Math.max(reach, side * g);
       away = Math.max(away, Math.abs(g));
       flat = g === 0 && moving;
@@ -107,7 +108,7 @@ export class CrossingNoise {
     // (a crossing at the step's end leaves no rest to scan: u would stay 0, the loop endless)
     if (dipOnly && !(reach > band) && !flat && rest !== 0) {
       for (let u = rest * 2 ** -20; Math.abs(u) <= Math.abs(rest) && !(reach > band) && !flat; u *= Math.SQRT2) {
-        const g = this.valueAt(stepper, k, s + u);
+        const g = valueOnStep(this.ws, stepper, k, s + u, this.y);
         reach = Math.max(reach, side * g);
         away = Math.max(away, Math.abs(g));
         flat = g === 0 && moving;
@@ -161,8 +162,7 @@ export class CrossingNoise {
       m = ws.model,
       y = this.y,
       tAbs = ws.origin.abs(s);
-    stepper.interpolateSome(s, m.watchStates[k], y);
-    const g = m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw);
+    const g = valueOnStep(ws, stepper, k, s, y);
     let sum = 0;
     for (const i of m.watchStates[k]) {
       const yi = y[i];
@@ -174,13 +174,5 @@ export class CrossingNoise {
       sum += Math.min(up, down);
     }
     return sum === sum ? sum : 0;
-  }
-
-  /** function k on the step's dense output at s */
-  private valueAt(stepper: Stepper, k: number, s: number): number {
-    const ws = this.ws,
-      m = ws.model;
-    stepper.interpolateSome(s, m.watchStates[k], this.y);
-    return m.watchOne[k](ws.origin.abs(s), this.y, ws.p, ws.d, ws.sw);
   }
 }

@@ -23,7 +23,7 @@ import type { Stepper } from '../integrators/stepper.js';
 import { matches } from './firing.js';
 import { deltasDueAtEnd, functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
 import { Arming } from './arming.js';
-import { StepSamples, type SampledFunction } from './step-samples.js';
+import { StepSamples, valueOnStep, type SampledFunction } from './step-samples.js';
 import { isStiffStep } from './stiff-step.js';
 import { EventConflicts } from './event-conflicts.js';
 import { CrossingNoise } from './crossing-noise.js';
@@ -718,10 +718,7 @@ export class Crossings implements SampledFunction {
 
   /** Watched function k on the dense output of the step being scanned, at s (the stepper's t). */
   private valueAt(k: number, s: number): number {
-    const ws = this.ws,
-      m = ws.model;
-    this.stepper!.interpolateSome(s, m.watchStates[k], this.curveY);
-    return m.watchOne[k](ws.origin.abs(s), this.curveY, ws.p, ws.d, ws.sw);
+    return valueOnStep(this.ws, this.stepper!, k, s, this.curveY);
   }
 
   /**

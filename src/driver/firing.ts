@@ -67,6 +67,16 @@ export interface FunctionPoint {
 }
 
 /**
+ * The side of zero a function stood on before a round's actions sent it across (0: within
+ * its rounding): where it came from when an action set it onto its zero at rest (a ball
+ * lowered onto the floor by a reset), which its value and rate after the round no longer show.
+ * Both paths' re-arming read it (Firing.sideFire, AnalyticFiring.sentApproach).
+ */
+export function sideBefore(before: FunctionPoint): number {
+  return Math.abs(before.g) > 4 * before.gBound ? Math.sign(before.g) : 0;
+}
+
+/**
  * Whether one round of actions at an instant sent a state event's function across its zero
  * in its direction (EVENTS.md 2), from its value and rate before and after the round (both
  * paths' event iteration decide by this). A value within its rounding of zero has no side of
@@ -212,12 +222,7 @@ export class Firing {
    */
   readonly gFire: Float64Array;
   readonly rFire: Float64Array;
-  /**
-   * Per watched function, the side of zero it stood on before the actions of the round that
-   * sent it across (0: within its rounding, or found at its zero by location): where it came
-   * from when an action set it onto its zero at rest (a ball lowered onto the floor by a
-   * reset), which its value and rate after the round no longer show (Arming.afterInstant).
-   */
+  /** per watched function sent across by event iteration, sideBefore (0: found at its zero by location; Arming.afterInstant) */
   readonly sideFire: Int8Array;
   /** per function whose zero was located at the instant (residueSet): the value taken for that zero */
   private readonly residue: Float64Array;
@@ -341,7 +346,7 @@ export class Firing {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;
             this.rFire[k] = after.rate;
-            this.sideFire[k] = Math.abs(before.g) > 4 * before.gBound ? Math.sign(before.g) : 0;
+            this.sideFire[k] = sideBefore(before);
           }
         }
       }

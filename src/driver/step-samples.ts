@@ -6,6 +6,19 @@
  * (to depth MAX_REFINE). Preallocated: no allocation per step.
  */
 
+import type { Stepper } from '../integrators/stepper.js';
+import type { Workspace } from './workspace.js';
+
+/**
+ * Watched function k on the dense output of the stepper's last step, at its local time s,
+ * with y as scratch for the states the function reads (the crossings and their noise ask it).
+ */
+export function valueOnStep(ws: Workspace, stepper: Stepper, k: number, s: number, y: Float64Array): number {
+  const m = ws.model;
+  stepper.interpolateSome(s, m.watchStates[k], y);
+  return m.watchOne[k](ws.origin.abs(s), y, ws.p, ws.d, ws.sw);
+}
+
 /** halvings of a step when sampling watched functions: at most 2^MAX_REFINE pieces */
 export const MAX_REFINE = 6;
 /**

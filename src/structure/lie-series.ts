@@ -10,8 +10,9 @@
  * `transform` says why.
  */
 import type { Expr } from '../expression/ast.js';
-import { add, differentiate, div, mul, num, references, simplify, substitute } from '../expression/expr.js';
+import { add, differentiate, div, mul, num, references, simplify } from '../expression/expr.js';
 import type { FirstOrderSystem } from '../transform/system.js';
+import { inlineNamed } from './linear.js';
 
 /** the most nodes one Taylor coefficient may have (a product of 16 moving factors has millions) */
 export const LIE_BUDGET = 20000;
@@ -28,13 +29,8 @@ export class LieSeries {
 
   /** e with every algebraic variable replaced by its definition (the derivatives must see the states they hide). */
   inline(e: Expr): Expr {
-    let out = e;
-    for (let guard = 0; guard <= this.named.size; guard++) {
-      const refs = references(out);
-      if (![...refs].some((k) => this.named.has(k))) return out;
-      out = substitute(out, this.named);
-    }
-    return out;
+    // (as deep as there are named values: analysis rejects cycles, so all of them go in)
+    return inlineNamed(e, this.named, this.named.size) ?? e;
   }
 
   /** the coefficients e, Le, L²e/2, ..., L^D e/D!, or null when one outgrows LIE_BUDGET nodes */

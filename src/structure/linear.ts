@@ -57,11 +57,11 @@ const MAX_INLINE = 32;
 
 /**
  * Inlines the named values (algebraic variables) of an expression, so that the affine form
- * sees the states they hide; null when they nest deeper than MAX_INLINE.
+ * sees the states they hide; null when they nest deeper than `depth` (MAX_INLINE).
  */
-export function inlineNamed(e: Expr, named: ReadonlyMap<string, Expr>): Expr | null {
+export function inlineNamed(e: Expr, named: ReadonlyMap<string, Expr>, depth = MAX_INLINE): Expr | null {
   let out = e;
-  for (let guard = 0; guard <= MAX_INLINE; guard++) {
+  for (let guard = 0; guard <= depth; guard++) {
     const refs = references(out);
     if (![...refs].some((k) => named.has(k))) return out;
     out = substitute(out, named);
