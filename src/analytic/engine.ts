@@ -66,6 +66,13 @@ export class AnalyticSimulator {
   private readonly preApproach: Int8Array;
   /** per event: the time it last fired (NaN: not yet) */
   private readonly lastAt: Float64Array;
+  /**
+   * per event: the last time another event's actions could turn its function, at an instant
+   * it did not fire at (NaN: not yet). Found again right after its own firing, a function
+   * that something turned since is a new approach, not a contact: two spheres reaching a wall
+   * together resolve as wl, c1, wl, c1, which the rounding of the roots spreads over ulps.
+   */
+  private readonly turnedAt: Float64Array;
   /** which events are due at an instant (due.ts) */
   private readonly dueAt: DueEvents;
   // (not the literal [0]: its elements would be copy-on-write, shared by every instance, and
@@ -155,6 +162,7 @@ export class AnalyticSimulator {
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.lastAt = new Float64Array(n);
+    this.turnedAt = new Float64Array(n);
     this.predicted = new RoundMarks(n);
     this.sentAtZero = new RoundMarks(n);
     this.columns = [model.system.independent, ...model.outputNames];
@@ -270,6 +278,7 @@ export class AnalyticSimulator {
     this.zeno.reset();
     this.unresolved.fill(0);
     this.lastAt.fill(NaN);
+    this.turnedAt.fill(NaN);
     // (setting an array's length is a call into the runtime: only when there is something to drop)
     if (this.dueAt.deferred.length > 0) this.dueAt.deferred.length = 0;
     this.predicted.clear();
@@ -287,7 +296,7 @@ export class AnalyticSimulator {
     if (run.gridRows || run.needOutputs || this.dense !== null) return false;
     // (everything the loop reads of the engine and the run, once: in V8's baseline code, where
     // short runs stay, every property read is a call into a builtin)
-    const { heap, plans, ws, clocks, firing, zeno, stopQueue, unresolved, lastAt, predicted, one } = this;
+    const { heap, plans, ws, clocks, firing, zeno, stopQueue, unresolved, lastAt, turnedAt, predicted, one } = this;
     const { preValue, preBound, preApproach, predictor: pr, model: m } = this;
     const deferred = this.dueAt.deferred,
       floor = this.dueAt.floor;
@@ -350,6 +359,8 @@ export class AnalyticSimulator {
         if (!this.predictOne(run, j, j === k, false, brought[i] === 1)) return true;
       }
       lastAt[k] = t;
+      const turned = plan.turnsEvents;
+      for (let i = 0; i < turned.length; i++) turnedAt[turned[i]] = t;
       if (run.eventCount > maxEvents)
         return this.failAt(
           run,
@@ -509,7 +520,7 @@ export class AnalyticSimulator {
       // (a touch predicted within rounding, taken with an event it interacts with a few ulps
       // before it: whether it crosses at this instant cannot be told)
       if (this.unresolved[k] === 1) return !this.failUnresolved(run, k, run.hi, run.lo);
-      if (plan.watch >= 0 && Math.abs(t - this.lastAt[k]) <= tol) {
+      if (plan.watch >= 0 && Math.abs(t - this.lastAt[k]) <= tol && !(this.turnedAt[k] > this.lastAt[k])) {
         this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
         return false;
       }
@@ -564,6 +575,11 @@ export class AnalyticSimulator {
         if (!this.predictOne(run, j, due.includes(j) || sentAtZero.has(j), false)) return false;
       }
       if (plans[k].watch >= 0) this.lastAt[k] = t;
+    }
+    // (one that fired here too was carried through the instant by event iteration)
+    for (let f = 0; f < fired.length; f++) {
+      const turned = plans[fired[f]].turnsEvents;
+      for (let i = 0; i < turned.length; i++) if (!fired.includes(turned[i])) this.turnedAt[turned[i]] = t;
     }
     return true;
   }

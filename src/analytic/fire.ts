@@ -13,6 +13,9 @@ import {
   OPEN,
   readFunction,
   sideBefore,
+  afterAlone,
+  rateSign,
+  undoneImpacts,
   zeroFiredHere,
   type FireOutcome,
   type FunctionPoint,
@@ -52,6 +55,9 @@ export class AnalyticFiring {
   private readonly movedNow: RoundMarks;
   /** the watched functions the current instant's event iteration judged */
   private readonly judgedSet: RoundMarks;
+  /** per function whose zero was located at the instant (residueSet): its value there before any action */
+  private readonly residue: Float64Array;
+  private readonly residueSet: RoundMarks;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /**
@@ -76,6 +82,8 @@ export class AnalyticFiring {
     this.listed = new RoundMarks(ws.nWatch);
     this.movedNow = new RoundMarks(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
+    this.residue = new Float64Array(Math.max(1, ws.nWatch));
+    this.residueSet = new RoundMarks(ws.nWatch);
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
@@ -172,6 +180,7 @@ export class AnalyticFiring {
     const needOutputs = withValues || this.rows;
     if (needOutputs) m.outputsAtInstant(t, y, p, d, sw, ws.outPre, 1);
     if (this.rows) rec.beforeRow(t, ws.outPre);
+    this.takeResidues(t, fired);
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS) {
         out.iterationFailed = true;
@@ -190,8 +199,22 @@ export class AnalyticFiring {
       for (const k of round) m.events[k].apply(t, y, p, d, sw, yOut, dOut, 1);
       // Event iteration: the functions these actions can move, before and after.
       const nMoved = this.valuesBefore(t, round);
+      const own = round.length > 1 ? this.ownBefore(t, round) : null;
       this.commit(round, yOut, dOut);
-      const next = this.crossedBy(t, nMoved);
+      let next = this.crossedBy(t, nMoved);
+      // (an impact of the round that another of its events undid goes round again: driver/firing.ts)
+      const undone =
+        own &&
+        undoneImpacts(
+          m,
+          round,
+          1,
+          tieTolerance(t, this.tieFloor),
+          (k) => own.rates.get(k) ?? NaN,
+          (e) => own.alone.get(e) ?? 0,
+          (k) => readFunction(ws, k, t, y, d, this.point),
+        );
+      if (undone) next = this.resend(t, undone, own!.rates, next);
       // (after the events: relations at their zero on the side the motion goes on to)
       if (needOutputs) m.outputsAtInstant(t, y, p, d, sw, ws.outPost, -1);
       const postValues = withValues ? rec.values(t, ws.outPost) : NO_VALUES;
@@ -288,6 +311,28 @@ export class AnalyticFiring {
     return n;
   }
 
+  /**
+   * The zeros located at this instant: each one's residue, read before any action, on the
+   * rate it was located with (driver/firing.ts, Firing.fire, does the same): a later round's
+   * rate, turned by the actions, says nothing of the location (two spheres at a wall left their
+   * gap at 3.3e-16 with a rate of 0.05, not "at zero", and sphere 2 passed through sphere 1).
+   */
+  private takeResidues(t: number, fired: readonly number[]): void {
+    const ws = this.ws,
+      m = ws.model,
+      dt = tieTolerance(t, this.tieFloor);
+    this.residueSet.clear();
+    for (const e of fired) {
+      const k = m.events[e].watchIndex;
+      if (k < 0) continue;
+      const at = readFunction(ws, k, t, ws.y, ws.d, this.point);
+      if (Math.abs(at.g) <= 4 * at.gBound + Math.abs(at.rate) * dt) {
+        this.residue[k] = at.g;
+        this.residueSet.add(k);
+      }
+    }
+  }
+
   /** The events whose functions the round's actions sent across in their direction (sentAcross), or null. */
   private crossedBy(t: number, n: number): number[] | null {
     const ws = this.ws,
@@ -311,6 +356,11 @@ export class AnalyticFiring {
       // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a
       // reset, not a crossing from the residue's side
       if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
+      // (and stays it while no action changes the value, whatever the rate does: takeResidues)
+      if (this.residueSet.has(k)) {
+        if (before.g === this.residue[k]) before.g = 0;
+        if (after.g === this.residue[k]) after.g = 0;
+      }
       const verdict = judgeAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt);
       if (verdict !== OPEN) this.judgedSet.add(k);
       if (verdict === CROSSED) {
@@ -327,6 +377,48 @@ export class AnalyticFiring {
       }
     }
     return next;
+  }
+
+  /**
+   * Before the round's actions (for undoneImpacts): its own state event functions' rates, and
+   * the sign of each one's rate after its own event's actions alone (where another event of
+   * the round touches it too: only there can the round undo an impact).
+   */
+  private ownBefore(t: number, round: readonly number[]): { rates: Map<number, number>; alone: Map<number, number> } {
+    const ws = this.ws,
+      m = ws.model,
+      rates = new Map<number, number>(),
+      alone = new Map<number, number>();
+    for (const e of round) {
+      const k = m.events[e].watchIndex;
+      if (k < 0) continue;
+      rates.set(k, readFunction(ws, k, t, ws.y, ws.d, this.point).rate);
+      if (round.some((o) => o !== e && m.events[o].touches.includes(k)))
+        alone.set(e, rateSign(afterAlone(ws, e, k, t, ws.y, ws.d, this.point)));
+    }
+    return { rates, alone };
+  }
+
+  /**
+   * Adds the undone impacts to the next round, re-armed as any event iteration fires: from
+   * their zero (the instant located it), with their value, rounding and approach after the
+   * round (crossedBy).
+   */
+  private resend(t: number, undone: readonly number[], rates: Map<number, number>, next: number[] | null): number[] {
+    const ws = this.ws,
+      m = ws.model,
+      out = next ?? [];
+    for (const e of undone) {
+      if (out.includes(e)) continue;
+      const k = m.events[e].watchIndex;
+      const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
+      out.push(e);
+      this.judgedSet.add(k);
+      this.sentValue[e] = after.g;
+      this.sentBound[e] = after.gBound + Math.abs(rates.get(k) ?? 0) * tieTolerance(t, this.tieFloor);
+      this.sentApproach[e] = Math.abs(after.rate) > after.rateBound ? Math.sign(after.rate) : 0;
+    }
+    return out;
   }
 
   /**

@@ -42,6 +42,8 @@ export interface EventPlan {
   touchesOwn: boolean;
   /** the event functions of other events that its actions can turn (events[k].touches, its own left out) */
   turns: Int32Array;
+  /** the events of those functions (`turns` by event index) */
+  turnsEvents: Int32Array;
   /** whether its actions stop the run (it interacts with every event: those at its instant fire with it) */
   stops: boolean;
   /**
@@ -113,10 +115,14 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
     again.forEach((j, i) => {
       if (st.events[j].reads.every((g) => touch.has(g))) broughtFor[i] = 1;
     });
-    const turns: number[] = [];
+    const turns: number[] = [],
+      turnsEvents: number[] = [];
     for (const w of ev.touches) {
       const info = m.watchInfo[w];
-      if (info.kind === 'event' && info.event !== k) turns.push(w);
+      if (info.kind === 'event' && info.event !== k) {
+        turns.push(w);
+        turnsEvents.push(info.event);
+      }
     }
     return {
       commuteReads: names.reads,
@@ -138,6 +144,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       movesOwn: ev.watchIndex >= 0 && ev.moves.includes(ev.watchIndex),
       touchesOwn: ev.watchIndex >= 0 && ev.touches.includes(ev.watchIndex),
       turns: Int32Array.from(turns),
+      turnsEvents: Int32Array.from(turnsEvents),
       stops: ev.stops,
       finiteRisk: e.changes.some((g) => st.groups[g].states.some((i) => risky(i))),
     };

@@ -77,6 +77,72 @@ export function sideBefore(before: FunctionPoint): number {
 }
 
 /**
+ * The events of a round whose impact the round undid: one whose own actions alone would turn
+ * its function away from its zero, while the round (another of its events turning the same
+ * function) leaves it within its rounding of zero heading across in its direction. Every
+ * action of a round reads the values before it, so of two spheres reaching a wall at one
+ * instant, the wall's bounce and the collision together leave the first sphere at the wall
+ * moving into it: wl fires again in the next round, as any function an action sends across
+ * does, where event iteration, which leaves out the round's own events, let it pass through
+ * (status ok). Both paths' event iteration add them (Firing.fire, AnalyticFiring.general).
+ * `rateBefore(k)` is watched function k's rate before the round, `headingAlone(e)` the sign
+ * of its rate after event e's actions alone (afterAlone), `afterRound(k)` the function after
+ * the round; `band` is the location's rounding in time (dtZero, the tie tolerance).
+ */
+export function undoneImpacts(
+  m: CompiledModel,
+  round: readonly number[],
+  dir: number,
+  band: number,
+  rateBefore: (k: number) => number,
+  headingAlone: (e: number) => number,
+  afterRound: (k: number) => FunctionPoint,
+): number[] | null {
+  if (round.length < 2) return null;
+  let out: number[] | null = null;
+  for (const e of round) {
+    const ev = m.events[e],
+      k = ev.watchIndex;
+    if (k < 0 || !ev.touches.includes(k) || ev.moves.includes(k)) continue;
+    if (!round.some((o) => o !== e && m.events[o].touches.includes(k))) continue;
+    const direction = ev.direction ?? 'crosses';
+    const after = afterRound(k);
+    if (!(Math.abs(after.g) <= 4 * after.gBound + Math.abs(rateBefore(k)) * band)) continue;
+    const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+    if (heading === 0 || !matches(direction, -dir * heading)) continue;
+    // (its own actions alone must send it back: a `v := v + 10` that speeds a crossing on, or a
+    // `while` rule's hold beside the others on h = R, is the crossing it fired on, going on)
+    const alone = dir * headingAlone(e);
+    if (alone !== 0 && !matches(direction, -alone)) (out ??= []).push(e);
+  }
+  return out;
+}
+
+/**
+ * Watched function k after event e's actions alone, applied at t to (y, d) (into ws.yTmp and
+ * ws.dOwn, whole copies: only for the few events undoneImpacts asks about).
+ */
+export function afterAlone(
+  ws: Workspace,
+  e: number,
+  k: number,
+  t: number,
+  y: Float64Array,
+  d: Float64Array,
+  point: FunctionPoint,
+): FunctionPoint {
+  ws.yTmp.set(y);
+  ws.dOwn.set(d);
+  ws.model.events[e].apply(t, y, ws.p, d, ws.sw, ws.yTmp, ws.dOwn, ws.dir);
+  return readFunction(ws, k, t, ws.yTmp, ws.dOwn, point);
+}
+
+/** The sign of a function's rate where it lies beyond its rounding, else 0. */
+export function rateSign(point: FunctionPoint): number {
+  return Math.abs(point.rate) > 4 * point.rateBound ? Math.sign(point.rate) : 0;
+}
+
+/**
  * Whether one round of actions at an instant sent a state event's function across its zero
  * in its direction (EVENTS.md 2), from its value and rate before and after the round (both
  * paths' event iteration decide by this). A value within its rounding of zero has no side of
@@ -274,6 +340,19 @@ export class Firing {
     // (a new instant forgets the residues and verdicts of the last)
     this.residueSet.clear();
     this.judgedSet.clear();
+    // The zeros located at this instant: each one's residue, read before any action, on the
+    // rate it was located with (a later round's rate, turned by the actions, says nothing of
+    // the location: two spheres at a wall left their gap at 3.3e-16 with a rate of 0.05, not
+    // "at zero", and sphere 2 passed through sphere 1).
+    for (const e of fired) {
+      const k = m.events[e].watchIndex;
+      if (k < 0) continue;
+      const at = readFunction(ws, k, t, ws.y, ws.d, this.before);
+      if (Math.abs(at.g) <= 4 * at.gBound + Math.abs(at.rate) * Math.max(dtZero, tie)) {
+        this.residue[k] = at.g;
+        this.residueSet.add(k);
+      }
+    }
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
@@ -350,6 +429,26 @@ export class Firing {
           }
         }
       }
+      const undone = undoneImpacts(
+        m,
+        round,
+        ws.dir,
+        Math.max(dtZero, tie),
+        (k) => readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw).rate,
+        (e) => rateSign(afterAlone(ws, e, m.events[e].watchIndex, t, ws.y, ws.d, this.before)),
+        (k) => readFunction(ws, k, t, ws.yOut, ws.dOut, this.after),
+      );
+      if (undone !== null)
+        for (const e of undone) {
+          const k = m.events[e].watchIndex,
+            after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
+          (next ??= []).push(e);
+          this.judgedSet.add(k);
+          this.gFire[k] = after.g;
+          this.rFire[k] = after.rate;
+          // (at its zero, where its own instant located it)
+          this.sideFire[k] = 0;
+        }
       ws.y.set(ws.yOut);
       ws.d.set(ws.dOut);
       // (after the events: relations at their zero on the side the motion goes on to)
