@@ -85,8 +85,27 @@ function lineMax(J: Float64Array, n: number, i: number, by: 'row' | 'column'): n
  * What makes J (a difference Jacobian, n×n row-major) singular because of the conditions
  * themselves, or null when nothing of the kind shows. `theta` is the relative noise of J's
  * entries (about the square root of the integration's relative noise); R the residuals there.
+ * `later`, for a Jacobian past the first guess, names the iterate (`H = 137.4, iteration 30`):
+ * what shows there may hold only there, where the iteration went (a rope shorter than its
+ * span flattens every condition's response to H as H grows), so the message says so rather
+ * than blame the model.
  */
 export function conditionConflict(
+  J: Float64Array,
+  n: number,
+  R: Float64Array,
+  tolerance: (i: number) => number,
+  names: readonly string[],
+  labels: readonly string[],
+  theta: number,
+  later: string | null = null,
+): string | null {
+  const found = structuralConflict(J, n, R, tolerance, names, labels, theta);
+  if (found === null || later === null) return found;
+  return `at ${later} ${found.replace(/\. Replace one with a condition on something else$|; make (it a parameter|them parameters) or add a condition that (it affects|they affect)$/, '')}, though not at the first guess: the iteration went where the conditions stop responding, which often means they have no solution near it; try another guess (or, if nothing depends on an unknown anywhere, make it a parameter)`;
+}
+
+function structuralConflict(
   J: Float64Array,
   n: number,
   R: Float64Array,

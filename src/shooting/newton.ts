@@ -242,7 +242,7 @@ class Newton {
       if (direction === 'singular')
         return this.done(
           'singular',
-          `the Jacobian is singular at iteration ${k}: ${this.conflict() ?? `the boundary conditions do not depend on (some of) the unknowns ${this.res.names.join(', ')} here; try another guess`}`,
+          `the Jacobian is singular at iteration ${k}: ${this.conflict(k) ?? `the boundary conditions do not depend on (some of) the unknowns ${this.res.names.join(', ')} here; try another guess`}`,
         );
       if (direction === 'notFinite')
         return this.done('singular', `the Newton step is not finite at iteration ${k}; try another guess`);
@@ -260,7 +260,7 @@ class Newton {
       if (this.line.stepSize() <= 1e3 * this.rtol * (1 + maxAbs(this.u)))
         return this.done('stalled', this.stalledMessage(k, 'no step along the Newton direction reduces it'));
       // (a Jacobian near singular because two conditions fix one combination of the unknowns)
-      const conflict = this.conflict();
+      const conflict = this.conflict(k);
       if (conflict) return this.done('singular', `the Jacobian is nearly singular at iteration ${k}: ${conflict}`);
       const failure = this.res.lastFailure;
       return this.done(
@@ -340,11 +340,12 @@ class Newton {
     return `the iteration stalled at iteration ${k}: the residual of ${res.labels[worst]} is ${R[worst].toExponential(2)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}, and ${why}. The boundary conditions may have no solution near ${at} (the residual has a minimum that is not zero there); if one is expected, try another guess`;
   }
 
-  /** What in the conditions themselves makes the (difference) Jacobian singular, if anything. */
-  private conflict(): string | null {
+  /** What in the conditions themselves makes the (difference) Jacobian singular at iteration k, if anything. */
+  private conflict(k: number): string | null {
     const { R, res } = this;
     const theta = 10 * Math.sqrt(Math.max(this.rtol, Number.EPSILON));
-    return conditionConflict(this.J, this.n, R, (i) => res.tolerance(i, R[i]), res.names, res.labels, theta);
+    const later = k > 0 ? `${res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ')} (iteration ${k})` : null;
+    return conditionConflict(this.J, this.n, R, (i) => res.tolerance(i, R[i]), res.names, res.labels, theta, later);
   }
 
   private jacobianFailure(): string {
