@@ -62,6 +62,9 @@ export function timeWindow(
 
 /** {@link timeWindow} from the first and last time of the rows and the last event's time. */
 export function windowOf(t0: number, tEnd: number, last: number): { end: number; note: string | null } {
+  // `end` is the upper end of the time axis, and what lies above it is not drawn: a run
+  // backwards (from 5 down to 0) ends at its lowest time, so its axis is its whole range.
+  if (tEnd < t0) return { end: t0, note: null };
   if (!finite(last) || !(tEnd > t0) || last - t0 > 0.1 * (tEnd - t0)) return { end: tEnd, note: null };
   const end = last + Math.max(0.25 * (last - t0), (tEnd - t0) * 1e-6);
   return {
