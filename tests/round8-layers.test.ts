@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileModel, formatLatex, transformReport } from '../src/index.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
 
 let dir = '';
@@ -43,5 +44,31 @@ describe('the plot of a run backwards', () => {
     expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(700);
     // the kick at t = 1 is marked by its dashed rule
     expect(svg).toMatch(/<g class="mark-rule role-mark[^>]*><line[^>]*stroke-dasharray/);
+  });
+});
+
+describe('the LaTeX form reads as the compiled system computes', () => {
+  const latexOf = (text: string) => {
+    const model = compileModel(text);
+    return formatLatex(model.system, transformReport(model));
+  };
+
+  it('numbers in exponent notation are powers of ten (1e-300 read as 1 e - 300, e a parameter)', () => {
+    const latex = latexOf(
+      "independent t from 0 to 1\nparameter a = 2, e = 0.5\nevent tick at 1e-7 do x := 0 end\nx' = 1e-300*a + 2.5e-7*e + 1e-7^a\nx(0) = 0",
+    );
+    expect(latex).toContain("x' &= 10^{-300} \\, a + 2.5 \\times 10^{-7} \\, e + \\left(10^{-7}\\right)^{a}");
+    // (the time listed for the event too: {1e-7} read as {1 e - 7})
+    expect(latex).toContain('at $t \\in \\{10^{-7}\\}$');
+  });
+
+  it('a negated factor or term is in parentheses, and two numbers are not set side by side', () => {
+    // 2*-a is -4; "2 \, -a" typesets as 2 - a = 0. 2*3^a is 18; "2 \, 3^{a}" reads 23^a.
+    const latex = latexOf(
+      "parameter a = 2, e = 0.5\nx' = 2*-a\ny' = a - -e + -a\nz' = 2*3^a\nx(0) = 0; y(0) = 0; z(0) = 0",
+    );
+    expect(latex).toContain("x' &= 2 \\, \\left(-a\\right)");
+    expect(latex).toContain("y' &= a - \\left(-e\\right) + \\left(-a\\right)");
+    expect(latex).toContain("z' &= 2 \\cdot 3^{a}");
   });
 });

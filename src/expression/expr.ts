@@ -361,10 +361,25 @@ export function latexName(n: string, order = 0): string {
   return base + primes;
 }
 
+/**
+ * A number in LaTeX. In math mode `1e-7` reads as 1 times e minus 7 (and e is a model's
+ * restitution coefficient as often as not), so a power of ten is written as one: `10^{-7}`,
+ * `2.5 \times 10^{21}`; Infinity as `\infty`.
+ */
+export function latexNumber(v: number): string {
+  if (Number.isNaN(v)) return '\\mathrm{NaN}';
+  if (!Number.isFinite(v)) return v > 0 ? '\\infty' : '-\\infty';
+  const text = formatNumber(v);
+  const m = /^(-?)([\d.]+)e([+-])(\d+)$/.exec(text);
+  if (!m) return text;
+  const power = `10^{${m[3] === '-' ? '-' : ''}${m[4]}}`;
+  return `${m[1]}${m[2] === '1' ? power : `${m[2]} \\times ${power}`}`;
+}
+
 export function toLatex(e: Expr): string {
   switch (e.kind) {
     case 'number':
-      return formatNumber(e.value);
+      return latexNumber(e.value);
     case 'name':
       return latexName(e.name);
     case 'derivative':
@@ -375,7 +390,9 @@ export function toLatex(e: Expr): string {
     case 'binary': {
       const p = PRECEDENCE[e.op];
       if (e.op === '/') return `\\frac{${toLatex(e.left)}}{${toLatex(e.right)}}`;
-      if (e.op === '^') return `${latexWrap(e.left, precedenceOf(e.left) <= p)}^{${toLatex(e.right)}}`;
+      // (a base written as a power of ten, 10^{-3}, needs its parentheses as a sum does)
+      if (e.op === '^')
+        return `${latexWrap(e.left, precedenceOf(e.left) <= p || (e.left.kind === 'number' && /[\^\\]/.test(latexNumber(e.left.value))))}^{${toLatex(e.right)}}`;
       const ops: Partial<Record<BinaryOp, string>> = {
         '*': ' \\, ',
         '<=': ' \\le ',
@@ -386,8 +403,15 @@ export function toLatex(e: Expr): string {
         '==': ' = ',
       };
       const op = ops[e.op] ?? ` ${e.op} `;
-      const rightNeeds = precedenceOf(e.right) < p || (precedenceOf(e.right) === p && (e.op === '-' || e.op === '*'));
-      return `${latexWrap(e.left, precedenceOf(e.left) < p)}${op}${latexWrap(e.right, rightNeeds)}`;
+      // (a negated right operand of a product or a sum in parentheses: `2 \, -a` reads 2 - a)
+      const rightNeeds =
+        precedenceOf(e.right) < p ||
+        (precedenceOf(e.right) === p && (e.op === '-' || e.op === '*')) ||
+        (e.right.kind === 'unary' && e.right.op === '-' && (e.op === '*' || e.op === '+' || e.op === '-'));
+      const left = latexWrap(e.left, precedenceOf(e.left) < p),
+        right = latexWrap(e.right, rightNeeds);
+      // (a factor that starts with a digit after another factor: `2 \, 3^{x}` reads 23^x)
+      return `${left}${e.op === '*' && /^[\d.]/.test(right) ? ' \\cdot ' : op}${right}`;
     }
     case 'call': {
       if (e.name === 'sqrt') return `\\sqrt{${toLatex(e.args[0])}}`;

@@ -3,7 +3,7 @@
  * and as JSON (keys in CLI.md). Event times are evaluated at the parameters' defaults.
  */
 import { ModelError } from '../expression/errors.js';
-import { add, latexName, name, toLatex, toText } from '../expression/expr.js';
+import { add, latexName, latexNumber, name, toLatex, toText } from '../expression/expr.js';
 import { ScheduleError, scheduleTimes } from '../codegen/event-times.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { requireCompiled, SimulationInputError } from '../codegen/stages.js';
@@ -631,7 +631,7 @@ function eventLatex(ev: EventSpec, r: TransformReport, extents?: Extents): strin
       ? `at $${r.independent} = ${r.independent}_{${latexName(s.event)}} + ${toLatex(s.delay)}$ for each occurrence of \\texttt{${s.event.replace(/([_#$%&{}])/g, '\\$1')}}`
       : `at $${r.independent} \\in \\{${times
           .slice(0, 8)
-          .map((t) => Number(t.toPrecision(12)))
+          .map((t) => latexNumber(Number(t.toPrecision(12))))
           .join(', ')}${times.length > 8 ? ', \\dots' : ''}\\}$`;
   // (a Marcus flow: each step variable's jump with its rate, one action each so that an
   // array's copies fold like jumps; a factor held at its value before the event as |_-)
