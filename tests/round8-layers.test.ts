@@ -72,3 +72,19 @@ describe('the LaTeX form reads as the compiled system computes', () => {
     expect(latex).toContain("z' &= 2 \\cdot 3^{a}");
   });
 });
+
+describe('the plot of several --init runs', () => {
+  it('says that it draws the first of them (it drew run 1 of 3 as if it were the whole output)', async () => {
+    const model = join(dir, 'inits.delta');
+    await writeFile(model, "independent t from 0 to 5\ny'' = -y + 2*delta(t - 1)\ny(0) = 1; y'(0) = 0\n");
+    const plot = join(dir, 'inits.svg');
+    const r = runCli(['simulate', model, '--init', 'y=1', '--init', 'y=2', '--init', 'y=3', '--plot', plot, '--quiet']);
+    expect(r.status).toBe(0);
+    const svg = await readFile(plot, 'utf8');
+    expect(svg).toContain('run 1 of 3 (the first --init); the others are not drawn');
+    // one run alone: no such line
+    const one = join(dir, 'one.svg');
+    expect(runCli(['simulate', model, '--init', 'y=2', '--plot', one, '--quiet']).status).toBe(0);
+    expect(await readFile(one, 'utf8')).not.toContain('the others are not drawn');
+  });
+});

@@ -169,7 +169,11 @@ export async function runSimulate(
         return dense;
       return new TrajectoryCollector(columns, plotted, plot.t0, end, look.width);
     };
-    await drawTrajectory(plot, runs[0], flags.plot!, look, gridAsked ? undefined : again);
+    // (several --init: the first run is drawn, and the subtitle says so rather than pass it off as all of them)
+    const drawn = many
+      ? { ...runs[0], note: `run 1 of ${inits.length} (the first --init); the others are not drawn` }
+      : runs[0];
+    await drawTrajectory(plot, drawn, flags.plot!, look, gridAsked ? undefined : again);
   }
   for (const r of runs) {
     for (const w of r.warnings) process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);

@@ -25,6 +25,8 @@ export interface PlottedRun {
   independent: string;
   status: string;
   message: string | null;
+  /** a line for the subtitle besides how the run ended (which of several runs is drawn) */
+  note?: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function drawTrajectory(
       : [
           `stopped at ${run.independent} = ${Number(first.tEnd.toPrecision(8))} (${run.status}): ${firstClause(run.message)}`,
         ];
+  if (run.note) notes.push(run.note);
   if (c.omitted > 0)
     notes.push(
       `the first ${c.series.length} of ${c.series.length + c.omitted} columns; choose others with --variables`,
