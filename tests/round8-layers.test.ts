@@ -88,3 +88,20 @@ describe('the plot of several --init runs', () => {
     expect(await readFile(one, 'utf8')).not.toContain('the others are not drawn');
   });
 });
+
+describe('the plot of a sweep says which points it leaves out', () => {
+  it('points at or below 0 on a log axis, and values that are not finite (they were dropped without a word)', async () => {
+    // x' = -k x, x(0) = 1: x(1) = exp(-k) for k = -1, 0, 1, 2; --log-x cannot place k = -1 and 0
+    const model = join(dir, 'decay.delta');
+    await writeFile(model, "independent t from 0 to 1\nparameter k = 1\nx' = -k*x\nx(0) = 1\n");
+    const plot = join(dir, 'logx.svg');
+    const r = runCli(['sweep', model, '--vary', 'k=-1:2:4', '--report', 'x', '--log-x', '--plot', plot, '--quiet']);
+    expect(r.status).toBe(0);
+    expect(await readFile(plot, 'utf8')).toContain('2 point(s) at or below 0 on a log axis: not drawn');
+    // sqrt(x - 0.5) is NaN where exp(-k) < 0.5: k = 1 and 2
+    const nan = join(dir, 'nan.svg');
+    const s = runCli(['sweep', model, '--vary', 'k=-1:2:4', '--report', 'sqrt(x - 0.5)', '--plot', nan, '--quiet']);
+    expect(s.status).toBe(0);
+    expect(await readFile(nan, 'utf8')).toContain('2 reported value(s) not finite: not drawn');
+  });
+});

@@ -38,6 +38,9 @@ export class SweepWriter implements ChunkConsumer {
   private rows = 0;
   /** runs that reached the end (drawn) and those that did not (said in the plot) */
   private notDrawn = 0;
+  /** points of completed runs that the plot cannot draw: not finite, or at or below 0 on a log axis */
+  private notFinite = 0;
+  private offLog = 0;
   /** the output failed (a full disk): the batch goes on for the plot, then this is thrown */
   private outError: OutputError | null = null;
 
@@ -84,6 +87,11 @@ export class SweepWriter implements ChunkConsumer {
         const drawn = COMPLETED.includes(status);
         if (!drawn) this.notDrawn++;
         this.plot.forEach((series, j) => series.add(x, drawn ? values[j] : NaN));
+        // (a value the plot leaves out is counted, so that its subtitle can say so)
+        if (drawn)
+          for (const y of values)
+            if (!Number.isFinite(y)) this.notFinite++;
+            else if ((this.output.logX && x <= 0) || (this.output.logY && y <= 0)) this.offLog++;
       }
     }
   }
@@ -184,6 +192,8 @@ export class SweepWriter implements ChunkConsumer {
       this.notDrawn > 0
         ? `${this.notDrawn} of ${this.tally.runs} runs did not reach the end (${this.tally.summary()}): not drawn`
         : '',
+      this.notFinite > 0 ? `${this.notFinite} reported value(s) not finite: not drawn` : '',
+      this.offLog > 0 ? `${this.offLog} point(s) at or below 0 on a log axis: not drawn` : '',
     ].filter((n) => n !== '');
     const svg = await renderXYPlot({
       title: `${s.model}: ${s.report.join(', ')} against ${s.names[0]}`,
