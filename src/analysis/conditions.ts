@@ -13,6 +13,7 @@ import { MissingValue, evaluate } from '../expression/evaluate.js';
 import { refKey, walk } from '../expression/expr.js';
 import type { StateInfo } from './analyse.js';
 import { ReferenceChecker } from './references.js';
+import { kindPhrase } from './declarations.js';
 
 export class ConditionAnalyser extends ReferenceChecker {
   private rangeStart(): number {
@@ -61,7 +62,7 @@ export class ConditionAnalyser extends ReferenceChecker {
         throw this.fail(
           c.target.span,
           kind
-            ? `'${c.target.name}' is a ${kind}, not a state: it takes no initial or boundary condition`
+            ? `'${c.target.name}' is ${kindPhrase(kind)}, not a state: it takes no initial or boundary condition`
             : `condition for '${c.target.name}', which is not a state`,
           kind === 'parameter' || kind === 'unknown'
             ? 'Give its value in the declaration.'

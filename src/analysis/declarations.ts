@@ -207,3 +207,20 @@ export class Declarations {
     this.options.set(s.name, { name: s.name, value: v, span: s.span });
   }
 }
+
+const KIND_PHRASES: Record<NameKind, string> = {
+  independent: 'the independent variable',
+  parameter: 'a parameter',
+  unknown: 'an unknown',
+  discrete: 'a discrete variable',
+  situation: 'a situation',
+  event: 'an event',
+  algebraic: 'an algebraic variable',
+  state: 'a state',
+  constant: 'a constant',
+};
+
+/** A kind of name as a message says it, with its article: 'an algebraic variable', 'the independent variable'. */
+export function kindPhrase(kind: NameKind | undefined): string {
+  return kind === undefined ? 'a name of another kind' : KIND_PHRASES[kind];
+}

@@ -26,7 +26,7 @@ import {
   walk,
 } from '../expression/expr.js';
 import type { AlgebraicInfo, StateInfo } from './analyse.js';
-import { Declarations } from './declarations.js';
+import { Declarations, kindPhrase } from './declarations.js';
 
 /** Characters a model name can never contain: placeholders built from them cannot collide. */
 export const PLACEHOLDER = '#delta';
@@ -72,7 +72,7 @@ export class EquationAnalyser extends Declarations {
         if (q.lhs.kind === 'name' && this.kinds.has(q.lhs.name)) {
           throw this.fail(
             q.lhs.span,
-            `'${q.lhs.name}' is a ${this.kinds.get(q.lhs.name)} and cannot be defined by an equation`,
+            `'${q.lhs.name}' is ${kindPhrase(this.kinds.get(q.lhs.name))} and cannot be defined by an equation`,
             'Use a new name for an algebraic variable, or set a state with an initial condition.',
           );
         }
@@ -99,7 +99,7 @@ export class EquationAnalyser extends Declarations {
         if (kind !== undefined && kind !== 'state') {
           throw this.fail(
             n.span,
-            `'${n.name}' is a ${kind}; only states have derivatives`,
+            `'${n.name}' is ${kindPhrase(kind)}; only states have derivatives`,
             `Use a new name for the state, or remove the prime from ${n.name}.`,
           );
         }

@@ -13,6 +13,7 @@ import type { Expr, VariableRef } from '../expression/ast.js';
 import { refKey, walk } from '../expression/expr.js';
 import type { AlgebraicInfo, StateInfo } from './analyse.js';
 import { EquationAnalyser, PLACEHOLDER } from './equations.js';
+import { kindPhrase } from './declarations.js';
 
 export class ReferenceChecker extends EquationAnalyser {
   protected checkReferences(
@@ -53,7 +54,7 @@ export class ReferenceChecker extends EquationAnalyser {
           throw this.fail(
             n.span,
             kind
-              ? `'${n.name}' is a ${kind}; only states have derivatives`
+              ? `'${n.name}' is ${kindPhrase(kind)}; only states have derivatives`
               : `derivative of '${n.name}', which is not a state`,
             kind
               ? `Remove the prime from ${n.name}.`

@@ -122,8 +122,14 @@ const numbersByName: OptionSpec = {
 
 const numberList: OptionSpec = {
   allowed: 'an array of finite numbers',
-  ok: (v) => Array.isArray(v) && v.every(isNumber),
+  // (a Float64Array, what a numeric caller holds, as well as a plain array)
+  ok: (v) => (Array.isArray(v) || v instanceof Float64Array) && Array.prototype.every.call(v, isNumber),
 };
+
+/** A list of times as a plain array (a typed array copied: the run sorts and filters it). */
+function listOf(v: readonly number[] | Float64Array | undefined): readonly number[] | undefined {
+  return v instanceof Float64Array ? Array.from(v) : v;
+}
 
 const sink: OptionSpec = {
   allowed: 'an object with a row(row) method and an optional event(record) method',
@@ -426,13 +432,13 @@ export function resolveSettings(
     maxRows: options.maxRows ?? DEFAULTS.maxRows,
     outputStep: options.outputStep ?? 0,
     eventsOnly: options.eventsOnly ?? false,
-    outputTimes: options.outputTimes,
+    outputTimes: listOf(options.outputTimes),
     record: options.record ?? true,
     eventValues: options.eventValues ?? true,
     zeno: options.zeno ?? fromModel<'stop' | 'continue'>('zeno') ?? 'stop',
     set,
     init,
-    probes: options.probes,
+    probes: listOf(options.probes),
     progress: options.progress,
     sink: options.sink,
     dense: options.dense ?? false,

@@ -75,9 +75,9 @@ export interface SimulateOptions {
    * Rows exactly at these values of the independent variable (read off the dense output), plus
    * the before/after rows of every event: SciPy's `t_eval`. The ends of the range get a row only
    * when listed; a run that stops early still gets the row where it stopped. Every time must lie
-   * in the range; excludes `outputStep` and `eventsOnly`.
+   * in the range; excludes `outputStep` and `eventsOnly`. A typed array (Float64Array) will do.
    */
-  outputTimes?: readonly number[];
+  outputTimes?: readonly number[] | Float64Array;
   /**
    * Fill each event's `pre`, `post` and `jumps` (default true). Off, the ledger keeps when
    * and which events happened, and those three are one shared empty record: sweeps and
@@ -86,7 +86,7 @@ export interface SimulateOptions {
    */
   eventValues?: boolean;
   /** times at which to keep the state (after any event there), for boundary conditions */
-  probes?: readonly number[];
+  probes?: readonly number[] | Float64Array;
   /** called with the current time every few thousand steps (a progress bar) */
   progress?: (t: number) => void;
   /**

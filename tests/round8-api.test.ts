@@ -1,0 +1,41 @@
+/**
+ * The library's layer (round 8): messages about kinds of names, and what numeric callers pass.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileModel, Simulator } from '../src/index.js';
+
+describe('messages name a kind of name with its article', () => {
+  // (the helpers of round 8: "'E' is a algebraic", "'t' is a independent")
+  const messageOf = (source: string): string => {
+    try {
+      compileModel(source, 'm.delta');
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return '';
+  };
+  it('an algebraic variable, the independent variable, a discrete variable', () => {
+    expect(messageOf("independent t from 0 to 1\nE = 2\nx' = 1\nx(0) = 0\nE(0) = 1")).toMatch(
+      /'E' is an algebraic variable, not a state/,
+    );
+    expect(messageOf("independent t from 0 to 1\nx' = t'\nx(0) = 0")).toMatch(
+      /'t' is the independent variable; only states/,
+    );
+    expect(messageOf("independent t from 0 to 1\ndiscrete n = 0\nn = 2\nx' = 1\nx(0) = 0")).toMatch(
+      /'n' is a discrete variable and cannot be defined by an equation/,
+    );
+  });
+});
+
+describe('outputTimes and probes as a Float64Array', () => {
+  // (a numeric caller's times come as a typed array; it was refused: "got an object")
+  it('gives the rows and probes a plain array gives', () => {
+    const m = compileModel("independent t from 0 to 2\nx' = 1\nx(0) = 0", 'm.delta');
+    const typed = new Simulator(m).run({ outputTimes: Float64Array.from([1.5, 0.5]), probes: new Float64Array([1]) });
+    const plain = new Simulator(m).run({ outputTimes: [1.5, 0.5], probes: [1] });
+    expect(typed.status).toBe('ok');
+    expect(typed.rows).toEqual(plain.rows);
+    expect(typed.rows.map((r) => r[0])).toEqual([0.5, 1.5]);
+    expect(typed.probes?.[0].y[0]).toBe(1);
+  });
+});
