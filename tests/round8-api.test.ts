@@ -2,7 +2,11 @@
  * The library's layer (round 8): messages about kinds of names, and what numeric callers pass.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compileModel, Simulator } from '../src/index.js';
+import { ensureCliBuilt, runCli } from './helpers.js';
 
 describe('messages name a kind of name with its article', () => {
   // (the helpers of round 8: "'E' is a algebraic", "'t' is a independent")
@@ -37,5 +41,24 @@ describe('outputTimes and probes as a Float64Array', () => {
     expect(typed.rows).toEqual(plain.rows);
     expect(typed.rows.map((r) => r[0])).toEqual([0.5, 1.5]);
     expect(typed.probes?.[0].y[0]).toBe(1);
+  });
+});
+
+describe('values that are not finite in the outputs (docs/cli.md)', () => {
+  // JSON has no Infinity or NaN: null there; CSV writes them out
+  it('null in JSON, Infinity and NaN in CSV', () => {
+    ensureCliBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'ds-r8-'));
+    const file = join(dir, 'inf.delta');
+    writeFileSync(
+      file,
+      "independent t from 0 to 1\ndiscrete k = 0\nr = 1/k\nq = sqrt(k - 1)\nx' = 1\nx(0) = 0\noutput x, r, q\n",
+    );
+    const json = JSON.parse(runCli(['simulate', file, '--format', 'json', '--quiet']).stdout);
+    expect(json.final).toEqual({ t: 1, x: 1, r: null, q: null });
+    const csv = runCli(['simulate', file, '--format', 'csv', '--quiet']).stdout.trim().split('\n');
+    expect(csv[0]).toBe('t,x,r,q');
+    expect(csv[csv.length - 1]).toBe('1,1,Infinity,NaN');
+    rmSync(dir, { recursive: true, force: true });
   });
 });
