@@ -677,15 +677,17 @@ export class AnalyticSimulator {
     const c = pr.c;
     const bound = this.valueBound(plan, t);
     let still = false,
-      judged = false;
+      judged = false,
+      hold = 0;
     if (firedHere) {
       const pre = this.preValue[j];
+      const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
       // (a bounce leaves it as it was: still; pr.unmoved, written out)
       if (c[0] === pre) still = true;
-      else {
-        const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
+      else
         still = residueKept(c[0], pre, located) || (!plan.movesOwn && Math.abs(c[0] - pre) <= this.preBound[j] + bound);
-      }
+      // (held until it leaves that, as on the steppers: arming.ts, rearm's holdScale)
+      if (still) hold = 2 * (located + Math.abs(c[0]));
     } else {
       // (one event iteration judged, that did not fire, leaves zero; so does any at an instant
       // at the run's start: a function at zero there follows the start's rule, as on the steppers)
@@ -693,7 +695,7 @@ export class AnalyticSimulator {
     }
     // (the scale of "one instant": the tie tolerance's, whose floor is 1 near t = 0 on a unit range)
     pr.timeScale = Math.max(Math.abs(t), this.dueAt.floor);
-    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged);
+    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged, hold);
     // At an instant at the end of the range nothing follows: a contact there pushes nothing
     // through, and a crossing that cannot be told from the instant is not an event of the
     // range (range-ends.ts), a delta's excepted (y*y - 1 with y = t, at zero at

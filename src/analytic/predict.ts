@@ -68,6 +68,8 @@ export class Predictor {
     bound: number,
     /** the instant's event iteration judged it (an action moved it) and it did not fire: leaving zero, as at a start */
     judged = false,
+    /** `still`: how far from zero it is held, what its location cannot tell from zero (the stepper's hold, arming.ts) */
+    hold = 0,
   ): void {
     // (a linear event's coefficients hold on their window; the scan goes on beyond it)
     const lin = plan.linear;
@@ -96,6 +98,16 @@ export class Predictor {
         order = this.roots.order;
       // nothing moves it (masses moving together after a plastic impact): it sits at zero
       if (sign === 0) {
+        this.s = Infinity;
+        return;
+      }
+      // nor does a motion that never leaves what its location cannot tell from zero: the
+      // residue an action left at rest (x' := 0 at x = 0 of a damped spring: at rest in
+      // exact arithmetic, x = 1e-17 oscillating about 0 in double precision). Held there, as
+      // the stepper holds it until it leaves (arming.ts, leaving), its sign changes are no
+      // crossings (each one counted as a catch, n = 8 for 1), and being pushed across is no
+      // contact (linear-reach.ts).
+      if (still && lin !== null && !(lin.reach() > hold)) {
         this.s = Infinity;
         return;
       }

@@ -18,6 +18,7 @@
  * (|c|·|A|^k|x|), the scale on which zero is judged (EVENTS.md 1).
  */
 import type { LinearPropagator } from './propagator.js';
+import { LinearReach } from './linear-reach.js';
 
 /** The degree of the Taylor polynomial of a linear event's function on one window. */
 export const LINEAR_ORDER = 16; // (the remainder below squares q four times: keep it 16)
@@ -267,6 +268,16 @@ export class LinearEventFunction {
     if (margin > M) return s0;
     return bl.mu2 < 0 ? s0 + Math.log(M / margin) / -bl.mu2 : Infinity;
   }
+
+  /**
+   * A bound on |g| along the whole segment from the instant (the block's constants as they
+   * are), or Infinity where none is known (linear-reach.ts).
+   */
+  reach(): number {
+    return (this.reacher ??= new LinearReach(this.block)).reach(this.c, this.c0, this.x0);
+  }
+
+  private reacher: LinearReach | null = null;
 
   /**
    * On a pure rotation (propagator.ts, rotationFrequency), the function's value, rate and
