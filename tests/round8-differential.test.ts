@@ -74,3 +74,26 @@ describe('an action that leaves a linear block at rest: its location residue is 
     }
   });
 });
+
+describe('a linear block of three or more: a state nothing reads is no part of the others', () => {
+  // x'' = -x + 1 beside z' = x - z: one block (x, x', z) of the closed form, advanced by the
+  // exponential of its augmented matrix (expm.ts). exp(A h) has exact zeros where a state
+  // reads no other in turn (x reads nothing of z), but pivoting mixed rows and left 1e-16
+  // there: times z = 1e6 that moved x by 3.6e-11, and 1e-8 for z = 1e8. The crossing of x'
+  // moved as much, and its event fired twice, its residue then beyond its band. Exact
+  // (mpmath): x' = 0 at t = pi - atan(1/0.7) = 2.1815222911841052358, where x' := -0.8 x'
+  // keeps it (one event); x(5) = 1 + (x(t1) - 1) cos(5 - t1) = -0.15748780448739685402.
+  for (const z0 of ['1e6', '1e8']) {
+    it(`with z(0) = ${z0}: one event, and x to its own accuracy`, () => {
+      const r = simulate(
+        `independent t from 0 to 5\ndiscrete n = 0\nevent e when x' crosses do x' := -0.8*x'; n := n + 1 end\n` +
+          `x'' = -x + 1\nz' = x - z\nx(0) = 0.3; x'(0) = 1; z(0) = ${z0}`,
+      );
+      expect(r.stats.method).toBe('analytic');
+      expect({ status: r.status, n: r.final.n }).toEqual({ status: 'ok', n: 1 });
+      // (x of size 1 along a few windows: a few ulps, whatever z's size)
+      expect(Math.abs(r.events[0].t - 2.1815222911841052358)).toBeLessThan(1e-14);
+      expect(Math.abs(r.final.x - -0.15748780448739685402)).toBeLessThan(1e-14);
+    });
+  }
+});

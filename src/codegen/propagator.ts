@@ -67,6 +67,16 @@ export class LinearPropagator {
   private readonly m: Float64Array;
   private readonly e: Float64Array;
   private lastH = NaN;
+  /**
+   * general: the zero pattern of the augmented matrix [[A, b], [0, 0]] (`pattern`) and, per
+   * entry of its exponential, whether it can be nonzero (`reaches`: row i reads column j, in
+   * turn). Where it cannot, exp has an exact zero (every term of its series is one), which
+   * the Padé solve's pivoting fills with rounding: x'' = -x + 1 beside z' = x - z (one block)
+   * moved x by 2^-53 of z, 3.6e-11 for z = 1e6, and x' crossed twice.
+   */
+  private readonly pattern: Uint8Array;
+  private readonly reaches: Uint8Array;
+  private readonly stack: Int32Array;
   private readonly x: Float64Array;
   private readonly tmp: Float64Array;
 
@@ -86,6 +96,9 @@ export class LinearPropagator {
     this.expm = general ? new MatrixExponential(N) : null;
     this.m = new Float64Array(general ? N * N : 0);
     this.e = new Float64Array(general ? N * N : 0);
+    this.pattern = new Uint8Array(general ? N * N : 0).fill(2);
+    this.reaches = new Uint8Array(general ? N * N : 0);
+    this.stack = new Int32Array(general ? N : 0);
     this.x = new Float64Array(n);
     this.tmp = new Float64Array(n);
     this.equilibrium = new Float64Array(n);
@@ -94,6 +107,41 @@ export class LinearPropagator {
   }
 
   private readonly lu: Float64Array;
+
+  /** `reaches` for the current A and b, recomputed only when their zero pattern changed */
+  private prepareReaches(): void {
+    const { A, b, n, pattern, reaches } = this,
+      N = n + 1;
+    let same = true;
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j <= n; j++) {
+        const nz = (j < n ? A[i * n + j] : b[i]) !== 0 ? 1 : 0;
+        if (pattern[i * N + j] !== nz) {
+          pattern[i * N + j] = nz;
+          same = false;
+        }
+      }
+    if (same) return;
+    // (the constant row reads nothing: only its diagonal)
+    reaches.fill(0);
+    for (let i = 0; i < N; i++) {
+      reaches[i * N + i] = 1;
+      if (i === n) continue;
+      // depth-first from i along the entries it reads
+      const stack = this.stack;
+      let top = 0;
+      stack[top++] = i;
+      while (top > 0) {
+        const k = stack[--top];
+        if (k === n) continue;
+        for (let j = 0; j < N; j++)
+          if (pattern[k * N + j] && !reaches[i * N + j]) {
+            reaches[i * N + j] = 1;
+            stack[top++] = j;
+          }
+      }
+    }
+  }
 
   /** D, and the norms of D A D⁻¹ and D b */
   private prepareBalance(): void {
@@ -218,6 +266,7 @@ export class LinearPropagator {
     this.normB = nb;
     this.hasB = hasB;
     if (n === 2) this.prepare2();
+    if (n >= 2) this.prepareReaches();
     this.prepareBalance();
     this.prepareTail();
   }
@@ -409,6 +458,9 @@ export class LinearPropagator {
         m[i * N + n] = D[i] * this.b[i] * h;
       }
       this.expm!.expm(m, e);
+      // (exact zeros where no state reads the other, in turn: `reaches`)
+      const reaches = this.reaches;
+      for (let i = 0; i < N * N; i++) if (!reaches[i]) e[i] = 0;
       this.lastH = h;
     }
     const y = this.tmp;
