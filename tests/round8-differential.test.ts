@@ -75,6 +75,22 @@ describe('an action that leaves a linear block at rest: its location residue is 
   });
 });
 
+describe('a function with the zeros of one that fired, at rest with it', () => {
+  // x' falls at t = atan(1000) (x = cos t + 1000 sin t), x := 0 leaves the rotation at rest
+  // in exact arithmetic; x' rises, the same zeros, stood at the residue too, and its sign
+  // changes fired it at 3.1406 (status ok, 3 events; exact: 1, dop853 1).
+  it("x' rises beside x' falls: only x' falls fires", () => {
+    const r = simulate(
+      `independent t from 0 to 5\ndiscrete n = 0\nevent up when x' rises do x' := 0; n := n + 10 end\n` +
+        `event down when x' falls do x := 0; n := n + 1 end\nx'' = -x\nx(0) = 1; x'(0) = 1e3`,
+    );
+    expect(r.stats.method).toBe('analytic');
+    expect({ status: r.status, n: r.final.n }).toEqual({ status: 'ok', n: 1 });
+    // (mpmath: atan(1000) = 1.5697963271282297526)
+    expect(Math.abs(r.events[0].t - 1.5697963271282297526)).toBeLessThan(1e-14);
+  });
+});
+
 describe('a linear block of three or more: a state nothing reads is no part of the others', () => {
   // x'' = -x + 1 beside z' = x - z: one block (x, x', z) of the closed form, advanced by the
   // exponential of its augmented matrix (expm.ts). exp(A h) has exact zeros where a state

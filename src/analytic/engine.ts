@@ -692,6 +692,10 @@ export class AnalyticSimulator {
       // (one event iteration judged, that did not fire, leaves zero; so does any at an instant
       // at the run's start: a function at zero there follows the start's rule, as on the steppers)
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
+      // (its zeros those of one that fired here, x' rises beside x' falls: held as that one)
+      const k = start ? -1 : this.sameZeroFired(plan.watch);
+      if (k >= 0)
+        hold = 2 * (this.preBound[k] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor) + Math.abs(c[0]));
     }
     // (the scale of "one instant": the tie tolerance's, whose floor is 1 near t = 0 on a unit range)
     pr.timeScale = Math.max(Math.abs(t), this.dueAt.floor);
@@ -728,6 +732,17 @@ export class AnalyticSimulator {
       this.heap.set(j, this.pair[0], this.pair[1]);
     }
     return true;
+  }
+
+  /** An event fired at this instant whose function has the zeros of watched function w (another's), or -1. */
+  private sameZeroFired(w: number): number {
+    const m = this.model,
+      zero = m.watchInfo[w].zeroOf;
+    for (const e of this.firedNow) {
+      const v = m.events[e].watchIndex;
+      if (v >= 0 && v !== w && m.watchInfo[v].zeroOf === zero) return e;
+    }
+    return -1;
   }
 
   /**

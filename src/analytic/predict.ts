@@ -68,7 +68,7 @@ export class Predictor {
     bound: number,
     /** the instant's event iteration judged it (an action moved it) and it did not fire: leaving zero, as at a start */
     judged = false,
-    /** `still`: how far from zero it is held, what its location cannot tell from zero (the stepper's hold, arming.ts) */
+    /** its zero located at this instant (`still`, or a function with the same zeros fired): how far from zero it is held, what the location cannot tell from zero (the stepper's hold, arming.ts) */
     hold = 0,
   ): void {
     // (a linear event's coefficients hold on their window; the scan goes on beyond it)
@@ -93,21 +93,22 @@ export class Predictor {
         return;
       }
     }
+    // A motion that never leaves what its location cannot tell from zero does not cross: the
+    // residue an action left at rest (x' := 0 at x = 0 of a damped spring: at rest in exact
+    // arithmetic, x = 1e-17 oscillating about 0 in double precision). Held there, as the
+    // stepper holds it until it leaves (arming.ts, leaving), its sign changes are no
+    // crossings (each one counted as a catch, n = 8 for 1), and being pushed across is no
+    // contact (linear-reach.ts); so for a function with the same zero (x' rises beside
+    // x' falls, which fired).
+    if (hold > 0 && !start && lin !== null && !(lin.reach() > hold)) {
+      this.s = Infinity;
+      return;
+    }
     if (atZero && !start && !judged) {
       const sign = this.roots.departure(c, 0, D),
         order = this.roots.order;
       // nothing moves it (masses moving together after a plastic impact): it sits at zero
       if (sign === 0) {
-        this.s = Infinity;
-        return;
-      }
-      // nor does a motion that never leaves what its location cannot tell from zero: the
-      // residue an action left at rest (x' := 0 at x = 0 of a damped spring: at rest in
-      // exact arithmetic, x = 1e-17 oscillating about 0 in double precision). Held there, as
-      // the stepper holds it until it leaves (arming.ts, leaving), its sign changes are no
-      // crossings (each one counted as a catch, n = 8 for 1), and being pushed across is no
-      // contact (linear-reach.ts).
-      if (still && lin !== null && !(lin.reach() > hold)) {
         this.s = Infinity;
         return;
       }
