@@ -62,3 +62,36 @@ describe('values that are not finite in the outputs (docs/cli.md)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('a model written out past what the heap holds', () => {
+  // (helper 36: --set N=1e7 on the language's row ran out of memory after 70 s with a native
+  // stack trace; N = 1e5 overflowed the stack in Math.max(...states), "internal error")
+  const row = (n: number) => `independent t from 0 to 1
+parameter N = ${n}
+for i in 1:N
+  event c[i] when x[i+1] - x[i] falls
+  x[i]' = v[i]; v[i]' = 0; x[i](0) = i; v[i](0) = 0
+end
+x[N+1]' = 0; x[N+1](0) = N + 1`;
+  it('is refused with a message that names the limit and how to raise it', async () => {
+    const { setHeapBudget } = await import('../src/language/array-expressions.js');
+    setHeapBudget(48 * 2 ** 20); // 16384 elements
+    try {
+      expect(() => compileModel(row(4000), 'm.delta')).toThrow(
+        /more than 16384 elements \(statements, loop values, terms of sums\): .* more than the 48 MB of memory this process has[\s\S]*--max-old-space-size/,
+      );
+    } finally {
+      setHeapBudget(4 * 2 ** 30);
+    }
+    expect(compileModel(row(4000), 'm.delta').nStates).toBe(8001);
+  });
+  it('the largest and smallest of 1e6 numbers without spreading them into arguments', async () => {
+    const { maxOf, minOf } = await import('../src/expression/extremes.js');
+    const values = Float64Array.from({ length: 1e6 }, (_, i) => Math.sin(i));
+    expect(() => Math.max(...values)).toThrow(RangeError);
+    expect(maxOf(values)).toBe(values.reduce((a, b) => Math.max(a, b)));
+    expect(minOf(values)).toBe(values.reduce((a, b) => Math.min(a, b)));
+    expect(maxOf([1, NaN, 3])).toBeNaN();
+    expect(maxOf([])).toBe(-Infinity);
+  });
+});

@@ -15,6 +15,7 @@ import type { StopQueue } from '../driver/stop-queue.js';
 import { tieTolerance } from '../driver/time-tie.js';
 import type { EventHeap } from './heap.js';
 import type { EventPlan } from './plan.js';
+import { minOf } from '../expression/extremes.js';
 
 export class DueEvents {
   /** time events due at the current time (or a few ulps after it) that commute with the crossings processed there: the next instant, at deferredHi + deferredLo */
@@ -79,7 +80,7 @@ export class DueEvents {
           for (const e of scheduled) list.push(e);
           scheduled.length = 0;
           this.conflicting(n, list);
-        } else if (q === hi && lo === 0 && Math.min(...scheduled) < Math.min(...list)) {
+        } else if (q === hi && lo === 0 && minOf(scheduled) < minOf(list)) {
           // commuting: one instant after the other, in file order (the crossings stay in the
           // heap); a few ulps apart, each at its own time
           list.length = 0;

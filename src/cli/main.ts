@@ -27,6 +27,8 @@ import {
 } from './out-file.js';
 import { removeTemporaries } from './temporary.js';
 import { forgetModelTexts } from './model-text.js';
+import { getHeapStatistics } from 'node:v8';
+import { setHeapBudget } from '../language/array-expressions.js';
 import { escapeLines, escapeText } from '../expression/terminal-text.js';
 
 const VERSION = '0.1.0';
@@ -174,6 +176,8 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   let code: number = EXIT.ok;
+  // (a model written out past what this heap holds is refused with a message: array-expressions.ts)
+  setHeapBudget(getHeapStatistics().heap_size_limit);
   forgetModelTexts();
   const program = buildProgram((c) => {
     code = c;

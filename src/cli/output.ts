@@ -4,6 +4,7 @@
  */
 import type { SimulationResult } from '../driver/index.js';
 import type { StreamOut } from './out-file.js';
+import { maxOf } from '../expression/extremes.js';
 
 export { emit, StreamOut } from './out-file.js';
 
@@ -28,7 +29,7 @@ export function toCsv(columns: readonly string[], rows: readonly (readonly unkno
 /** A plain aligned table. */
 export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? formatValue(c) : c)))];
-  const widths = header.map((_, j) => Math.max(...cells.map((r) => String(r[j] ?? '').length)));
+  const widths = header.map((_, j) => maxOf(cells.map((r) => String(r[j] ?? '').length)));
   return cells
     .map((r) =>
       r

@@ -7,6 +7,7 @@ import { toText } from '../expression/expr.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { Stepper } from '../integrators/stepper.js';
 import type { Workspace } from './workspace.js';
+import { minOf } from '../expression/extremes.js';
 
 /** halvings of a step's chord that a jump of the right-hand side must survive (2^-30 of the step) */
 const JUMP_BISECTIONS = 30;
@@ -463,7 +464,7 @@ export class Diagnosis {
     const one = states.length + (escaped >= 0 ? 1 : 0) === 1;
     // the atol that holds the smallest of them to rtol of its size
     const sizes = [...states, ...(escaped >= 0 ? [escaped] : [])].map((i) => Math.max(hi[i], -lo[i]));
-    const suggest = (rtol > 0 ? rtol : 1e-6) * Math.min(...sizes);
+    const suggest = (rtol > 0 ? rtol : 1e-6) * minOf(sizes);
     return `${parts.join('; ')}: ${one ? 'its' : 'their'} error was held to ±atol, not to rtol of ${one ? 'its' : 'their'} size, so ${one ? 'its' : 'their'} sign may be the error's, and the solution may have followed it elsewhere (a concentration below zero); to control ${one ? 'it' : 'them'}, give a smaller atol (--atol), about ${suggest.toPrecision(1)} or below`;
   }
 

@@ -358,7 +358,7 @@ export class Firing {
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS)
         return { count, stopped, stopper, iterationFailed: true, fired: all, sliding: -1, flowFailed: null };
-      all.push(...round);
+      for (const k of round) all.push(k);
       const preValues = withValues ? rec.values(t, ws.outPre) : NO_VALUES;
       ws.yOut.set(ws.y);
       ws.dOut.set(ws.d);

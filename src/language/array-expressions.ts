@@ -21,8 +21,27 @@ export interface ExpandOptions {
   set?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
 }
 
-/** Largest range one loop may have (and `arrays.ts`: most statements a model may write out). */
+/** Largest range one loop may have (and `wrote`: most elements a model may write out). */
 const MAX_RANGE = 10_000_000;
+
+/**
+ * What one written-out element (a statement, a loop value, a term of a sum, a value of a
+ * comprehension) costs through transform, compile and a run, about: a row of 1e5 spheres,
+ * 1.1e6 elements, peaked at 3.1 GB; its 1e7 ran out of memory after 70 s with a native stack
+ * trace, and 2e6 before its first statement. The most a model may write out is the heap over this.
+ */
+const BYTES_PER_ELEMENT = 3072;
+/** The heap a run may use: 4 GiB (Node's default on 64-bit machines) unless the process says (setHeapBudget). */
+let heapBytes = 4 * 2 ** 30;
+
+/**
+ * Tells the array expansion how much memory this process has (the command line and the Node
+ * entry pass V8's heap_size_limit, which --max-old-space-size raises), so that a model too
+ * large for it is refused with a message before it runs the process out of memory.
+ */
+export function setHeapBudget(bytes: number): void {
+  if (Number.isFinite(bytes) && bytes > 0) heapBytes = bytes;
+}
 
 type DefinitionKind = 'declared' | 'event' | 'situation' | 'algebraic' | 'state' | 'rule';
 
@@ -75,6 +94,22 @@ export class ExpressionExpander {
     return this.r.at(span, what, hint);
   }
 
+  /** elements written out so far, and the most this heap holds (BYTES_PER_ELEMENT) */
+  private written = 0;
+  private readonly maxWritten = Math.max(10_000, Math.floor(heapBytes / BYTES_PER_ELEMENT));
+
+  /** Counts one element written out at `span` (a statement, a loop value); refused past the heap's worth. */
+  protected wrote(span: Span): void {
+    if (++this.written <= this.maxWritten) return;
+    const memory =
+      heapBytes >= 2 ** 30 ? `${(heapBytes / 2 ** 30).toFixed(1)} GB` : `${Math.round(heapBytes / 2 ** 20)} MB`;
+    throw this.fail(
+      this.sp(span),
+      `the model writes out more than ${this.maxWritten} elements (statements, loop values, terms of sums): at about ${BYTES_PER_ELEMENT / 1024} KB each through transform and run, more than the ${memory} of memory this process has`,
+      'Use smaller ranges, or give Node more memory: NODE_OPTIONS=--max-old-space-size=16384 (in MB) lets deltastep write out about four times as many.',
+    );
+  }
+
   // -------------------------------------------------------------------------
   // Spans and scope
 
@@ -93,6 +128,7 @@ export class ExpressionExpander {
   }
 
   protected bind(variable: string, variableSpan: Span, value: number, frame: LoopFrame | null): void {
+    this.wrote(variableSpan);
     if (this.bound.has(variable)) {
       throw this.fail(
         variableSpan,

@@ -26,6 +26,7 @@ import {
 import { originOf } from '../language/array-origins.js';
 import { attachSegments, segmentsLatex, segmentsLines, type SegmentsPart } from './segments.js';
 import type { Expr, Span } from '../expression/ast.js';
+import { maxOf } from '../expression/extremes.js';
 
 /** How many scheduled times `transform` lists per event before it says "and N more". */
 const MAX_LISTED_TIMES = 1000;
@@ -457,7 +458,7 @@ export function formatText(r: TransformReport): string {
       ...r.parameters.map((q) => `  ${q.name} = ${q.value}${q.unknown ? '   (unknown: found by shoot)' : ''}`),
     );
   lines.push('', 'states (first-order system)');
-  const width = Math.max(...r.states.map((s) => s.name.length), 4);
+  const width = Math.max(maxOf(r.states.map((s) => s.name.length)), 4);
   for (const s of r.states)
     lines.push(`  ${s.name.padEnd(width)}  stands for ${s.standsFor.padEnd(12)} initial ${s.initial}`);
   mark(h?.states, r.states.length);
@@ -487,7 +488,7 @@ export function formatText(r: TransformReport): string {
   if (r.boundaryConditions.length)
     lines.push('', 'boundary conditions (for shoot)', ...r.boundaryConditions.map((b) => `  ${b}`));
   if (r.warnings.length) lines.push('', 'notes', ...r.warnings.map((w) => `  - ${w}`));
-  if (r.segments) lines.push(...segmentsLines(r as SegmentsPart));
+  if (r.segments) for (const line of segmentsLines(r as SegmentsPart)) lines.push(line);
   // an array model: its copies folded back into loops (fold.ts)
   hints.length = lines.length;
   // (an event's `from: event ...` line is its statement as written, in its own loop's variable)
@@ -612,7 +613,7 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
         { extents },
       ).map((l) => `%${l}`),
     );
-  if (r.segments) out.push(...segmentsLatex(r as SegmentsPart, extents));
+  if (r.segments) for (const line of segmentsLatex(r as SegmentsPart, extents)) out.push(line);
   return out.join('\n') + '\n';
 }
 

@@ -35,6 +35,7 @@ import {
   type LinearFunction,
   type LinearSystem,
 } from './linear.js';
+import { maxOf } from '../expression/extremes.js';
 
 /** The highest degree in t kept in closed form (Lie derivatives beyond it grow; the roots would be ill-conditioned). */
 export const MAX_DEGREE = 16;
@@ -231,7 +232,7 @@ export function analyseStructure(sys: FirstOrderSystem): SystemStructure {
   });
 
   const groupOf = connectedParts(n, edges);
-  const groupCount = n === 0 ? 0 : Math.max(...groupOf) + 1;
+  const groupCount = n === 0 ? 0 : maxOf(groupOf) + 1;
   const groups = Array.from({ length: groupCount }, () => ({
     states: [] as number[],
     degree: 0,

@@ -176,7 +176,10 @@ export class DeltaEvents extends Representation {
       ev.actions.push({ kind: 'marcus', jumps: flows });
     } else {
       // Jumps go before the user's own actions so that a `stop` never hides them; all read pre-event values anyway.
-      ev.actions.unshift(...jumps.map(asJump));
+      // (spliced in a loop: one event's jumps can be a row of 1e5, too many for arguments)
+      const own = ev.actions.splice(0);
+      for (const j of jumps) ev.actions.push(asJump(j));
+      for (const a of own) ev.actions.push(a);
     }
   }
 }
