@@ -147,7 +147,7 @@ describe('generated models run to a status or a positioned ModelError', () => {
         const f = families.get(c.family) ?? new Map<Outcome, number>();
         families.set(c.family, f.set(o, (f.get(o) ?? 0) + 1));
       }),
-      { seed: 13_2026, numRuns: RUNS },
+      { seed: Number(process.env.FUZZ_SEED ?? 13_2026), numRuns: RUNS },
     );
     if (process.env.FUZZ_RUNS) {
       const errors = finds.filter((f) => f.kind === 'internal error').length;
