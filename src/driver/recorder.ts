@@ -169,7 +169,9 @@ export class Recorder {
 
   /** The row of (t, y, d) after an accepted step (only when every step is recorded). */
   stepRow(t: number, y: Float64Array, d: Float64Array): void {
-    if (!this.everyStep) return;
+    // (steps closer than an ulp of t, which the time origin's two doubles allow, share the
+    // row of the first: two rows at one t mean an event, CLI.md)
+    if (!this.everyStep || (this.lastWasStep && this.lastT === t)) return;
     const ws = this.ws;
     ws.model.outputs(t, y, ws.p, d, ws.sw, this.out);
     this.push(t, this.out, true);

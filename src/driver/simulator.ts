@@ -19,6 +19,7 @@
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { FIRST_STEP_FAC_MAX } from '../integrators/controller.js';
+import { minStepSize } from '../integrators/stepper-base.js';
 import type { Stepper } from '../integrators/stepper.js';
 import { ScheduleError } from '../codegen/event-times.js';
 import { ZenoWatch } from './zeno.js';
@@ -290,13 +291,14 @@ export class Simulator {
       if (st.steps + st.rejected >= rs.maxSteps)
         return this.failSteps(rs, `more than ${rs.maxSteps} steps by ${m.system.independent} = ${rs.t}`);
       const outcome = stepper.step(stopLocal);
+      if (outcome === 'stepSizeUnderflow' && this.rebase(stepper)) return null;
       if (outcome !== 'accepted') {
         const at = origin.abs(stepper.t);
         const what =
           outcome === 'nonFinite'
             ? this.diagnosis.describeNonFinite(stepper, stepper.t, stopLocal)
             : stepper.adaptive
-              ? `the step size fell below the resolution of ${m.system.independent} (the solution changes too fast: a singularity or an extremely stiff problem)`
+              ? this.underflowMessage(stepper)
               : `the fixed step of ${stepper.method}${'hFixed' in stepper ? ` (${String(stepper.hFixed)})` : ''} is below the resolution of ${m.system.independent} (by default it is a thousandth of the range): give a larger step (option step, --step) or an adaptive method`;
         return failed(`${what}, at ${m.system.independent} = ${at}`, at, stepper.y);
       }
@@ -631,6 +633,45 @@ export class Simulator {
     if (outcome.stopped)
       return { kind: 'stopped', message: `stopped by event ${outcome.stopper} at ${sys.independent} = ${at}` };
     return null;
+  }
+
+  /**
+   * A step size that fell below the resolution of the stepper's own t, far from the time
+   * origin (no event for a long while): the origin moves to where the stepper stands and it
+   * restarts there, where its t resolves steps down to the absolute time's two doubles (the
+   * rows of steps closer than an ulp of t share one: recorder.ts, stepRow). Van
+   * der Pol with mu = 1e6 at rtol 1e-11 needs steps of 2e-9 in its fast transitions at
+   * t = 8e5, below 16 ulps of t (2.9e-9): radau5 and rodas failed there. False (the run then
+   * fails) when the stepper is near the origin already: its steps are what the problem needs.
+   */
+  private rebase(stepper: Stepper): boolean {
+    if (!stepper.adaptive || !(Math.abs(stepper.t) > 1e6 * Math.abs(stepper.hLast))) return false;
+    const ws = this.ws;
+    ws.y.set(stepper.y);
+    ws.origin.moveTo(stepper.t);
+    this.restartAtOrigin(stepper, Math.abs(stepper.hLast));
+    this.guard.restart(stepper);
+    this.refreshWatch(ws.origin.abs(0), ws.y, ws.d);
+    return true;
+  }
+
+  /**
+   * A step size that fell below the resolution of t at `at`: what that resolution is, and what
+   * takes longer steps. (Van der Pol with mu = 1e6 at rtol 1e-11: rodas needs steps below 16 ulps
+   * of t = 8e5 in the fast transition, where radau5, of order 5, and auto finish.)
+   */
+  private underflowMessage(stepper: Stepper): string {
+    const x = this.model.system.independent;
+    // (the stepper's own floor: 16 ulps of its t, or of the absolute time's double once rebased)
+    const resolution = Math.max(minStepSize(stepper.t), stepper.minStep);
+    const higher: Partial<Record<string, string>> = {
+      rodas: 'radau5, of order 5, takes longer steps at tight tolerances (--method radau5, or auto)',
+      dopri5:
+        'dop853, of order 8, takes longer steps at tight tolerances (--method dop853), and auto an implicit method where it is stiff',
+      dop853: 'auto takes an implicit method where the problem is stiff',
+    };
+    const hint = higher[stepper.method];
+    return `the step size fell below the resolution of ${x} (${resolution.toPrecision(2)} there: shorter steps cannot be told apart): the solution changes faster than ${stepper.method} at rtol ${this.crossings.rtol.toExponential()} can follow (a singularity, or a very fast transition of a stiff problem)${hint ? `; ${hint}, or loosen rtol` : '; loosen rtol'}`;
   }
 
   /** A delta's argument that touches zero near `at` (stepper's t): the run fails before it. */
