@@ -139,7 +139,9 @@ export interface EventSpec {
 
 /**
  * A relation, `step` or `sign` in a right-hand side: the integrator stops at its switching
- * function's zeros and holds its value fixed within a step.
+ * function's zeros and holds its value fixed within a step. Only those whose function moves
+ * between events (reads t or a state): a relation of parameters, discrete and step variables
+ * is evaluated as it stands, with the run's values.
  */
 export interface SwitchingFunction {
   /** the function whose sign decides the primitive */

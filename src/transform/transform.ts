@@ -195,11 +195,31 @@ class Transformer extends EventBuilder {
         } else if (n.kind === 'call' && (n.name === 'step' || n.name === 'sign')) {
           sw = { g: n.args[0], rate: this.totalDerivative(n.args[0]), primitive: n.name, source: toText(n) };
         }
-        if (sw) found.set(switchKey(sw), sw);
+        // A relation of constants between events (parameters, discrete and step variables)
+        // never switches along a motion: its value changes only at events, where every path
+        // restarts and reads it anew, so it is no switching function. It is compiled as the
+        // comparison itself, with the run's values (a sweep's new parameters included), and
+        // the analytic path, which treats those names as constants, keeps its closed forms.
+        if (sw && this.moves(sw.g)) found.set(switchKey(sw), sw);
       });
     for (const q of equations) scan(q.rhs);
     return [...found.values()];
   }
+
+  /** Whether e moves between events: it reads t or a state, directly or through named values. */
+  private moves(e: Expr): boolean {
+    let moving = this.movingNamed;
+    if (!moving) {
+      // once, in dependency order (the order of namedValues): no recursion down a long chain
+      const set = new Set<string>();
+      for (const v of this.namedValues)
+        if (firstReference(v.expr, (k) => k === this.t || this.rhsOfSlot.has(k) || set.has(k)) !== undefined)
+          set.add(v.name);
+      moving = this.movingNamed = set;
+    }
+    return firstReference(e, (k) => k === this.t || this.rhsOfSlot.has(k) || moving.has(k)) !== undefined;
+  }
+  private movingNamed: Set<string> | undefined;
 
   private outputs(): OutputColumn[] {
     const m = this.model;
