@@ -656,7 +656,7 @@ export class Simulator {
   }
 
   /**
-   * A step size that fell below the resolution of t at `at`: what that resolution is, and what
+   * A step size that fell below the resolution of t where the stepper stands: what that resolution is, and what
    * takes longer steps. (Van der Pol with mu = 1e6 at rtol 1e-11: rodas needs steps below 16 ulps
    * of t = 8e5 in the fast transition, where radau5, of order 5, and auto finish.)
    */
