@@ -77,6 +77,18 @@ output x[1], x[N], E, hits
   });
 });
 
+/** Spheres 1 and 2 (x1 = 0.6 - 0.2 t, x2 = 0.9 - 0.3 t) reaching the wall x = 0 together at t = 3, restitution e. */
+function twoAtTheWall(e: number): string {
+  return `independent t from 0 to 10
+parameter e = ${e}
+discrete hits = 0
+event wl when x1 falls do hits := hits + 1; v1 := -e*v1 end
+event c1 when x2 - x1 falls do hits := hits + 1; v1 := v1 - (1 + e)/2*(v1 - v2); v2 := v2 + (1 + e)/2*(v1 - v2) end
+x1' = v1; x2' = v2; v1' = 0; v2' = 0
+x1(0) = 0.6; x2(0) = 0.9; v1(0) = -0.2; v2(0) = -0.3
+`;
+}
+
 describe('an impact another event of its instant turns back fires again', () => {
   // Spheres 1 and 2 (x1 = 0.6 - 0.2 t, x2 = 0.9 - 0.3 t, e = 1) reach the wall x = 0 together
   // at t = 3, exactly in doubles on the analytic path and dopri5. wl and c1 fire in one round,
@@ -85,14 +97,7 @@ describe('an impact another event of its instant turns back fires again', () => 
   // undone, and it fires again (then c1, then wl: v1 = 0.2, v2 = 0.3, five impacts; energy
   // kept). Both paths had left wl out of event iteration because it fired in the round, and
   // sphere 1 passed through the wall: x1(10) = -2.1, x2(10) = -1.4, status ok (exact 1.4, 2.1).
-  const model = `independent t from 0 to 10
-parameter e = 1
-discrete hits = 0
-event wl when x1 falls do hits := hits + 1; v1 := -e*v1 end
-event c1 when x2 - x1 falls do hits := hits + 1; v1 := v1 - (1 + e)/2*(v1 - v2); v2 := v2 + (1 + e)/2*(v1 - v2) end
-x1' = v1; x2' = v2; v1' = 0; v2' = 0
-x1(0) = 0.6; x2(0) = 0.9; v1(0) = -0.2; v2(0) = -0.3
-`;
+  const model = twoAtTheWall(1);
   it.each(['auto', 'dopri5', 'rodas', 'radau5', 'dop853'] as MethodName[])(
     '%s: the spheres leave the wall',
     (method) => {
@@ -119,14 +124,7 @@ describe('an impact another event of its instant turns back: inelastic (e = 0.5)
   // of its location: judged on the rate after the first round, that residue was no longer
   // "at zero", c1 did not fire again, and sphere 2 passed through sphere 1 (x2(10) = -1.575 <
   // x1(10) = 0.9625, status ok). A located zero's residue is now taken before any action.
-  const model = `independent t from 0 to 10
-parameter e = 0.5
-discrete hits = 0
-event wl when x1 falls do hits := hits + 1; v1 := -e*v1 end
-event c1 when x2 - x1 falls do hits := hits + 1; v1 := v1 - (1 + e)/2*(v1 - v2); v2 := v2 + (1 + e)/2*(v1 - v2) end
-x1' = v1; x2' = v2; v1' = 0; v2' = 0
-x1(0) = 0.6; x2(0) = 0.9; v1(0) = -0.2; v2(0) = -0.3
-`;
+  const model = twoAtTheWall(0.5);
   it.each(['auto', 'dopri5'] as MethodName[])('%s: one instant, six impacts, exact velocities', (method) => {
     const r = simulate(model, { method, eventsOnly: true });
     expect(r.status, r.message ?? '').toBe('ok');

@@ -82,38 +82,33 @@ function lineMax(J: Float64Array, n: number, i: number, by: 'row' | 'column'): n
 }
 
 /**
- * What makes J (a difference Jacobian, n×n row-major) singular because of the conditions
- * themselves, or null when nothing of the kind shows. `theta` is the relative noise of J's
- * entries (about the square root of the integration's relative noise); R the residuals there.
- * `later`, for a Jacobian past the first guess, names the iterate (`H = 137.4, iteration 30`):
+ * What makes the difference Jacobian `at.J` singular because of the conditions themselves, or
+ * null when nothing of the kind shows. `later`, for a Jacobian past the first guess, names the iterate (`H = 137.4, iteration 30`):
  * what shows there may hold only there, where the iteration went (a rope shorter than its
  * span flattens every condition's response to H as H grows), so the message says so rather
  * than blame the model.
  */
-export function conditionConflict(
-  J: Float64Array,
-  n: number,
-  R: Float64Array,
-  tolerance: (i: number) => number,
-  names: readonly string[],
-  labels: readonly string[],
-  theta: number,
-  later: string | null = null,
-): string | null {
-  const found = structuralConflict(J, n, R, tolerance, names, labels, theta);
+export function conditionConflict(at: JacobianAt, later: string | null = null): string | null {
+  const found = structuralConflict(at);
   if (found === null || later === null) return found;
   return `at ${later} ${found.replace(/\. Replace one with a condition on something else$|; make (it a parameter|them parameters) or add a condition that (it affects|they affect)$/, '')}, though not at the first guess: the iteration went where the conditions stop responding, which often means they have no solution near it; try another guess (or, if nothing depends on an unknown anywhere, make it a parameter)`;
 }
 
-function structuralConflict(
-  J: Float64Array,
-  n: number,
-  R: Float64Array,
-  tolerance: (i: number) => number,
-  names: readonly string[],
-  labels: readonly string[],
-  theta: number,
-): string | null {
+/** A difference Jacobian and what conditionConflict reads beside it. */
+export interface JacobianAt {
+  /** n×n, row-major */
+  J: Float64Array;
+  n: number;
+  /** the residuals there, and each one's tolerance */
+  R: Float64Array;
+  tolerance: (i: number) => number;
+  names: readonly string[];
+  labels: readonly string[];
+  /** the relative noise of J's entries (about the square root of the integration's relative noise) */
+  theta: number;
+}
+
+function structuralConflict({ J, n, R, tolerance, names, labels, theta }: JacobianAt): string | null {
   let scale = 0;
   for (let k = 0; k < n * n; k++) scale = Math.max(scale, Math.abs(J[k]));
   if (!(scale > 0))

@@ -345,7 +345,11 @@ class Newton {
     const { R, res } = this;
     const theta = 10 * Math.sqrt(Math.max(this.rtol, Number.EPSILON));
     const later = k > 0 ? `${res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ')} (iteration ${k})` : null;
-    return conditionConflict(this.J, this.n, R, (i) => res.tolerance(i, R[i]), res.names, res.labels, theta, later);
+    const tolerance = (i: number) => res.tolerance(i, R[i]);
+    return conditionConflict(
+      { J: this.J, n: this.n, R, tolerance, names: res.names, labels: res.labels, theta },
+      later,
+    );
   }
 
   private jacobianFailure(): string {
