@@ -64,6 +64,12 @@ export class AnalyticSimulator {
   private readonly preValue: Float64Array;
   private readonly preBound: Float64Array;
   private readonly preApproach: Int8Array;
+  /**
+   * per event: the band its function is held in at the zero it fired at, where its last
+   * prediction left it at rest there (0 at an exact zero; NaN: not held); event iteration and later predictions
+   * read it (driver/firing.ts, HeldZeros)
+   */
+  private readonly restBand: Float64Array;
   /** per event: the time it last fired (NaN: not yet) */
   private readonly lastAt: Float64Array;
   /**
@@ -151,6 +157,11 @@ export class AnalyticSimulator {
       (k) => this.plans[k].finiteRisk,
     );
     this.firing = new AnalyticFiring(this.ws, this.recorder, this.plans, (k) => this.bring(this.plans[k].touch));
+    this.firing.held = {
+      band: (w) => this.restBand[(this.model.watchInfo[w] as { event: number }).event],
+      leave: (w) => (this.restBand[(this.model.watchInfo[w] as { event: number }).event] = NaN),
+      turn: () => {},
+    };
     this.zeno = new ZenoWatch(model.events.length);
     this.diagnosis = new Diagnosis(this.ws);
     const n = model.events.length;
@@ -161,6 +172,7 @@ export class AnalyticSimulator {
     this.preValue = new Float64Array(n);
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
+    this.restBand = new Float64Array(n).fill(NaN);
     this.lastAt = new Float64Array(n);
     this.turnedAt = new Float64Array(n);
     this.predicted = new RoundMarks(n);
@@ -279,6 +291,7 @@ export class AnalyticSimulator {
     this.unresolved.fill(0);
     this.lastAt.fill(NaN);
     this.turnedAt.fill(NaN);
+    this.restBand.fill(NaN);
     // (setting an array's length is a call into the runtime: only when there is something to drop)
     if (this.dueAt.deferred.length > 0) this.dueAt.deferred.length = 0;
     this.predicted.clear();
@@ -696,10 +709,18 @@ export class AnalyticSimulator {
       const k = start ? -1 : this.sameZeroFired(plan.watch);
       if (k >= 0)
         hold = 2 * (this.preBound[k] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor) + Math.abs(c[0]));
+      else if (!start && !judged && Math.abs(c[0]) <= this.restBand[j]) {
+        // (held at rest at the zero it fired at, an earlier instant's, and left there by this
+        // one's actions: still at that zero, and it leaves it the way they turned it; the
+        // residue's sign is noise, as on the steppers: driver/firing.ts, HeldZeros)
+        still = true;
+        hold = this.restBand[j];
+      }
     }
     // (the scale of "one instant": the tie tolerance's, whose floor is 1 near t = 0 on a unit range)
     pr.timeScale = Math.max(Math.abs(t), this.dueAt.floor);
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged, hold);
+    this.restBand[j] = pr.resting ? hold : NaN;
     // At an instant at the end of the range nothing follows: a contact there pushes nothing
     // through, and a crossing that cannot be told from the instant is not an event of the
     // range (range-ends.ts), a delta's excepted (y*y - 1 with y = t, at zero at

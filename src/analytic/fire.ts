@@ -15,6 +15,10 @@ import {
   sideBefore,
   afterAlone,
   rateSign,
+  heldThrough,
+  LEFT_ZERO,
+  NOT_HELD,
+  type HeldZeros,
   undoneImpacts,
   zeroFiredHere,
   type FireOutcome,
@@ -55,6 +59,8 @@ export class AnalyticFiring {
   private readonly movedNow: RoundMarks;
   /** the watched functions the current instant's event iteration judged */
   private readonly judgedSet: RoundMarks;
+  /** the functions held at rest at their own zero since an earlier instant (the engine sets it) */
+  held: HeldZeros | null = null;
   /** per function whose zero was located at the instant (residueSet): its value there before any action */
   private readonly residue: Float64Array;
   private readonly residueSet: RoundMarks;
@@ -350,6 +356,11 @@ export class AnalyticFiring {
       const e = (m.watchInfo[k] as { event: number }).event;
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
+      // (held at rest at its own zero since an earlier instant: it leaves zero, or stays there
+      // and is predicted from it, engine.ts; as on the steppers)
+      const held = firedHere ? NOT_HELD : heldThrough(this.held, k, before, after);
+      if (held === LEFT_ZERO) this.judgedSet.add(k);
+      if (held !== NOT_HELD) continue;
       const dt = tieTolerance(t, this.tieFloor);
       // where its zero was located at this instant, a value within its rounding and the
       // location's is that zero: the sign of the residue is noise (x = 0.1 t at 0.3, located

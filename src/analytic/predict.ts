@@ -35,6 +35,8 @@ export class Predictor {
   /** the last prediction: what it found, and where (s from the instant; Infinity: no crossing ahead) */
   outcome: Outcome = 'crossing';
   s = Infinity;
+  /** the last prediction held the function at the zero its event fired at, at rest there (within `hold`) */
+  resting = false;
   /** |t| of the instant predicted from (set by the engine): the scale of a place's precision */
   timeScale = 0;
   private readonly roots = new PolynomialRoots();
@@ -78,6 +80,7 @@ export class Predictor {
       D = plan.degree,
       dir = plan.dir;
     this.outcome = 'crossing';
+    this.resting = false;
     const atZero = still || !(Math.abs(c[0]) > bound);
     if (atZero && start && dir !== 0 && plan.touchesOwn && !plan.movesOwn) {
       // At rest at its zero at the start (zero rate), pushed across in its direction, by a
@@ -102,6 +105,7 @@ export class Predictor {
     // x' falls, which fired).
     if (hold > 0 && !start && lin !== null && !(lin.reach() > hold)) {
       this.s = Infinity;
+      this.resting = true;
       return;
     }
     if (atZero && !start && !judged) {
@@ -110,6 +114,7 @@ export class Predictor {
       // nothing moves it (masses moving together after a plastic impact): it sits at zero
       if (sign === 0) {
         this.s = Infinity;
+        this.resting = still || hold > 0;
         return;
       }
       if (still) {

@@ -278,6 +278,35 @@ export class Arming {
     this.sitting[w] = 0;
   }
 
+  /**
+   * The band function k is held in at the zero its event fired at, at an earlier instant (what
+   * its location cannot tell from zero; 0 at an exact zero), or NaN when it is not held at a
+   * zero of finite size.
+   * Event iteration reads it (firing.ts, HeldZeros): within it the function is at its zero,
+   * whatever the residue's sign.
+   */
+  band(k: number): number {
+    const scale = this.holdScale[k];
+    return this.held[k] && !this.isBoolean[k] && scale >= 0 && scale < Infinity ? scale : NaN;
+  }
+
+  /** Function k, held at its zero, was moved off it by another event's action: armed as it stands. */
+  leave(k: number): void {
+    this.arm(k);
+  }
+
+  /**
+   * Function k, held at its zero, was left there by another event's action that changed its
+   * motion: it leaves the zero the way its rate now points (`rate`, beyond its rounding
+   * `rateBound`; at rest, as it was). A sitting one stays sitting: pushed across, a contact.
+   */
+  turn(k: number, rate: number, rateBound: number): void {
+    if (!(Math.abs(rate) > 4 * rateBound)) return;
+    this.holdSide[k] = Math.sign(this.ws.dir * rate);
+    this.holdRate[k] = Math.abs(rate);
+    this.unturned[k] = 0;
+  }
+
   /** whether held function w, fired at its zero, leaves it towards the side it fired into */
   leavesAcross(w: number): boolean {
     return this.holdSide[w] !== 0 && this.holdSide[w] === -this.sittingFrom[w];

@@ -53,6 +53,48 @@ interface Flow {
   t: number;
 }
 
+/**
+ * The functions held at the zero their own event fired at, at an earlier instant: by Arming on
+ * the steppers, by the engine's rest on the analytic path (a residue an action left at rest).
+ * Such a function fires again only once it has left zero and crossed (MODEL-LANGUAGE,
+ * Events): another event's action that moves it off its zero, even by a jump, makes it leave
+ * zero, whatever the sign of its residue, which is the location's noise (a delta kicking x'
+ * from 1e-17 to 1 fired `x' crosses` where the residue was negative, on either path); one that
+ * leaves it there and turns its motion sends it off that way (x := x + 1 on a spring at rest:
+ * x' leaves zero downwards, and fires where it comes back up).
+ */
+export interface HeldZeros {
+  /** the band function k is held in (what its location cannot tell from zero; 0 at an exact zero), or NaN: not held */
+  band(k: number): number;
+  /** k was moved off its zero by an action: armed as it stands */
+  leave(k: number): void;
+  /** k was left at its zero by an action, with the rate `rate` (its rounding `rateBound`) */
+  turn(k: number, rate: number, rateBound: number): void;
+}
+
+/**
+ * Event iteration on a function held at its own zero (HeldZeros) that a round's actions
+ * touched, its zero not located at this instant. Never a crossing: LEFT_ZERO when it was
+ * within its band before the round and the round moved it beyond (told to leave), KEPT_AT_ZERO
+ * when it is still within it (told its new rate); NOT_HELD: not held there, judged as any
+ * other (judgeAcross).
+ */
+export function heldThrough(held: HeldZeros | null, k: number, before: FunctionPoint, after: FunctionPoint): number {
+  const band = held === null ? NaN : held.band(k);
+  if (!(Math.abs(before.g) <= band)) return NOT_HELD;
+  if (!(Math.abs(after.g) <= band)) {
+    held!.leave(k);
+    return LEFT_ZERO;
+  }
+  held!.turn(k, after.rate, after.rateBound);
+  return KEPT_AT_ZERO;
+}
+
+/** heldThrough's verdicts */
+export const NOT_HELD = 0,
+  LEFT_ZERO = 1,
+  KEPT_AT_ZERO = 2;
+
 /** Whether a crossing from the side `signBefore` (in the order of t) is one `direction` names. */
 export function matches(direction: 'rises' | 'falls' | 'crosses', signBefore: number): boolean {
   return direction === 'crosses' || (direction === 'rises' ? signBefore < 0 : signBefore > 0);
@@ -295,6 +337,8 @@ export class Firing {
   private readonly residueSet: RoundMarks;
   /** the functions the last instant's event iteration judged (sentAcross) */
   private readonly judgedSet: RoundMarks;
+  /** the functions held at their own zero since an earlier instant (the simulator sets it: Arming) */
+  held: HeldZeros | null = null;
 
   constructor(
     private readonly ws: Workspace,
@@ -392,6 +436,10 @@ export class Firing {
           const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
             after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
           const firedHere = zeroFiredHere(m, k, all);
+          // (held at its own zero since an earlier instant: it leaves zero, or stays there)
+          const held = firedHere ? NOT_HELD : heldThrough(this.held, k, before, after);
+          if (held === LEFT_ZERO) this.judgedSet.add(k);
+          if (held !== NOT_HELD) continue;
           // Where its zero was located at this instant, a value within its rounding and the
           // location's is that zero: the residue's sign is noise, and an action that then moves
           // it away is a reset, not a crossing from the residue's side (x := x + 0.5 at x - th
