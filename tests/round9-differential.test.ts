@@ -65,6 +65,44 @@ describe('a function held at its own zero that another instant moves off it has 
   });
 });
 
+describe('a residue a catch left at rest on a stepper: the method error below atol is no motion', () => {
+  // x' := 0 at x falls leaves a damped spring at rest in exact arithmetic (x stays 0). On a
+  // stepper x keeps the location's residue, and from there the solution is the method's
+  // error, controlled to atol, not to the residue's size: it grew to 4e-10, crossed zero and
+  // was caught again (dop853: n = 2 then a false "persisting contact"; 3 events with status
+  // ok on the critically damped spring; dopri5 at rtol 1e-12: n = 2, ok), or was read as the
+  // motion pushing x across at once (dopri5 at the defaults: "persisting contact").
+  const caught = (body: string) =>
+    `independent t from 0 to 20\ndiscrete n = 0\nevent catch when x falls do x' := 0; n := n + 1 end\n${body}`;
+  // exact (mpmath): the one catch of each
+  const springs: [string, number][] = [
+    ["x'' = -4*x - 0.5*x'\nx(0) = 1; x'(0) = 1", 1.0749010676084975597],
+    // (critically damped: x = e^{-2t} (1 - 5t); overdamped: x = (8 e^{-4t} - 5 e^{-t}) / 3)
+    ["x'' = -4*x - 4*x'\nx(0) = 1; x'(0) = -7", 0.2],
+    ["x'' = -4*x - 5*x'\nx(0) = 1; x'(0) = -9", Math.log(1.6) / 3],
+  ];
+  const settings: [RunMethod, { rtol?: number; atol?: number }][] = [
+    ['dopri5', {}],
+    ['dopri5', { rtol: 1e-12 }],
+    ['dop853', {}],
+    ['dop853', { rtol: 1e-12, atol: 1e-14 }],
+    ['rk4', {}],
+    ['rodas', {}],
+    ['radau5', {}],
+  ];
+
+  it.each(settings)('%s %o: caught once, at rest after it', (method, tolerances) => {
+    for (const [body, t1] of springs) {
+      const r = simulate(caught(body), { method, ...tolerances });
+      expect({ body, status: r.status, n: r.final.n }).toEqual({ body, status: 'ok', n: 1 });
+      // (located on the stepper's solution: its error at these tolerances, 1e-6 of the unit scale)
+      expect(Math.abs(r.events[0].t - t1)).toBeLessThan(1e-6);
+      // (the method's error below atol, 1e-9 at the defaults)
+      expect(Math.abs(r.final.x)).toBeLessThan(1e-8);
+    }
+  });
+});
+
 describe('held at an exact zero of its own: moved off by a reset, it has left zero', () => {
   // tm at 0 sets x := 0, z - x = 0 from then on (z' = x'): e1 fires there and its function
   // stays at exactly zero. tm at 0.5 moves it off (x := 0 from 0.275): it leaves zero, no

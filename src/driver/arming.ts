@@ -73,12 +73,18 @@ export class Arming {
    */
   private readonly impact: Uint8Array;
 
+  /** scratch: the state at an instant, one component moved by atol (restBand) */
+  private readonly yScratch: Float64Array;
+
   constructor(
     private readonly ws: Workspace,
     private readonly direction: readonly ('rises' | 'falls' | 'crosses')[],
     private readonly isBoolean: Uint8Array,
+    /** the run's tolerances (crossing-noise.ts holds them) */
+    private readonly tolerances: { readonly atol: number },
   ) {
     const nw = ws.nWatch;
+    this.yScratch = new Float64Array(ws.y.length);
     this.held = new Uint8Array(nw);
     this.holdScale = new Float64Array(nw);
     this.holdRate = new Float64Array(nw);
@@ -134,7 +140,7 @@ export class Arming {
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
       const set = moves && g !== g0 && !residueKept(g, g0, band);
-      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves);
+      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves, at);
       else this.arm(w);
     }
   }
@@ -177,7 +183,16 @@ export class Arming {
    * rounding; `ratePre` is its rate before the actions, `signPre` the
    * side it came from, and `dtZero` the width of the location's bracket in time.
    */
-  rearm(w: number, gPre: number, ratePre: number, signPre: number, dtZero: number, set = false, moves = false): void {
+  rearm(
+    w: number,
+    gPre: number,
+    ratePre: number,
+    signPre: number,
+    dtZero: number,
+    set = false,
+    moves = false,
+    at = NaN,
+  ): void {
     const ws = this.ws;
     this.unturned[w] = 0;
     this.startRest[w] = 0;
@@ -227,7 +242,7 @@ export class Arming {
     if (!set && Math.abs(g - gPre) <= zero) {
       // still at zero: the residue is rounding; it fires again only once it has left zero
       this.held[w] = 1;
-      this.holdScale[w] = 2 * (zero + Math.abs(g));
+      this.holdScale[w] = Math.max(2 * (zero + Math.abs(g)), this.restBand(w, at));
       this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
       this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
       // Its rate says it heads back to where its crossing came from, and no action turned it:
@@ -268,6 +283,45 @@ export class Arming {
       this.held[w] = 0;
       this.sitting[w] = 0;
     }
+  }
+
+  /**
+   * Where the actions at `at` left function w at rest at its zero: its value and its rate each
+   * within what an error of atol in the states it reads makes of them (ws.y, ws.gPrev and
+   * ws.rPrev there): twice that error of its value, the band it is held in; else 0. The
+   * steppers control a state near zero to atol, not to its size: x' := 0 at x = 1e-16 of a
+   * damped spring leaves x at rest in exact arithmetic, and the solution of x from there is
+   * the method's error, which grew to 4e-10 on dop853 (atol 1e-9), crossed zero and was
+   * caught again (n = 3 for 1, status ok), or read as the motion pushing x across (a false
+   * "persisting contact"). A motion that pushes it across leaves that band: a ball at rest on
+   * the floor under gravity goes 1e-9 below it in 1.4e-5 s, and is a contact then.
+   */
+  private restBand(w: number, at: number): number {
+    const ws = this.ws,
+      m = ws.model,
+      atol = this.tolerances.atol;
+    if (!(at === at) || !(atol > 0)) return 0;
+    const y = this.yScratch;
+    y.set(ws.y);
+    const g = ws.gPrev[w],
+      rate = ws.rPrev[w];
+    let dg = 0,
+      dr = 0;
+    for (const i of m.watchStates[w]) {
+      const yi = y[i];
+      y[i] = yi + atol;
+      const gUp = Math.abs(m.watchOne[w](at, y, ws.p, ws.d, ws.sw) - g),
+        rUp = Math.abs(m.rateOne[w](at, y, ws.p, ws.d, ws.sw) - rate);
+      y[i] = yi - atol;
+      const gDown = Math.abs(m.watchOne[w](at, y, ws.p, ws.d, ws.sw) - g),
+        rDown = Math.abs(m.rateOne[w](at, y, ws.p, ws.d, ws.sw) - rate);
+      y[i] = yi;
+      // (the smaller side: a jump within atol of the state is no error of it, crossing-noise.ts)
+      dg += Math.min(gUp, gDown);
+      dr += Math.min(rUp, rDown);
+    }
+    if (!(dg === dg && dr === dr) || !(Math.abs(g) <= dg) || !(Math.abs(rate) <= dr)) return 0;
+    return 2 * dg;
   }
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */

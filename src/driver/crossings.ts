@@ -177,7 +177,7 @@ export class Crossings implements SampledFunction {
     this.isBoolean = Uint8Array.from(m.watchInfo, (w) =>
       w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0,
     );
-    this.arming = new Arming(ws, this.direction, this.isBoolean);
+    this.arming = new Arming(ws, this.direction, this.isBoolean, this.noise);
   }
 
   reset(): void {
