@@ -126,3 +126,32 @@ describe('held at an exact zero of its own: moved off by a reset, it has left ze
     expect(Math.abs(r.final.y - 1000002.25)).toBeLessThan(1e-6);
   });
 });
+
+describe('a function with the zeros of one that fired is held with it only where it is at that zero', () => {
+  // tm at 0 turns x' from 2 to -2: e1 (x' falls) is sent across, x := 0 and its delta kicks
+  // x' to 1.6, which sends e2 (x' rises, the same zeros) across: x := x - 0.5. The analytic
+  // path held e1's function "at rest at that zero" in a band of twice its value, 1.6, and
+  // never fired it: its fall at 1.0268544035199039089 (exact, mpmath: x = -0.5, x' = 1.6 at
+  // 0) was lost (3 events, status ok), and at 0.5, where tm turns x' again, e1 did not fire.
+  const text = (tm: string, end: string) =>
+    `independent t from 0 to ${end}\nevent e1 when x' falls do x := 0 end\n` +
+    `event e2 when x' rises do x := x - 0.5; x := x - 0.5 end\nevent tm ${tm} do x' := -x' end\n` +
+    `x'' = -4*x - 0.5*x' - 1.8*x'*delta(t - e1)\nx(0) = -1; x'(0) = 2`;
+
+  it("e1 fires where x' falls (x' := 0 there, and x := 0: at rest after it)", () => {
+    const r = simulate(text('at 0', '3'), { method: 'analytic' });
+    expect({ status: r.status, events: r.events.map((e) => e.name) }).toEqual({
+      status: 'ok',
+      events: ['tm', 'e1', 'e2', 'e1'],
+    });
+    expect(Math.abs(r.events[3].t - 1.0268544035199039089)).toBeLessThan(1e-14);
+  });
+
+  it.each(EVERY)('%s: turned across again at 0.5, e1 and e2 fire again (seed 7)', (method) => {
+    const r = simulate(text('every 0.5', '0.9'), { method });
+    expect({ status: r.status, events: r.events.map((e) => `${e.name}@${e.t}`) }).toEqual({
+      status: 'ok',
+      events: ['tm@0', 'e1@0', 'e2@0', 'tm@0.5', 'e1@0.5', 'e2@0.5'],
+    });
+  });
+});

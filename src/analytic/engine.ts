@@ -707,9 +707,11 @@ export class AnalyticSimulator {
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
       // (its zeros those of one that fired here, x' rises beside x' falls: held as that one)
       const k = start ? -1 : this.sameZeroFired(plan.watch);
-      if (k >= 0)
-        hold = 2 * (this.preBound[k] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor) + Math.abs(c[0]));
-      else if (!start && !judged && Math.abs(c[0]) <= this.restBand[j]) {
+      const located = k >= 0 ? this.preBound[k] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor) : NaN;
+      // (only where it is at that zero: one sent across by event iteration with it, x' at 1.6
+      // after a delta's kick, was held "at rest" in a band of twice its value and never fired)
+      if (Math.abs(c[0]) <= located) hold = 2 * (located + Math.abs(c[0]));
+      else if (k < 0 && !start && !judged && Math.abs(c[0]) <= this.restBand[j]) {
         // (held at rest at the zero it fired at, an earlier instant's, and left there by this
         // one's actions: still at that zero, and it leaves it the way they turned it; the
         // residue's sign is noise, as on the steppers: driver/firing.ts, HeldZeros)
