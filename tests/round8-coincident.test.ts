@@ -142,3 +142,33 @@ describe('an impact another event of its instant turns back: inelastic (e = 0.5)
     expect(r.final.x2).toBeGreaterThanOrEqual(r.final.x1);
   });
 });
+
+describe("a held residue stays held when another instant only scales its function's rate", () => {
+  // (the differential oracle, seed 101) z' = x - z falls through 2 at t1 = 0.99999811485 at a
+  // rate of -1e6 (x is about -1e6): e1 sets x := 0 (and a delta turns x'), so z - 2 goes on
+  // down at -2, held at its zero with its location's residue (+1e-10 on the steppers: a rate
+  // of 1e6 times the rounding of t). 5e-12 later e2 moves x to -0.5: z - 2's rate becomes
+  // -2.5, still across. e2's actions "touch" e1's function, and that cleared what kept its
+  // residue from counting as a new crossing: the residue crossed zero 5e-11 later and e1 fired
+  // again on every stepper at rtol 1e-12 (5 events, x(1) = -1.706, status ok); exactly, z
+  // decreases from t1 on and e1 fires once (3 events, as the analytic path gives).
+  const model = `independent t from 0 to 1
+discrete n = 0
+event e1 when z - 2 crosses do x := 0 end
+event e2 when 1e6*x - y crosses do x' := -x'; x := x - 0.5 end
+x'' = y - 1.8*x'*delta(t - e1)
+x(0) = 0; x'(0) = 1e6
+y' = 1
+z' = x - z
+y(0) = 3; z(0) = 1e6`;
+  const analytic = simulate(model, { eventsOnly: true });
+  it.each(['dop853', 'dopri5', 'radau5'] as MethodName[])('%s at rtol 1e-12: e2, e1, e2', (method) => {
+    expect(analytic.stats.method).toBe('analytic');
+    expect(analytic.events.map((e) => e.name)).toEqual(['e2', 'e1', 'e2']);
+    const r = simulate(model, { method, rtol: 1e-12, atol: 1e-14, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['e2', 'e1', 'e2']);
+    // (bar 1e-6: x'' = y over a unit range of speeds near 1e6, rtol 1e-12 of those)
+    expect(Math.abs(r.final.x - analytic.final.x)).toBeLessThan(1e-6);
+  });
+});

@@ -357,6 +357,11 @@ export class Arming {
     this.unturned[k] = 0;
   }
 
+  /** how far from zero function w is held after its event (its rounding and its location's residue, rearm) */
+  heldBand(w: number): number {
+    return this.holdScale[w];
+  }
+
   /** whether held function w, fired at its zero, leaves it towards the side it fired into */
   leavesAcross(w: number): boolean {
     return this.holdSide[w] !== 0 && this.holdSide[w] === -this.sittingFrom[w];

@@ -485,8 +485,11 @@ export class Crossings implements SampledFunction {
       stepper = this.stepper!;
     const { t: sT, n: sN } = this.samples;
     const y = this.curveY;
+    // (nor the residue its location left, which a steep crossing makes larger than the
+    // tolerance: z - 2 located at a rate of 1e6 stood 2.2e-10 off, 100 times rtol of z)
+    const held = this.arming.heldBand(k);
     const beyond = (s: number, g: number): boolean => {
-      if (!(from * g > 0)) return false;
+      if (!(from * g > 0) || !(from * g > held)) return false;
       stepper.interpolateSome(s, m.watchStates[k], y);
       return from * g > functionTolerance(ws, k, ws.origin.abs(s), y, this.rtol, this.atol);
     };
@@ -869,12 +872,19 @@ export class Crossings implements SampledFunction {
    * them anywhere; the fired events' own are armed again after this, arming.ts).
    */
   afterActions(fired: readonly number[]): void {
-    const m = this.ws.model;
+    const ws = this.ws,
+      m = ws.model,
+      unturned = this.arming.unturned;
     for (const e of fired) {
       const touches = m.events[e].touches;
       for (let i = 0; i < touches.length; i++) {
-        this.lastSide[touches[i]] = 0;
-        this.arming.unturned[touches[i]] = 0;
+        const k = touches[i];
+        this.lastSide[k] = 0;
+        // (a function held heading on across stays so while the actions leave its rate
+        // heading that way: z - 2, held with its location's residue at a rate of -2, which a
+        // later instant made -2.5, counted the residue's sign change as a new crossing)
+        if (unturned[k] !== 0 && Math.sign(ws.dir * ws.rPrev[k]) === -unturned[k]) continue;
+        unturned[k] = 0;
       }
     }
   }
