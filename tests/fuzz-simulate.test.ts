@@ -14,7 +14,7 @@
  * (tests/README.md keeps the last figures).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -95,7 +95,11 @@ interface Find {
   detail: string;
 }
 
+/** the message of the last run that runCase made (for FUZZ_DUMP) */
+let lastMessage: string | null = null;
+
 function runCase(c: FuzzCase, finds: Find[]): Outcome {
+  lastMessage = null;
   const found = (kind: Outcome, err: unknown): Outcome => {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     finds.push({ family: c.family, kind, open: c.open, text: c.text, options: c.options, detail });
@@ -117,6 +121,7 @@ function runCase(c: FuzzCase, finds: Find[]): Outcome {
     if (err instanceof SimulationInputError) return 'input error';
     return found('internal error', err);
   }
+  lastMessage = run.message;
   if (Date.now() - start > HANG_MS) return found('hang', `${Date.now() - start} ms`);
   try {
     expect(['ok', 'stopped', 'zeno', 'failed']).toContain(run.status);
@@ -142,6 +147,12 @@ describe('generated models run to a status or a positioned ModelError', () => {
       fc.property(fc.oneof(general, familyCase), (c) => {
         const t0 = Date.now();
         const o = runCase(c, finds);
+        // (FUZZ_DUMP=file: each model's outcome, one JSON line, to compare two versions run by run)
+        if (process.env.FUZZ_DUMP)
+          appendFileSync(
+            process.env.FUZZ_DUMP,
+            `${JSON.stringify({ family: c.family, outcome: o, text: c.text, options: c.options, message: lastMessage })}\n`,
+          );
         seconds.set(c.family, (seconds.get(c.family) ?? 0) + (Date.now() - t0) / 1000);
         counts.set(o, (counts.get(o) ?? 0) + 1);
         const f = families.get(c.family) ?? new Map<Outcome, number>();

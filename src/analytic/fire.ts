@@ -358,7 +358,7 @@ export class AnalyticFiring {
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
       // (held at rest at its own zero since an earlier instant: it leaves zero, or stays there
       // and is predicted from it, engine.ts; as on the steppers)
-      const held = firedHere ? NOT_HELD : heldThrough(this.held, k, before, after);
+      const held = firedHere ? NOT_HELD : heldThrough(this.held, m, k, 1, before, after);
       if (held === LEFT_ZERO) this.judgedSet.add(k);
       if (held !== NOT_HELD) continue;
       const dt = tieTolerance(t, this.tieFloor);

@@ -79,12 +79,31 @@ export interface HeldZeros {
  * when it is still within it (told its new rate); NOT_HELD: not held there, judged as any
  * other (judgeAcross).
  */
-export function heldThrough(held: HeldZeros | null, k: number, before: FunctionPoint, after: FunctionPoint): number {
+export function heldThrough(
+  held: HeldZeros | null,
+  m: CompiledModel,
+  k: number,
+  dir: number,
+  before: FunctionPoint,
+  after: FunctionPoint,
+): number {
   const band = held === null ? NaN : held.band(k);
   if (!(Math.abs(before.g) <= band)) return NOT_HELD;
   if (!(Math.abs(after.g) <= band)) {
     held!.leave(k);
     return LEFT_ZERO;
+  }
+  // An impact's function (its actions turn its motion, leave its value) at rest at its zero,
+  // that the round turns across in its direction, is Newton's cradle: the impact passes on at
+  // this instant (judgeAcross). Two elastic spheres in contact since an earlier collision,
+  // turned by the wall's bounce of the second, were kept "at zero", and the first passed
+  // through the second and the wall (status ok).
+  const w = m.watchInfo[k];
+  if (w.kind === 'event') {
+    const ev = m.events[w.event];
+    const impact = ev.touches.includes(k) && !ev.moves.includes(k);
+    const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+    if (impact && heading !== 0 && matches(ev.direction ?? 'crosses', -dir * heading)) return NOT_HELD;
   }
   held!.turn(k, after.rate, after.rateBound);
   return KEPT_AT_ZERO;
@@ -437,7 +456,7 @@ export class Firing {
             after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
           const firedHere = zeroFiredHere(m, k, all);
           // (held at its own zero since an earlier instant: it leaves zero, or stays there)
-          const held = firedHere ? NOT_HELD : heldThrough(this.held, k, before, after);
+          const held = firedHere ? NOT_HELD : heldThrough(this.held, m, k, ws.dir, before, after);
           if (held === LEFT_ZERO) this.judgedSet.add(k);
           if (held !== NOT_HELD) continue;
           // Where its zero was located at this instant, a value within its rounding and the
