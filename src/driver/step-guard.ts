@@ -313,9 +313,13 @@ export class StepGuard {
       this.jumps = 0;
       if (this.wait > 0) this.wait--;
       else if (rejected >= SUSPECT || turns >= SUSPECT) {
-        // the error test failing again and again: first, a right-hand side not finite just ahead
+        // the error test failing again and again: first, a right-hand side not finite just
+        // ahead, if the run cannot pass it at the pace of this window. (Attempts that overshoot
+        // into NaN and are shrunk, while the accepted steps keep their pace, are no end of the
+        // solution: dopri5 at its stability border on CHEMAKZO grows its step tenfold into a
+        // stage with y2 < 0 under sqrt, every fifth attempt, and goes on at steps of 0.15.)
         const nonFinite = this.diagnosis.nonFiniteCause(stepper);
-        if (nonFinite !== null)
+        if (nonFinite !== null && Math.abs(this.tEnd - tAbs) > (this.maxSteps - st.steps - st.rejected) * hMax)
           return `${rejected} of ${rejected + WINDOW} attempted steps rejected by ${this.independent} = ${tAbs}: ${nonFinite}`;
         this.watch = WINDOW;
         this.rejectedWatched = st.rejected;
