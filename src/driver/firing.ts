@@ -102,7 +102,7 @@ export function heldThrough(
   if (w.kind === 'event') {
     const ev = m.events[w.event];
     const impact = ev.touches.includes(k) && !ev.moves.includes(k);
-    const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+    const heading = dir * rateSign(after);
     if (impact && heading !== 0 && matches(ev.direction ?? 'crosses', -dir * heading)) return NOT_HELD;
   }
   held!.turn(k, after.rate, after.rateBound);
@@ -169,7 +169,7 @@ export function undoneImpacts(
     const direction = ev.direction ?? 'crosses';
     const after = afterRound(k);
     if (!(Math.abs(after.g) <= 4 * after.gBound + Math.abs(rateBefore(k)) * band)) continue;
-    const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+    const heading = dir * rateSign(after);
     if (heading === 0 || !matches(direction, -dir * heading)) continue;
     // (its own actions alone must send it back: a `v := v + 10` that speeds a crossing on, or a
     // `while` rule's hold beside the others on h = R, is the crossing it fired on, going on)
@@ -256,8 +256,8 @@ export function judgeAcross(
     gA = after.g;
   const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
   // (rates in the order of the run: in a backward run, t's motion turned)
-  const headed = Math.abs(before.rate) > 4 * before.rateBound ? Math.sign(dir * before.rate) : 0;
-  const heading = Math.abs(after.rate) > 4 * after.rateBound ? Math.sign(dir * after.rate) : 0;
+  const headed = dir * rateSign(before);
+  const heading = dir * rateSign(after);
   // (a value its rate before the round covers within the rounding of t is at zero too: x' =
   // 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot be told from the instant; and
   // the same value after the round, one the actions did not change, is as much at zero: a
