@@ -9,7 +9,7 @@
  * actions, the one it came from; after them, the one it heads to.
  */
 import { describe, expect, it } from 'vitest';
-import { sentAcross, type FunctionPoint } from '../src/driver/firing.js';
+import { sentAcross, type FunctionPoint } from '../src/driver/round-verdicts.js';
 import { simulate, type MethodName } from '../src/index.js';
 
 const METHODS: (MethodName | 'auto')[] = ['auto', 'dopri5', 'dop853', 'rk4', 'rodas', 'radau5'];

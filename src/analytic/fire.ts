@@ -6,24 +6,23 @@
  * write), not O(N): only the slots an event writes are copied (EVENTS.md 4), so an impact in
  * a row of 16384 spheres touches four numbers, not 32768.
  */
+import { MAX_EVENT_ITERATIONS, type FireOutcome } from '../driver/firing.js';
 import {
-  MAX_EVENT_ITERATIONS,
-  CROSSED,
-  judgeAcross,
-  OPEN,
-  readFunction,
-  sideBefore,
   afterAlone,
-  rateSign,
+  CROSSED,
   heldThrough,
+  judgeAcross,
   LEFT_ZERO,
   NOT_HELD,
-  type HeldZeros,
+  OPEN,
+  rateSign,
+  readFunction,
+  sideBefore,
   undoneImpacts,
   zeroFiredHere,
-  type FireOutcome,
   type FunctionPoint,
-} from '../driver/firing.js';
+  type HeldZeros,
+} from '../driver/round-verdicts.js';
 import type { Recorder } from '../driver/recorder.js';
 import type { ValueRecord } from '../driver/types.js';
 import type { Workspace } from '../driver/workspace.js';

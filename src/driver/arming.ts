@@ -332,7 +332,7 @@ export class Arming {
    * The band function k is held in at the zero its event fired at, at an earlier instant (what
    * its location cannot tell from zero; 0 at an exact zero), or NaN when it is not held at a
    * zero of finite size.
-   * Event iteration reads it (firing.ts, HeldZeros): within it the function is at its zero,
+   * Event iteration reads it (round-verdicts.ts, HeldZeros): within it the function is at its zero,
    * whatever the residue's sign.
    */
   band(k: number): number {

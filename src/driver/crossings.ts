@@ -20,7 +20,7 @@
  */
 import { locateCrossing, type Bracket, type ScanFunction } from '../integrators/locate.js';
 import type { Stepper } from '../integrators/stepper.js';
-import { matches } from './firing.js';
+import { matches } from './round-verdicts.js';
 import { deltasDueAtEnd, functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
 import { Arming } from './arming.js';
 import { StepSamples, valueOnStep, type SampledFunction } from './step-samples.js';

@@ -1,0 +1,270 @@
+/**
+ * What a round of actions at an instant did to the event functions it touched: the verdicts
+ * both paths' event iteration and re-arming read (Firing here, AnalyticFiring in
+ * analytic/fire.ts). A function's value and rate before and after the round (FunctionPoint),
+ * whether the round sent it across its zero in its direction (judgeAcross), whether it was
+ * held at its own zero through the round (heldThrough), and which impacts of the round the
+ * round undid (undoneImpacts).
+ */
+import type { CompiledModel } from '../codegen/compile.js';
+import type { Workspace } from './workspace.js';
+
+/**
+ * The functions held at the zero their own event fired at, at an earlier instant: by Arming on
+ * the steppers, by the engine's rest on the analytic path (a residue an action left at rest).
+ * Such a function fires again only once it has left zero and crossed (MODEL-LANGUAGE,
+ * Events): another event's action that moves it off its zero, even by a jump, makes it leave
+ * zero, whatever the sign of its residue, which is the location's noise (a delta kicking x'
+ * from 1e-17 to 1 fired `x' crosses` where the residue was negative, on either path); one that
+ * leaves it there and turns its motion sends it off that way (x := x + 1 on a spring at rest:
+ * x' leaves zero downwards, and fires where it comes back up).
+ */
+export interface HeldZeros {
+  /** the band function k is held in (what its location cannot tell from zero; 0 at an exact zero), or NaN: not held */
+  band(k: number): number;
+  /** k was moved off its zero by an action: armed as it stands */
+  leave(k: number): void;
+  /** k was left at its zero by an action, with the rate `rate` (its rounding `rateBound`) */
+  turn(k: number, rate: number, rateBound: number): void;
+}
+
+/**
+ * Event iteration on a function held at its own zero (HeldZeros) that a round's actions
+ * touched, its zero not located at this instant. Never a crossing: LEFT_ZERO when it was
+ * within its band before the round and the round moved it beyond (told to leave), KEPT_AT_ZERO
+ * when it is still within it (told its new rate); NOT_HELD: not held there, judged as any
+ * other (judgeAcross).
+ */
+export function heldThrough(
+  held: HeldZeros | null,
+  m: CompiledModel,
+  k: number,
+  dir: number,
+  before: FunctionPoint,
+  after: FunctionPoint,
+): number {
+  const band = held === null ? NaN : held.band(k);
+  if (!(Math.abs(before.g) <= band)) return NOT_HELD;
+  if (!(Math.abs(after.g) <= band)) {
+    held!.leave(k);
+    return LEFT_ZERO;
+  }
+  // An impact's function (its actions turn its motion, leave its value) at rest at its zero,
+  // that the round turns across in its direction, is Newton's cradle: the impact passes on at
+  // this instant (judgeAcross). Two elastic spheres in contact since an earlier collision,
+  // turned by the wall's bounce of the second, were kept "at zero", and the first passed
+  // through the second and the wall (status ok).
+  const w = m.watchInfo[k];
+  if (w.kind === 'event') {
+    const ev = m.events[w.event];
+    const impact = ev.touches.includes(k) && !ev.moves.includes(k);
+    const heading = dir * rateSign(after);
+    if (impact && heading !== 0 && matches(ev.direction ?? 'crosses', -dir * heading)) return NOT_HELD;
+  }
+  held!.turn(k, after.rate, after.rateBound);
+  return KEPT_AT_ZERO;
+}
+
+/** heldThrough's verdicts */
+export const NOT_HELD = 0,
+  LEFT_ZERO = 1,
+  KEPT_AT_ZERO = 2;
+
+/** Whether a crossing from the side `signBefore` (in the order of t) is one `direction` names. */
+export function matches(direction: 'rises' | 'falls' | 'crosses', signBefore: number): boolean {
+  return direction === 'crosses' || (direction === 'rises' ? signBefore < 0 : signBefore > 0);
+}
+
+/** A watched function's value and rate, with their roundings, at one state. */
+export interface FunctionPoint {
+  g: number;
+  rate: number;
+  gBound: number;
+  rateBound: number;
+}
+
+/**
+ * The side of zero a function stood on before a round's actions sent it across (0: within
+ * its rounding): where it came from when an action set it onto its zero at rest (a ball
+ * lowered onto the floor by a reset), which its value and rate after the round no longer show.
+ * Both paths' re-arming read it (Firing.sideFire, AnalyticFiring.sentApproach).
+ */
+export function sideBefore(before: FunctionPoint): number {
+  return Math.abs(before.g) > 4 * before.gBound ? Math.sign(before.g) : 0;
+}
+
+/**
+ * The events of a round whose impact the round undid: one whose own actions alone would turn
+ * its function away from its zero, while the round (another of its events turning the same
+ * function) leaves it within its rounding of zero heading across in its direction. Every
+ * action of a round reads the values before it, so of two spheres reaching a wall at one
+ * instant, the wall's bounce and the collision together leave the first sphere at the wall
+ * moving into it: wl fires again in the next round, as any function an action sends across
+ * does, where event iteration, which leaves out the round's own events, let it pass through
+ * (status ok). Both paths' event iteration add them (Firing.fire, AnalyticFiring.general).
+ * `rateBefore(k)` is watched function k's rate before the round, `headingAlone(e)` the sign
+ * of its rate after event e's actions alone (afterAlone), `afterRound(k)` the function after
+ * the round; `band` is the location's rounding in time (dtZero, the tie tolerance).
+ */
+export function undoneImpacts(
+  m: CompiledModel,
+  round: readonly number[],
+  dir: number,
+  band: number,
+  rateBefore: (k: number) => number,
+  headingAlone: (e: number) => number,
+  afterRound: (k: number) => FunctionPoint,
+): number[] | null {
+  if (round.length < 2) return null;
+  let out: number[] | null = null;
+  for (const e of round) {
+    const ev = m.events[e],
+      k = ev.watchIndex;
+    if (k < 0 || !ev.touches.includes(k) || ev.moves.includes(k)) continue;
+    if (!round.some((o) => o !== e && m.events[o].touches.includes(k))) continue;
+    const direction = ev.direction ?? 'crosses';
+    const after = afterRound(k);
+    if (!(Math.abs(after.g) <= 4 * after.gBound + Math.abs(rateBefore(k)) * band)) continue;
+    const heading = dir * rateSign(after);
+    if (heading === 0 || !matches(direction, -dir * heading)) continue;
+    // (its own actions alone must send it back: a `v := v + 10` that speeds a crossing on, or a
+    // `while` rule's hold beside the others on h = R, is the crossing it fired on, going on)
+    const alone = dir * headingAlone(e);
+    if (alone !== 0 && !matches(direction, -alone)) (out ??= []).push(e);
+  }
+  return out;
+}
+
+/**
+ * Watched function k after event e's actions alone, applied at t to (y, d) (into ws.yTmp and
+ * ws.dOwn, whole copies: only for the few events undoneImpacts asks about).
+ */
+export function afterAlone(
+  ws: Workspace,
+  e: number,
+  k: number,
+  t: number,
+  y: Float64Array,
+  d: Float64Array,
+  point: FunctionPoint,
+): FunctionPoint {
+  ws.yTmp.set(y);
+  ws.dOwn.set(d);
+  ws.model.events[e].apply(t, y, ws.p, d, ws.sw, ws.yTmp, ws.dOwn, ws.dir);
+  return readFunction(ws, k, t, ws.yTmp, ws.dOwn, point);
+}
+
+/** The sign of a function's rate where it lies beyond its rounding, else 0. */
+export function rateSign(point: FunctionPoint): number {
+  return Math.abs(point.rate) > 4 * point.rateBound ? Math.sign(point.rate) : 0;
+}
+
+/**
+ * Whether one round of actions at an instant sent a state event's function across its zero
+ * in its direction (EVENTS.md 2), from its value and rate before and after the round (both
+ * paths' event iteration decide by this). A value within its rounding of zero has no side of
+ * its own (the sign of a residue is noise: x' = 1 - t read at t = 1 as -1e-16 on one stepper,
+ * +1e-16 on another); there the side is the one its motion gives:
+ * - before the round, the side it came from (x' reaching zero from above at t = 1, where a
+ *   delta kicks it up to 1, touched zero and did not rise through it);
+ * - after it, the side it heads to (z := 3026 at z - 3026 falls, a rounding above it, while z
+ *   rises: it never falls).
+ * So it crossed when
+ * - it went from one side to the other (a reset that moves a level past a threshold), or
+ * - it was beyond its rounding before and is left on zero at rest: set to zero, it crossed
+ *   (y := 0; y' := 0 under y'' = -1 at y falls: then a contact), whatever the sign of the
+ *   residue (x := x - 0.5 leaving z - x at 1e-16 under z' = x' crossed on one path and not on
+ *   the other), or
+ * - it rested on zero before, its zero not located at this instant, and the round moved it
+ *   off beyond its rounding, or
+ * - the round left it within its rounding of zero and turned its motion across, where its
+ *   zero is known: it rested there (a rate within its rounding: the next sphere of Newton's
+ *   cradle, at rest in contact, takes the impact at the same instant), or its own event fired
+ *   earlier at this instant (sequential impacts of a cradle with e < 1).
+ * A function near zero that was moving is not at a zero the arithmetic knows (a gap of 1e-17
+ * between spheres near x = 3 rounds to 0): whether it crosses before or after the instant is
+ * the first step's to judge, and it says so when it cannot.
+ * Where its zero was located at this instant (`firedHere`), it is at zero within its rounding
+ * and the location's: its rate before the round times `dtZero`, the bracket in time (a state
+ * E = T - 20 of a thermostat, located a rounding of t short of its zero, is at it).
+ */
+export function sentAcross(...args: Parameters<typeof judgeAcross>): boolean {
+  return judgeAcross(...args) === CROSSED;
+}
+
+/** sentAcross's verdicts: crossed; not, with its sides before and after known (a touch, a move off zero); not at the instant, on zero on both sides (the first step after it judges) */
+export const CROSSED = 1,
+  NOT_CROSSED = 0,
+  OPEN = -1;
+
+/** sentAcross, telling a function whose sides were known (NOT_CROSSED) from one left on zero (OPEN). */
+export function judgeAcross(
+  direction: 'rises' | 'falls' | 'crosses',
+  dir: number,
+  before: FunctionPoint,
+  after: FunctionPoint,
+  firedHere: boolean,
+  dtZero: number,
+  /** the rounding of t at the instant (time-tie.ts) */
+  tie = 0,
+): number {
+  const gB = before.g,
+    gA = after.g;
+  const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
+  // (rates in the order of the run: in a backward run, t's motion turned)
+  const headed = dir * rateSign(before);
+  const heading = dir * rateSign(after);
+  // (a value its rate before the round covers within the rounding of t is at zero too: x' =
+  // 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot be told from the instant; and
+  // the same value after the round, one the actions did not change, is as much at zero: a
+  // ball's x at 1.7e-16 as two events kept turning its x' at one instant)
+  const band = Math.max(located, Math.abs(before.rate) * tie);
+  const zeroBefore = Math.abs(gB) <= 4 * before.gBound + band;
+  const zeroAfter = Math.abs(gA) <= 4 * after.gBound + band;
+  if (!zeroBefore || !zeroAfter) {
+    // (its zero located at this instant and the round moving it off: a reset, armed for its
+    // next crossing, not one now; its side before the round is no longer the one it came from)
+    if (zeroBefore && firedHere) return NOT_CROSSED;
+    // the side it is on or heads to after the round; left on zero at rest, the other side
+    const to = !zeroAfter ? Math.sign(gA) : heading !== 0 ? heading : zeroBefore ? 0 : -Math.sign(gB);
+    // the side it was on or came from; rested on zero, the one it leaves from
+    const from = !zeroBefore ? Math.sign(gB) : headed !== 0 ? -headed : -to;
+    return to !== 0 && from === -to && matches(direction, from) ? CROSSED : NOT_CROSSED;
+  }
+  // (rises and falls name the side before in the order of t: in a backward run, the other)
+  if (heading === 0 || !matches(direction, -dir * heading)) return OPEN;
+  return (firedHere ? headed !== heading : headed === 0) ? CROSSED : OPEN;
+}
+
+/**
+ * Whether watched function k's zero was located at this instant: its own event fired there,
+ * or an event whose function has the same zeros (WatchEntry.zeroOf: a thermostat's
+ * `T - 20 rises` beside `T - 20 falls`).
+ */
+export function zeroFiredHere(m: CompiledModel, k: number, fired: readonly number[]): boolean {
+  const zero = m.watchInfo[k].zeroOf;
+  for (const e of fired) {
+    const w = m.events[e].watchIndex;
+    if (w >= 0 && m.watchInfo[w].zeroOf === zero) return true;
+  }
+  return false;
+}
+
+/** Reads watched function k and its rate, with their roundings, at (t, y, d) into `point`; rates on the branches `sw`. */
+export function readFunction(
+  ws: Workspace,
+  k: number,
+  t: number,
+  y: Float64Array,
+  d: Float64Array,
+  point: FunctionPoint,
+  sw: Float64Array = ws.sw,
+): FunctionPoint {
+  const m = ws.model,
+    p = ws.p;
+  point.g = m.watchOne[k](t, y, p, d, sw);
+  point.rate = m.rateOne[k](t, y, p, d, sw);
+  point.gBound = m.boundOne[k](t, y, p, d, sw);
+  point.rateBound = m.rateBoundOne[k](t, y, p, d, sw);
+  return point;
+}
