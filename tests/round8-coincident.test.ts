@@ -32,15 +32,8 @@ describe('a function equal to a fired one at the instant, to the bit, crosses wi
   });
 });
 
-describe("the language description's row: a wall and two spheres meet at one instant", () => {
-  // MODEL-LANGUAGE.md's array example, as written there. Exactly (fractions): at t = 30 spheres
-  // 1 and 2 reach the wall x = 0 together (v = -0.2 and -0.3), and the instant resolves as wl,
-  // c[1], wl, c[1] (v1 = 0.2, v2 = 0.3 after); at t = 40, x = (1, 2, 2, 3), v = (0.7, 0.1,
-  // 0.2, 0.3), E = 0.315, and 34 impacts before it (c[2]'s crossing at t = 40 exactly is at the
-  // end of the range, no event of it). The analytic path put c[1], wl and c[1] an ulp apart and
-  // then found wl again an ulp after its own firing: "persisting contact ... x[1] stays at zero",
-  // although c[1] had sent sphere 1 back at the wall (the steppers fired it again, right).
-  const model = `model Row
+/** MODEL-LANGUAGE.md's array example, as written there. */
+const LANGUAGE_ROW = `model Row
 independent t from 0 to 40
 parameter N = 4, m = 1, e = 1, L = N + 1
 parameter v0[1:N] = [0.3, -0.1, 0.7, 0.2]  # literal: exactly N values (N = 4 here)
@@ -63,6 +56,16 @@ end
 E = sum(i in 1:N, m*x[i]'^2/2)
 output x[1], x[N], E, hits
 `;
+
+describe("the language description's row: a wall and two spheres meet at one instant", () => {
+  // MODEL-LANGUAGE.md's array example, as written there. Exactly (fractions): at t = 30 spheres
+  // 1 and 2 reach the wall x = 0 together (v = -0.2 and -0.3), and the instant resolves as wl,
+  // c[1], wl, c[1] (v1 = 0.2, v2 = 0.3 after); at t = 40, x = (1, 2, 2, 3), v = (0.7, 0.1,
+  // 0.2, 0.3), E = 0.315, and 34 impacts before it (c[2]'s crossing at t = 40 exactly is at the
+  // end of the range, no event of it). The analytic path put c[1], wl and c[1] an ulp apart and
+  // then found wl again an ulp after its own firing: "persisting contact ... x[1] stays at zero",
+  // although c[1] had sent sphere 1 back at the wall (the steppers fired it again, right).
+  const model = LANGUAGE_ROW;
   it.each(['auto', 'dopri5', 'rodas'] as MethodName[])('%s: ok, 34 impacts, the exact state at t = 40', (method) => {
     const r = simulate(model, { method, eventsOnly: true });
     expect(r.status, r.message ?? '').toBe('ok');
@@ -182,26 +185,10 @@ describe('spheres resting in contact that an impact at the wall turns across', (
   // 20/9, c[3] and c[4] at 2.5, then wr c[1], c[4], wr c[3], c[4], wr at 20/3: 10 impacts,
   // x = (2, 3.5, 5, 5, 5) at t = 10. c[4] was kept "at zero" through wr's turn: spheres 3
   // and 4 passed through sphere 5 and the wall (x[3] = x[4] = 7, L = 6), status ok.
-  const model = `model Row
-independent t from 0 to 10
-parameter N = 5, m = 1, e = 1, L = N + 1
-parameter v0[1:N] = [-0.45, 0, 0.7, 0.3, -0.1]
-discrete hits = 0
-event wl when x[1] falls do hits := hits + 1 end
-event wr when x[N] - L rises do hits := hits + 1 end
-for i in 1:N-1
-  event c[i] when x[i+1] - x[i] falls do hits := hits + 1 end
-  J[i] = (1 + e)*m/2*(x[i]' - x[i+1]')
-end
-m*x[1]'' = -J[1]*delta(t - c[1]) - (1 + e)*m*x[1]'*delta(t - wl)
-for i in 2:N-1
-  m*x[i]'' = J[i-1]*delta(t - c[i-1]) - J[i]*delta(t - c[i])
-end
-m*x[N]'' = J[N-1]*delta(t - c[N-1]) - (1 + e)*m*x[N]'*delta(t - wr)
-for i in 1:N
-  x[i](0) = i; x[i]'(0) = v0[i]
-end
-output x, hits`;
+  const model = LANGUAGE_ROW.replace('from 0 to 40', 'from 0 to 10')
+    .replace('N = 4,', 'N = 5,')
+    .replace(/parameter v0\[1:N\] = .*/, 'parameter v0[1:N] = [-0.45, 0, 0.7, 0.3, -0.1]')
+    .replace('output x[1], x[N], E, hits', 'output x, hits');
   it.each(['auto', 'dopri5', 'dop853', 'radau5'] as MethodName[])(
     '%s: ten impacts, no sphere through another',
     (method) => {
