@@ -52,3 +52,22 @@ describe('a step size below the resolution of t near a singularity', () => {
     for (let i = 1; i < r.rows.length; i++) expect(r.rows[i][0]).toBeGreaterThan(r.rows[i - 1][0]);
   });
 });
+
+describe("a right-hand side that is not finite at the step's end only", () => {
+  // (helper 39) x' = -1e-6 reaches x = 0 exactly at the end of [0, 1e6], where y' = log(x) is
+  // -Infinity (exactly, y(1e6) = -1e6: the singularity is integrable). The explicit methods'
+  // last stage lands there, and the diagnosis, which probed the step at fractions up to 0.56 of
+  // it, said "the state overflowed within the step, although the right-hand side is finite
+  // along it", which is false: it names y' and the end of the step now.
+  it.each(['dopri5', 'dop853'] as const)('%s names log(x) at the end of the step', (method) => {
+    const r = simulate("independent t from 0 to 1e6\nx' = -1e-6\ny' = log(x)\nx(0) = 1; y(0) = 0", {
+      method,
+      eventsOnly: true,
+    });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(
+      /^the right-hand side of y' \(log\(x\)\) is (NaN|-Infinity) at the end of the step \(t = 1000000\)/,
+    );
+    expect(r.message).not.toMatch(/overflowed/);
+  });
+});

@@ -393,6 +393,10 @@ export class Diagnosis {
       const hit = probe(t + f * span);
       if (hit) return `${hit} just after ${m.system.independent} = ${ws.origin.abs(t)}`;
     }
+    // (the doubling stops short of the step's end, where a last stage may be: y' = log(x) with x
+    // reaching 0 exactly at the end of the range was called an overflow of the state)
+    const atEnd = probe(tLimit);
+    if (atEnd) return `${atEnd} at the end of the step (${m.system.independent} = ${ws.origin.abs(tLimit)})`;
     return 'the state overflowed within the step, although the right-hand side is finite along it (values beyond the range of double precision, about 1.8e308): rescale the model or its parameters';
   }
 
