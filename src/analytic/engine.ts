@@ -694,7 +694,7 @@ export class AnalyticSimulator {
       hold = 0;
     if (firedHere) {
       const pre = this.preValue[j];
-      const located = this.preBound[j] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
+      const located = this.locationBand(j, bound, c[1], t);
       // (a bounce leaves it as it was: still; pr.unmoved, written out)
       if (c[0] === pre) still = true;
       else
@@ -707,7 +707,7 @@ export class AnalyticSimulator {
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
       // (its zeros those of one that fired here, x' rises beside x' falls: held as that one)
       const k = start ? -1 : this.sameZeroFired(plan.watch);
-      const located = k >= 0 ? this.preBound[k] + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor) : NaN;
+      const located = k >= 0 ? this.locationBand(k, bound, c[1], t) : NaN;
       // (only where it is at that zero: one sent across by event iteration with it, x' at 1.6
       // after a delta's kick, was held "at rest" in a band of twice its value and never fired)
       if (Math.abs(c[0]) <= located) hold = 2 * (located + Math.abs(c[0]));
@@ -755,6 +755,15 @@ export class AnalyticSimulator {
       this.heap.set(j, this.pair[0], this.pair[1]);
     }
     return true;
+  }
+
+  /**
+   * What the location of event k's zero at t cannot tell from zero, for a function of rounding
+   * `bound` and rate `rate` now: k's residue band before the actions, this rounding, and the
+   * rate over the rounding of t.
+   */
+  private locationBand(k: number, bound: number, rate: number, t: number): number {
+    return this.preBound[k] + bound + Math.abs(rate) * tieTolerance(t, this.dueAt.floor);
   }
 
   /** An event fired at this instant whose function has the zeros of watched function w (another's), or -1. */

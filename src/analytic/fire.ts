@@ -13,6 +13,7 @@ import {
   heldThrough,
   judgeAcross,
   LEFT_ZERO,
+  LocatedResidues,
   NOT_HELD,
   OPEN,
   rateSign,
@@ -60,9 +61,8 @@ export class AnalyticFiring {
   private readonly judgedSet: RoundMarks;
   /** the functions held at rest at their own zero since an earlier instant (the engine sets it) */
   held: HeldZeros | null = null;
-  /** per function whose zero was located at the instant (residueSet): its value there before any action */
-  private readonly residue: Float64Array;
-  private readonly residueSet: RoundMarks;
+  /** the zeros located at the instant: each one's value there before any action */
+  private readonly residues: LocatedResidues;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /**
@@ -87,8 +87,7 @@ export class AnalyticFiring {
     this.listed = new RoundMarks(ws.nWatch);
     this.movedNow = new RoundMarks(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
-    this.residue = new Float64Array(Math.max(1, ws.nWatch));
-    this.residueSet = new RoundMarks(ws.nWatch);
+    this.residues = new LocatedResidues(ws.nWatch);
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
@@ -185,7 +184,7 @@ export class AnalyticFiring {
     const needOutputs = withValues || this.rows;
     if (needOutputs) m.outputsAtInstant(t, y, p, d, sw, ws.outPre, 1);
     if (this.rows) rec.beforeRow(t, ws.outPre);
-    this.takeResidues(t, fired);
+    this.residues.take(ws, t, fired, tieTolerance(t, this.tieFloor));
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS) {
         out.iterationFailed = true;
@@ -316,28 +315,6 @@ export class AnalyticFiring {
     return n;
   }
 
-  /**
-   * The zeros located at this instant: each one's residue, read before any action, on the
-   * rate it was located with (driver/firing.ts, Firing.fire, does the same): a later round's
-   * rate, turned by the actions, says nothing of the location (two spheres at a wall left their
-   * gap at 3.3e-16 with a rate of 0.05, not "at zero", and sphere 2 passed through sphere 1).
-   */
-  private takeResidues(t: number, fired: readonly number[]): void {
-    const ws = this.ws,
-      m = ws.model,
-      dt = tieTolerance(t, this.tieFloor);
-    this.residueSet.clear();
-    for (const e of fired) {
-      const k = m.events[e].watchIndex;
-      if (k < 0) continue;
-      const at = readFunction(ws, k, t, ws.y, ws.d, this.point);
-      if (Math.abs(at.g) <= 4 * at.gBound + Math.abs(at.rate) * dt) {
-        this.residue[k] = at.g;
-        this.residueSet.add(k);
-      }
-    }
-  }
-
   /** The events whose functions the round's actions sent across in their direction (sentAcross), or null. */
   private crossedBy(t: number, n: number): number[] | null {
     const ws = this.ws,
@@ -366,11 +343,8 @@ export class AnalyticFiring {
       // at 2.9999999999999996, is 5.6e-17 short), and an action that then moves it away is a
       // reset, not a crossing from the residue's side
       if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
-      // (and stays it while no action changes the value, whatever the rate does: takeResidues)
-      if (this.residueSet.has(k)) {
-        if (before.g === this.residue[k]) before.g = 0;
-        if (after.g === this.residue[k]) after.g = 0;
-      }
+      // (and stays it while no action changes the value, whatever the rate does)
+      this.residues.zeroOut(k, before, after);
       const verdict = judgeAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt);
       if (verdict !== OPEN) this.judgedSet.add(k);
       if (verdict === CROSSED) {

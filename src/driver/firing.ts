@@ -18,6 +18,7 @@ import {
   heldThrough,
   judgeAcross,
   LEFT_ZERO,
+  LocatedResidues,
   NOT_HELD,
   OPEN,
   rateSign,
@@ -107,9 +108,8 @@ export class Firing {
   readonly rFire: Float64Array;
   /** per watched function sent across by event iteration, sideBefore (0: found at its zero by location; Arming.afterInstant) */
   readonly sideFire: Int8Array;
-  /** per function whose zero was located at the instant (residueSet): the value taken for that zero */
-  private readonly residue: Float64Array;
-  private readonly residueSet: RoundMarks;
+  /** the zeros located at the instant: the value taken for each */
+  private readonly residues: LocatedResidues;
   /** the functions the last instant's event iteration judged (sentAcross) */
   private readonly judgedSet: RoundMarks;
   /** the functions held at their own zero since an earlier instant (the simulator sets it: Arming) */
@@ -122,8 +122,7 @@ export class Firing {
   ) {
     this.swBefore = new Float64Array(ws.model.nSwitch);
     this.gFire = new Float64Array(ws.nWatch);
-    this.residue = new Float64Array(ws.nWatch);
-    this.residueSet = new RoundMarks(ws.nWatch);
+    this.residues = new LocatedResidues(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
     this.sideFire = new Int8Array(ws.nWatch);
@@ -157,21 +156,8 @@ export class Firing {
     const needOutputs = withValues || this.rows;
     const tie = tieTolerance(t, this.tieFloor);
     // (a new instant forgets the residues and verdicts of the last)
-    this.residueSet.clear();
     this.judgedSet.clear();
-    // The zeros located at this instant: each one's residue, read before any action, on the
-    // rate it was located with (a later round's rate, turned by the actions, says nothing of
-    // the location: two spheres at a wall left their gap at 3.3e-16 with a rate of 0.05, not
-    // "at zero", and sphere 2 passed through sphere 1).
-    for (const e of fired) {
-      const k = m.events[e].watchIndex;
-      if (k < 0) continue;
-      const at = readFunction(ws, k, t, ws.y, ws.d, this.before);
-      if (Math.abs(at.g) <= 4 * at.gBound + Math.abs(at.rate) * Math.max(dtZero, tie)) {
-        this.residue[k] = at.g;
-        this.residueSet.add(k);
-      }
-    }
+    this.residues.take(ws, t, fired, Math.max(dtZero, tie));
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     for (let iteration = 0; round.length > 0; iteration++) {
@@ -225,14 +211,8 @@ export class Firing {
           // by -1 and -0.8 in turn: the rate shrank below what covers the residue and the
           // iteration stopped, the ball then fell through the floor with status ok).
           if (firedHere) {
-            if (Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dtZero) {
-              this.residue[k] = before.g;
-              this.residueSet.add(k);
-            }
-            if (this.residueSet.has(k)) {
-              if (before.g === this.residue[k]) before.g = 0;
-              if (after.g === this.residue[k]) after.g = 0;
-            }
+            this.residues.note(k, before, dtZero);
+            this.residues.zeroOut(k, before, after);
           }
           const verdict = judgeAcross(
             m.events[w.event].direction ?? 'crosses',
