@@ -16,6 +16,7 @@
  */
 import type { Workspace } from './workspace.js';
 import { tieTolerance } from './time-tie.js';
+import { atolThrough } from './crossing-noise.js';
 
 /**
  * How much an event's own action may scale its function's located residue and leave it still
@@ -300,24 +301,13 @@ export class Arming {
    */
   private restBand(w: number, at: number): number {
     const ws = this.ws,
-      m = ws.model,
       atol = this.tolerances.atol;
     if (!(at === at) || !(atol > 0) || !(Math.abs(ws.rPrev[w]) <= 4 * ws.rBound[w])) return 0;
     const y = this.yScratch;
     y.set(ws.y);
     const g = ws.gPrev[w];
-    let dg = 0;
-    for (const i of m.watchStates[w]) {
-      const yi = y[i];
-      y[i] = yi + atol;
-      const up = Math.abs(m.watchOne[w](at, y, ws.p, ws.d, ws.sw) - g);
-      y[i] = yi - atol;
-      const down = Math.abs(m.watchOne[w](at, y, ws.p, ws.d, ws.sw) - g);
-      y[i] = yi;
-      // (the smaller side: a jump within atol of the state is no error of it, crossing-noise.ts)
-      dg += Math.min(up, down);
-    }
-    return dg === dg && Math.abs(g) <= dg ? 2 * dg : 0;
+    const dg = atolThrough(ws, w, at, y, g, atol);
+    return Math.abs(g) <= dg ? 2 * dg : 0;
   }
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */
@@ -357,8 +347,11 @@ export class Arming {
     this.unturned[k] = 0;
   }
 
-  /** how far from zero function w is held after its event (its rounding and its location's residue, rearm) */
-  heldBand(w: number): number {
+  /**
+   * How far from zero function w was held after its last event (its rounding and its
+   * location's residue, rearm), also once it has left that band (band(k): only while held).
+   */
+  lastHeldBand(w: number): number {
     return this.holdScale[w];
   }
 

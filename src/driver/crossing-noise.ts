@@ -150,29 +150,35 @@ export class CrossingNoise {
     return Math.abs(ws.gNew[k] - ws.gPrev[k]) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
   }
 
-  /**
-   * What an error of atol in each state function k reads makes of it at s: the sum over
-   * those states of the smaller of |g(y ± atol e_i) - g(y)|, atol weighted by the function's
-   * slope in each (v*v - 1e-12 at v = 1e-6 moves by 2e-15 for an atol of 1e-9, x by 1e-9).
-   * The smaller side: a jump within atol of the state (sign(h), step(-h) - 0.5) moves one
-   * side by the whole jump, which is no error of the state's, and the other not at all.
-   */
+  /** atolThrough, on the dense output of the step at s. */
   private atolThrough(stepper: Stepper, k: number, s: number): number {
     const ws = this.ws,
-      m = ws.model,
       y = this.y,
       tAbs = ws.origin.abs(s);
     const g = valueOnStep(ws, stepper, k, s, y);
-    let sum = 0;
-    for (const i of m.watchStates[k]) {
-      const yi = y[i];
-      y[i] = yi + this.atol;
-      const up = Math.abs(m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw) - g);
-      y[i] = yi - this.atol;
-      const down = Math.abs(m.watchOne[k](tAbs, y, ws.p, ws.d, ws.sw) - g);
-      y[i] = yi;
-      sum += Math.min(up, down);
-    }
-    return sum === sum ? sum : 0;
+    return atolThrough(ws, k, tAbs, y, g, this.atol);
   }
+}
+
+/**
+ * What an error of atol in each state function k reads makes of it at (t, y), where it is g:
+ * the sum over those states of the smaller of |g(y ± atol e_i) - g|, atol weighted by the
+ * function's slope in each (v*v - 1e-12 at v = 1e-6 moves by 2e-15 for an atol of 1e-9, x by
+ * 1e-9); 0 where that is not a number. The smaller side: a jump within atol of the state
+ * (sign(h), step(-h) - 0.5) moves one side by the whole jump, which is no error of the state's,
+ * and the other not at all. y is moved and put back. (CrossingNoise's dips, Arming's rest band.)
+ */
+export function atolThrough(ws: Workspace, k: number, t: number, y: Float64Array, g: number, atol: number): number {
+  const m = ws.model;
+  let sum = 0;
+  for (const i of m.watchStates[k]) {
+    const yi = y[i];
+    y[i] = yi + atol;
+    const up = Math.abs(m.watchOne[k](t, y, ws.p, ws.d, ws.sw) - g);
+    y[i] = yi - atol;
+    const down = Math.abs(m.watchOne[k](t, y, ws.p, ws.d, ws.sw) - g);
+    y[i] = yi;
+    sum += Math.min(up, down);
+  }
+  return sum === sum ? sum : 0;
 }

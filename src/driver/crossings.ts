@@ -487,7 +487,7 @@ export class Crossings implements SampledFunction {
     const y = this.curveY;
     // (nor the residue its location left, which a steep crossing makes larger than the
     // tolerance: z - 2 located at a rate of 1e6 stood 2.2e-10 off, 100 times rtol of z)
-    const held = this.arming.heldBand(k);
+    const held = this.arming.lastHeldBand(k);
     const beyond = (s: number, g: number): boolean => {
       if (!(from * g > 0) || !(from * g > held)) return false;
       stepper.interpolateSome(s, m.watchStates[k], y);
