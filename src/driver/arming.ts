@@ -17,6 +17,7 @@
 import type { Workspace } from './workspace.js';
 import { tieTolerance } from './time-tie.js';
 import { atolThrough } from './crossing-noise.js';
+import { isImpact } from './round-verdicts.js';
 
 /**
  * How much an event's own action may scale its function's located residue and leave it still
@@ -98,7 +99,7 @@ export class Arming {
     const m = ws.model;
     this.impact = Uint8Array.from(m.watchInfo, (info, w) => {
       const ev = info.kind === 'event' ? m.events[info.event] : null;
-      return ev !== null && ev.touches.includes(w) && !ev.moves.includes(w) ? 1 : 0;
+      return ev !== null && isImpact(ev, w) ? 1 : 0;
     });
   }
 

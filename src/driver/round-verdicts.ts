@@ -58,12 +58,21 @@ export function heldThrough(
   const w = m.watchInfo[k];
   if (w.kind === 'event') {
     const ev = m.events[w.event];
-    const impact = ev.touches.includes(k) && !ev.moves.includes(k);
+    const impact = isImpact(ev, k);
     const heading = dir * rateSign(after);
     if (impact && heading !== 0 && matches(ev.direction ?? 'crosses', -dir * heading)) return NOT_HELD;
   }
   held!.turn(k, after.rate, after.rateBound);
   return KEPT_AT_ZERO;
+}
+
+/**
+ * Whether event ev is an impact on its watched function k: its actions can turn k's motion
+ * and leave its value (a bounce, a collision), not a detector (n := n + 1) nor a reset. Only an
+ * impact rests in contact; only its turn a round can undo.
+ */
+export function isImpact(ev: CompiledModel['events'][number], k: number): boolean {
+  return ev.touches.includes(k) && !ev.moves.includes(k);
 }
 
 /** heldThrough's verdicts */
@@ -121,7 +130,7 @@ export function undoneImpacts(
   for (const e of round) {
     const ev = m.events[e],
       k = ev.watchIndex;
-    if (k < 0 || !ev.touches.includes(k) || ev.moves.includes(k)) continue;
+    if (k < 0 || !isImpact(ev, k)) continue;
     if (!round.some((o) => o !== e && m.events[o].touches.includes(k))) continue;
     const direction = ev.direction ?? 'crosses';
     const after = afterRound(k);
