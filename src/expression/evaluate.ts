@@ -4,6 +4,7 @@
  * compiled functions of `transform/compile.ts`.
  */
 import type { Expr } from './ast.js';
+import { references } from './expr.js';
 
 /** Looked up by a user's name: no prototype, so `constructor` or `toString` is not found. */
 export const BUILTIN_IMPLEMENTATIONS: Readonly<Record<string, (...args: number[]) => number>> = Object.freeze(
@@ -104,4 +105,14 @@ export function evaluate(e: Expr, lookup: (key: string) => number | undefined): 
     }
   }
   return NaN;
+}
+
+/** The value of an expression of numbers alone (1/0 is Infinity, 0/0 NaN), else null. */
+export function numericValue(e: Expr): number | null {
+  for (const n of references(e)) if (n !== 'pi') return null;
+  try {
+    return evaluate(e, () => undefined);
+  } catch {
+    return null;
+  }
 }

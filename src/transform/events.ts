@@ -28,7 +28,8 @@ import {
   toText,
   walk,
 } from '../expression/expr.js';
-import { evaluate } from '../expression/evaluate.js';
+import { numericValue } from '../expression/evaluate.js';
+import { jumpStandIn, truthFunction } from './condition-functions.js';
 import { originOf } from '../language/array-origins.js';
 import { DeltaEvents, type PendingJump } from './delta-events.js';
 import {
@@ -169,7 +170,7 @@ export class EventBuilder extends DeltaEvents {
           const increment = simplify(c);
           // (a weight such as 1/0, seen in the text: the jump would be infinite or NaN, and the
           // run failed at its end on "S1 is Infinity")
-          const value = constantOf(c);
+          const value = numericValue(c);
           if (value !== null && !Number.isFinite(value))
             throw this.r.at(
               term.call.span,
@@ -220,8 +221,12 @@ export class EventBuilder extends DeltaEvents {
     if (trig.kind === 'when') {
       // A condition of relations is located as the continuous function that is positive
       // exactly where it holds (see truthFunction): it has a rate, so a step cannot hide two
-      // flips, and a flip is located like any crossing. Only == and != stay truth values.
-      const truth = isBoolean(trig.expr, this.model.kinds) ? truthFunction(trig.expr, this.situationOf) : null;
+      // flips, and a flip is located like any crossing. Only == and != stay truth values. A
+      // function that jumps across zero at a switch (step(x) - 0.5) stands as the switch's
+      // argument (x), with its sign (condition-functions.ts).
+      const truth = isBoolean(trig.expr, this.model.kinds)
+        ? truthFunction(trig.expr, this.situationOf)
+        : jumpStandIn(trig.expr);
       const boolean = truth === null && isBoolean(trig.expr, this.model.kinds);
       const condition = this.toSystem(truth ?? trig.expr, false);
       // (the fields of base written out, and the optional ones added: spreading objects was
@@ -266,52 +271,11 @@ export class EventBuilder extends DeltaEvents {
   }
 }
 
-/**
- * A continuous function positive exactly where the condition holds and negative where it
- * does not: a < b is b - a, a > b is a - b, `and` the smaller of two, `or` the larger, `not`
- * the negative; a situation stands for its condition. Null for what has no such function
- * (==, !=, a number, if): those are located on their truth value.
- */
-export function truthFunction(e: Expr, situation: (n: string) => Expr | undefined, depth = 0): Expr | null {
-  if (depth > 200) return null;
-  const f = (x: Expr) => truthFunction(x, situation, depth + 1);
-  const s = e.span;
-  if (e.kind === 'binary') {
-    if (e.op === '<' || e.op === '<=') return sub(e.right, e.left, s);
-    if (e.op === '>' || e.op === '>=') return sub(e.left, e.right, s);
-    if (e.op === 'and' || e.op === 'or') {
-      const a = f(e.left),
-        b = f(e.right);
-      return a && b ? call(e.op === 'and' ? 'min' : 'max', [a, b], s) : null;
-    }
-    return null;
-  }
-  if (e.kind === 'unary' && e.op === 'not') {
-    const a = f(e.operand);
-    return a && neg(a, s);
-  }
-  if (e.kind === 'name') {
-    const c = situation(e.name);
-    return c ? f(c) : null;
-  }
-  return null;
-}
-
 function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
   if (e.kind === 'binary') return ['<', '<=', '>', '>=', '==', '!=', 'and', 'or'].includes(e.op);
   if (e.kind === 'unary') return e.op === 'not';
   if (e.kind === 'name') return kinds.get(e.name) === 'situation';
   return false;
-}
-
-/** The value of an expression of numbers alone (1/0 is Infinity, 0/0 NaN), else null. */
-function constantOf(e: Expr): number | null {
-  for (const n of references(e)) if (n !== 'pi') return null;
-  try {
-    return evaluate(e, () => undefined);
-  } catch {
-    return null;
-  }
 }
 
 /** Whether e has a switch in it: a relation, an if, step or sign (flat pieces with jumps between). */

@@ -1,0 +1,110 @@
+/**
+ * State events are located where a function crosses zero. A condition with no such function
+ * of its own is given one that is continuous and has its sign everywhere: the truth function
+ * of a condition of relations, and the argument of the switch of a function that jumps across
+ * zero (`step(x) - 0.5` stands as x). A function that jumps has no zero to stand at: its side
+ * at an instant tells nothing of where it goes, so a ball bouncing on such a jump was taken
+ * for a persisting contact, and its crossings were found by bisection alone.
+ */
+import type { Expr } from '../expression/ast.js';
+import { call, mapExpr, neg, num, sub, walk } from '../expression/expr.js';
+import { numericValue } from '../expression/evaluate.js';
+
+/**
+ * A continuous function positive exactly where the condition holds and negative where it
+ * does not: a < b is b - a, a > b is a - b, `and` the smaller of two, `or` the larger, `not`
+ * the negative; a situation stands for its condition. Null for what has no such function
+ * (==, !=, a number, if): those are located on their truth value.
+ */
+export function truthFunction(e: Expr, situation: (n: string) => Expr | undefined, depth = 0): Expr | null {
+  if (depth > 200) return null;
+  const f = (x: Expr) => truthFunction(x, situation, depth + 1);
+  const s = e.span;
+  if (e.kind === 'binary') {
+    if (e.op === '<' || e.op === '<=') return sub(e.right, e.left, s);
+    if (e.op === '>' || e.op === '>=') return sub(e.left, e.right, s);
+    if (e.op === 'and' || e.op === 'or') {
+      const a = f(e.left),
+        b = f(e.right);
+      return a && b ? call(e.op === 'and' ? 'min' : 'max', [a, b], s) : null;
+    }
+    return null;
+  }
+  if (e.kind === 'unary' && e.op === 'not') {
+    const a = f(e.operand);
+    return a && neg(a, s);
+  }
+  if (e.kind === 'name') {
+    const c = situation(e.name);
+    return c ? f(c) : null;
+  }
+  return null;
+}
+
+/** Relations and the words that join them: truth values, never a function's smooth part. */
+const LOGIC = new Set(['<', '<=', '>', '>=', '==', '!=', 'and', 'or']);
+/** Functions with kinks or flat parts (max(h, 0) sits at zero): a stand-in's argument has none. */
+const KINKED = new Set(['step', 'sign', 'max', 'min', 'abs']);
+
+/** Whether e has no switch, relation or kink: its zeros are crossings or touches, never plateaus. */
+function smooth(e: Expr): boolean {
+  let ok = true;
+  walk(e, (n) => {
+    if (
+      n.kind === 'if' ||
+      (n.kind === 'call' && KINKED.has(n.name)) ||
+      (n.kind === 'binary' && LOGIC.has(n.op)) ||
+      (n.kind === 'unary' && n.op === 'not')
+    )
+      ok = false;
+  });
+  return ok;
+}
+
+/** A condition of relations between smooth sides, joined by and, or, not (no situations). */
+function smoothRelations(e: Expr): boolean {
+  if (e.kind === 'unary' && e.op === 'not') return smoothRelations(e.operand);
+  if (e.kind !== 'binary') return false;
+  if (e.op === 'and' || e.op === 'or') return smoothRelations(e.left) && smoothRelations(e.right);
+  return ['<', '<=', '>', '>='].includes(e.op) && smooth(e.left) && smooth(e.right);
+}
+
+/**
+ * A continuous function with the sign of e, where e jumps across zero at its one switch and is
+ * made of numbers elsewhere: `step(u) - 0.5` is u, `0.5 - step(u)` is -u, `sign(u)` is u,
+ * `if x < 0 then -1 else 1` is x (the truth function of its condition, or its negative). The
+ * switch's argument or condition must be smooth (no max, min, abs or switch in it, which
+ * could rest at zero where the jump never comes). Null for anything else: a function that
+ * does not change sign at its switch, or has more than one.
+ */
+export function jumpStandIn(e: Expr): Expr | null {
+  const switches: Expr[] = [];
+  walk(e, (n) => {
+    if (n.kind === 'if' || (n.kind === 'call' && (n.name === 'step' || n.name === 'sign'))) switches.push(n);
+  });
+  if (switches.length !== 1) return null;
+  const s = switches[0];
+  // e's value with the switch standing at v: null unless numbers alone are left around it
+  const valueAt = (v: number) => numericValue(mapExpr(e, (n) => (n === s ? num(v) : undefined)));
+  let stand: Expr, whereTrue: number | null, whereFalse: number | null;
+  if (s.kind === 'call') {
+    if (s.args.length !== 1 || !smooth(s.args[0])) return null;
+    stand = s.args[0];
+    // (step is 1 from its zero on, sign 1 above it: both positive where the argument is)
+    whereTrue = valueAt(1);
+    whereFalse = valueAt(s.name === 'step' ? 0 : -1);
+  } else if (s.kind === 'if') {
+    const a = numericValue(s.then),
+      b = numericValue(s.otherwise);
+    if (a === null || b === null || !smoothRelations(s.condition)) return null;
+    const w = truthFunction(s.condition, () => undefined);
+    if (w === null) return null;
+    stand = w;
+    whereTrue = valueAt(a);
+    whereFalse = valueAt(b);
+  } else return null;
+  if (whereTrue === null || whereFalse === null) return null;
+  if (whereTrue > 0 && whereFalse < 0) return stand;
+  if (whereTrue < 0 && whereFalse > 0) return neg(stand, e.span);
+  return null;
+}
