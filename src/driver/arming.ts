@@ -170,6 +170,11 @@ export class Arming {
       if (this.startRest[k]) this.arm(k);
       return 'held';
     }
+    return this.release(k);
+  }
+
+  /** Lets held function k go (it left its zero: leaving, or a sample inside the step showed it). */
+  release(k: number): 'sitting' | 'left' {
     this.startRest[k] = 0;
     this.held[k] = 0;
     if (this.sitting[k]) {

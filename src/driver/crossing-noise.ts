@@ -90,6 +90,9 @@ export class CrossingNoise {
     // 0.5, 0) or an if: its crossing is that zero, not noise. One at rest is noise around
     // zero, exact zeros or not: x - 0.5 t with x' = 0.5 after x := 0 at t = 0, which dop853
     // put 2e-20 above zero and 0 inside)
+    // (at rest at both ends is no proof of rest inside: max(s, 0) is 0 with rate 0 at both
+    // ends of a step over which s rose to 0.24 and fell back below 0; a sample farther from
+    // zero than the band shows it moving, and an exact zero after that is its flat zero)
     const moving = !this.atRest(stepper, k);
     let reach = side * g1;
     let away = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
@@ -98,7 +101,7 @@ export class CrossingNoise {
       const g = valueOnStep(this.ws, stepper, k, a + (i / 10) * (b - a), this.y);
       reach = Math.max(reach, side * g);
       away = Math.max(away, Math.abs(g));
-      flat = g === 0 && moving;
+      flat = (g === 0 || g1 === 0) && (moving || away > band);
     }
     // The excursion that starts at the crossing, at offsets growing by √2 from 2^-20 of the
     // rest of the step: whatever its width, one offset lands within √2 of its peak and sees
