@@ -55,3 +55,35 @@ describe('item 6: a kinked event function that leaves its flat zero and returns 
     }
   });
 });
+
+describe('item 8: a delta whose argument crosses zero with zero rate (a root of multiplicity 3)', () => {
+  it('delta(x^3) is refused where it is written: 1/|d/dt (x^3)| is infinite at x = 0', () => {
+    // (the analytic path ran it to y = 4.6e34 with status ok; the steppers called it a touch)
+    const text = "independent t from 0 to 3\ny' = delta(x^3)\nx' = 1\nx(0) = -1; y(0) = 0";
+    expect(() => simulate(text)).toThrow(/crosses zero with zero rate \(a root of multiplicity 3\)/);
+    expect(() => simulate(text.replace('x^3', '-2*x^5'))).toThrow(/a root of multiplicity 5/);
+    // a simple root of a power's difference is no multiple root: x^3 - 1 at x = 1, weight 1/3
+    const simple = simulate(text.replace('x^3', 'x^3 - 1').replace('x(0) = -1', 'x(0) = 0'));
+    expect(simple.status).toBe('ok');
+    expect(Math.abs(simple.final.y - 1 / 3)).toBeLessThan(1e-9);
+  });
+
+  it('delta(x) with x = (t - 1)^3 fails on every path (analytic: y = 9.8e9 with status ok)', () => {
+    const text = "independent t from 0 to 3\ny' = delta(x)\nx' = 3*(t - 1)^2\nx(0) = -1; y(0) = 0";
+    for (const method of ['auto', 'analytic', ...STEPPERS] as const) {
+      const r = simulate(text, { method });
+      expect(r.status, method).toBe('failed');
+      expect(r.message, method).toMatch(
+        /^the argument of delta\(x\) touches zero near t = (1|0\.99)[\d.e-]* .*crosses it with zero rate/,
+      );
+    }
+    // x = (t - 1)^3 + 1e-3 t - 1e-3 crosses at t = 1 with rate 1e-3: weight 1000, on every path
+    const slow = "independent t from 0 to 3\ny' = delta(x)\nx' = 3*(t - 1)^2 + 1e-3\nx(0) = -1.001; y(0) = 0";
+    for (const method of ['auto', 'analytic', ...STEPPERS] as const) {
+      const r = simulate(slow, { method, ...TIGHT });
+      expect(r.status, method).toBe('ok');
+      // (the weight's relative error is the location's, rtol 1e-12 over a rate of 1e-3)
+      expect(Math.abs(r.final.y - 1000), method).toBeLessThan(1e-3);
+    }
+  });
+});

@@ -35,6 +35,7 @@ import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
+import { crossesTooSlowly } from './slow-delta.js';
 import { DueEvents } from './due.js';
 import { residueKept } from '../driver/arming.js';
 import { tieFloor, tieTolerance } from '../driver/time-tie.js';
@@ -62,6 +63,8 @@ export class AnalyticSimulator {
   private readonly unresolved: Uint8Array;
   /** per event: its function's value, rounding and approach sign just before the actions of its instant */
   private readonly preValue: Float64Array;
+  /** per event: a delta's argument whose predicted root it crosses with no determined rate (slow-delta.ts) */
+  private readonly slowDelta: Uint8Array;
   private readonly preBound: Float64Array;
   private readonly preApproach: Int8Array;
   /**
@@ -170,6 +173,7 @@ export class AnalyticSimulator {
     this.outputGroups = Int32Array.from(st.outputReads);
     this.unresolved = new Uint8Array(n);
     this.preValue = new Float64Array(n);
+    this.slowDelta = new Uint8Array(n);
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.restBand = new Float64Array(n).fill(NaN);
@@ -484,6 +488,8 @@ export class AnalyticSimulator {
   private instant(run: Run, due: number[]): boolean {
     const t = run.hi + run.lo;
     if (++run.instants > run.s.maxSteps) return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, t), t);
+    for (const k of due)
+      if (this.slowDelta[k]) return this.failAt(run, this.diagnosis.touchMessage(this.plans[k].watch, t), t);
     if (!this.arrive(run, due, t)) return true;
     this.dense?.arrived(run.hi, run.lo, due);
     const outcome = this.firing.fire(t, due);
@@ -748,7 +754,17 @@ export class AnalyticSimulator {
       this.failAt(run, message, t);
       return false;
     }
+    // (kept while the scan resumes towards that root: nearer, the value's bound shrinks with
+    // it, 5e-36 at x = -2.8e-21, and no longer shows the history's rounding the root carries)
+    const resumed = this.unresolved[j] === 2 && this.slowDelta[j] === 1;
     this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : pr.outcome === 'resume' ? 2 : 0;
+    this.slowDelta[j] =
+      pr.s !== Infinity &&
+      plan.linear === null &&
+      isDeltaArgument(this.model.events[j]) &&
+      (resumed || crossesTooSlowly(c, plan.degree, pr.s, bound))
+        ? 1
+        : 0;
     if (pr.s === Infinity) this.heap.set(j, Infinity, 0);
     else {
       addTime(run.hi, run.lo, pr.s, this.pair);

@@ -472,13 +472,13 @@ export class Diagnosis {
     return `${parts.join('; ')}: ${one ? 'its' : 'their'} error was held to ±atol, not to rtol of ${one ? 'its' : 'their'} size, so ${one ? 'its' : 'their'} sign may be the error's, and the solution may have followed it elsewhere (a concentration below zero); to control ${one ? 'it' : 'them'}, give a smaller atol (--atol), about ${suggest.toPrecision(1)} or below`;
   }
 
-  /** The message for a delta whose argument touches zero (a root of even multiplicity) near `at`. */
+  /** The message for a delta whose argument touches zero, or crosses it with zero rate (a multiple root), near `at`. */
   touchMessage(k: number, at: number): string {
     const m = this.ws.model,
       w = m.watchInfo[k];
     const ev = w.kind === 'event' ? m.events[w.event] : null;
     const arg = ev && m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : '?';
-    return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity): the delta has no weight there, since 1/|d/d${m.system.independent} (${arg})| is infinite; write the impulse where the argument crosses zero, or tighten rtol and atol if it does cross`;
+    return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity), or crosses it with zero rate (of odd multiplicity 3 or more): the delta has no weight there, since 1/|d/d${m.system.independent} (${arg})| is infinite; write the impulse where the argument crosses zero, or tighten rtol and atol if it does cross`;
   }
 
   /**

@@ -46,7 +46,7 @@ export class EventBuilder extends DeltaEvents {
   /** each delta term's argument class, as the first step of the transform found it */
   protected readonly argumentClass = new Map<DeltaTerm, ArgumentClass>();
 
-  /** named variables and constant names, for evenMultiplicity */
+  /** named variables and constant names, for rootMultiplicity */
   private evenContext(): EvenContext {
     const m = this.model;
     return {
@@ -139,11 +139,18 @@ export class EventBuilder extends DeltaEvents {
           const argText = toText(term.argument);
           // u^2, u^4, abs(u): zero only where it touches zero, never crossing (seen in the text;
           // a state that turns at zero is found by the run, driver/delta-touch.ts)
-          if (evenMultiplicity(term.argument, this.evenContext()))
+          const multiplicity = rootMultiplicity(term.argument, this.evenContext());
+          if (multiplicity === 2)
             throw this.r.at(
               term.call.span,
               `the argument of delta(${argText}) touches zero without crossing it (a root of even multiplicity): the delta has no weight there, since 1/|d/d${this.t} (${argText})| is infinite`,
               `Write the delta of a quantity that crosses zero where the impulse acts, as delta(x) instead of delta(x^2).`,
+            );
+          if (multiplicity > 2)
+            throw this.r.at(
+              term.call.span,
+              `the argument of delta(${argText}) crosses zero with zero rate (a root of multiplicity ${multiplicity}): the delta has no weight there, since 1/|d/d${this.t} (${argText})| is infinite`,
+              `Write the delta of a quantity that crosses zero with a rate where the impulse acts, as delta(x) instead of delta(x^${multiplicity}).`,
             );
           const u = this.toSystem(term.argument, false);
           const du = this.totalDerivative(u);
@@ -288,37 +295,42 @@ function hasSwitch(e: Expr): boolean {
   return found;
 }
 
-/** What evenMultiplicity looks up: a named variable's definition, and whether a name is constant over a run. */
+/** What rootMultiplicity looks up: a named variable's definition, and whether a name is constant over a run. */
 interface EvenContext {
   definition: (n: string) => Expr | undefined;
   constant: (n: string) => boolean;
 }
 
 /**
- * Whether an argument is visibly zero only at roots of even multiplicity: u^2k, abs(u), u*u,
- * also scaled or negated by a constant factor (-x^2, 2*x^2, x^2/3, 3*abs(x)) and through a
- * named variable (sq = x^2, delta(sq)); those were found only by the run, as touches.
+ * The multiplicity that an argument visibly gives every root it has: 2 where it is zero only
+ * at roots of even multiplicity (u^2k, abs(u), u*u), the odd power n for u^n with n >= 3
+ * (crossing, but with zero rate: 1/|d/dt (x^3)| is infinite at x = 0 as at a touch), and 1
+ * otherwise; also scaled or negated by a constant factor (-x^2, 2*x^2, x^2/3, 3*abs(x)) and
+ * through a named variable (sq = x^2, delta(sq)). Those were found only by the run, as touches
+ * (delta(x^3) with x = t - 1 ran on the analytic path to y = 4.6e34 with status ok).
  */
-function evenMultiplicity(e: Expr, context: EvenContext, depth = 0): boolean {
-  if (depth > 64) return false;
-  const inner = (x: Expr) => evenMultiplicity(x, context, depth + 1);
+function rootMultiplicity(e: Expr, context: EvenContext, depth = 0): number {
+  if (depth > 64) return 1;
+  const inner = (x: Expr) => rootMultiplicity(x, context, depth + 1);
   const constant = (x: Expr) => {
     for (const n of references(x)) if (!context.constant(n)) return false;
     return true;
   };
   if (e.kind === 'name') {
     const definition = context.definition(e.name);
-    return definition !== undefined && inner(definition);
+    return definition !== undefined ? inner(definition) : 1;
   }
   if (e.kind === 'unary') return inner(e.operand);
-  if (e.kind === 'binary' && e.op === '^' && e.right.kind === 'number')
-    return Number.isInteger(e.right.value) && e.right.value >= 2 && e.right.value % 2 === 0;
+  if (e.kind === 'binary' && e.op === '^' && e.right.kind === 'number') {
+    const n = e.right.value;
+    return Number.isInteger(n) && n >= 2 ? (n % 2 === 0 ? 2 : n) : 1;
+  }
   if (e.kind === 'binary' && e.op === '*') {
-    if (toText(e.left) === toText(e.right)) return true;
+    if (toText(e.left) === toText(e.right)) return 2;
     if (constant(e.left) && constantValue(simplify(e.left)) !== 0) return inner(e.right);
     if (constant(e.right) && constantValue(simplify(e.right)) !== 0) return inner(e.left);
-    return false;
+    return 1;
   }
-  if (e.kind === 'binary' && e.op === '/') return constant(e.right) && inner(e.left);
-  return e.kind === 'call' && e.name === 'abs' && e.args.length === 1;
+  if (e.kind === 'binary' && e.op === '/') return constant(e.right) ? inner(e.left) : 1;
+  return e.kind === 'call' && e.name === 'abs' && e.args.length === 1 ? 2 : 1;
 }
