@@ -487,11 +487,13 @@ export class Crossings implements SampledFunction {
     const located = this.locate(k);
     // Leaving the zero it fired at, it is back across before it ever showed the side it
     // left for: a flight lower than g's own rounding (a ball riding a moving table). That
-    // is a contact the arithmetic cannot resolve as bounces.
+    // is a contact the arithmetic cannot resolve as bounces. (How far on, in the run's
+    // direction: backwards, a crossing a whole unit later is a negative distance, and the
+    // next crossing of x^2 - 1 after the one at x = -1 was taken for a contact.)
     if (
       located &&
       this.fromZero[k] === 1 &&
-      this.candidateRight[k] - a <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)) &&
+      this.ws.dir * (this.candidateRight[k] - a) <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)) &&
       this.contact < 0
     )
       this.contact = k;
