@@ -282,7 +282,8 @@ export class Diagnosis {
         outside > 0.25 * (Math.abs(a) + Math.abs(b)) &&
         outside * absH > 0.1 * sc &&
         inside < 0 &&
-        this.relaxationTime(ws.origin.abs(stepper.t), stepper.y, i, b, 0.1 * sc) > absH
+        this.relaxationTime(ws.origin.abs(stepper.t), stepper.y, i, b, 0.1 * sc) > absH &&
+        !this.smoothMean(stepper, i, slope, outside)
       )
         inside = i;
     }
@@ -291,6 +292,24 @@ export class Diagnosis {
     if (found < 0) found = inside;
     const eq = sys.equations.find((q) => q.state === sys.states[found].name);
     return `the right-hand side of ${sys.states[found].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''}`;
+  }
+
+  /**
+   * Whether the mean slope of component i over the last step, `outside` the slopes at its
+   * ends, is what a smooth right-hand side gives: Simpson's rule with f at the midpoint of the
+   * step's dense output (not of its chord) accounts for most of it. An extremum of f inside the
+   * step puts the mean outside the ends' slopes (x' = u with u'' of cos(1000 t), over a quarter
+   * of its period, a step dop853 takes: "jumps within the last step" of a smooth oscillation);
+   * a jump or a zigzag between the stages does not fit a parabola through three values of f.
+   */
+  private smoothMean(stepper: Stepper, i: number, slope: number, outside: number): boolean {
+    const ws = this.ws,
+      m = ws.model,
+      tm = stepper.tPrev + 0.5 * (stepper.t - stepper.tPrev);
+    stepper.interpolate(tm, ws.yTmp);
+    m.rhs(ws.origin.abs(tm), ws.yTmp, ws.p, ws.d, ws.sw, this.dydtProbe);
+    const simpson = (this.fStart[i] + 4 * this.dydtProbe[i] + stepper.dydt[i]) / 6;
+    return Math.abs(slope - simpson) <= 0.25 * outside;
   }
 
   /**
