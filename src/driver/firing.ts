@@ -81,7 +81,10 @@ export function iterationMessage(m: CompiledModel, t: number, fired: readonly nu
     names.length === 1
       ? `event ${names[0]} keeps sending its own function back across zero`
       : `events ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} keep sending each other's functions back across zero`;
-  return `event iteration at ${m.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: ${which} at this instant (chattering: switching both ways at one threshold leaves no time between the switches); give the switch a dead band (hysteresis: thresholds a little apart) or a minimum time between switches`;
+  // (two causes look alike from here: a switch that chatters, turning rates both ways at one
+  // threshold, and impacts that accumulate within the instant, plastic spheres pushed against
+  // a wall passing a shrinking part of their motion round after round: both are named)
+  return `event iteration at ${m.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: ${which} at this instant: either chattering (switching both ways at one threshold leaves no time between the switches: give the switch a dead band, hysteresis with thresholds a little apart, or a minimum time between switches), or impacts accumulating within the instant (bodies in contact pushed together or against a wall with restitution below 1 pass a shrinking part of their motion round after round, and come to rest only after infinitely many: model the bodies that move together as one while they are in contact)`;
 }
 
 export class Firing {
