@@ -115,6 +115,11 @@ export class Firing {
   private readonly residues: LocatedResidues;
   /** the functions the last instant's event iteration judged (sentAcross) */
   private readonly judgedSet: RoundMarks;
+  /**
+   * the functions the current round has looked at: each once, however many of its events
+   * touch it (heldThrough lets a held one leave its zero, and a second look judged it afresh)
+   */
+  private readonly listed: RoundMarks;
   /** the functions held at their own zero since an earlier instant (the simulator sets it: Arming) */
   held: HeldZeros | null = null;
 
@@ -127,6 +132,7 @@ export class Firing {
     this.gFire = new Float64Array(ws.nWatch);
     this.residues = new LocatedResidues(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
+    this.listed = new RoundMarks(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
     this.sideFire = new Int8Array(ws.nWatch);
   }
@@ -187,12 +193,20 @@ export class Firing {
         this.swBefore.set(sw);
         this.switching.lock(t, ws.yOut, ws.dOut, dtZero);
       }
+      // Each function once per round, as on the analytic path (fire.ts): its values before and
+      // after the round are the round's, whichever event touches it, but a look changes what
+      // the next reads. Touched by two events of a round (v := 0, then a delta kicking v from
+      // its zero), a function held at the zero its event fired at earlier was let leave it at
+      // the first look and, no longer held, judged at the second as one resting on zero that
+      // the round moved off: a crossing, its event fired again (status ok).
+      this.listed.clear();
       for (const e of round) {
         const touches = m.events[e].touches;
         for (let i = 0; i < touches.length; i++) {
           const k = touches[i],
             w = m.watchInfo[k];
-          if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event)) continue;
+          if (w.kind !== 'event' || round.includes(w.event) || next?.includes(w.event) || this.listed.has(k)) continue;
+          this.listed.add(k);
           // (a delta's argument that an action jumps across zero never passes through it: no
           // weight, no impulse; `n := 0.5` at t = 1 with delta(t - n) gave y = 1, exact 0)
           const ev = m.events[w.event];

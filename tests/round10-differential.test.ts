@@ -1,0 +1,41 @@
+/**
+ * Finds of the differential oracle (round 10: tests/differential.test.ts, seeds 7, 23, 101,
+ * 303, 404, 505): disagreements between the analytic path and dop853 decided by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate, type MethodName } from '../src/index.js';
+
+describe('a held function two events of one round touch is judged once', () => {
+  // (seed 101: x' crosses, a tick every 0.1 writing x' := 0 and a delta at t = 1) Exactly: v
+  // falls from 1 onto 0 at t = 0.5 (halt), which fires e1 there (a function set onto its zero
+  // crossed); e1 then holds v at that zero until it has left it and crossed again. At t = 1
+  // `again` writes v := 0 (no change) and the delta kicks v to 1, in one round: v leaves its
+  // zero, which is no crossing (the same model without `again` fires e1 once on every path).
+  // The steppers looked at v once per event of the round that touches it: the first look let
+  // it leave its zero (no longer held), the second judged it afresh as a function resting on
+  // zero that the round moved off, a crossing: e1 fired again, n = 2 with status ok.
+  const model = `independent t from 0 to 2
+discrete n = 0
+event e1 when v crosses do n := n + 1 end
+event halt at 0.5 do v := 0 end
+event again at 1 do v := 0 end
+v' = delta(t - 1)
+v(0) = 1
+`;
+  it.each(['auto', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'] as MethodName[])('%s: e1 fires once', (method) => {
+    const r = simulate(model, { method, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['halt', 'e1', 'again', 'delta(t - 1)']);
+    // (n counts e1's firings: an integer, exact)
+    expect(r.final.n).toBe(1);
+    // (v: 1 after the kick, exact in doubles; v' = 0 elsewhere)
+    expect(r.final.v).toBe(1);
+  });
+  // the same with two time events in the round, the later in the file writing v := 1
+  const twoActions = model.replace("v' = delta(t - 1)", "event kick at 1 do v := 1 end\nv' = 0");
+  it.each(['dopri5', 'rodas'] as MethodName[])('%s: two actions, e1 fires once', (method) => {
+    const r = simulate(twoActions, { method, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(1);
+  });
+});
