@@ -99,9 +99,13 @@ export class LinearScan {
     const v = f.valueAt(s);
     if (!(Math.abs(v) > f.valueBound)) return s;
     if (Math.sign(v) !== sign) return this.bisectValues(f, sign, a, s);
+    // (denied only on a sign certain on the scale of the terms v was summed from: a pair of
+    // crossings 2e-6 high from terms of 1e-6, the first root's value 2.4e-22 of them, was
+    // denied on its own size and lost)
+    const certain = Math.abs(v) > f.termsBound;
     const vb = f.valueAt(b);
     if (Math.abs(vb) > f.valueBound && Math.sign(vb) !== sign) return this.bisectValues(f, sign, s, b);
-    return NaN;
+    return certain ? NaN : s;
   }
 
   /**

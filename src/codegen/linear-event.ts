@@ -43,6 +43,8 @@ export class LinearEventFunction {
   /** the block's states at the instant, and a copy moved to a window's start */
   private readonly x0: Float64Array;
   private readonly xs: Float64Array;
+  /** per state of xs after valueAt: the size of the terms it was summed from (advance's mag) */
+  private readonly xm: Float64Array;
   private readonly v: Float64Array;
   private readonly vm: Float64Array;
   private readonly w: Float64Array;
@@ -57,6 +59,7 @@ export class LinearEventFunction {
     this.cPrev = new Float64Array(n);
     this.x0 = new Float64Array(n);
     this.xs = new Float64Array(n);
+    this.xm = new Float64Array(n);
     this.v = new Float64Array(n);
     this.vm = new Float64Array(n);
     this.w = new Float64Array(n);
@@ -351,18 +354,32 @@ export class LinearEventFunction {
    */
   valueAt(s: number): number {
     const x = this.xs,
-      c = this.c;
+      c = this.c,
+      mag = this.xm;
     x.set(this.x0);
-    if (s !== 0) this.block.advance(s, x);
+    // (at the instant nothing is summed: the state as it stands)
+    mag.fill(0);
+    if (s !== 0) this.block.advance(s, x, mag);
     let v = this.c0,
-      m = Math.abs(this.c0);
+      m = Math.abs(this.c0),
+      terms = m;
     for (let i = 0; i < c.length; i++) {
       v += c[i] * x[i];
       m += Math.abs(c[i] * x[i]);
+      terms += Math.abs(c[i]) * Math.max(Math.abs(x[i]), mag[i]);
     }
     this.valueBound = ULPS * 2 * m;
+    this.termsBound = ULPS * 2 * terms;
     return v;
   }
+
+  /**
+   * set by `valueAt`: the rounding of its value on the scale of the terms the propagator
+   * summed the states from, which may all be far larger than the value they cancel to (x =
+   * -1e-6 + 0.0025 s - 0.5 s^2 + ... at its root is 2.4e-22, from terms of 1e-6). What may be
+   * taken for a certain sign there where a crossing would be denied (linear-scan.ts, confirm).
+   */
+  termsBound = 0;
 
   /** Whether the function does not move along the block (its gradient is zero). */
   constant(): boolean {

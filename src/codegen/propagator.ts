@@ -314,17 +314,25 @@ export class LinearPropagator {
     }
   }
 
-  /** Advances x (length n) by h in place. `update` must have been called for the current constants. */
-  advance(h: number, x: Float64Array): void {
+  /**
+   * Advances x (length n) by h in place. `update` must have been called for the current
+   * constants. With `mag`, writes there per state the size of the terms its new value was
+   * summed from, on whose scale it is rounded: a value they cancel to (a function at its root)
+   * is known to a few ulps of that, not of itself.
+   */
+  advance(h: number, x: Float64Array, mag: Float64Array | null = null): void {
     const n = this.n;
     if (n === 1) {
       const a = this.A[0],
         z = a * h;
-      x[0] = x[0] * Math.exp(z) + (this.hasB ? this.b[0] * h * (z === 0 ? 1 : Math.expm1(z) / z) : 0);
+      const free = x[0] * Math.exp(z),
+        forced = this.hasB ? this.b[0] * h * (z === 0 ? 1 : Math.expm1(z) / z) : 0;
+      x[0] = free + forced;
+      if (mag !== null) mag[0] = Math.abs(free) + Math.abs(forced);
       return;
     }
-    if (n === 2 && this.useEquilibrium && this.advance2(h, x)) return;
-    this.advanceGeneral(h, x);
+    if (n === 2 && this.useEquilibrium && this.advance2(h, x, mag)) return;
+    this.advanceGeneral(h, x, mag);
   }
 
   /** Advances the block's states in y by h in place. */
@@ -344,7 +352,7 @@ export class LinearPropagator {
    * 2^-53 of x_eq, not of itself; the general path (the augmented exponential, no x_eq) then
    * advances it.
    */
-  private advance2(h: number, x: Float64Array): boolean {
+  private advance2(h: number, x: Float64Array, mag: Float64Array | null): boolean {
     const A = this.A,
       mu = this.mu,
       w = this.root;
@@ -354,7 +362,7 @@ export class LinearPropagator {
       eC = f * Math.cos(w * h);
       eS = (f * Math.sin(w * h)) / w;
     } else if (this.disc > 0) {
-      if (w * h > 0.5) return this.advanceSplit(h, x);
+      if (w * h > 0.5) return this.advanceSplit(h, x, mag);
       const f = Math.exp(mu * h);
       eC = f * Math.cosh(w * h);
       eS = (f * Math.sinh(w * h)) / w;
@@ -376,6 +384,7 @@ export class LinearPropagator {
       Math.abs(eS * A[2]),
       Math.abs(eC) + Math.abs(eS * delta),
       x,
+      mag,
     );
   }
 
@@ -385,7 +394,16 @@ export class LinearPropagator {
    * |E|·|x_eq| + |x_eq|, stays within 32 times the rounding the states' own motion has
    * (|E|·|x| and |x(h)|); false otherwise.
    */
-  private settle(x0: number, x1: number, e00: number, e01: number, e10: number, e11: number, x: Float64Array): boolean {
+  private settle(
+    x0: number,
+    x1: number,
+    e00: number,
+    e01: number,
+    e10: number,
+    e11: number,
+    x: Float64Array,
+    mag: Float64Array | null,
+  ): boolean {
     const m0 = this.eqMag0,
       m1 = this.eqMag1,
       a0 = Math.abs(x[0]),
@@ -394,6 +412,14 @@ export class LinearPropagator {
       eqPart1 = e10 * m0 + e11 * m1 + m1;
     if (!(eqPart0 <= 32 * (e00 * a0 + e01 * a1 + Math.abs(x0)))) return false;
     if (!(eqPart1 <= 32 * (e10 * a0 + e11 * a1 + Math.abs(x1)))) return false;
+    if (mag !== null) {
+      // (the terms summed: the propagator's on x - x_eq, then x_eq; that difference and the
+      // last sum round on their results' scale)
+      const u0 = Math.abs(x[0] - this.eq0),
+        u1 = Math.abs(x[1] - this.eq1);
+      mag[0] = e00 * u0 + e01 * u1 + Math.abs(this.eq0);
+      mag[1] = e10 * u0 + e11 * u1 + Math.abs(this.eq1);
+    }
     x[0] = x0;
     x[1] = x1;
     return true;
@@ -408,7 +434,7 @@ export class LinearPropagator {
    * formed without cancellation: the one where δ and ±w agree in sign directly, the other from
    * (δ + w)(δ - w) = δ² - disc = -A01 A10.
    */
-  private advanceSplit(h: number, x: Float64Array): boolean {
+  private advanceSplit(h: number, x: Float64Array, mag: Float64Array | null): boolean {
     const A = this.A,
       w = this.root;
     const e1 = Math.exp(this.l1 * h),
@@ -440,10 +466,11 @@ export class LinearPropagator {
       Math.abs(e10),
       Math.abs(m11),
       x,
+      mag,
     );
   }
 
-  private advanceGeneral(h: number, x: Float64Array): void {
+  private advanceGeneral(h: number, x: Float64Array, mag: Float64Array | null): void {
     const n = this.n,
       N = n + 1,
       e = this.e;
@@ -464,6 +491,12 @@ export class LinearPropagator {
       this.lastH = h;
     }
     const y = this.tmp;
+    if (mag !== null)
+      for (let i = 0; i < n; i++) {
+        let m = Math.abs(e[i * N + n]);
+        for (let j = 0; j < n; j++) m += Math.abs(e[i * N + j] * (D[j] * x[j]));
+        mag[i] = m / D[i];
+      }
     for (let i = 0; i < n; i++) {
       let v = e[i * N + n];
       for (let j = 0; j < n; j++) v += e[i * N + j] * (D[j] * x[j]);
