@@ -74,3 +74,34 @@ y(0) = -1
     expect(Math.abs(r.events[1].t - 4.58476904640955e-3)).toBeLessThan(1e-17);
   });
 });
+
+describe('a simple root known only to its rounding is taken, not resumed without end (seed 23)', () => {
+  // x'' = -t with x' = 1e6 at first, y' = -1 from 1000: e1 (x - y rises, x' := 0) fires at
+  // 9.975e-4, tm at 0.5 moves x down by 0.5, and x - y rises through 0 again near 0.5251327:
+  // x and y near 1000 know x - y to about 4e-12 (3.5e-12 its rounding, rate 0.86). The
+  // analytic path resumed its prediction 3.4e-14 on, where neither state moves by an ulp,
+  // again and again: "more than 20000 steps" where dop853 gives the 6 events.
+  const model = `independent t from 0 to 1
+parameter k = 1
+discrete n = 0
+event e1 when x - y rises do x' := 0 end
+event tm every 0.5 do x := x - 0.5 end
+x'' = -k*t + delta(t - 1)
+x(0) = 3; x'(0) = 1e6
+y' = -1
+z' = x'
+y(0) = 1e3; z(0) = 1e3
+output x, y, z, n`;
+  it('auto (analytic) and dop853 at rtol 1e-12 give the same 6 events', () => {
+    const a = simulate(model, { eventsOnly: true });
+    const d = simulate(model, { method: 'dop853', rtol: 1e-12, atol: 1e-12, eventsOnly: true });
+    expect(a.status, a.message ?? '').toBe('ok');
+    expect(a.stats.method).toBe('analytic');
+    expect(a.events.map((e) => e.name)).toEqual(['tm', 'e1', 'tm', 'e1', 'tm', 'delta(t - 1)']);
+    expect(d.events.map((e) => e.name)).toEqual(a.events.map((e) => e.name));
+    // (the second e1 is known to about 4e-12 on either path: x - y of states near 1000)
+    expect(Math.abs(a.events[3].t - d.events[3].t)).toBeLessThan(1e-11);
+    // (x near 1000 to the rounding of x and of the event time times its rate)
+    expect(Math.abs(a.final.x - d.final.x)).toBeLessThan(1e-10);
+  });
+});

@@ -269,7 +269,10 @@ export class PolynomialRoots {
       if (this.valueSign(o, n, m, SETTLE_MARGIN) === sa) lo = m;
       else hi = m;
     }
-    if (lo > s0 && r - lo > 2 ** -44 * (this.settleScale + r)) this.settle = lo;
+    // (only half the way to the root or more: a simple root whose value is known no better
+    // anywhere, x - y with both near 1000, has its margin reached at once, and resuming a few
+    // ulps on, where the states do not move, never got nearer: more than 20000 instants)
+    if (lo > s0 && r - lo > 2 ** -44 * (this.settleScale + r) && lo - s0 >= 0.5 * (r - s0)) this.settle = lo;
   }
 
   /** the sign of the polynomial at s where it is certain (`margin` times its rounding bound exceeded), else 0 */
