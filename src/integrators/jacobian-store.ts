@@ -25,8 +25,15 @@ export class JacobianStore {
   readonly J: Float64Array;
   /** ∂f/∂t (only with `withTime`) */
   readonly ft: Float64Array;
-  /** f does not read t (known from the exact Jacobian): ∂f/∂t = 0 */
-  readonly autonomous: boolean;
+  /**
+   * ∂f/∂t = 0 as last evaluated: f does not read t (known from the exact Jacobian) and the
+   * exact Jacobian was the one used. When dfdy declines (a contact held as a constraint,
+   * driver/model-jacobian.ts), f carries a force the symbolic stage does not know, which may
+   * read t (a ball held on a vibrating table): ∂f/∂t is then taken by differences.
+   */
+  autonomous: boolean;
+  /** f's own symbolic form does not read t */
+  private readonly timeFree: boolean;
   private readonly fns: JacobianFunctions | null;
   private readonly f: Rhs;
   private readonly withTime: boolean;
@@ -44,7 +51,8 @@ export class JacobianStore {
     this.f = f;
     this.fns = fns;
     this.withTime = withTime;
-    this.autonomous = fns !== null && fns.dfdt === null;
+    this.timeFree = fns !== null && fns.dfdt === null;
+    this.autonomous = this.timeFree;
     this.lower = fns?.lower ?? n - 1;
     this.upper = fns?.upper ?? n - 1;
     this.banded = bandPays(n, this.lower, this.upper);
@@ -98,6 +106,7 @@ export class JacobianStore {
             ? jf.dfdyBand!(t, y, J)
             : jf.dfdy(t, y, J);
       if (written) {
+        this.autonomous = this.timeFree;
         if (this.withTime && jf.dfdt !== null) jf.dfdt(t, y, this.ft);
         // A derivative can be infinite where f is finite (sqrt(y) at y = 0): differences then
         // give the large finite slope the step actually sees, and the run goes on to where f
@@ -137,7 +146,10 @@ export class JacobianStore {
       evaluations = n;
     }
     this.dense = true;
-    if (this.withTime && (jf === null || jf.dfdt !== null)) {
+    // (differences also when f's symbolic form does not read t: a declined dfdy means a force
+    // it does not know, and an autonomous f costs one evaluation here for a zero ft)
+    this.autonomous = false;
+    if (this.withTime) {
       const del = Math.sqrt(1e-16 * Math.max(1e-5, Math.abs(t)));
       const t1 = t + del;
       this.f(t1, y, fk);

@@ -121,7 +121,6 @@ export class RodasStepper extends StepperBase implements Stepper {
   private readonly hMax: number;
   /** ∂f/∂y and ∂f/∂t, evaluated at the start of every step (jacobian-store.ts) */
   private readonly jac: JacobianStore;
-  private readonly autonomous: boolean;
   /** J and ft belong to (t, y): kept through the rejected attempts of a step */
   private jacFresh = false;
   private readonly lu: Float64Array | null;
@@ -176,7 +175,6 @@ export class RodasStepper extends StepperBase implements Stepper {
     this.atol = atol;
     this.hMax = hMax;
     this.jac = new JacobianStore(n, f, options.jacobian?.() ?? null, true);
-    this.autonomous = this.jac.autonomous;
     this.band = this.jac.banded ? new BandedLu(n, this.jac.lower, this.jac.upper) : null;
     this.lu = this.band ? null : new Float64Array(n * n);
     this.piv = new Int32Array(n);
@@ -277,7 +275,8 @@ export class RodasStepper extends StepperBase implements Stepper {
       C63 = c63 * ih,
       C64 = c64 * ih,
       C65 = c65 * ih;
-    const auto = this.autonomous;
+    // (read per attempt: ∂f/∂t is zero only while the exact Jacobian is in use, jacobian-store.ts)
+    const auto = this.jac.autonomous;
     const HD1 = auto ? 0 : h * d1,
       HD2 = auto ? 0 : h * d2,
       HD3 = auto ? 0 : h * d3,
