@@ -41,3 +41,50 @@ y(0) = 1; y'(0) = 0`;
     },
   );
 });
+
+describe('a switch at its zero at the start, where its rate is zero (ModelingToolkit docs: UnitMassWithFriction)', () => {
+  // ModelingToolkit's events page: x' = v, v' = sin(t) - k sign(v) from rest, k = 0.7, on
+  // [0, 10 pi], with `continuous_events = [v ~ 0]`. At t = 0 the rate of v is sin(0) = 0 under
+  // sign(0) = 0, and on either side the friction turns v back: the mass sticks (Filippov)
+  // until sin t = 0.7 (mpmath, stick and slip in turn: x(10 pi) = 0.0023004358895933717).
+  // deltastep does not integrate sliding; it locked sign(v) at 0 and never looked again:
+  // v = 1 - cos t, x(10 pi) = 10 pi, status ok.
+  const friction = `independent t from 0 to 10*pi
+parameter k = 0.7
+x' = v
+v' = sin(t) - k*sign(v)
+x(0) = 0; v(0) = 0`;
+  it.each(['auto', 'dopri5', 'rodas', 'radau5'] as MethodName[])('%s: the sliding at t = 0 is reported', (method) => {
+    const r = simulate(friction, { method });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^sliding mode at t = 0: on both sides of sign\(v\)/);
+  });
+
+  // The same with the rate t: v' = t - 2 step(v) slides on v = 0 until t = 2 (above, t - 2 < 0;
+  // below, t > 0). Judged at t = 0 alone, the branch below has rate 0 and was taken as
+  // keeping v there: v rose as t^2/2 under it and step(v) stayed 0, v(1) = 0.5, status ok.
+  // A branch with rate exactly zero is now judged a little later along its flow.
+  it.each(['auto', 'dopri5', 'rodas', 'radau5'] as MethodName[])('%s: t - 2 step(v) slides from t = 0', (method) => {
+    const r = simulate(`independent t from 0 to 1\nv' = t - 2*step(v)\nv(0) = 0`, { method });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^sliding mode at t = 0: on both sides of step\(v\)/);
+  });
+
+  // Where both sides lead away (v' = t + 0.5 sign(v), v' = sin(t) + 0.2 sign(v)), the
+  // solution from v = 0 is not unique, but each is a branch: v > 0 gives v(1) = 1 and
+  // 1 - cos 1 + 0.2; v < 0 gives v = t^2/2 - t/2 (back at 0 at t = 1) and 1 - cos t - 0.2 t
+  // (across zero at 0.39, then on the upper branch). sign(v) held at 0 gave t^2/2 = 0.5 and
+  // 1 - cos 1 = 0.4597, status ok: no solution at all.
+  it.each(['auto', 'dopri5', 'rodas', 'radau5'] as MethodName[])('%s: a repelling zero takes a branch', (method) => {
+    const a = simulate(`independent t from 0 to 1\nv' = t + 0.5*sign(v)\nv(0) = 0`, { method });
+    expect(a.status).toBe('ok');
+    expect(Math.min(Math.abs(a.final.v - 1), Math.abs(a.final.v))).toBeLessThan(1e-6);
+    const b = simulate(`independent t from 0 to 1\nv' = sin(t) + 0.2*sign(v)\nv(0) = 0`, { method });
+    expect(b.status).toBe('ok');
+    // the lower branch crosses zero where 1 - cos t = 0.2 t, then takes the upper one
+    let tc = 0.4;
+    for (let i = 0; i < 50; i++) tc -= (1 - Math.cos(tc) - 0.2 * tc) / (Math.sin(tc) - 0.2);
+    const lower = Math.cos(tc) - Math.cos(1) + 0.2 * (1 - tc);
+    expect(Math.min(Math.abs(b.final.v - (1 - Math.cos(1) + 0.2)), Math.abs(b.final.v - lower))).toBeLessThan(1e-6);
+  });
+});

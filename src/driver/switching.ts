@@ -16,6 +16,10 @@ export class Switching {
   /** per watched function: the side of zero whose branch is taken when it sits at zero (0: not at zero) */
   private readonly sideAt: Float64Array;
   private readonly rMid: Float64Array;
+  /** rateAhead's state, rates and bounds a little later */
+  private readonly yAhead: Float64Array;
+  private readonly fAhead: Float64Array;
+  private readonly bAhead: Float64Array;
   /** what ratesOnBothSides found */
   private rateAbove = 0;
   private rateBelow = 0;
@@ -28,6 +32,9 @@ export class Switching {
     this.swBefore = new Float64Array(m.nSwitch);
     this.sideAt = new Float64Array(ws.nWatch);
     this.rMid = new Float64Array(ws.nWatch);
+    this.yAhead = new Float64Array(ws.y.length);
+    this.fAhead = new Float64Array(ws.y.length);
+    this.bAhead = new Float64Array(ws.nWatch);
   }
 
   /**
@@ -77,7 +84,10 @@ export class Switching {
       // on the function's own rounding, not on the size of the state
       const rate = ws.gAfter[k];
       const zero = 4 * ws.gBound[k] + (rate === rate ? Math.abs(rate) * dtZero : 0);
-      this.sideAt[k] = Math.abs(ws.gTmp[k]) <= zero ? Math.sign(g) : 0;
+      // (at zero whichever branch it takes: sign(v) at v = 0 takes neither side, and with
+      // v' = sin(t) - 0.7 sign(v) from v = 0 it slides; unmarked, the run went on with
+      // sign(v) = 0 while v rose, status ok)
+      this.sideAt[k] = Math.abs(ws.gTmp[k]) <= zero ? Math.sign(g) || 1 : 0;
       if (this.sideAt[k] !== 0) atZero = true;
       switch (m.switching[w.index].primitive) {
         case 'lt':
@@ -137,8 +147,10 @@ export class Switching {
    * rate under the branch in use decides.
    */
   private sideAtZero(k: number, j: number, t: number, y: Float64Array, d: Float64Array): number {
-    const rateNow = this.ws.gAfter[k];
     this.ratesOnBothSides(k, j, t, y, d);
+    // (zero under the branch in use, sign(v) = 0 at v = 0 among them: where it goes next)
+    let rateNow = this.ws.gAfter[k];
+    if (rateNow === 0) rateNow = this.ws.dir * this.rateAhead(k, t, y, d);
     const up = this.rateAbove,
       down = this.rateBelow;
     if (up >= 0 && down > 0) return 1;
@@ -158,10 +170,39 @@ export class Switching {
     this.setSide(j, 1);
     m.watchRate(t, y, ws.p, d, ws.sw, this.rMid);
     this.rateAbove = ws.dir * this.rMid[k];
+    if (this.rateAbove === 0) this.rateAbove = this.rateAhead(k, t, y, d);
     this.setSide(j, -1);
     m.watchRate(t, y, ws.p, d, ws.sw, this.rMid);
     this.rateBelow = ws.dir * this.rMid[k];
+    if (this.rateBelow === 0) this.rateBelow = this.rateAhead(k, t, y, d);
     ws.sw.set(this.swSaved);
+  }
+
+  /**
+   * A branch under which function k's rate is exactly zero at (t, y) may still move it at
+   * once: v' = t - 2 step(v) from v = 0 at t = 0 (rate t below, 0 at the start). Its side is
+   * the sign of the rate a little later along that branch's flow (one Euler step of
+   * 1e-8 max(1, |t|)), in the direction of integration; zero when that rate is zero too or
+   * moves the function by less than its rounding over the step (a true rest). Judged at the
+   * zero only, the branch below was taken as keeping v at 0, v rose under it and step(v)
+   * stayed 0, status ok.
+   */
+  private rateAhead(k: number, t: number, y: Float64Array, d: Float64Array): number {
+    const ws = this.ws,
+      m = ws.model,
+      n = m.nStates,
+      yA = this.yAhead,
+      f = this.fAhead;
+    const h = ws.dir * 1e-8 * Math.max(1, Math.abs(t));
+    m.rhs(t, y, ws.p, d, ws.sw, f);
+    for (let i = 0; i < n; i++) yA[i] = y[i] + h * f[i];
+    const tA = t + h;
+    m.watchRate(tA, yA, ws.p, d, ws.sw, this.rMid);
+    m.watchBound(tA, yA, ws.p, d, ws.sw, this.bAhead);
+    const rate = ws.dir * this.rMid[k];
+    // (rBound-like: a rate within the rounding of the function's own scale over h is none)
+    if (!(Math.abs(rate * h) > 4 * this.bAhead[k])) return 0;
+    return rate;
   }
 
   /** Sets every switch on the same function as switch j to the branch of `side` of its zero. */
