@@ -11,6 +11,7 @@ import type { ValueRecord } from './types.js';
 import type { Workspace } from './workspace.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { tieTolerance } from './time-tie.js';
+import { stepStates } from './step-fold.js';
 import { RoundMarks } from './round-marks.js';
 import {
   afterAlone,
@@ -65,6 +66,10 @@ interface Flow {
   readonly atol: number;
   /** the discrete values during the flow (the flowing slots written from the stepper's state) */
   readonly dm: Float64Array;
+  /** the states during the flow (those of flowing levels written from the stepper's state) */
+  readonly ym: Float64Array;
+  /** per flowing component, the state (y slot) its step variable is added to, or -1 */
+  readonly states: Int32Array;
   readonly s0: Float64Array;
   /** the instant of the flow */
   t: number;
@@ -97,6 +102,17 @@ export class Firing {
   rtol = 1e-6;
   atol = 1e-9;
   private readonly flows = new Map<number, Flow>();
+  /** per step variable (d slot), the state it is added to (step-fold.ts), or -1 */
+  private readonly stepStates: Int32Array;
+  /**
+   * Flows on one level compose within a round: per d slot, the round (flowRound) whose flow
+   * last moved it, the level's value it left, and what the round's actions had added to its
+   * state before the flows (an assignment y := 5 writes u := 5 - S).
+   */
+  private flowRound = 0;
+  private readonly flowStamp: Float64Array;
+  private readonly flowValue: Float64Array;
+  private readonly flowOffset: Float64Array;
   /** a touched function before and after a round (event iteration) */
   private readonly before: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly after: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
@@ -135,6 +151,10 @@ export class Firing {
     this.listed = new RoundMarks(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
     this.sideFire = new Int8Array(ws.nWatch);
+    this.stepStates = stepStates(ws);
+    this.flowStamp = new Float64Array(ws.d.length);
+    this.flowValue = new Float64Array(ws.d.length);
+    this.flowOffset = new Float64Array(ws.d.length);
   }
 
   /**
@@ -179,6 +199,7 @@ export class Firing {
       ws.yPre.set(ws.y);
       ws.dPre.set(ws.d);
       for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir);
+      this.flowRound++;
       for (const k of round) {
         const failed = m.events[k].marcus ? this.marcusFlow(t, k) : null;
         if (failed !== null)
@@ -308,7 +329,10 @@ export class Firing {
     dk.set(ws.dPre);
     m.events[k].apply(t, ws.yPre, ws.p, ws.dPre, ws.sw, yk, dk, ws.dir);
     // (its Marcus flow too, alone from the values before: its ledger jump was 0 in a round of two)
-    if (m.events[k].marcus) this.marcusFlow(t, k, dk, ws.dPre);
+    if (m.events[k].marcus) {
+      this.flowRound++;
+      this.marcusFlow(t, k, dk, ws.dPre, yk, ws.yPre);
+    }
     const out = new Float64Array(m.outputNames.length);
     m.outputsAtInstant(t, yk, ws.p, dk, ws.sw, out, -ws.dir);
     return this.recorder.values(t, out);
@@ -321,23 +345,57 @@ export class Firing {
    * rodas where the flow is stiff: y' = -800 y delta(t - 1) is dS/ds = -800 (y + S)) with its
    * error control, to FLOW_TOLERANCE of the run's tolerances: a fixed 256 steps of RK4 gave
    * 2.2e55 for exp(-800). The reason it fails, or null.
+   *
+   * A level with a state (y = u + S) flows as y itself, not as S: the rate reads u := y,
+   * S := 0 (the same u + S), and the end goes into the state, S := 0, as the fold after the
+   * instant would put it (step-fold.ts). Moving S from 0 to about -y- held it to rtol of |S|,
+   * and y = u + S = 1 + (-1 + eps) cancelled: y' = -50 y delta(t - 1) gave 4.2e-15 for
+   * exp(-50) = 1.9e-22 at atol 1e-300 (status ok). `yLevels`/`yPre`: the states after the
+   * round's actions and before the instant.
    */
-  private marcusFlow(t: number, k: number, levels = this.ws.dOut, pre = this.ws.d): string | null {
+  private marcusFlow(
+    t: number,
+    k: number,
+    levels = this.ws.dOut,
+    pre = this.ws.d,
+    yLevels = this.ws.yOut,
+    yPre = this.ws.y,
+  ): string | null {
     const ws = this.ws,
       ev = ws.model.events[k];
     const targets = ev.marcus!.targets,
       n = targets.length;
     const flow = this.flowOf(k);
     const stepper = flow.stepper,
-      dm = flow.dm,
-      s0 = flow.s0;
+      { dm, ym, s0, states } = flow;
+    const round = this.flowRound,
+      stamp = this.flowStamp,
+      value = this.flowValue,
+      offset = this.flowOffset;
     flow.t = t;
     dm.set(pre);
+    ym.set(yPre);
     // Pulses on one level at one instant compose: the flow starts where the round's actions
     // and the flows before it (file order) left its levels. From the values before the
     // instant, each overwrote the others: y' = y delta(t - 1) + y delta(2t - 2) gave e^0.5
     // (exact e^1.5), and a jump of 3 beside a flow on the same level was lost.
-    for (let i = 0; i < n; i++) s0[i] = levels[targets[i]];
+    for (let i = 0; i < n; i++) {
+      const target = targets[i],
+        s = states[i];
+      if (s < 0) s0[i] = levels[target];
+      else {
+        // (the rate reads the state before the instant plus the level, as all right-hand
+        // sides read the values before it; what an assignment to the state added, its
+        // offset, is added to the end: y := 5 beside the flow gives 5 + phi(1; y-) - y-)
+        if (stamp[target] !== round) {
+          stamp[target] = round;
+          value[target] = yPre[s] + levels[target];
+          offset[target] = yLevels[s] - yPre[s];
+        }
+        s0[i] = value[target];
+        dm[target] = 0;
+      }
+    }
     stepper.resetStats();
     stepper.reset(0, s0);
     const end = ws.dir;
@@ -354,7 +412,16 @@ export class Firing {
         return `the Marcus flow of event ${ev.name} at ${ws.model.system.independent} = ${t} cannot be integrated (${why}, at pulse time s = ${stepper.t}): its rate grows without bound along the flow`;
       }
     }
-    for (let i = 0; i < n; i++) levels[targets[i]] = stepper.y[i];
+    for (let i = 0; i < n; i++) {
+      const target = targets[i],
+        s = states[i];
+      if (s < 0) levels[target] = stepper.y[i];
+      else {
+        value[target] = stepper.y[i];
+        yLevels[s] = offset[target] === 0 ? stepper.y[i] : stepper.y[i] + offset[target];
+        levels[target] = 0;
+      }
+    }
     return null;
   }
 
@@ -365,17 +432,25 @@ export class Firing {
     const ws = this.ws,
       { targets, rate } = ws.model.events[k].marcus!;
     const n = targets.length;
-    const dm = new Float64Array(ws.d.length);
+    const dm = new Float64Array(ws.d.length),
+      ym = new Float64Array(ws.y.length);
+    const states = Int32Array.from(targets, (target) =>
+      target < this.stepStates.length ? this.stepStates[target] : -1,
+    );
+    // (a level with a state flows as the state, y = u + S with S held at 0: marcusFlow)
     const f = (_s: number, S: Float64Array, out: Float64Array) => {
-      for (let i = 0; i < n; i++) dm[targets[i]] = S[i];
-      rate(flow.t, ws.y, ws.p, dm, ws.sw, out);
+      for (let i = 0; i < n; i++) {
+        if (states[i] < 0) dm[targets[i]] = S[i];
+        else ym[states[i]] = S[i];
+      }
+      rate(flow.t, ym, ws.p, dm, ws.sw, out);
     };
     const stepper = createStepper('auto', n, f, {
       rtol: FLOW_TOLERANCE * this.rtol,
       atol: FLOW_TOLERANCE * this.atol,
       hMax: Infinity,
     });
-    const flow: Flow = { stepper, rtol: this.rtol, atol: this.atol, dm, s0: new Float64Array(n), t: 0 };
+    const flow: Flow = { stepper, rtol: this.rtol, atol: this.atol, dm, ym, states, s0: new Float64Array(n), t: 0 };
     this.flows.set(k, flow);
     return flow;
   }
