@@ -80,3 +80,29 @@ describe('a Marcus flow towards zero keeps its relative accuracy', () => {
     },
   );
 });
+
+describe('a Marcus flow that grows from far below atol keeps rtol of its own size', () => {
+  // y' = 50 y delta(t - 1) multiplies y by e^50 (5.2e21): from y = 1e-12 at the defaults the
+  // flow was held to atol (1e-9, a thousand times y) and its error grew with it: 4.75e9 where
+  // exact is 5.18e9 (8 %), status ok; backwards from y(2) = 1e-20 with -50, 3.99e-5 for 51.85.
+  it.each(METHODS)('%s: e^50 y0 to rtol, forwards and backwards, at the default tolerances', (method) => {
+    const forward = simulate(
+      "option deltaRule = marcus\nindependent t from 0 to 2\ny' = 50*y*delta(t - 1)\ny(0) = 1e-12",
+      {
+        method,
+      },
+    );
+    const backward = simulate(
+      "option deltaRule = marcus\nindependent t from 2 to 0\ny' = -50*y*delta(t - 1)\ny(2) = 1e-20",
+      { method },
+    );
+    for (const [run, exact] of [
+      [forward, 1e-12 * Math.exp(50)],
+      [backward, 1e-20 * Math.exp(50)],
+    ] as const) {
+      expect(run.status).toBe('ok');
+      // (the run's rtol, 1e-6, of the result; measured 7.4e-8)
+      expect(Math.abs(run.final.y - exact) / exact).toBeLessThan(1e-6);
+    }
+  });
+});
