@@ -62,6 +62,11 @@ export class Arming {
    * back nor away (see rearm); crossings.ts clears it (settleUnturned).
    */
   readonly unturned: Int8Array;
+  /**
+   * per function held at zero: its rate after the action within the rate's own band (rearm,
+   * rate-band.ts), zero: the residue it shows is no rate to scan the first step with
+   */
+  readonly restsInBand: Uint8Array;
   /** per function: held with zero rate (a plastic contact), and the side it came from */
   private readonly sitting: Uint8Array;
   /** per function: held at rest at its zero since the start (restingAtStart), until its first step says how */
@@ -94,6 +99,7 @@ export class Arming {
     this.crossedTo = new Int8Array(nw);
     this.unturned = new Int8Array(nw);
     this.sitting = new Uint8Array(nw);
+    this.restsInBand = new Uint8Array(nw);
     this.startRest = new Uint8Array(nw);
     this.sittingFrom = new Int8Array(nw);
     const m = ws.model;
@@ -108,13 +114,26 @@ export class Arming {
    * fired event's function armed again, by the rule of the header (`exact`: located at its
    * crossing; placed before or after it, by a fixed-step mode, a function is not at zero and
    * is armed as it stands). gFire and rFire hold the functions and rates before the actions,
-   * sideFire the side an action sent one across from (Firing.sideFire); `located`: the events
-   * found at this instant (the rest were sent across by event iteration).
+   * sideFire the side an action sent one across from (Firing.sideFire), rateBandFire and
+   * nextSideFire its rate's band and the side its next order leaves for (rate-band.ts);
+   * `located`: the events found at this instant (the rest were sent across by event iteration).
    */
   afterInstant(
     fired: readonly number[],
     at: number,
-    { gFire, rFire, sideFire }: { gFire: Float64Array; rFire: Float64Array; sideFire: Int8Array },
+    {
+      gFire,
+      rFire,
+      sideFire,
+      rateBandFire,
+      nextSideFire,
+    }: {
+      gFire: Float64Array;
+      rFire: Float64Array;
+      sideFire: Int8Array;
+      rateBandFire?: Float64Array;
+      nextSideFire?: Int8Array;
+    },
     dtZero: number,
     exact: boolean,
     located: readonly number[] = fired,
@@ -142,7 +161,21 @@ export class Arming {
         g0 = gFire[w];
       const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
       const set = moves && g !== g0 && !residueKept(g, g0, band);
-      if (exact) this.rearm(w, gFire[w], rFire[w], sideFire[w] || Math.sign(gFire[w]), dtZero, set, moves, at);
+      const rateBand = rateBandFire?.[w] ?? 0,
+        nextSide = nextSideFire?.[w] ?? 0;
+      if (exact)
+        this.rearm(
+          w,
+          gFire[w],
+          rFire[w],
+          sideFire[w] || Math.sign(gFire[w]),
+          dtZero,
+          set,
+          moves,
+          at,
+          rateBand,
+          nextSide,
+        );
       else this.arm(w);
     }
   }
@@ -188,7 +221,9 @@ export class Arming {
    * Arms watched function w again after its event fired at an exactly located instant
    * (EVENTS.md, 2). ws.gPrev/rPrev hold its values after the actions, ws.gBound/rBound their
    * rounding; `ratePre` is its rate before the actions, `signPre` the
-   * side it came from, and `dtZero` the width of the location's bracket in time.
+   * side it came from, and `dtZero` the width of the location's bracket in time; `rateBand`
+   * the band its rate is zero in (rate-band.ts: 0, only its rounding) and `nextSide` the side
+   * its next order sends it to from there (0: none known).
    */
   rearm(
     w: number,
@@ -199,10 +234,13 @@ export class Arming {
     set = false,
     moves = false,
     at = NaN,
+    rateBand = 0,
+    nextSide = 0,
   ): void {
     const ws = this.ws;
     this.unturned[w] = 0;
     this.startRest[w] = 0;
+    this.restsInBand[w] = 0;
     if (this.isBoolean[w]) {
       // A truth value is +1 or -1, never near zero. At its instant it may still show the side
       // it fired from (read with the state at the left end) or already the other (a condition
@@ -248,20 +286,34 @@ export class Arming {
     }
     if (!set && Math.abs(g - gPre) <= zero) {
       // still at zero: the residue is rounding; it fires again only once it has left zero
+      // (A rate within its own band, set onto its zero by another event's action where its
+      // rate is zero in exact arithmetic, is at rest whatever the sign of its residue: it
+      // leaves its zero the way its next order sends it, as on the analytic path, after an
+      // excursion of the residue's, at most the band times the span of t. Taken for motion,
+      // x := 0 where x' = v falls through 0 went on across at once on v = +2e-16 and back:
+      // a false "persisting contact", or e1 fired twice.)
+      const inBand = rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand;
+      const span = dtZero + tieTolerance(at, this.tieFloor);
+      this.restsInBand[w] = inBand ? 1 : 0;
       this.held[w] = 1;
-      this.holdScale[w] = Math.max(2 * (zero + Math.abs(g)), this.restBand(w, at));
-      this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
-      this.holdSide[w] = rate === rate ? Math.sign(ws.dir * rate) : 0;
+      this.holdScale[w] = Math.max(
+        2 * (zero + Math.abs(g)),
+        this.restBand(w, at, inBand),
+        inBand ? 2 * rateBand * span : 0,
+      );
+      this.holdRate[w] = inBand ? 0 : rate === rate ? Math.abs(rate) : 0;
+      // (an even order: the side it leaves for is the same in either direction of the run)
+      this.holdSide[w] = inBand ? nextSide : rate === rate ? Math.sign(ws.dir * rate) : 0;
       // Its rate says it heads back to where its crossing came from, and no action turned it:
       // on a stiff step the state it was located at is off the slow manifold by up to the
       // tolerance, and f there is that times the stiffness (Robertson's y2 - 1e-5 falls on
       // radau5 at rtol 1e-4: a rate of +2e-7 where the motion's is -3e-7). Its way on is the
       // way the located crossing went: leaving back across that way is a new crossing, not a
       // "persisting contact" as it read.
-      if (crossedTo !== 0 && this.holdSide[w] === -crossedTo && Math.sign(rate) === Math.sign(ratePre))
+      if (!inBand && crossedTo !== 0 && this.holdSide[w] === -crossedTo && Math.sign(rate) === Math.sign(ratePre))
         this.holdSide[w] = crossedTo;
       // (resting with zero rate, a contact if the motion pushes it on across: an impact's only)
-      this.sitting[w] = this.impact[w] && Math.abs(rate) <= 4 * ws.rBound[w] ? 1 : 0;
+      this.sitting[w] = this.impact[w] && (inBand || Math.abs(rate) <= 4 * ws.rBound[w]) ? 1 : 0;
       // the side it came from: fixed by its direction, else the side its rate came from, else
       // the side its located crossing came from, else its side at the instant. An event
       // placed on the solution (radau5, solution-refine.ts) may stand just past a zero where
@@ -271,7 +323,8 @@ export class Arming {
       // (a rate within its rounding names no side: a ball lowered onto the floor at its apex
       // by a reset is left there with v = ±2e-16 of the stepper's error)
       const dir = this.direction[w];
-      const rateFrom = Math.abs(ratePre) > 4 * ws.rBound[w] ? -Math.sign(ws.dir * ratePre) : 0;
+      const rateFrom =
+        Math.abs(ratePre) > 4 * ws.rBound[w] + (inBand ? rateBand : 0) ? -Math.sign(ws.dir * ratePre) : 0;
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.sittingFrom[w] = dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : rateFrom || -crossedTo || signPre;
       // Heading on across, the action turning it neither back nor away: to cross again in
@@ -294,7 +347,7 @@ export class Arming {
 
   /**
    * Where the actions at `at` left function w at rest at its zero: its rate within its
-   * rounding (ws.rBound) and its value within what an error of atol in the states it reads
+   * rounding (ws.rBound) or its own band (`inBand`, rate-band.ts) and its value within what an error of atol in the states it reads
    * makes of it (ws.y and ws.gPrev there): twice that error, the band it is held in; else 0.
    * The steppers control a state near zero to atol, not to its size: x' := 0 at x = 1e-16 of
    * a damped spring leaves x at rest in exact arithmetic, and the solution of x from there is
@@ -305,10 +358,10 @@ export class Arming {
    * its rounding is motion the stepper follows, however slow: the flights of a ball whose
    * bounces accumulate, 1e-12 m/s at the 131st, are parabolas it integrates exactly.)
    */
-  private restBand(w: number, at: number): number {
+  private restBand(w: number, at: number, inBand = false): number {
     const ws = this.ws,
       atol = this.tolerances.atol;
-    if (!(at === at) || !(atol > 0) || !(Math.abs(ws.rPrev[w]) <= 4 * ws.rBound[w])) return 0;
+    if (!(at === at) || !(atol > 0) || !(inBand || Math.abs(ws.rPrev[w]) <= 4 * ws.rBound[w])) return 0;
     const y = this.yScratch;
     y.set(ws.y);
     const g = ws.gPrev[w];
@@ -319,6 +372,7 @@ export class Arming {
   /** Arms watched function w as it stands (an event placed before or after its crossing). */
   arm(w: number): void {
     this.startRest[w] = 0;
+    this.restsInBand[w] = 0;
     this.held[w] = 0;
     this.unturned[w] = 0;
     this.sitting[w] = 0;
@@ -407,6 +461,7 @@ export class Arming {
   /** Holds function w at zero for as long as a contact constraint keeps it there. */
   holdForContact(w: number): void {
     this.held[w] = 1;
+    this.restsInBand[w] = 0;
     this.startRest[w] = 0;
     this.unturned[w] = 0;
     this.holdScale[w] = Infinity;
@@ -422,6 +477,7 @@ export class Arming {
   releaseContact(w: number, side: number): void {
     const ws = this.ws;
     this.held[w] = 1;
+    this.restsInBand[w] = 0;
     this.unturned[w] = 0;
     this.startRest[w] = 0;
     this.holdScale[w] = 8 * ws.gBound[w];

@@ -433,9 +433,11 @@ export class Crossings implements SampledFunction {
     // A function leaving the zero it fired at starts from zero exactly (its rounding there
     // says nothing about its side)
     const fromZero = this.fromZero[k] === 1;
+    // (and at rest there, its rate within its own band, with no rate: the residue's sign
+    // made a crossing of an extremum at 1e-32 right after the instant, rate-band.ts)
     const g0 = fromZero ? 0 : ws.gPrev[k],
       g1 = ws.gNew[k],
-      r0 = ws.rPrev[k];
+      r0 = fromZero && this.arming.restsInBand[k] ? 0 : ws.rPrev[k];
     if (gm !== gm) {
       this.fromZero[k] = 0;
       return false;

@@ -12,6 +12,7 @@ import type { Workspace } from './workspace.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { tieTolerance } from './time-tie.js';
 import { stepStates } from './step-fold.js';
+import { RateMotion } from './rate-band.js';
 import { RoundMarks } from './round-marks.js';
 import {
   afterAlone,
@@ -129,6 +130,15 @@ export class Firing {
   readonly rFire: Float64Array;
   /** per watched function sent across by event iteration, sideBefore (0: found at its zero by location; Arming.afterInstant) */
   readonly sideFire: Int8Array;
+  /**
+   * per watched function sent across by event iteration, its rate's band and the side its next
+   * order leaves its zero for (rate-band.ts; 0: none, or found at its zero by location;
+   * Arming.afterInstant)
+   */
+  readonly rateBandFire: Float64Array;
+  readonly nextSideFire: Int8Array;
+  private readonly rateMotion: RateMotion;
+  private readonly measured = { band: 0, side: 0 };
   /** the zeros located at the instant: the value taken for each */
   private readonly residues: LocatedResidues;
   /** the functions the last instant's event iteration judged (sentAcross) */
@@ -157,6 +167,9 @@ export class Firing {
     this.flowStamp = new Float64Array(ws.d.length);
     this.flowValue = new Float64Array(ws.d.length);
     this.flowOffset = new Float64Array(ws.d.length);
+    this.rateBandFire = new Float64Array(ws.nWatch);
+    this.nextSideFire = new Int8Array(ws.nWatch);
+    this.rateMotion = new RateMotion(ws);
   }
 
   /**
@@ -254,6 +267,17 @@ export class Firing {
             this.residues.note(k, before, dtZero);
             this.residues.zeroOut(k, before, after);
           }
+          // Left near its zero where no location put it: its rate within the rate's own band
+          // is zero, whatever the sign of its residue (rate-band.ts): set onto zero at rest,
+          // it crossed (x := 0 where x' = v falls through 0, v = ±2e-16 there).
+          const measured = this.measured;
+          measured.band = 0;
+          measured.side = 0;
+          if (!firedHere && Math.abs(after.g) <= 4 * after.gBound + Math.abs(before.rate) * (dtZero + tie)) {
+            const sw1 = m.nSwitch > 0 ? this.swBefore : sw;
+            this.rateMotion.measure(k, t, ws.y, ws.d, sw1, ws.yOut, ws.dOut, sw, dtZero + tie, measured);
+            before.rateBand = after.rateBand = measured.band;
+          }
           const verdict = judgeAcross(
             m.events[w.event].direction ?? 'crosses',
             ws.dir,
@@ -269,6 +293,8 @@ export class Firing {
             this.gFire[k] = after.g;
             this.rFire[k] = after.rate;
             this.sideFire[k] = sideBefore(before);
+            this.rateBandFire[k] = measured.band;
+            this.nextSideFire[k] = measured.side;
           }
         }
       }
@@ -291,6 +317,8 @@ export class Firing {
           this.rFire[k] = after.rate;
           // (at its zero, where its own instant located it)
           this.sideFire[k] = 0;
+          this.rateBandFire[k] = 0;
+          this.nextSideFire[k] = 0;
         }
       ws.y.set(ws.yOut);
       ws.d.set(ws.dOut);

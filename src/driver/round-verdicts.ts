@@ -91,6 +91,12 @@ export interface FunctionPoint {
   rate: number;
   gBound: number;
   rateBound: number;
+  /**
+   * what the rate's own motion covers over the span of t the instant is known to (rate-band.ts;
+   * 0 or absent: only its rounding): within it and its rounding the rate is zero, its sign the
+   * location's or the integration's residue (x := 0 where x' = v falls through 0)
+   */
+  rateBand?: number;
 }
 
 /**
@@ -164,9 +170,9 @@ export function afterAlone(
   return readFunction(ws, k, t, ws.yTmp, ws.dOwn, point);
 }
 
-/** The sign of a function's rate where it lies beyond its rounding, else 0. */
+/** The sign of a function's rate where it lies beyond its rounding and its band, else 0. */
 export function rateSign(point: FunctionPoint): number {
-  return Math.abs(point.rate) > 4 * point.rateBound ? Math.sign(point.rate) : 0;
+  return Math.abs(point.rate) > 4 * point.rateBound + (point.rateBand ?? 0) ? Math.sign(point.rate) : 0;
 }
 
 /**
@@ -276,6 +282,7 @@ export function readFunction(
   point.rate = m.rateOne[k](t, y, p, d, sw);
   point.gBound = m.boundOne[k](t, y, p, d, sw);
   point.rateBound = m.rateBoundOne[k](t, y, p, d, sw);
+  point.rateBand = 0;
   return point;
 }
 

@@ -545,6 +545,8 @@ export class Simulator {
       this.gFire[w] = m.watchOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       this.rFire[w] = m.rateOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       this.firing.sideFire[w] = 0;
+      this.firing.rateBandFire[w] = 0;
+      this.firing.nextSideFire[w] = 0;
       // A state event found again at the very instant it fired: no flight in between that
       // the arithmetic can see, so a contact, not a new impact.
       if (
@@ -593,8 +595,15 @@ export class Simulator {
       this.crossings.afterActions(outcome.fired);
       const exact = locate === 'exact';
       const { gFire, rFire } = this,
-        sideFire = this.firing.sideFire;
-      this.crossings.arming.afterInstant(outcome.fired, at, { gFire, rFire, sideFire }, dtZero, exact, fired);
+        { sideFire, rateBandFire, nextSideFire } = this.firing;
+      this.crossings.arming.afterInstant(
+        outcome.fired,
+        at,
+        { gFire, rFire, sideFire, rateBandFire, nextSideFire },
+        dtZero,
+        exact,
+        fired,
+      );
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
         this.crossings.checkUnresolved = true;
