@@ -99,11 +99,49 @@ describe('a function that jumps across zero at a switch stands as the switch arg
   });
 });
 
+describe("an action that sets the switch's argument exactly onto zero leaves the jump's side", () => {
+  // x := 0 at t = 1: step(x) - 0.5 is step(0) - 0.5 = +0.5 there, as for x > 0: no crossing
+  // (the review of this round found n = 1 where the stand-in x was taken as set onto zero);
+  // from there x moving down crosses at once, x moving up or at rest never.
+  const landing = (condition: string, x0: number, v: number) =>
+    `independent t from 0 to 3\ndiscrete n = 0\nevent reset at 1 do x := 0; v := ${v} end\n` +
+    `event e when ${condition} do n := n + 1 end\nx' = v\nv' = 0\nx(0) = ${x0}; v(0) = 0`;
+  it.each([
+    ['step(x) - 0.5 falls', 1, 0, 0],
+    ['step(x) - 0.5 crosses', 1, 0, 0],
+    ['sign(x) - 0.5 rises', -1, 0, 0],
+    ['(if x < 0 then -1 else 1) falls', 1, 0, 0],
+    ['step(x) - 0.5 falls', 1, -1, 1],
+    ['step(x) - 0.5 falls', 1, 1, 0],
+    ['sign(x) - 0.5 rises', -1, 1, 1],
+    ['sign(x) - 0.5 rises', -1, -1, 0],
+  ] as const)('%s from x = %s, reset to x = 0 moving at %s: n = %s on every method', (condition, x0, v, n) => {
+    const model = compileModel(landing(condition, x0, v));
+    for (const method of METHODS) {
+      const r = simulate(model, { method, eventsOnly: true });
+      expect(r.status, `${method}: ${r.message}`).toBe('ok');
+      expect(r.final.n, method).toBe(n);
+    }
+  });
+
+  it('starting exactly at the switch: step(x) - 0.5 falls from x = 0 moving down fires at once', () => {
+    const model = compileModel(
+      `independent t from 0 to 1\ndiscrete n = 0\nevent e when step(x) - 0.5 falls do n := n + 1 end\nx' = -1\nx(0) = 0`,
+    );
+    for (const method of METHODS) {
+      const r = simulate(model, { method, eventsOnly: true });
+      expect(r.status, `${method}: ${r.message}`).toBe('ok');
+      expect(r.final.n, method).toBe(1);
+    }
+  });
+});
+
 describe('jumpStandIn', () => {
   const stand = (s: string) => {
     const e = jumpStandIn(parseExpression(s, 'test'));
-    return e === null ? null : toText(e);
+    return e === null ? null : toText(e.stand);
   };
+  const side = (s: string) => jumpStandIn(parseExpression(s, 'test'))?.zeroSide;
 
   it('takes the argument, or its negative, where the function changes sign at the switch', () => {
     expect(stand('step(x) - 0.5')).toBe('x');
@@ -112,7 +150,16 @@ describe('jumpStandIn', () => {
     expect(stand('sign(sin(x))')).toBe('sin(x)');
     expect(stand('-3*sign(x)')).toBe('-x');
     expect(stand('if x < 1 then -1 else 2')).toBe('-(1 - x)');
-    expect(stand('if x > 0 and y > 0 then 1 else -1')).toBe('min(x, y)');
+  });
+
+  it("keeps the jump's side where the stand-in is exactly zero", () => {
+    // (step(0) = 1, sign(0) = 0, and an if at equality takes its relation's branch there)
+    expect(side('step(x) - 0.5')).toBe(1);
+    expect(side('0.5 - step(x)')).toBe(-1);
+    expect(side('sign(x)')).toBe(0);
+    expect(side('sign(x) - 0.5')).toBe(-1);
+    expect(side('if x < 1 then -1 else 2')).toBe(1);
+    expect(side('if x <= 1 then -1 else 2')).toBe(-1);
   });
 
   it('leaves alone what does not jump across zero, or could rest at zero where it never jumps', () => {
@@ -126,6 +173,9 @@ describe('jumpStandIn', () => {
     expect(stand('step(x) + step(y) - 1.5')).toBeNull();
     expect(stand('step(x) - y')).toBeNull();
     expect(stand('if x < 0 then y else 1')).toBeNull();
+    // (a condition of several relations: where its truth function is zero, which side holds is
+    // not one relation's; located on its own values)
+    expect(stand('if x > 0 and y > 0 then 1 else -1')).toBeNull();
     expect(stand('x - 1')).toBeNull();
   });
 });

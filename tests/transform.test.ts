@@ -702,6 +702,8 @@ valueOf(0) = 0
       // (the prelude's magnitudes of a product and a power: emitter.ts, PRELUDE)
       'magProduct',
       'magPower',
+      // (a jump's stand-in off zero on the jump's side: emitter.ts, PRELUDE)
+      'onSide',
       'va',
       'vb',
       'vp',

@@ -63,6 +63,8 @@ export class AnalyticSimulator {
   private readonly unresolved: Uint8Array;
   /** per event: its function's value, rounding and approach sign just before the actions of its instant */
   private readonly preValue: Float64Array;
+  /** per event: the side of the jump its function stands for where it is exactly zero (EventSpec.zeroSide), or 0 */
+  private readonly zeroSide: Int8Array;
   /** per event: a delta's argument whose predicted root it crosses with no determined rate (slow-delta.ts) */
   private readonly slowDelta: Uint8Array;
   private readonly preBound: Float64Array;
@@ -173,6 +175,7 @@ export class AnalyticSimulator {
     this.outputGroups = Int32Array.from(st.outputReads);
     this.unresolved = new Uint8Array(n);
     this.preValue = new Float64Array(n);
+    this.zeroSide = Int8Array.from(model.events, (ev) => model.system.events[ev.index].zeroSide ?? 0);
     this.slowDelta = new Uint8Array(n);
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
@@ -293,6 +296,7 @@ export class AnalyticSimulator {
     this.heap.clear();
     this.zeno.reset();
     this.unresolved.fill(0);
+    this.slowDelta.fill(0);
     this.lastAt.fill(NaN);
     this.turnedAt.fill(NaN);
     this.restBand.fill(NaN);
@@ -686,6 +690,10 @@ export class AnalyticSimulator {
     // (brought: every group it reads is among those the event that fired brought to the instant)
     if (!brought) this.clocks.allTo(plan.reads, run.hi, run.lo, ws.y, ws.p, ws.d);
     plan.coefficients!(t, ws.y, ws.p, ws.d, pr.c);
+    // (standing for a jump, set exactly onto zero by another event's action, or starting there:
+    // on the jump's side, as the watched function is (codegen/emit-flow.ts, onSide): x := 0 at
+    // step(x) - 0.5 falls is no crossing, and x moving on down from there crosses at once)
+    if (!firedHere && pr.c[0] === 0 && this.zeroSide[j] !== 0) pr.c[0] = this.zeroSide[j] * Number.MIN_VALUE;
     // (an action of its own that assigned what it reads and changed its value reset it, if
     // only by less than its rounding: not still; unless it left it within what its location
     // cannot tell from zero (its rate over the rounding of t) and scaled its residue by a

@@ -33,17 +33,28 @@ export function watchedFunctions(system: FirstOrderSystem, em: Emitter) {
     watchExprs.push(s.g);
   });
   firstWithSameZeros(watchExprs).forEach((first, k) => (watchInfo[k].zeroOf = first));
+  // (per watched function: the side of a jump it stands for where it is exactly zero, or 0)
+  const zeroSides = watchInfo.map((w) => (w.kind === 'event' ? (system.events[w.event].zeroSide ?? 0) : 0));
   // Their rates of change along the flow (NaN where none is known, e.g. a boolean condition).
   const rateExprs: (Expr | null)[] = watchInfo.map((w) =>
     w.kind === 'event' ? system.events[w.event].conditionRate : system.switching[w.index].rate,
   );
-  return { watchInfo, watchExprs, rateExprs };
+  return { watchInfo, watchExprs, rateExprs, zeroSides };
 }
 
 export type Watched = ReturnType<typeof watchedFunctions>;
 
 /** Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up. */
 const ULPS = literal(8 * Number.EPSILON);
+
+/**
+ * A watched function's value, put off zero on the side `side` where it is exactly zero: it
+ * stands for a function that jumps there (step(x) - 0.5 as x, which step(0) = 1 puts at +0.5:
+ * x := 0 from above is no crossing). 0: as it is.
+ */
+function onSide(value: string, side: number): string {
+  return side === 0 ? value : `onSide(${value}, ${side})`;
+}
 
 /** The right-hand side `rhs(t, y, p, d, sw, out)`: switching primitives locked, so no step sees a discontinuity. */
 export function rhsPart(system: FirstOrderSystem, program: Program, stateSlot: Map<string, number>): string {
@@ -61,13 +72,20 @@ export function rhsPart(system: FirstOrderSystem, program: Program, stateSlot: M
  * Writes the functions of all watched functions `watched` (in watch order) at once into
  * `program`, after the right-hand side: their values, rates and rounding bounds (the stepper's).
  */
-export function emitWatchArrays(system: FirstOrderSystem, program: Program, { watchExprs, rateExprs }: Watched): void {
+export function emitWatchArrays(
+  system: FirstOrderSystem,
+  program: Program,
+  { watchExprs, rateExprs, zeroSides }: Watched,
+): void {
   const { parts, outFn } = program;
   // Watched functions: state events, then switching functions.
   parts.push(
     outFn(
       'watch',
-      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'direct')};\n` })),
+      watchExprs.map((w, i) => ({
+        deps: [w],
+        line: (e) => `  out[${i}] = ${onSide(e.expr(w, 'direct'), zeroSides[i])};\n`,
+      })),
       'direct',
     ),
   );
@@ -97,7 +115,10 @@ export function emitWatchArrays(system: FirstOrderSystem, program: Program, { wa
       ? 'const watchLocked = watch;'
       : outFn(
           'watchLocked',
-          watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.expr(w, 'locked')};\n` })),
+          watchExprs.map((w, i) => ({
+            deps: [w],
+            line: (e) => `  out[${i}] = ${onSide(e.expr(w, 'locked'), zeroSides[i])};\n`,
+          })),
           'locked',
         ),
   );
@@ -118,10 +139,10 @@ export function emitWatchArrays(system: FirstOrderSystem, program: Program, { wa
  * emitWatchArrays: for the root finder, refining one crossing costs one function, not all N
  * of a row of N spheres (and for event iteration, on both paths).
  */
-export function emitWatchFamilies({ watchExprs, rateExprs }: Watched, program: Program): void {
+export function emitWatchFamilies({ watchExprs, rateExprs, zeroSides }: Watched, program: Program): void {
   const { family, bodyOf } = program;
   family('watch', 't, y, p, d, sw', (e) =>
-    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.expr(w, 'direct')};\n`)),
+    watchExprs.map((w, i) => bodyOf([w], 'direct', `  return ${onSide(e.expr(w, 'direct'), zeroSides[i])};\n`)),
   );
   family('watchRate', 't, y, p, d, sw', (e) =>
     rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)),

@@ -26,6 +26,8 @@ export const PRELUDE: readonly string[] = [
   '"use strict";',
   'const sq = (x) => x * x;',
   'const cube = (x) => x * x * x;',
+  // (a watched function standing for a jump at its switch: off zero, on the jump's side, where it is exactly zero)
+  'const onSide = (va, vb) => (va === 0 ? vb * 5e-324 : va);',
   `const magProduct = (va, ma, vb, mb) => Math.min(ma * mb, (va + ${MAGNITUDE_ULPS} * ma) * mb + vb * ma + va * vb);`,
   `const magPower = (vp, va, ma, k) => Math.min(vp + ma, k * ma * Math.pow(va + ${MAGNITUDE_ULPS} * ma, k - 1) + vp);`,
 ];

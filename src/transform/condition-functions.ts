@@ -61,23 +61,18 @@ function smooth(e: Expr): boolean {
   return ok;
 }
 
-/** A condition of relations between smooth sides, joined by and, or, not (no situations). */
-function smoothRelations(e: Expr): boolean {
-  if (e.kind === 'unary' && e.op === 'not') return smoothRelations(e.operand);
-  if (e.kind !== 'binary') return false;
-  if (e.op === 'and' || e.op === 'or') return smoothRelations(e.left) && smoothRelations(e.right);
-  return ['<', '<=', '>', '>='].includes(e.op) && smooth(e.left) && smooth(e.right);
-}
-
 /**
  * A continuous function with the sign of e, where e jumps across zero at its one switch and is
  * made of numbers elsewhere: `step(u) - 0.5` is u, `0.5 - step(u)` is -u, `sign(u)` is u,
- * `if x < 0 then -1 else 1` is x (the truth function of its condition, or its negative). The
- * switch's argument or condition must be smooth (no max, min, abs or switch in it, which
- * could rest at zero where the jump never comes). Null for anything else: a function that
- * does not change sign at its switch, or has more than one.
+ * `if x < 0 then -1 else 1` is x (the truth function of its one relation, or its negative),
+ * with `zeroSide`, e's sign where the stand-in is exactly zero (step(0) = 1; an if at
+ * equality takes its relation's branch; 0 where e is zero there too): an action that sets x
+ * := 0 leaves step(x) - 0.5 at +0.5, no crossing (codegen/emit-flow.ts, onSide). The
+ * switch's argument or relation must be smooth (no max, min, abs or switch in it, which could
+ * rest at zero where the jump never comes). Null for anything else: a function that does not
+ * change sign at its switch, or has more than one.
  */
-export function jumpStandIn(e: Expr): Expr | null {
+export function jumpStandIn(e: Expr): { stand: Expr; zeroSide: number } | null {
   const switches: Expr[] = [];
   walk(e, (n) => {
     if (n.kind === 'if' || (n.kind === 'call' && (n.name === 'step' || n.name === 'sign'))) switches.push(n);
@@ -86,25 +81,33 @@ export function jumpStandIn(e: Expr): Expr | null {
   const s = switches[0];
   // e's value with the switch standing at v: null unless numbers alone are left around it
   const valueAt = (v: number) => numericValue(mapExpr(e, (n) => (n === s ? num(v) : undefined)));
-  let stand: Expr, whereTrue: number | null, whereFalse: number | null;
+  // (and e's value where the stand-in is exactly zero: step(0) = 1, sign(0) = 0, an if at
+  // equality takes the branch its relation gives there)
+  let stand: Expr, whereTrue: number | null, whereFalse: number | null, atZero: number | null;
   if (s.kind === 'call') {
     if (s.args.length !== 1 || !smooth(s.args[0])) return null;
     stand = s.args[0];
     // (step is 1 from its zero on, sign 1 above it: both positive where the argument is)
     whereTrue = valueAt(1);
     whereFalse = valueAt(s.name === 'step' ? 0 : -1);
+    atZero = s.name === 'step' ? whereTrue : valueAt(0);
   } else if (s.kind === 'if') {
     const a = numericValue(s.then),
       b = numericValue(s.otherwise);
-    if (a === null || b === null || !smoothRelations(s.condition)) return null;
-    const w = truthFunction(s.condition, () => undefined);
+    // (one relation: at its zero, <= and >= hold, < and > do not)
+    const c = s.condition;
+    if (a === null || b === null || c.kind !== 'binary' || !['<', '<=', '>', '>='].includes(c.op)) return null;
+    if (!smooth(c.left) || !smooth(c.right)) return null;
+    const w = truthFunction(c, () => undefined);
     if (w === null) return null;
     stand = w;
     whereTrue = valueAt(a);
     whereFalse = valueAt(b);
+    atZero = c.op === '<=' || c.op === '>=' ? whereTrue : whereFalse;
   } else return null;
-  if (whereTrue === null || whereFalse === null) return null;
-  if (whereTrue > 0 && whereFalse < 0) return stand;
-  if (whereTrue < 0 && whereFalse > 0) return neg(stand, e.span);
+  if (whereTrue === null || whereFalse === null || atZero === null) return null;
+  const zeroSide = Math.sign(atZero);
+  if (whereTrue > 0 && whereFalse < 0) return { stand, zeroSide };
+  if (whereTrue < 0 && whereFalse > 0) return { stand: neg(stand, e.span), zeroSide };
   return null;
 }

@@ -231,9 +231,12 @@ export class EventBuilder extends DeltaEvents {
       // flips, and a flip is located like any crossing. Only == and != stay truth values. A
       // function that jumps across zero at a switch (step(x) - 0.5) stands as the switch's
       // argument (x), with its sign (condition-functions.ts).
-      const truth = isBoolean(trig.expr, this.model.kinds)
-        ? truthFunction(trig.expr, this.situationOf)
-        : jumpStandIn(trig.expr);
+      const jump = isBoolean(trig.expr, this.model.kinds) ? null : jumpStandIn(trig.expr);
+      const truth = jump
+        ? jump.stand
+        : isBoolean(trig.expr, this.model.kinds)
+          ? truthFunction(trig.expr, this.situationOf)
+          : null;
       const boolean = truth === null && isBoolean(trig.expr, this.model.kinds);
       const condition = this.toSystem(truth ?? trig.expr, false);
       // (the fields of base written out, and the optional ones added: spreading objects was
@@ -253,6 +256,7 @@ export class EventBuilder extends DeltaEvents {
         booleanCondition: boolean,
       };
       if (truth) spec.truthOf = this.toSystem(trig.expr, false);
+      if (jump && jump.zeroSide !== 0) spec.zeroSide = jump.zeroSide;
       if (ev.locate) spec.locate = ev.locate;
       return spec;
     }

@@ -133,6 +133,12 @@ export interface EventSpec {
   span: Span;
   /** a condition of relations as written (`h < R and Vy < 0`), when `condition` is its truth function */
   truthOf?: Expr;
+  /**
+   * where `condition` stands for a function that jumps across zero at a switch (step(x) - 0.5
+   * as x): that function's sign where `condition` is exactly zero (step(0) = 1), which an
+   * action setting x := 0 leaves it on; absent where it is zero there too
+   */
+  zeroSide?: number;
   /** where the instant is placed when the model says (`locate before`): else the run's choice */
   locate?: 'exact' | 'before' | 'after';
 }
