@@ -74,8 +74,9 @@ interface Flow {
   readonly s0: Float64Array;
   /** the instant of the flow */
   t: number;
-  /** the unit the flow's components are integrated in (marcusFlow) */
+  /** the unit the flow's components are integrated in (marcusFlow), and whether every level has a state */
   scale: number;
+  readonly allStates: boolean;
 }
 
 /**
@@ -430,7 +431,7 @@ export class Firing {
     // from far below atol (y' = 50 y delta(t - 1) from y = 1e-12: 5.18e9, 8 % off, status ok)
     // is held to rtol of its own size, not to atol, which the growth multiplies.
     let scale = 1;
-    if (states.every((x) => x >= 0)) {
+    if (flow.allStates) {
       scale = 0;
       for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(s0[i]));
       if (!(scale > 0 && scale < Infinity)) scale = 1;
@@ -504,6 +505,7 @@ export class Firing {
       s0: new Float64Array(n),
       t: 0,
       scale: 1,
+      allStates: states.every((x) => x >= 0),
     };
     this.flows.set(k, flow);
     return flow;

@@ -83,7 +83,7 @@ export class RateMotion {
     // (the states after the round moved as they moved before it, over the span, either way)
     const moved = this.shifted;
     let noise = 0;
-    for (const sgn of [1, -1]) {
+    for (let sgn = 1; sgn >= -1; sgn -= 2) {
       for (let i = 0; i < yA.length; i++) moved[i] = yA[i] + sgn * this.fBefore[i] * span;
       const r = this.rateOfRate(k, t, moved, dA, swA, this.f);
       noise = Math.max(noise, Math.abs(r - after));
