@@ -85,9 +85,10 @@ x(0) = -1; v(0) = 1
 `,
     n: 1,
     x: -0.5,
-    // rk4 (fixed step 0.002) locates v's zero on its interpolant about 1e-8 off, so x' is
-    // left at -1e-8, a real rate beyond the band of the rounding of t: e1 fires again 1e-8
-    // later (n = 2). Not this fix's kind (a located time's error, not a residue of rounding).
+    // On rk4 the delta leaves x = -0.49999999999999994 + 0.5 = 5.55e-17, one ulp of the terms
+    // x is summed from, beyond x's own rounding bound: armed there, x flies 1.05e-8 s and
+    // falls back across, and e1 fires again (n = 2). Not this fix's kind: a value's residue on
+    // its terms' scale, which the steppers do not track (the rate's band is this fix).
     fails: (method) => method === 'rk4',
   },
   {

@@ -497,7 +497,7 @@ export class Diagnosis {
       w = m.watchInfo[k];
     const ev = w.kind === 'event' ? m.events[w.event] : null;
     const arg = ev && m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : '?';
-    return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity), or crosses it with zero rate (of odd multiplicity 3 or more): the delta has no weight there, since 1/|d/d${m.system.independent} (${arg})| is infinite; write the impulse where the argument crosses zero, or tighten rtol and atol if it does cross`;
+    return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity), or crosses it with zero rate (of odd multiplicity 3 or more) or so slowly that the rounding of where it crosses changes its rate by more than a millionth (two roots closer than the arithmetic can tell apart): the delta has no weight there, since 1/|d/d${m.system.independent} (${arg})| is infinite or not determined; write the impulse where the argument crosses zero with a clear rate, or tighten rtol and atol if it does cross`;
   }
 
   /**
