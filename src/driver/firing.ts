@@ -79,6 +79,12 @@ interface Flow {
   readonly allStates: boolean;
 }
 
+/** The two causes iterationMessage names, and what to do for each. */
+const CHATTERING =
+  'chattering (switching both ways at one threshold leaves no time between the switches: give the switch a dead band, hysteresis with thresholds a little apart, or a minimum time between switches)';
+const ACCUMULATING =
+  'impacts accumulating within the instant (bodies in contact pushed together or against a wall with restitution below 1 pass a shrinking part of their motion round after round, and come to rest only after infinitely many: model the bodies that move together as one while they are in contact)';
+
 /**
  * Why event iteration at t did not settle: the events that fired in its last rounds keep
  * sending each other's functions (or their own) back across zero. A thermostat switching on
@@ -93,7 +99,7 @@ export function iterationMessage(m: CompiledModel, t: number, fired: readonly nu
   // (two causes look alike from here: a switch that chatters, turning rates both ways at one
   // threshold, and impacts that accumulate within the instant, plastic spheres pushed against
   // a wall passing a shrinking part of their motion round after round: both are named)
-  return `event iteration at ${m.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: ${which} at this instant: either chattering (switching both ways at one threshold leaves no time between the switches: give the switch a dead band, hysteresis with thresholds a little apart, or a minimum time between switches), or impacts accumulating within the instant (bodies in contact pushed together or against a wall with restitution below 1 pass a shrinking part of their motion round after round, and come to rest only after infinitely many: model the bodies that move together as one while they are in contact)`;
+  return `event iteration at ${m.system.independent} = ${t} did not settle after ${MAX_EVENT_ITERATIONS} rounds: ${which} at this instant: either ${CHATTERING}, or ${ACCUMULATING}`;
 }
 
 export class Firing {

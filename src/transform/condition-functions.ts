@@ -41,18 +41,37 @@ export function truthFunction(e: Expr, situation: (n: string) => Expr | undefine
   return null;
 }
 
-/** Relations and the words that join them: truth values, never a function's smooth part. */
-const LOGIC = new Set(['<', '<=', '>', '>=', '==', '!=', 'and', 'or']);
-/** Functions with kinks or flat parts (max(h, 0) sits at zero): a stand-in's argument has none. */
-const KINKED = new Set(['step', 'sign', 'max', 'min', 'abs']);
+/** Relations, and with the words that join them, what makes a condition a truth value. */
+const RELATIONS = new Set(['<', '<=', '>', '>=', '==', '!=']);
+const LOGIC = new Set([...RELATIONS, 'and', 'or']);
+/** Functions with kinks or flat parts (max(h, 0) sits at zero), beside the switches. */
+const KINKS = new Set(['max', 'min', 'abs']);
 
-/** Whether e has no switch, relation or kink: its zeros are crossings or touches, never plateaus. */
+/** Whether a condition is a truth value: a relation, joined by and, or, not, or a situation. */
+export function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
+  if (e.kind === 'binary') return LOGIC.has(e.op);
+  if (e.kind === 'unary') return e.op === 'not';
+  if (e.kind === 'name') return kinds.get(e.name) === 'situation';
+  return false;
+}
+
+/** Whether e has a switch in it: a relation, an if, step or sign (flat pieces with jumps between). */
+export function hasSwitch(e: Expr): boolean {
+  let found = false;
+  walk(e, (n) => {
+    if (n.kind === 'if' || (n.kind === 'call' && (n.name === 'step' || n.name === 'sign'))) found = true;
+    if (n.kind === 'binary' && RELATIONS.has(n.op)) found = true;
+  });
+  return found;
+}
+
+/** Whether e has no switch, truth value or kink: its zeros are crossings or touches, never plateaus. */
 function smooth(e: Expr): boolean {
+  if (hasSwitch(e)) return false;
   let ok = true;
   walk(e, (n) => {
     if (
-      n.kind === 'if' ||
-      (n.kind === 'call' && KINKED.has(n.name)) ||
+      (n.kind === 'call' && KINKS.has(n.name)) ||
       (n.kind === 'binary' && LOGIC.has(n.op)) ||
       (n.kind === 'unary' && n.op === 'not')
     )

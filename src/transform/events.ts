@@ -26,10 +26,9 @@ import {
   sub,
   substitute,
   toText,
-  walk,
 } from '../expression/expr.js';
 import { numericValue } from '../expression/evaluate.js';
-import { jumpStandIn, truthFunction } from './condition-functions.js';
+import { hasSwitch, isBoolean, jumpStandIn, truthFunction } from './condition-functions.js';
 import { originOf } from '../language/array-origins.js';
 import { DeltaEvents, type PendingJump } from './delta-events.js';
 import {
@@ -280,23 +279,6 @@ export class EventBuilder extends DeltaEvents {
       booleanCondition: false,
     };
   }
-}
-
-function isBoolean(e: Expr, kinds: ReadonlyMap<string, string>): boolean {
-  if (e.kind === 'binary') return ['<', '<=', '>', '>=', '==', '!=', 'and', 'or'].includes(e.op);
-  if (e.kind === 'unary') return e.op === 'not';
-  if (e.kind === 'name') return kinds.get(e.name) === 'situation';
-  return false;
-}
-
-/** Whether e has a switch in it: a relation, an if, step or sign (flat pieces with jumps between). */
-function hasSwitch(e: Expr): boolean {
-  let found = false;
-  walk(e, (n) => {
-    if (n.kind === 'if' || (n.kind === 'call' && (n.name === 'step' || n.name === 'sign'))) found = true;
-    if (n.kind === 'binary' && ['<', '<=', '>', '>=', '==', '!='].includes(n.op)) found = true;
-  });
-  return found;
 }
 
 /** What rootMultiplicity looks up: a named variable's definition, and whether a name is constant over a run. */
