@@ -150,7 +150,7 @@ export class Switching {
     this.ratesOnBothSides(k, j, t, y, d);
     // (zero under the branch in use, sign(v) = 0 at v = 0 among them: where it goes next)
     let rateNow = this.ws.gAfter[k];
-    if (rateNow === 0) rateNow = this.ws.dir * this.rateAhead(k, t, y, d);
+    if (rateNow === 0) rateNow = this.rateAhead(k, t, y, d);
     const up = this.rateAbove,
       down = this.rateBelow;
     if (up >= 0 && down > 0) return 1;
@@ -170,20 +170,21 @@ export class Switching {
     this.setSide(j, 1);
     m.watchRate(t, y, ws.p, d, ws.sw, this.rMid);
     this.rateAbove = ws.dir * this.rMid[k];
-    if (this.rateAbove === 0) this.rateAbove = this.rateAhead(k, t, y, d);
+    if (this.rateAbove === 0) this.rateAbove = ws.dir * this.rateAhead(k, t, y, d);
     this.setSide(j, -1);
     m.watchRate(t, y, ws.p, d, ws.sw, this.rMid);
     this.rateBelow = ws.dir * this.rMid[k];
-    if (this.rateBelow === 0) this.rateBelow = this.rateAhead(k, t, y, d);
+    if (this.rateBelow === 0) this.rateBelow = ws.dir * this.rateAhead(k, t, y, d);
     ws.sw.set(this.swSaved);
   }
 
   /**
    * A branch under which function k's rate is exactly zero at (t, y) may still move it at
    * once: v' = t - 2 step(v) from v = 0 at t = 0 (rate t below, 0 at the start). Its side is
-   * the sign of the rate a little later along that branch's flow (one Euler step of
-   * 1e-8 max(1, |t|)), in the direction of integration; zero when that rate is zero too or
-   * moves the function by less than its rounding over the step (a true rest). Judged at the
+   * the sign of the rate (as t grows, like gAfter) a little later along that branch's flow
+   * (one Euler step of 1e-8 max(1, |t|) in the direction of integration); zero when that
+   * rate is zero too or moves the function by less than its rounding over the step (a true
+   * rest); the callers take the run's direction into account. Judged at the
    * zero only, the branch below was taken as keeping v at 0, v rose under it and step(v)
    * stayed 0, status ok.
    */
@@ -199,7 +200,7 @@ export class Switching {
     const tA = t + h;
     m.watchRate(tA, yA, ws.p, d, ws.sw, this.rMid);
     m.watchBound(tA, yA, ws.p, d, ws.sw, this.bAhead);
-    const rate = ws.dir * this.rMid[k];
+    const rate = this.rMid[k];
     // (rBound-like: a rate within the rounding of the function's own scale over h is none)
     if (!(Math.abs(rate * h) > 4 * this.bAhead[k])) return 0;
     return rate;
