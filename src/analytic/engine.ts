@@ -35,7 +35,7 @@ import { AnalyticFiring } from './fire.js';
 import { EventHeap } from './heap.js';
 import { plansOf, type EventPlan } from './plan.js';
 import { Predictor } from './predict.js';
-import { crossesTooSlowly } from './slow-delta.js';
+import { valueKnownAt, weightUncertainty } from './slow-delta.js';
 import { DueEvents } from './due.js';
 import { residueKept } from '../driver/arming.js';
 import { tieFloor, tieTolerance } from '../driver/time-tie.js';
@@ -65,8 +65,12 @@ export class AnalyticSimulator {
   private readonly preValue: Float64Array;
   /** per event: the side of the jump its function stands for where it is exactly zero (EventSpec.zeroSide), or 0 */
   private readonly zeroSide: Int8Array;
-  /** per event: a delta's argument whose predicted root it crosses with no determined rate (slow-delta.ts) */
-  private readonly slowDelta: Uint8Array;
+  /** per event: the relative uncertainty of a delta's weight at its predicted root where it exceeds rtol (slow-delta.ts), else 0 */
+  private readonly uncertainWeight: Float64Array;
+  /** per event: how well a delta's argument is known at its predicted root, the largest along a resumed scan (slow-delta.ts) */
+  private readonly rootKnown: Float64Array;
+  /** the run's relative tolerance: a delta's weight must be known to it */
+  private rtol = 0;
   private readonly preBound: Float64Array;
   private readonly preApproach: Int8Array;
   /**
@@ -176,7 +180,8 @@ export class AnalyticSimulator {
     this.unresolved = new Uint8Array(n);
     this.preValue = new Float64Array(n);
     this.zeroSide = Int8Array.from(model.events, (ev) => model.system.events[ev.index].zeroSide ?? 0);
-    this.slowDelta = new Uint8Array(n);
+    this.uncertainWeight = new Float64Array(n);
+    this.rootKnown = new Float64Array(n);
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.restBand = new Float64Array(n).fill(NaN);
@@ -207,6 +212,7 @@ export class AnalyticSimulator {
     if (this.refusal !== null) return null;
     ws.p = p;
     ws.dir = 1;
+    this.rtol = settings.rtol;
     const s: Limits = {
       t0,
       tEnd,
@@ -296,7 +302,8 @@ export class AnalyticSimulator {
     this.heap.clear();
     this.zeno.reset();
     this.unresolved.fill(0);
-    this.slowDelta.fill(0);
+    this.uncertainWeight.fill(0);
+    this.rootKnown.fill(0);
     this.lastAt.fill(NaN);
     this.turnedAt.fill(NaN);
     this.restBand.fill(NaN);
@@ -493,7 +500,15 @@ export class AnalyticSimulator {
     const t = run.hi + run.lo;
     if (++run.instants > run.s.maxSteps) return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, t), t);
     for (const k of due)
-      if (this.slowDelta[k]) return this.failAt(run, this.diagnosis.touchMessage(this.plans[k].watch, t), t);
+      if (this.uncertainWeight[k] > 0)
+        return this.failAt(
+          run,
+          this.diagnosis.touchMessage(this.plans[k].watch, t, {
+            uncertainty: this.uncertainWeight[k],
+            rtol: this.rtol,
+          }),
+          t,
+        );
     if (!this.arrive(run, due, t)) return true;
     this.dense?.arrived(run.hi, run.lo, due);
     const outcome = this.firing.fire(t, due);
@@ -764,15 +779,15 @@ export class AnalyticSimulator {
     }
     // (kept while the scan resumes towards that root: nearer, the value's bound shrinks with
     // it, 5e-36 at x = -2.8e-21, and no longer shows the history's rounding the root carries)
-    const resumed = this.unresolved[j] === 2 && this.slowDelta[j] === 1;
+    const resumedKnown = this.unresolved[j] === 2 ? this.rootKnown[j] : 0;
     this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : pr.outcome === 'resume' ? 2 : 0;
-    this.slowDelta[j] =
-      pr.s !== Infinity &&
-      plan.linear === null &&
-      isDeltaArgument(this.model.events[j]) &&
-      (resumed || crossesTooSlowly(c, plan.degree, pr.s, bound))
-        ? 1
-        : 0;
+    let uncertainty = 0;
+    if (pr.s !== Infinity && plan.linear === null && isDeltaArgument(this.model.events[j])) {
+      const known = Math.max(resumedKnown, valueKnownAt(c, plan.degree, pr.s, bound));
+      this.rootKnown[j] = known;
+      uncertainty = weightUncertainty(c, plan.degree, pr.s, known);
+    }
+    this.uncertainWeight[j] = uncertainty > this.rtol ? uncertainty : 0;
     if (pr.s === Infinity) this.heap.set(j, Infinity, 0);
     else {
       addTime(run.hi, run.lo, pr.s, this.pair);

@@ -491,13 +491,21 @@ export class Diagnosis {
     return `${parts.join('; ')}: ${one ? 'its' : 'their'} error was held to ±atol, not to rtol of ${one ? 'its' : 'their'} size, so ${one ? 'its' : 'their'} sign may be the error's, and the solution may have followed it elsewhere (a concentration below zero); to control ${one ? 'it' : 'them'}, give a smaller atol (--atol), about ${suggest.toPrecision(1)} or below`;
   }
 
-  /** The message for a delta whose argument touches zero, or crosses it with zero rate (a multiple root), near `at`. */
-  touchMessage(k: number, at: number): string {
+  /**
+   * The message for a delta whose argument touches zero, or crosses it with zero rate (a
+   * multiple root), near `at`; with `slow`, one that crosses so slowly that its weight is
+   * known only to `slow.uncertainty` of itself, beyond the run's rtol (the analytic path
+   * knows that figure: slow-delta.ts), unless that is the weight's own size or more.
+   */
+  touchMessage(k: number, at: number, slow?: { uncertainty: number; rtol: number }): string {
     const m = this.ws.model,
       w = m.watchInfo[k];
     const ev = w.kind === 'event' ? m.events[w.event] : null;
     const arg = ev && m.system.events[ev.index].condition ? toText(m.system.events[ev.index].condition!) : '?';
-    return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity), or crosses it with zero rate (of odd multiplicity 3 or more) or so slowly that the rounding of where it crosses changes its rate by more than a millionth (two roots closer than the arithmetic can tell apart): the delta has no weight there, since 1/|d/d${m.system.independent} (${arg})| is infinite or not determined; write the impulse where the argument crosses zero with a clear rate, or tighten rtol and atol if it does cross`;
+    const weight = `1/|d/d${m.system.independent} (${arg})|`;
+    if (slow && slow.uncertainty < 1)
+      return `the argument of ${ev?.name ?? 'a delta'} crosses zero near ${m.system.independent} = ${at} so slowly that the rounding of where it crosses leaves the delta's weight ${weight} known only to ${slow.uncertainty.toExponential(1)} of itself, more than rtol = ${slow.rtol.toExponential()} (or two roots lie closer than the arithmetic can tell apart): loosen rtol to accept that, or write the impulse where the argument crosses zero with a clearer rate`;
+    return `the argument of ${ev?.name ?? 'a delta'} touches zero near ${m.system.independent} = ${at} without crossing it, as far as the run's tolerances can tell (a root of even multiplicity), or crosses it with zero rate (of odd multiplicity 3 or more) or so slowly that the rounding of where it crosses changes its rate by more than a millionth (two roots closer than the arithmetic can tell apart): the delta has no weight there, since ${weight} is infinite or not determined; write the impulse where the argument crosses zero with a clear rate, or tighten rtol and atol if it does cross`;
   }
 
   /**
