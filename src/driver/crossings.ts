@@ -82,6 +82,10 @@ export class Crossings implements SampledFunction {
   readonly consumedUntil: Float64Array;
   /** a sitting function that the motion pushed across its zero in the last step, or -1 */
   contact = -1;
+  /** set by find: a watched function (a state event's, a delta's argument, a relation's) that is NaN at an end of the step (-1: none) */
+  undefinedFunction = -1;
+  /** where: true at the step's start, false at its end */
+  undefinedAtStart = false;
   /** a delta's argument that touched zero in the last step (see touchingDelta), or -1; and where (the stepper's t) */
   touched = -1;
   touchedAt = NaN;
@@ -185,6 +189,7 @@ export class Crossings implements SampledFunction {
     this.lastSide.fill(0);
     this.consumedUntil.fill(NaN);
     this.contact = -1;
+    this.undefinedFunction = -1;
     this.touched = -1;
     this.checkUnresolved = false;
     this.unresolved = -1;
@@ -272,7 +277,15 @@ export class Crossings implements SampledFunction {
     for (let k = 0; k < nw; k++) {
       const g0 = gPrev[k],
         g1 = gNew[k];
-      if (g0 !== g0 || g1 !== g1) continue;
+      if (g0 !== g0 || g1 !== g1) {
+        // (an undefined function hides its crossings: an event's, or the switch of a relation,
+        // which is false both ways there, so the branch taken was arbitrary)
+        if (this.undefinedFunction < 0) {
+          this.undefinedFunction = k;
+          this.undefinedAtStart = g0 !== g0;
+        }
+        continue;
+      }
       if (held[k]) {
         let leaving = this.arming.leaving(k, g1, ah);
         if (leaving === 'held' && !affine[k] && this.leftInside(stepper, k)) leaving = this.arming.release(k);

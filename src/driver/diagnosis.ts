@@ -6,6 +6,7 @@
 import { toText } from '../expression/expr.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { Stepper } from '../integrators/stepper.js';
+import { relationText } from './switching.js';
 import type { Workspace } from './workspace.js';
 import { minOf } from '../expression/extremes.js';
 
@@ -387,6 +388,25 @@ export class Diagnosis {
     if (scheduled.length > 0)
       return `${head}, and it reads or writes what ${scheduled.join(', ')} writes or reads, so their order decides the result; let the two events act on variables the other does not read, or schedule this one too (an \`at\` time) if its instant is known`;
     return `${head}; write the model so that this quantity is computed without cancellation (for bodies in a row: the gaps between them as states, in relative coordinates)`;
+  }
+
+  /**
+   * Why a run cannot go on where watched function k (a state event's, a delta's argument, a
+   * relation's) is not a number at `at`: a crossing where it is undefined cannot be seen (sqrt(x) - 0.5 from x
+   * = -1 lost its crossing at x = 0.25 inside a step that began where it was NaN, status ok).
+   */
+  undefinedMessage(k: number, at: number): string {
+    const m = this.ws.model,
+      w = m.watchInfo[k];
+    const advice = `write it so that it is defined all along the run, as sqrt(max(x, 0)) for sqrt(x), or start the run where it is defined`;
+    if (w.kind === 'switch') {
+      return `the condition ${relationText(m, w.index)} compares a quantity that is not a number at ${m.system.independent} = ${at} (a root or log of a negative number, or 0/0, with the state there), so it is neither true nor false there, and where it changes cannot be seen: ${advice}`;
+    }
+    const ev = w.kind === 'event' ? m.events[w.event] : null;
+    const condition = ev ? m.system.events[ev.index].condition : undefined;
+    const what = ev?.fromDelta ? `the argument of ${ev.name}` : `the function of event ${ev?.name ?? '?'}`;
+    const text = condition && !ev?.fromDelta ? ` (${toText(condition)})` : '';
+    return `${what}${text} is not a number at ${m.system.independent} = ${at} (a root or log of a negative number, or 0/0, with the state there), so whether it crosses zero cannot be seen: ${advice}`;
   }
 
   /**

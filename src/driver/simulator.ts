@@ -313,6 +313,21 @@ export class Simulator {
         m.watch(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.gNew);
         m.watchRate(tNewAbs, stepper.y, ws.p, ws.d, ws.sw, ws.rNew);
         const crossing = this.crossings.find(stepper);
+        if (this.crossings.undefinedFunction >= 0) {
+          // (the run ends where the step began: a crossing inside it, before the function
+          // became undefined, cannot be told from one after)
+          const cr = this.crossings;
+          const start = origin.abs(stepper.tPrev);
+          const message = this.diagnosis.undefinedMessage(cr.undefinedFunction, cr.undefinedAtStart ? start : tNewAbs);
+          cr.undefinedFunction = -1;
+          return failed(
+            cr.undefinedAtStart
+              ? message
+              : `${message} (the run ends at ${m.system.independent} = ${start}, where the last step began)`,
+            start,
+            stepper.yPrev,
+          );
+        }
         if (this.crossings.contact >= 0) {
           const k = this.crossings.contact;
           this.crossings.contact = -1;

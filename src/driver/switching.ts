@@ -5,6 +5,7 @@
  * (both sides drive the state back to the surface), which is reported, not integrated.
  */
 import { toText } from '../expression/expr.js';
+import type { CompiledModel } from '../codegen/compile.js';
 import type { Workspace } from './workspace.js';
 
 export class Switching {
@@ -220,9 +221,14 @@ export class Switching {
   slidingMessage(k: number, t: number): string {
     const m = this.ws.model,
       w = m.watchInfo[k];
-    let what = w.kind === 'switch' ? m.switching[w.index].source : 'a switching function';
-    // in the user's names: uK + SK is the derivative that jumps (see transform)
-    for (const sv of m.system.stepVariables) what = what.split(`${sv.state} + ${sv.name}`).join(sv.variable);
+    const what = w.kind === 'switch' ? relationText(m, w.index) : 'a switching function';
     return `sliding mode at ${m.system.independent} = ${t}: on both sides of ${what} the motion turns back to it, so the solution would slide along it (a Filippov sliding motion, as ideal dry friction or a relay), which deltastep does not integrate; smooth the switch (e.g. tanh(v/eps) for sign(v)) or model the stuck phase with a discrete mode`;
   }
+}
+
+/** The relation of switch i as the user wrote it: uK + SK is the derivative that jumps (see transform). */
+export function relationText(m: CompiledModel, i: number): string {
+  let text = m.switching[i].source;
+  for (const sv of m.system.stepVariables) text = text.split(`${sv.state} + ${sv.name}`).join(sv.variable);
+  return text;
 }
