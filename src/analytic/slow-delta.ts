@@ -11,8 +11,9 @@
  * How well the value of the polynomial with Taylor coefficients c (c[i] the coefficient of
  * s^i, degree `degree`) is known at s, its value now known to ±bound: that bound plus the
  * rounding of Horner's rule there, gamma_2n sum |c_i| |s|^i with gamma_2n ~ 2n u = n eps
- * (Higham, Accuracy and Stability, 5.1). (c about an earlier time carries the cancellation that a value taken near the root no
- * longer shows: the engine keeps the largest along the predictions of one crossing.)
+ * (Higham, Accuracy and Stability, 5.1). (c about an earlier time carries the cancellation
+ * that a value taken near the root no longer shows: the engine keeps the largest along the
+ * predictions of one crossing.)
  */
 export function valueKnownAt(c: Float64Array, degree: number, s: number, bound: number): number {
   let size = 0;
@@ -24,9 +25,9 @@ export function valueKnownAt(c: Float64Array, degree: number, s: number, bound: 
  * The relative uncertainty of the weight 1/|u'| of a delta whose argument, the polynomial with
  * Taylor coefficients c (as above), crosses zero at s where its value is known to ±known;
  * Infinity at a zero rate. With a_i the Taylor coefficients about the root, the root lies
- * within δ of the located one where |a_1| δ + |a_2| δ^2 + ... reaches `known`, so δ <= min_i
- * (known/|a_i|)^(1/i) (each term alone reaches it there: certain, and within a factor of the
- * degree of the exact δ); over δ the rate changes by at most 2|a_2| δ + 3|a_3| δ^2 + ..., and
+ * within about δ of the located one, where a_1 δ + a_2 δ^2 + ... reaches `known`: taken as
+ * min_i (known/|a_i|)^(1/i), where one term alone reaches it (an estimate within a factor of
+ * the degree while the terms do not cancel); over δ the rate changes by at most 2|a_2| δ + 3|a_3| δ^2 + ..., and
  * the weight by that over |a_1| of itself. At a simple root this is |u''| known/u'^2 (x^2 - 1
  * at x = t = 1: u' = 2, u'' = 2, known 1e-16: 5e-17); at a nearly triple root the cube root of
  * `known` sets δ (x = (t - 1)^3 from x = -1, located 6e-6 off with rate 1e-10: 24, where the
