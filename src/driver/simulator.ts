@@ -384,8 +384,13 @@ export class Simulator {
     if (tStop === rs.tEnd && rs.t0 !== rs.tEnd) this.withDeltasAtEnd(due, tStop, false);
     // a state event within its rounding of zero at a scheduled instant, heading across, is
     // at that instant as well as the arithmetic can tell: it fires with it (EVENTS.md 2)
-    if (due.length > 0 && ws.nWatch > 0)
+    // (in file order: coincidentAt appends, and a state event above a tick in the file acts
+    // before it, as it does where its crossing is located a rounding before the tick)
+    if (due.length > 0 && ws.nWatch > 0) {
+      const n = due.length;
       this.crossings.coincidentAt(tStop, ws.y, due, tStop === rs.tEnd, timeTie(rs, tStop));
+      if (due.length > n) due.sort((a, b) => a - b);
+    }
     if (due.length > 0) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
