@@ -148,7 +148,12 @@ export class Arming {
       // Sent across by another event's action (event iteration), not found at its zero: where
       // that left it away from zero (x = u + S, kicked from -0.5 to 1.5 by a delta), it is
       // armed as it stands. Held as if at a zero of that size, it missed its next crossing.
-      if (!located.includes(k) && Math.abs(ws.gPrev[w]) > 4 * ws.gBound[w]) {
+      // So is one located here that a later round sent across again (its last firing is past
+      // the located ones in `fired`): gFire holds where that round sent it, not its zero, and
+      // compared with that, its value looked unmoved, "still at zero" in a band of its own
+      // size: x + x' crosses, sent back up by x' := -x', was never found again (status ok).
+      const sent = !located.includes(k) || fired.lastIndexOf(k) >= located.length;
+      if (sent && Math.abs(ws.gPrev[w]) > 4 * ws.gBound[w]) {
         this.crossedTo[w] = 0;
         this.arm(w);
         continue;
