@@ -734,6 +734,9 @@ export class AnalyticSimulator {
       // (one event iteration judged, that did not fire, leaves zero; so does any at an instant
       // at the run's start: a function at zero there follows the start's rule, as on the steppers)
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
+      // (judged a touch, left at its zero: it leaves zero from there, whatever the residue's
+      // sign; at 1.1e-16 heading down, it "crossed" 2e-16 after the instant, status ok)
+      if (this.firing.leftAtZero(plan.watch) && this.zeroSide[j] === 0) c[0] = 0;
       // (its zeros those of one that fired here, x' rises beside x' falls: held as that one)
       const k = start ? -1 : this.sameZeroFired(plan.watch);
       const located = k >= 0 ? this.locationBand(k, bound, c[1], t) : NaN;

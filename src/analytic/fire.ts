@@ -13,7 +13,9 @@ import {
   heldThrough,
   judgeAcross,
   LEFT_ZERO,
+  leftOnZero,
   LocatedResidues,
+  NOT_CROSSED,
   NOT_HELD,
   OPEN,
   rateSign,
@@ -59,6 +61,8 @@ export class AnalyticFiring {
   private readonly movedNow: RoundMarks;
   /** the watched functions the current instant's event iteration judged */
   private readonly judgedSet: RoundMarks;
+  /** of those, the ones it left at zero without firing them (round-verdicts.ts, leftOnZero) */
+  private readonly onZeroSet: RoundMarks;
   /** the functions held at rest at their own zero since an earlier instant (the engine sets it) */
   held: HeldZeros | null = null;
   /** the zeros located at the instant: each one's value there before any action */
@@ -87,6 +91,7 @@ export class AnalyticFiring {
     this.listed = new RoundMarks(ws.nWatch);
     this.movedNow = new RoundMarks(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
+    this.onZeroSet = new RoundMarks(ws.nWatch);
     this.residues = new LocatedResidues(ws.nWatch);
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
@@ -109,6 +114,7 @@ export class AnalyticFiring {
    */
   fire(t: number, fired: readonly number[]): InstantOutcome {
     this.judgedSet.clear();
+    this.onZeroSet.clear();
     const out = this.outcome;
     out.count = 0;
     out.stopped = false;
@@ -137,6 +143,7 @@ export class AnalyticFiring {
    */
   fireOne(t: number, k: number): InstantOutcome {
     this.judgedSet.clear();
+    this.onZeroSet.clear();
     this.lastInstant = t;
     const ws = this.ws,
       ev = ws.model.events[k],
@@ -258,6 +265,11 @@ export class AnalyticFiring {
     return this.judgedSet.has(k);
   }
 
+  /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
+  leftAtZero(k: number): boolean {
+    return this.onZeroSet.has(k);
+  }
+
   /** Writes the round's results (yOut, dOut at the slots it writes) into y and d. */
   private commit(round: readonly number[], ys: Float64Array, ds: Float64Array): void {
     const { y, d } = this.ws;
@@ -347,6 +359,8 @@ export class AnalyticFiring {
       this.residues.zeroOut(k, before, after);
       const verdict = judgeAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt);
       if (verdict !== OPEN) this.judgedSet.add(k);
+      if (verdict === NOT_CROSSED && leftOnZero(before, after, firedHere, dt, dt)) this.onZeroSet.add(k);
+      else this.onZeroSet.delete(k);
       if (verdict === CROSSED) {
         (next ??= []).push(e);
         this.sentValue[e] = after.g;

@@ -72,6 +72,10 @@ export class Crossings implements SampledFunction {
    */
   instantAtStart = false;
   judged: (k: number) => boolean = () => false;
+  /** of those, the ones it judged a touch, left at zero (Firing.leftAtZero) */
+  leftAtZero: (k: number) => boolean = () => false;
+  /** whether the step being scanned is the first after an instant (find sets it) */
+  private firstAfterInstant = false;
   /** the last step's crossing that could not be told from the noise of the states' errors, if any (crossing-noise.ts) */
   readonly noise: CrossingNoise;
   /** the events of that instant */
@@ -267,6 +271,7 @@ export class Crossings implements SampledFunction {
       b = stepper.t,
       ah = Math.abs(b - a);
     const { gPrev, rPrev, gNew, rNew } = ws;
+    this.firstAfterInstant = this.checkUnresolved;
     const held = this.arming.held,
       affine = this.affine,
       candidates = this.candidates;
@@ -446,9 +451,13 @@ export class Crossings implements SampledFunction {
     // A function leaving the zero it fired at starts from zero exactly (its rounding there
     // says nothing about its side)
     const fromZero = this.fromZero[k] === 1;
+    // (so does one the instant's event iteration judged a touch, left at its zero heading back
+    // to its side: x := 0 where y is 0 in exact arithmetic and -1e-16 here, x - y heading down,
+    // "crossed" just after the instant, from the residue's side, round-verdicts.ts leftOnZero)
+    const touched = !fromZero && this.firstAfterInstant && this.leftAtZero(k);
     // (and at rest there, its rate within its own band, with no rate: the residue's sign
     // made a crossing of an extremum at 1e-32 right after the instant, rate-band.ts)
-    const g0 = fromZero ? 0 : ws.gPrev[k],
+    const g0 = fromZero || touched ? 0 : ws.gPrev[k],
       g1 = ws.gNew[k],
       r0 = fromZero && this.arming.restsInBand[k] ? 0 : ws.rPrev[k];
     if (gm !== gm) {
@@ -457,7 +466,7 @@ export class Crossings implements SampledFunction {
     }
     // A function at zero (at the start, or leaving the zero it fired at) is judged by where
     // it goes next: the sign of its rate in the direction of integration.
-    let s0 = fromZero ? this.arming.holdSide[k] : 0;
+    let s0 = fromZero ? this.arming.holdSide[k] : touched ? Math.sign(dir * r0) : 0;
     if (s0 === 0) s0 = g0 !== 0 ? Math.sign(g0) : this.lastSide[k] || Math.sign(dir * r0);
     // (a truth value has no rate: NaN says nothing about the side)
     if (s0 !== s0) s0 = 0;

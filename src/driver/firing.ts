@@ -20,7 +20,9 @@ import {
   heldThrough,
   judgeAcross,
   LEFT_ZERO,
+  leftOnZero,
   LocatedResidues,
+  NOT_CROSSED,
   NOT_HELD,
   OPEN,
   rateSign,
@@ -150,6 +152,8 @@ export class Firing {
   private readonly residues: LocatedResidues;
   /** the functions the last instant's event iteration judged (sentAcross) */
   private readonly judgedSet: RoundMarks;
+  /** of those, the ones it left at zero without firing them (round-verdicts.ts, leftOnZero) */
+  private readonly onZeroSet: RoundMarks;
   /**
    * the functions the current round has looked at: each once, however many of its events
    * touch it (heldThrough lets a held one leave its zero, and a second look judged it afresh)
@@ -167,6 +171,7 @@ export class Firing {
     this.gFire = new Float64Array(ws.nWatch);
     this.residues = new LocatedResidues(ws.nWatch);
     this.judgedSet = new RoundMarks(ws.nWatch);
+    this.onZeroSet = new RoundMarks(ws.nWatch);
     this.listed = new RoundMarks(ws.nWatch);
     this.rFire = new Float64Array(ws.nWatch);
     this.sideFire = new Int8Array(ws.nWatch);
@@ -189,6 +194,11 @@ export class Firing {
     return this.judgedSet.has(k);
   }
 
+  /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
+  leftAtZero(k: number): boolean {
+    return this.onZeroSet.has(k);
+  }
+
   /**
    * Applies the events `fired` (in file order) at t to (ws.y, ws.d), with the ledger and the
    * before/after rows. `dtZero`: the location's bracket in time (see Switching.lock).
@@ -208,6 +218,7 @@ export class Firing {
     const tie = tieTolerance(t, this.tieFloor);
     // (a new instant forgets the residues and verdicts of the last)
     this.judgedSet.clear();
+    this.onZeroSet.clear();
     this.residues.take(ws, t, fired, Math.max(dtZero, tie));
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
@@ -295,6 +306,8 @@ export class Firing {
             tie,
           );
           if (verdict !== OPEN) this.judgedSet.add(k);
+          if (verdict === NOT_CROSSED && leftOnZero(before, after, firedHere, dtZero, tie)) this.onZeroSet.add(k);
+          else this.onZeroSet.delete(k);
           if (verdict === CROSSED) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;

@@ -24,6 +24,11 @@ export class RoundMarks {
     this.at[i] = this.round;
   }
 
+  /** takes i out (0 is no round's stamp) */
+  delete(i: number): void {
+    this.at[i] = 0;
+  }
+
   has(i: number): boolean {
     return this.at[i] === this.round;
   }

@@ -226,15 +226,10 @@ export function judgeAcross(
 ): number {
   const gB = before.g,
     gA = after.g;
-  const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
   // (rates in the order of the run: in a backward run, t's motion turned)
   const headed = dir * rateSign(before);
   const heading = dir * rateSign(after);
-  // (a value its rate before the round covers within the rounding of t is at zero too: x' =
-  // 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot be told from the instant; and
-  // the same value after the round, one the actions did not change, is as much at zero: a
-  // ball's x at 1.7e-16 as two events kept turning its x' at one instant)
-  const band = Math.max(located, Math.abs(before.rate) * tie);
+  const band = zeroBand(before, firedHere, dtZero, tie);
   const zeroBefore = Math.abs(gB) <= 4 * before.gBound + band;
   const zeroAfter = Math.abs(gA) <= 4 * after.gBound + band;
   if (!zeroBefore || !zeroAfter) {
@@ -250,6 +245,36 @@ export function judgeAcross(
   // (rises and falls name the side before in the order of t: in a backward run, the other)
   if (heading === 0 || !matches(direction, -dir * heading)) return OPEN;
   return (firedHere ? headed !== heading : headed === 0) ? CROSSED : OPEN;
+}
+
+/**
+ * How far from zero judgeAcross takes a value for zero, beyond its rounding: where its zero was
+ * located here, its rate before the round times the bracket; and a value its rate covers
+ * within the rounding of t (x' = 1 - t integrated to t = 1 is -4.4e-16 there, its zero cannot
+ * be told from the instant; and the same value after the round, one the actions did not
+ * change, is as much at zero: a ball's x at 1.7e-16 as two events kept turning its x' at one
+ * instant).
+ */
+function zeroBand(before: FunctionPoint, firedHere: boolean, dtZero: number, tie: number): number {
+  const located = firedHere ? Math.abs(before.rate) * dtZero : 0;
+  return Math.max(located, Math.abs(before.rate) * tie);
+}
+
+/**
+ * Whether a function judgeAcross judged is left at zero after the round, by its measure: one
+ * that did not cross (a touch: set onto zero from below, heading back down) stands at zero on
+ * the side it heads to, and the residue's sign is no side (both paths start it from zero there:
+ * x := 0 at a tick where y is 0 in exact arithmetic and -1.1e-16 in the analytic path's sum,
+ * `x - y crosses` heading down, fired 2e-16 after the tick, status ok).
+ */
+export function leftOnZero(
+  before: FunctionPoint,
+  after: FunctionPoint,
+  firedHere: boolean,
+  dtZero: number,
+  tie = 0,
+): boolean {
+  return Math.abs(after.g) <= 4 * after.gBound + zeroBand(before, firedHere, dtZero, tie);
 }
 
 /**

@@ -97,6 +97,7 @@ export class Simulator {
     this.firing = new Firing(ws, this.recorder, this.switching);
     this.crossings = new Crossings(ws);
     this.crossings.judged = (k) => this.firing.judged(k);
+    this.crossings.leftAtZero = (k) => this.firing.leftAtZero(k);
     this.firing.held = this.crossings.arming;
     this.zeno = new ZenoWatch(model.events.length);
     this.gFire = this.firing.gFire;
