@@ -5,10 +5,23 @@
  */
 import { BatchInputError } from './report.js';
 
-/** Value k of COUNT values from FROM to TO, both included (FROM may exceed TO). */
+/**
+ * Value k of COUNT values from FROM to TO, both included (FROM may exceed TO): FROM + (TO -
+ * FROM)·k/(COUNT - 1), the width times k first (exact for the usual decimal grids: 0.1:0.3:3
+ * gives 0.2). Where that product overflows though every value is finite (0:1.5e308:5 swept
+ * 1.125e308 as Infinity, a run failed "k = Infinity"), the width is divided first; where the
+ * width itself overflows (-1e308:1e308), each end is weighed on its own.
+ */
 export function sweepValue(from: number, to: number, count: number, k: number): number {
   if (count === 1) return from;
-  return k === count - 1 ? to : from + ((to - from) * k) / (count - 1);
+  if (k === count - 1) return to;
+  const width = to - from;
+  if (!Number.isFinite(width)) {
+    const f = k / (count - 1);
+    return from * (1 - f) + to * f;
+  }
+  const scaled = width * k;
+  return from + (Number.isFinite(scaled) ? scaled / (count - 1) : (width / (count - 1)) * k);
 }
 
 /** COUNT values from FROM to TO, both included (FROM may exceed TO); those of runs first..end-1. */

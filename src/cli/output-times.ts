@@ -3,6 +3,7 @@
  * row (the library's `outputTimes`), as comma-separated numbers (`0.5, 1, 2.5`) or a range
  * `FROM:TO:COUNT` of COUNT evenly spaced values, both ends included.
  */
+import { sweepValue } from '../batch/values.js';
 import { CliError, parseNumber } from './options.js';
 
 /** A list longer than this is refused: a grid that fine is --output-step's. */
@@ -20,15 +21,9 @@ export function parseOutputTimes(text: string): number[] {
       throw new CliError(
         `--output-times ${text}: ${count} times are more than ${MAX_OUTPUT_TIMES}; for a grid that fine give --output-step ${(to - from) / (count - 1)}`,
       );
-    if (count === 1) return [from];
-    // (the last is TO exactly, not FROM plus a sum of rounded steps; where the width TO - FROM
-    // is beyond double precision, -1e308:1e308, each end is weighed on its own, not Infinity·0)
-    const wide = !Number.isFinite(to - from);
-    return Array.from({ length: count }, (_, k) => {
-      if (k === count - 1) return to;
-      const f = k / (count - 1);
-      return wide ? from * (1 - f) + to * f : from + ((to - from) * k) / (count - 1);
-    });
+    // (the values of a sweep's FROM:TO:COUNT: the last is TO exactly, not FROM plus a sum of
+    // rounded steps, and a width or a multiple of it beyond double precision is no Infinity)
+    return Array.from({ length: count }, (_, k) => sweepValue(from, to, count, k));
   }
   const parts = text.split(',');
   if (parts.some((p) => p.trim() === ''))
