@@ -4,7 +4,8 @@
  * FROM:TO:COUNT at the edge of double precision; each find against its exact answer.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sweepValue } from '../src/batch/index.js';
+import { compileModel, simulate, Simulator } from '../src/index.js';
+import { parseReport, runChunk, sweepValue } from '../src/batch/index.js';
 import { parseOutputTimes } from '../src/cli/output-times.js';
 import { tempModel } from './api-helpers.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
@@ -33,5 +34,55 @@ describe('FROM:TO:COUNT whose width is finite but a multiple of it is not', () =
     const doc = JSON.parse(r.stdout) as { rows: number[][]; status: string[] };
     expect(doc.status).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
     expect(doc.rows.map((row) => row[1])).toEqual(exact);
+  });
+});
+
+describe("a batch's runs on method auto where an event makes a linear block stiff", () => {
+  // x' = -on K (x - y), y' = -0.1 y + 0.05 x, on toggled every 1 (from t = 0): auto starts on
+  // the analytic path, whose scan turns stiff when on = 1, and hands the run to the stepper
+  // (round6-analytic). simulate() did; a sweep's run failed ("auto takes it where nothing was
+  // streamed yet"), its sink being one that keeps nothing. The crossing of x = 0.3 at
+  // K = 1e6 is 10.3414631933391802 (mpmath, round 7's helper).
+  const text =
+    'independent t from 0 to 30\nparameter K = 1e6\ndiscrete on = 0, n = 0, last = 0\n' +
+    'event sw every 1 do on := 1 - on end\nevent e1 when x - 0.3 falls do n := n + 1; last := t end\n' +
+    "x' = -on*K*(x - y)\ny' = -0.1*y + 0.05*x\nx(0) = 1; y(0) = 0.5\n";
+  const options = { rtol: 1e-10, atol: 1e-14 };
+
+  it('each run is the run simulate() makes: ok, one crossing, at its exact time', () => {
+    const model = compileModel(text);
+    const report = parseReport('n, last');
+    const chunk = runChunk(new Simulator(model), report, options, ['K'], Float64Array.of(1e6, 1e8));
+    expect(chunk.status).toEqual(['ok', 'ok']);
+    for (const [k, K] of [1e6, 1e8].entries()) {
+      const alone = simulate(model, { ...options, set: { K } });
+      expect(alone.status).toBe('ok');
+      expect(chunk.values[2 * k]).toBe(1);
+      expect(chunk.values[2 * k + 1]).toBe(alone.final.last);
+    }
+    // (at rtol 1e-10 on a crossing at rate ~0.03: 1e-9 in time)
+    expect(Math.abs(chunk.values[1] - 10.3414631933391802)).toBeLessThan(1e-9);
+  });
+
+  it('the command line: sweep exits 0 with both runs ok', () => {
+    const file = tempModel('stiff.delta', text);
+    const r = runCli([
+      'sweep',
+      file,
+      '--vary',
+      'K=1e6:1e8:2',
+      '--report',
+      'n, last',
+      '--rtol',
+      '1e-10',
+      '--atol',
+      '1e-14',
+      '--format',
+      'json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { rows: number[][]; status: string[] };
+    expect(doc.status).toEqual(['ok', 'ok']);
+    expect(Math.abs(doc.rows[0][2] - 10.3414631933391802)).toBeLessThan(1e-9);
   });
 });

@@ -18,7 +18,7 @@ import { requireCompiled } from '../codegen/stages.js';
 import { asMap, checkRangeLength, resolveSettings } from '../driver/settings.js';
 import { Simulator as StepperSimulator } from '../driver/simulator.js';
 import { enterRun, leaveRun } from '../driver/workspace.js';
-import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
+import { DISCARD_SINK, SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
 import { methodOf, stepperCause } from '../report/path.js';
 import { structureOf } from '../structure/structure.js';
 import { ModelError } from '../expression/errors.js';
@@ -78,8 +78,10 @@ export class Simulator {
     }
     const result = (this.analytic ??= new AnalyticSimulator(m)).run(options, settings);
     // (a block an event made stiff, found mid-run: the stepper takes the whole run again,
-    // unless something of this one already reached the caller through its sink)
-    if (result && this.analytic.stepperNeeded && !asked && settings.sink === undefined) return this.stepperRun(options);
+    // unless something of this one already reached the caller through its sink; a batch's
+    // sink keeps nothing, so its runs are taken again too: they failed where simulate() ran)
+    const replayable = settings.sink === undefined || settings.sink === DISCARD_SINK;
+    if (result && this.analytic.stepperNeeded && !asked && replayable) return this.stepperRun(options);
     if (result) return result;
     if (asked) throw refused(m, this.analytic.refusal ?? 'it cannot take the analytic path', byModel);
     return this.stepperRun(options);

@@ -4,7 +4,7 @@
  * between threads).
  */
 import type { CompiledModel } from '../codegen/compile.js';
-import type { RunStatus, SimulateOptions, SimulationResult, SimulationSink } from '../driver/index.js';
+import { DISCARD_SINK, type RunStatus, type SimulateOptions, type SimulationResult } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 import { evaluate } from '../expression/evaluate.js';
 import { checkInterrupt, Interrupted, type InterruptFlag } from './interrupt.js';
@@ -48,7 +48,7 @@ export function runChunk(
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
   // No rows, and a ledger that goes nowhere: a run's events are not kept, however many. A
   // signal is seen between runs and, in a long run, every few thousand steps.
-  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink: DISCARD };
+  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink: DISCARD_SINK };
   if (interrupt) runOptions.progress = () => checkInterrupt(interrupt);
   const nr = report.length;
   const out: ChunkResult = {
@@ -102,16 +102,6 @@ export function runChunk(
   }
   return out;
 }
-
-/** Rows and ledger entries of a batch's runs: dropped as they come. */
-const DISCARD: SimulationSink = {
-  row() {
-    /* not kept */
-  },
-  event() {
-    /* not kept */
-  },
-};
 
 /** A report's value, NaN where the run has none or it cannot be computed. */
 function reportValue(r: ReportExpr, lookup: (key: string) => number | undefined): number {

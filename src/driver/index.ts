@@ -6,7 +6,7 @@
  * time-origin: the absolute time in two doubles; workspace: the shared typed arrays).
  */
 export { Simulator, simulateCompiled } from './simulator.js';
-export { SimulationInputError } from './types.js';
+export { DISCARD_SINK, SimulationInputError } from './types.js';
 export type {
   LocateMode,
   RunStatus,

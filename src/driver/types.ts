@@ -21,6 +21,20 @@ export interface SimulationSink {
   event?(record: EventRecord): void;
 }
 
+/**
+ * A sink that keeps nothing (a batch reads final values only): whatever reached it is lost
+ * anyway, so a run that streamed into it may be taken again from its start (the analytic path
+ * handing a run to the stepper, analytic/simulator.ts) as if it had no sink.
+ */
+export const DISCARD_SINK: SimulationSink = Object.freeze({
+  row() {
+    /* not kept */
+  },
+  event() {
+    /* not kept */
+  },
+});
+
 export interface SimulateOptions {
   from?: number;
   to?: number;
