@@ -86,3 +86,40 @@ describe("a batch's runs on method auto where an event makes a linear block stif
     expect(Math.abs(doc.rows[0][2] - 10.3414631933391802)).toBeLessThan(1e-9);
   });
 });
+
+describe('method analytic in a batch on a model that has no closed form', () => {
+  // simulate --method analytic refuses such a model, a usage error (exit 2, CLI.md); sweep and
+  // montecarlo ran every run, each failed with that message, exit 3 ("the numerics failed")
+  const text = "independent t from 0 to 2\nparameter k = 1\nx'' = -k*x - 0.1*x'^3\nx(0) = 1; x'(0) = 0\n";
+  const ball =
+    "independent t from 0 to 3\nparameter e = 0.8\nevent b when h falls\nh'' = -9.81 - (1 + e)*h'*delta(t - b)\nh(0) = 1; h'(0) = 0\n";
+
+  it('sweep and montecarlo: a usage error before any run, as simulate gives', () => {
+    const file = tempModel('cubic.delta', text);
+    const simulateRun = runCli(['simulate', file, '--method', 'analytic']);
+    expect(simulateRun.status).toBe(2);
+    for (const args of [
+      ['sweep', file, '--vary', 'k=1:2:3'],
+      ['montecarlo', file, '--sample', 'k~uniform(1,2)', '--samples', '3', '--report', 'x'],
+    ]) {
+      const r = runCli([...args, '--method', 'analytic', '--format', 'json']);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(simulateRun.stderr);
+    }
+  });
+
+  it('--zeno continue with method analytic likewise; a model that qualifies still runs', () => {
+    const file = tempModel('ball.delta', ball);
+    const refused = runCli(['sweep', file, '--vary', 'e=0.5:0.6:2', '--method', 'analytic', '--zeno', 'continue']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/method analytic cannot run .*zeno = continue holds contacts/);
+    // (bounces accumulate at sqrt(2/9.81) (1 + e)/(1 - e), past t = 3 for e >= 0.8): the runs
+    // are those of simulate, bit for bit
+    const r = runCli(['sweep', file, '--vary', 'e=0.8:0.85:2', '--method', 'analytic', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { rows: number[][] };
+    const alone = simulate(ball, { method: 'analytic', set: { e: 0.85 } });
+    expect(doc.rows[1][1]).toBe(alone.final.h);
+  });
+});

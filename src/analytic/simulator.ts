@@ -54,28 +54,38 @@ export class Simulator {
     }
   }
 
+  /**
+   * Throws what every run with these options throws before its first step, whatever the
+   * parameters: method analytic asked for a model, or with an option, that the analytic path
+   * cannot take. A batch asks once before its runs, as simulate's run does (a usage error,
+   * exit 2); each of its runs failed alone, exit 3.
+   */
+  checkPath(options: SimulateOptions = {}): void {
+    if (methodOf(this.model, options ?? {}) !== 'analytic') return;
+    const cause = stepperCause(this.model, this.obstacles, options ?? {});
+    // (asked by the model's option method = analytic: a refusal is a model error at that line)
+    const byModel = options?.method === undefined;
+    if (cause === 'obstacles')
+      throw refused(this.model, `not every part has a closed form: ${listed(this.obstacles)}`, byModel);
+    if (cause === 'zeno')
+      throw refused(
+        this.model,
+        `zeno = continue holds contacts as constraints, which the stepper integrates (use method auto)`,
+        byModel,
+      );
+  }
+
   private runOnce(options: SimulateOptions): SimulationResult {
     const m = this.model;
     // (the decision transform prints too: report/path.ts)
     const cause = stepperCause(m, this.obstacles, options ?? {});
     if (cause === 'method' || cause === 'stepBounds') return this.stepperRun(options);
     const asked = methodOf(m, options ?? {}) === 'analytic';
-    // (asked by the model's option method = analytic: a refusal is a model error at that line)
     const byModel = asked && options?.method === undefined;
-    if (cause === 'obstacles') {
-      if (asked) throw refused(m, `not every part has a closed form: ${listed(this.obstacles)}`, byModel);
-      return this.stepperRun(options);
-    }
+    this.checkPath(options);
+    if (cause === 'obstacles') return this.stepperRun(options);
     const settings = resolveSettings(m, options);
-    if (cause === 'zeno') {
-      if (asked)
-        throw refused(
-          m,
-          `zeno = continue holds contacts as constraints, which the stepper integrates (use method auto)`,
-          byModel,
-        );
-      return this.stepperRun(options);
-    }
+    if (cause === 'zeno') return this.stepperRun(options);
     const result = (this.analytic ??= new AnalyticSimulator(m)).run(options, settings);
     // (a block an event made stiff, found mid-run: the stepper takes the whole run again,
     // unless something of this one already reached the caller through its sink; a batch's

@@ -27,6 +27,7 @@ import {
 } from '../batch/index.js';
 import { execute, type ChunkConsumer, type Job, type PoolClass, type PoolSettings } from '../batch/pool.js';
 import type { CompiledModel } from '../codegen/compile.js';
+import { Simulator } from '../analytic/index.js';
 import { CliError, formatFlag, initRuns, simulateOptions, workersFlag, type SharedFlags } from './options.js';
 import { startProgress, type Progress } from './progress.js';
 import { autoShard } from './shard.js';
@@ -252,6 +253,8 @@ export async function prepareBatch(
   // an assignment), unless a varied parameter moves the range
   const settings = resolveSettings(model, options, 'flags');
   if (!rangeMovesWith(model, names)) resolveRange(model, model.parameters(settings.set), options, 'flags');
+  // so is method analytic on a model (or with --zeno continue) that no run can take that way
+  new Simulator(model).checkPath(options);
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   checkSliceSize(end - first, total);
   const common = {
