@@ -123,3 +123,36 @@ describe('method analytic in a batch on a model that has no closed form', () => 
     expect(doc.rows[1][1]).toBe(alone.final.h);
   });
 });
+
+describe('--max-steps reached on a slow problem is no stiffness', () => {
+  // x'' = -0.01 x (period 63) under dopri5 takes accurate steps of about 1.5 to 13; with
+  // --max-steps 20 the run said "the problem looks stiff (... 1.35) ... run it with --method
+  // rodas": the one-step ratio h·‖Δf‖/‖Δy‖ exceeded 1, far inside dopri5's stability region
+  // (3.25), while the method's own test (Hairer's) said not stiff. Free fall over [0, 1000]
+  // (x'' = -1, exact for dopri5: steps of 70) said the same at --max-steps 5.
+  const slow = "independent t from 0 to 1000\nx'' = -0.01*x\nx(0) = 1; x'(0) = 0";
+  const fall = "independent t from 0 to 1000\nx'' = -1 + 0*x\nx(0) = 0; x'(0) = 0";
+
+  it.each([
+    [slow, 'dopri5', 20],
+    [slow, 'dop853', 10],
+    [fall, 'dopri5', 5],
+  ] as const)('%#: the limit is named, with the steps the range needs', (text, method, maxSteps) => {
+    const r = simulate(text, { method, maxSteps, record: false });
+    expect(r.status).toBe('failed');
+    expect(r.message).not.toMatch(/stiff/);
+    expect(r.message).toMatch(
+      /^more than \d+ steps by t = [\d.]+: at this step size the rest of the range \([\d.]+\) needs about \d+ more steps; raise maxSteps/,
+    );
+  });
+
+  it("a stiff problem still says so: y' = -1e6 (y - cos t) under dopri5, 100 steps", () => {
+    const r = simulate("independent t from 0 to 1\ny' = -1e6*(y - cos(t))\ny(0) = 0", {
+      method: 'dopri5',
+      maxSteps: 100,
+      record: false,
+    });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/the problem looks stiff .*run it with --method rodas/);
+  });
+});
