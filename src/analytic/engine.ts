@@ -88,6 +88,13 @@ export class AnalyticSimulator {
    * together resolve as wl, c1, wl, c1, which the rounding of the roots spreads over ulps.
    */
   private readonly turnedAt: Float64Array;
+  /**
+   * per event: a persisting contact its function showed at the start, found while the start's
+   * predictions defer them (deferContacts) until the instant at t0 has acted (it may move the
+   * body off the contact) or nothing is due there
+   */
+  private readonly startContact: Uint8Array;
+  private deferContacts = false;
   /** which events are due at an instant (due.ts) */
   private readonly dueAt: DueEvents;
   // (not the literal [0]: its elements would be copy-on-write, shared by every instance, and
@@ -187,6 +194,7 @@ export class AnalyticSimulator {
     this.restBand = new Float64Array(n).fill(NaN);
     this.lastAt = new Float64Array(n);
     this.turnedAt = new Float64Array(n);
+    this.startContact = new Uint8Array(n);
     this.predicted = new RoundMarks(n);
     this.sentAtZero = new RoundMarks(n);
     this.columns = [model.system.independent, ...model.outputNames];
@@ -289,6 +297,12 @@ export class AnalyticSimulator {
     if (t0 < tEnd && this.deltas) deltasDueAtEnd(ws, t0, ws.y, ws.d, true, () => false, due).sort(ascending);
     if (due.length > 0) over = this.instant(run, due);
     else this.recorder.endRow(t0, ws.y, ws.d);
+    // A contact at the start that the instant there left as it was (or with none) ends the run
+    // at t0, as on the steppers. (Failed inside start, the run went on: a delta's event at 0.75
+    // and the motion through the floor were written after the failure at t = 0; and an instant
+    // at t0 that threw the ball up off the floor was never seen, a false failure.)
+    const contact = over ? -1 : this.startContact.indexOf(1);
+    if (contact >= 0) return this.fail(result, this.diagnosis.contactMessage(this.plans[contact].watch, t0, true), t0);
     this.takeProbes(run, t0, 0);
     // (a run past the row limit stops there: its rows could otherwise fill a disk)
     while (!over && !this.recorder.overflow) over = this.simple(run) || this.next(run);
@@ -310,7 +324,10 @@ export class AnalyticSimulator {
     // (setting an array's length is a call into the runtime: only when there is something to drop)
     if (this.dueAt.deferred.length > 0) this.dueAt.deferred.length = 0;
     this.predicted.clear();
+    this.startContact.fill(0);
+    this.deferContacts = true;
     for (let k = 0; k < this.plans.length; k++) if (this.plans[k].watch >= 0) this.predictOne(run, k, false, true);
+    this.deferContacts = false;
   }
 
   /**
@@ -734,6 +751,8 @@ export class AnalyticSimulator {
       // (one event iteration judged, that did not fire, leaves zero; so does any at an instant
       // at the run's start: a function at zero there follows the start's rule, as on the steppers)
       judged = this.firing.judged(plan.watch) || (!start && t === run.s.t0);
+      // (predicted again there, its start's contact is judged again, after the actions)
+      if (!start && t === run.s.t0) this.startContact[j] = 0;
       // (judged a touch, left at its zero: it leaves zero from there, whatever the residue's
       // sign; at 1.1e-16 heading down, it "crossed" 2e-16 after the instant, status ok)
       if (this.firing.leftAtZero(plan.watch) && this.zeroSide[j] === 0) c[0] = 0;
@@ -753,7 +772,10 @@ export class AnalyticSimulator {
     }
     // (the scale of "one instant": the tie tolerance's, whose floor is 1 near t = 0 on a unit range)
     pr.timeScale = Math.max(Math.abs(t), this.dueAt.floor);
-    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], start, bound, judged, hold);
+    // (at an instant at t0, one that did not fire there is at the run's start: at rest at its
+    // zero and pushed across, as after a no-op tick, it is the start's persisting contact)
+    const atStart = start || (!firedHere && t === run.s.t0 && hold === 0);
+    pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], atStart, bound, judged, hold);
     this.restBand[j] = pr.resting ? hold : NaN;
     // At an instant at the end of the range nothing follows: a contact there pushes nothing
     // through, and a crossing that cannot be told from the instant is not an event of the
@@ -767,8 +789,13 @@ export class AnalyticSimulator {
       this.heap.set(j, Infinity, 0);
       return true;
     }
+    if (pr.outcome === 'contact' && atStart && (this.deferContacts || t === run.s.t0)) {
+      this.startContact[j] = 1;
+      this.heap.set(j, Infinity, 0);
+      return true;
+    }
     if (pr.outcome === 'contact') {
-      this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, start), t);
+      this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, atStart), t);
       return false;
     }
     if (pr.outcome === 'unresolved' && pr.s === 0) {

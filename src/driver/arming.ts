@@ -200,15 +200,23 @@ export class Arming {
    * of a range). Otherwise it is let go: 'sitting' when it rested with zero rate, 'left' when
    * it left its zero in this step.
    */
-  leaving(k: number, g1: number, h: number): 'held' | 'sitting' | 'left' {
+  leaving(k: number, g1: number, h: number, moving = false): 'held' | 'sitting' | 'left' {
     if (!(Math.abs(g1) > this.holdScale[k]) && !(this.holdRate[k] * h > 4 * this.holdScale[k])) {
-      // Resting at its zero from the start and still there after the first step: a flat
-      // zero (max(x - 1, 0) before x reaches 1), not a body the motion pushes at once; armed
-      // as it stands, so that leaving it later is no contact (restingAtStart).
-      if (this.startRest[k]) this.arm(k);
+      // Resting at its zero from the start and still there after the first step, with no
+      // rate at its end (`moving`: beyond the rate's rounding): a flat zero (max(x - 1, 0)
+      // before x reaches 1), not a body the motion pushes at once; armed as it stands, so
+      // that leaving it later is no contact (restingAtStart). One the motion moves stays held
+      // until it leaves: only a step too short to show it (a ball at rest at x = 1e6, sinking
+      // below the rounding of x - 1e6 over rodas' first step) was armed and fell through.
+      if (this.startRest[k] && !moving) this.arm(k);
       return 'held';
     }
     return this.release(k);
+  }
+
+  /** whether function k is held at rest at its zero since the start (restingAtStart) */
+  restsFromStart(k: number): boolean {
+    return this.startRest[k] === 1;
   }
 
   /** Lets held function k go (it left its zero: leaving, or a sample inside the step showed it). */

@@ -86,6 +86,8 @@ export class Crossings implements SampledFunction {
   readonly consumedUntil: Float64Array;
   /** a sitting function that the motion pushed across its zero in the last step, or -1 */
   contact = -1;
+  /** whether that one rested at its zero since the start of the run (Arming.restingAtStart) */
+  contactFromStart = false;
   /** set by find: a watched function (a state event's, a delta's argument, a relation's) that is NaN at an end of the step (-1: none) */
   undefinedFunction = -1;
   /** where: true at the step's start, false at its end */
@@ -292,14 +294,28 @@ export class Crossings implements SampledFunction {
         continue;
       }
       if (held[k]) {
-        let leaving = this.arming.leaving(k, g1, ah);
+        const fromStart = this.arming.restsFromStart(k);
+        const moving = fromStart ? this.movingAtEnd(k, stepper) : 0;
+        let leaving = this.arming.leaving(k, g1, ah, moving !== 0);
         if (leaving === 'held' && !affine[k] && this.leftInside(stepper, k)) leaving = this.arming.release(k);
-        if (leaving === 'held') continue;
+        if (leaving === 'held') {
+          // (at rest at its zero since the start, and the motion moves it across, in a step
+          // too short to carry it out of its rounding: a ball at rest at x = 1e6 sinks 4.9 h^2,
+          // 5e-10 over rodas' first step of 1e-5, and was armed there and fell through)
+          if (moving === -this.arming.fromSide(k) && this.contact < 0) {
+            this.contact = k;
+            this.contactFromStart = true;
+          }
+          continue;
+        }
         // Resting with zero rate, leaving towards the side it fired into is a contact pushed
         // through; otherwise the step is scanned from its zero in the direction of its rate
         // (a whole flight of a ball can lie in one step).
         if (leaving === 'sitting') {
-          if (Math.sign(g1) !== this.arming.fromSide(k) && this.contact < 0) this.contact = k;
+          if (Math.sign(g1) !== this.arming.fromSide(k) && this.contact < 0) {
+            this.contact = k;
+            this.contactFromStart = fromStart;
+          }
           continue;
         }
         this.fromZero[k] = 1;
@@ -525,8 +541,10 @@ export class Crossings implements SampledFunction {
       this.fromZero[k] === 1 &&
       this.ws.dir * (this.candidateRight[k] - a) <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)) &&
       this.contact < 0
-    )
+    ) {
       this.contact = k;
+      this.contactFromStart = false;
+    }
     this.fromZero[k] = 0;
     return located;
   }
@@ -714,6 +732,20 @@ export class Crossings implements SampledFunction {
     // (across its zero: the side it came from says nothing about where it stands now)
     this.lastSide[k] = 0;
     return true;
+  }
+
+  /**
+   * The side function k's rate at the end of the step points to, in the run's direction, where
+   * it is beyond that rate's rounding (0: within it): a motion
+   * that moves it, however little the step did (a ball at rest on the floor at x = 1e6 under
+   * gravity sinks 4.9 h^2, below the rounding of x - 1e6 over rodas' first step of 1e-5). A
+   * flat zero (max(x - 1, 0) before x reaches 1) has none.
+   */
+  private movingAtEnd(k: number, stepper: Stepper): number {
+    const ws = this.ws;
+    const rate = ws.dir * ws.rNew[k];
+    const bound = ws.model.rateBoundOne[k](ws.origin.abs(stepper.t), stepper.y, ws.p, ws.d, ws.sw);
+    return Math.abs(rate) > 4 * bound ? Math.sign(rate) : 0;
   }
 
   /**

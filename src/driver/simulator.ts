@@ -220,8 +220,13 @@ export class Simulator {
     this.restartAtOrigin(stepper, this.firstStep);
     let end: RunEnd | null = null;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
-    if (due.length > 0) end = this.processInstant(rs, t0, [...due], 0);
-    else {
+    if (due.length > 0) {
+      end = this.processInstant(rs, t0, [...due], 0);
+      // (and after an instant there, on the state it left: a no-op tick at t0 beside a ball at
+      // rest on the floor let it fall through with status ok, where the run without the tick
+      // fails; a function the instant held at its zero is left to its own rule)
+      if (end === null && t0 !== tEnd) this.crossings.arming.restingAtStart(t0);
+    } else {
       this.recorder.endRow(t0, y, d);
       this.refreshWatch(t0, y, d);
       // (a function at rest at its zero: a contact if the motion pushes it across)
@@ -330,9 +335,11 @@ export class Simulator {
           );
         }
         if (this.crossings.contact >= 0) {
-          const k = this.crossings.contact;
+          const k = this.crossings.contact,
+            fromStart = this.crossings.contactFromStart;
           this.crossings.contact = -1;
-          if (!this.zenoContinue || !this.contacts.holdFromStepStart(rs, k)) return this.failContact(rs, k);
+          if (!this.zenoContinue || !this.contacts.holdFromStepStart(rs, k))
+            return this.failContact(rs, k, undefined, fromStart);
           return null;
         }
         if (this.contacts.current !== null && this.contacts.letsGo(rs, crossing)) return null;
@@ -718,12 +725,12 @@ export class Simulator {
     return failed(this.diagnosis.precisionMessage(k, rs.t, this.lastFired), rs.t, ws.y);
   }
 
-  private failContact(rs: RunState, k: number, atInstant?: number): RunEnd {
+  private failContact(rs: RunState, k: number, atInstant?: number, restedFromStart = false): RunEnd {
     const ws = this.ws,
       stepper = rs.stepper;
     const at = atInstant ?? ws.origin.abs(stepper.tPrev);
-    // (no instant yet: the function rested at its zero from the start)
-    const fromStart = this.lastInstantAt !== this.lastInstantAt && at === rs.t0;
+    // (no instant yet, or none that fired it: the function rested at its zero from the start)
+    const fromStart = restedFromStart || (this.lastInstantAt !== this.lastInstantAt && at === rs.t0);
     return failed(this.diagnosis.contactMessage(k, at, fromStart), at, atInstant === undefined ? stepper.yPrev : ws.y);
   }
 
