@@ -194,6 +194,40 @@ export class Firing {
     return this.judgedSet.has(k);
   }
 
+  /**
+   * Event e's own function k, located at this instant (e fired in its first round): where the
+   * round's actions changed its rate and left it within its rounding and the location's
+   * residue of zero, its rate's
+   * band and the side its next order leaves for (rate-band.ts), for re-arming (arming.ts).
+   */
+  private ownRateBand(e: number, t: number, dtZero: number, tie: number, sw: Float64Array): void {
+    const ws = this.ws,
+      m = ws.model,
+      k = m.events[e].watchIndex;
+    if (k < 0 || m.watchInfo[k].kind !== 'event') return;
+    const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
+      after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
+    // (only where the actions changed its rate, an impact: a detector's rate is the motion's,
+    // 3 (x - 1)^2 at (x - 1)^3 rises, which leaves its triple zero at third order)
+    if (after.rate === before.rate) return;
+    if (!(Math.abs(after.g) <= 4 * after.gBound + Math.abs(before.rate) * (dtZero + tie))) return;
+    const measured = this.measured;
+    this.rateMotion.measure(
+      k,
+      t,
+      ws.y,
+      ws.d,
+      m.nSwitch > 0 ? this.swBefore : sw,
+      ws.yOut,
+      ws.dOut,
+      sw,
+      dtZero + tie,
+      measured,
+    );
+    this.rateBandFire[k] = measured.band;
+    this.nextSideFire[k] = measured.side;
+  }
+
   /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
   leftAtZero(k: number): boolean {
     return this.onZeroSet.has(k);
@@ -247,6 +281,13 @@ export class Firing {
         this.swBefore.set(sw);
         this.switching.lock(t, ws.yOut, ws.dOut, dtZero);
       }
+      // A located event's own function that its actions leave at its zero: its rate's band,
+      // as for one set there by another's (below). Its rate may read its value (z - x crosses
+      // with z' = x - z: after x' := 0 the rate is x - z, minus the location's residue of
+      // 7e-17), and that residue's sign is no motion: taken for one, z - x went "on across"
+      // and back at once, a false persisting contact, where it rests and leaves for the side
+      // it came from (the analytic path's answer).
+      if (iteration === 0) for (const e of round) this.ownRateBand(e, t, dtZero, tie, sw);
       // Each function once per round, as on the analytic path (fire.ts): its values before and
       // after the round are the round's, whichever event touches it, but a look changes what
       // the next reads. Touched by two events of a round (v := 0, then a delta kicking v from
