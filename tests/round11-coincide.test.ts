@@ -29,3 +29,45 @@ x(0) = -${T}`;
     expect(r.final).toMatchObject({ n: 1, m: 1, k: 2 });
   });
 });
+
+describe('scheduled times one instant apart by rounding fire in file order on every method', () => {
+  // a + b = 0.30000000000000004 and 0.3: one time in exact arithmetic, within 4 ulps of t in
+  // doubles, so one instant (docs/language.md), its events in file order: A then B, and the
+  // last write of k is B's, k = 2 (the analytic path). The stop queue gave its due events in
+  // time order, B (0.3) before A: ledger B, A and k = 1, status ok, on every stepper.
+  const text = `independent t from 0 to 1
+parameter a = 0.1, b = 0.2
+discrete k = 0
+event A at a + b do k := 1 end
+event B at 0.3 do k := 2 end
+x' = 1
+x(0) = 0`;
+  it.each(METHODS)('%s', (method) => {
+    const r = simulate(text, { method });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['A', 'B']);
+    expect(r.final.k).toBe(2);
+  });
+
+  // x = t - 1 crosses at 1; the delayed delta acts 0.5 after it, at 1.5, with `at 1.5`: one
+  // instant. radau5 located the crossing an ulp early (0.9999999999999998), the impulse came
+  // due an ulp before the tick, and the queue gave it first: ledger e, delta, T. In file order
+  // (as `transform` lists them) T comes before the delta. y' = 1 + 3 after the impulse, then
+  // T reads it at the same instant from before the round: k = 1.
+  const delayed = `independent t from 0 to 3
+discrete k = 0
+event e when x rises
+event T at 1.5 do k := y' end
+x' = 1
+y'' = 3*delta(t - e - 0.5)
+x(0) = -1; y(0) = 0; y'(0) = 1`;
+  it.each(METHODS)('a delayed delta and a tick at 1.5, %s', (method) => {
+    const r = simulate(delayed, { method });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['e', 'T', 'delta(t - e - 0.5)']);
+    expect(r.final.k).toBe(1);
+    // y' = 4 from 1.5 on: y(3) = 1.5 + 4*1.5 = 7.5 (every stepper integrates a line exactly,
+    // to the rounding of the instants' location: a few ulps of 1 in t, times 4)
+    expect(Math.abs(r.final.y - 7.5)).toBeLessThan(1e-13);
+  });
+});

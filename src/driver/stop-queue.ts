@@ -101,14 +101,25 @@ export class StopQueue {
   }
 
   /**
-   * Takes the events due at `at` (within 4 ulps) off the queue into `due`, in time order and
-   * then file order; an event scheduled twice there is taken twice.
+   * Takes the events due at `at` (within 4 ulps) off the queue into `due`, in file order; an
+   * event scheduled twice there is taken twice. Within the 4 ulps they are one instant, whose
+   * events fire in file order: taken in time order, `at 0.1 + 0.2` written before `at 0.3`
+   * (0.30000000000000004 and 0.3, one time in exact arithmetic) fired after it, on the
+   * steppers only (the analytic path sorts its instants).
    */
   takeDue(at: number, due: number[]): void {
     const tol = 4 * Number.EPSILON * Math.max(1, Math.abs(at));
+    const first = due.length;
     while (this.size > 0 && Math.abs(this.heapT[0] - at) <= tol) {
       const e = this.heapE[0];
+      // (insertion into the part taken here, by index: a few events at most)
+      let i = due.length;
       due.push(e);
+      while (i > first && due[i - 1] > e) {
+        due[i] = due[i - 1];
+        i--;
+      }
+      due[i] = e;
       this.pop();
       this.queued[e] = 0;
       this.refill(e);
