@@ -20,7 +20,7 @@ describe('a period below the resolution of t is a model error at the event', () 
     const err = modelErrorOf(text, 'tick.delta');
     expect(err.message).toMatch(
       new RegExp(
-        `^tick\\.delta:3:1: the period [\\de.-]+ of event tick is below the resolution of the independent variable ${near}, where doubles are [\\de.-]+ apart: its instants cannot be told apart`,
+        `^tick\\.delta:3:1: the period [\\de.-]+ of event tick is below the resolution of the independent variable ${near}, where instants closer than [\\de.-]+ \\(64 ulps\\) cannot be told apart`,
       ),
     );
   });

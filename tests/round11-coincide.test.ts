@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
+import { modelErrorOf } from './helpers.js';
 
 const METHODS = ['analytic', 'auto', 'dopri5', 'dop853', 'rk4', 'rodas', 'radau5'] as const;
 
@@ -69,5 +70,26 @@ x(0) = -1; y(0) = 0; y'(0) = 1`;
     // y' = 4 from 1.5 on: y(3) = 1.5 + 4*1.5 = 7.5 (every stepper integrates a line exactly,
     // to the rounding of the instants' location: a few ulps of 1 in t, times 4)
     expect(Math.abs(r.final.y - 7.5)).toBeLessThan(1e-13);
+  });
+});
+
+describe('a period refused near t = 1e15 names the resolution it is below', () => {
+  // every 1 near 1e15 (integers, 1 apart in doubles) is refused by the 64 ulps rule (14.2
+  // there), as the crawl of a repeated event is (zeno.ts); the message said "below the
+  // resolution ... where doubles are 0.22 apart", false on both counts (1 > 0.22; doubles
+  // are 0.125 apart there). It must name a resolution the period is below.
+  it('every 1 from 1e15', () => {
+    const err = modelErrorOf(
+      "independent t from 1e15 to 1e15 + 10\ndiscrete n = 0\nevent tick every 1 do n := n + 1 end\nx' = 1\nx(1e15) = 0\n",
+      'tick.delta',
+    );
+    const m =
+      /is below the resolution of the independent variable near [\d.e+]+, where instants closer than ([\d.e+-]+) \(64 ulps\) cannot be told apart/.exec(
+        err.message,
+      );
+    expect(m).not.toBeNull();
+    // 64 ulps of 1e15 + 10 in relative terms: 64 * 2^-52 * (1e15 + 10)
+    expect(Number(m![1])).toBeCloseTo(64 * Number.EPSILON * (1e15 + 10), 6);
+    expect(Number(m![1])).toBeGreaterThan(1);
   });
 });

@@ -219,10 +219,13 @@ class PeriodicStream implements TimeStream {
       );
     // Instants closer than 64 ulps of t where they fall cannot be told apart (every 1e-300
     // from 1 would repeat t = 1 without end; every 1 near 1e16 rounds to every other double).
+    // (the message names that resolution, not the relative precision of doubles there: every
+    // 1 near 1e15 was "below the resolution ... where doubles are 0.22 apart")
     const reach = Math.max(Math.abs(Math.max(lo, from)), Math.abs(hi));
-    if (period < 64 * Number.EPSILON * reach)
+    const resolution = 64 * Number.EPSILON * reach;
+    if (period < resolution)
       throw new ScheduleError(
-        `the period ${period} of event ${ev.name} is below the resolution of the independent variable near ${reach}, where doubles are ${Number.EPSILON * reach} apart: its instants cannot be told apart`,
+        `the period ${period} of event ${ev.name} is below the resolution of the independent variable near ${reach}, where instants closer than ${resolution} (64 ulps) cannot be told apart`,
         ev.index,
         NaN,
         'Give a longer period, or count the independent variable from an origin near the events (a shorter range).',
