@@ -93,3 +93,22 @@ describe('a period refused near t = 1e15 names the resolution it is below', () =
     expect(Number(m![1])).toBeGreaterThan(1);
   });
 });
+
+describe('two scheduled times apart on a short range are two instants, as two crossings are', () => {
+  // On [0, 1e-6] the tie of t floors at the span (time-tie.ts): 1e-7 and 1.000000001e-7 are a
+  // relative 1e-9 apart, two instants, so B reads what A wrote: k = 12 (as a crossing of
+  // x - 1.000000001e-7 in B's place gives). The stop queue took every time within 4 ulps of 1
+  // (8.9e-16) as one instant: k = 2, status ok, on every method (the analytic path too).
+  const text = `independent t from 0 to 1e-6
+discrete k = 0
+event A at 1e-7 do k := k*10 + 1 end
+event B at 1.000000001e-7 do k := k*10 + 2 end
+x' = 1
+x(0) = 0`;
+  it.each(METHODS)('%s', (method) => {
+    const r = simulate(text, { method });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.t)).toEqual([1e-7, 1.000000001e-7]);
+    expect(r.final.k).toBe(12);
+  });
+});

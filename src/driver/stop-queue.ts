@@ -13,6 +13,7 @@
  */
 import type { CompiledEvent } from '../codegen/compile.js';
 import { DelayStream, ScheduleError, scheduleStream, type TimeStream } from '../codegen/event-times.js';
+import { tieFloor, tieTolerance } from './time-tie.js';
 
 export class StopQueue {
   private readonly streams: (TimeStream | null)[] = [];
@@ -28,6 +29,8 @@ export class StopQueue {
   private delays = 0;
   /** the end of the range: an impulse delayed past it is not an event of the run */
   private hi = 0;
+  /** the run's floor of the tie tolerance (time-tie.ts) */
+  private floor = 1;
   /** a schedule found faulty while the run went on (a delta argument's scan reached a NaN) */
   failure: ScheduleError | null = null;
 
@@ -50,6 +53,7 @@ export class StopQueue {
     this.streams.length = 0;
     this.queued.fill(0);
     this.hi = hi;
+    this.floor = tieFloor(lo, hi);
     if (this.delays > 0) for (const list of this.delayedOf) list.length = 0;
     this.delays = 0;
     for (const ev of events) {
@@ -101,14 +105,16 @@ export class StopQueue {
   }
 
   /**
-   * Takes the events due at `at` (within 4 ulps) off the queue into `due`, in file order; an
-   * event scheduled twice there is taken twice. Within the 4 ulps they are one instant, whose
-   * events fire in file order: taken in time order, `at 0.1 + 0.2` written before `at 0.3`
-   * (0.30000000000000004 and 0.3, one time in exact arithmetic) fired after it, on the
-   * steppers only (the analytic path sorts its instants).
+   * Takes the events due at `at` (within the run's tie of t, time-tie.ts) off the queue into
+   * `due`, in file order; an event scheduled twice there is taken twice. Within the tie they
+   * are one instant, whose events fire in file order: taken in time order, `at 0.1 + 0.2`
+   * written before `at 0.3` (0.30000000000000004 and 0.3, one time in exact arithmetic) fired
+   * after it, on the steppers only (the analytic path sorts its instants). The run's tie, not
+   * 4 ulps of 1: on a range of 1e-6, `at 1e-7` and `at 1.000000001e-7` are a relative 1e-9
+   * apart, two instants as two crossings there are, and were taken as one.
    */
   takeDue(at: number, due: number[]): void {
-    const tol = 4 * Number.EPSILON * Math.max(1, Math.abs(at));
+    const tol = tieTolerance(at, this.floor);
     const first = due.length;
     while (this.size > 0 && Math.abs(this.heapT[0] - at) <= tol) {
       const e = this.heapE[0];
