@@ -112,3 +112,23 @@ x(0) = 0`;
     expect(r.final.k).toBe(12);
   });
 });
+
+describe('a sawtooth on a range of 1e-14 fires at every period, as the same one scaled up does', () => {
+  // x' = 1 reset at x = 5e-16: crossings at 5e-16 k, a relative 5e-2 of the range apart; the
+  // 20th is the end of the range (no event of it): 19, as on [0, 1e-5] with period 5e-7. The
+  // steppers took the second for the first found again "at the very instant it fired" (within
+  // 4 ulps of 1, 8.9e-16) and failed: "persisting contact ... stays at zero with zero rate",
+  // false (x - 5e-16 is -5e-16 after the reset, its rate 1).
+  const text = `independent t from 0 to 1e-14
+discrete n = 0
+event s when x - 5e-16 rises do x := 0; n := n + 1 end
+x' = 1
+x(0) = 0`;
+  it.each(METHODS)('%s', (method) => {
+    const r = simulate(text, { method });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(19);
+    // every crossing at 5e-16 k to the rounding of the restarts (a few ulps of 1e-14)
+    r.events.forEach((e, i) => expect(Math.abs(e.t - 5e-16 * (i + 1))).toBeLessThan(1e-28));
+  });
+});
