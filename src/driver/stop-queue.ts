@@ -31,6 +31,8 @@ export class StopQueue {
   private hi = 0;
   /** the run's floor of the tie tolerance (time-tie.ts) */
   private floor = 1;
+  /** the start of the range (its lower end) */
+  private lo = 0;
   /** a schedule found faulty while the run went on (a delta argument's scan reached a NaN) */
   failure: ScheduleError | null = null;
 
@@ -53,11 +55,17 @@ export class StopQueue {
     this.streams.length = 0;
     this.queued.fill(0);
     this.hi = hi;
+    this.lo = lo;
     this.floor = tieFloor(lo, hi);
+    // A time within the tie of t past an end of the range is at that end, one instant with it
+    // (time-tie.ts), as an impulse delayed there is (fired): `every P from 0` with P = 0.1*3
+    // on [0, 3] ticks at 3.0000000000000004 the 11th time, 3 in exact arithmetic, and was lost.
+    const below = lo - tieTolerance(lo, this.floor),
+      above = hi + tieTolerance(hi, this.floor);
     if (this.delays > 0) for (const list of this.delayedOf) list.length = 0;
     this.delays = 0;
     for (const ev of events) {
-      const stream = scheduleStream(ev, p, lo, hi, dir, origin);
+      const stream = scheduleStream(ev, p, below, above, dir, origin);
       this.streams.push(stream);
       if (stream instanceof DelayStream) {
         this.delayedOf[stream.after].push(ev.index);
@@ -146,7 +154,7 @@ export class StopQueue {
       this.streams[e] = null;
       return;
     }
-    if (t === t) this.push(t, e);
+    if (t === t) this.push(t > this.hi ? this.hi : t < this.lo ? this.lo : t, e);
   }
 
   /** whether heap entry a comes before b */
