@@ -65,7 +65,13 @@ export class StopQueue {
     if (this.delays > 0) for (const list of this.delayedOf) list.length = 0;
     this.delays = 0;
     for (const ev of events) {
-      const stream = scheduleStream(ev, p, below, above, dir, origin);
+      // (not a delta argument's scanned roots: it may be undefined past the range, log(t)
+      // below 0; a linear one's exact root, as `at` and `every` times, is only compared)
+      const s = ev.schedule;
+      const scanned = s !== null && s !== undefined && s.kind === 'roots' && !s.exactRoot;
+      const stream = scanned
+        ? scheduleStream(ev, p, lo, hi, dir, origin)
+        : scheduleStream(ev, p, below, above, dir, origin);
       this.streams.push(stream);
       if (stream instanceof DelayStream) {
         this.delayedOf[stream.after].push(ev.index);
