@@ -48,3 +48,37 @@ describe("a delta's weight at a slow crossing is judged against rtol (analytic p
     }
   });
 });
+
+describe('a function whose zero another event located and did not fire leaves zero from there', () => {
+  // (helper diff12's find, seed 606 case 5) z - 1e-6 rises through zero at t1 (sin t1 =
+  // 0.500001), where e1's x' := 0 turns z back: z = -0.5 + 0.500001 cos(t - t1), below
+  // 1e-6 from then on. e2 (falls, the same zero) never falls through it: n = 0, x(1) =
+  // 0.500001 cos(1 - t1) (x'' = -x from x = 0.500001, x' = 0 at t1). The analytic path fired e2
+  // 2.4e-8 after t1 on the location's residue, +1.4e-19 (n = 1, status ok).
+  const text = (dir: string, sign: string) => `independent t from 0 to 1
+discrete n = 0
+event e1 when z ${sign} 1e-6 crosses do x' := 0 end
+event e2 when z ${sign} 1e-6 ${dir} do n := n + 1 end
+x'' = -x
+x(0) = 0; x'(0) = 1
+z' = x'
+z(0) = -0.5`;
+  const t1 = Math.asin(0.500001);
+  it('n = 0 and x(1) exact on the analytic path and the steppers', () => {
+    for (const method of ['auto', 'dopri5', 'dop853', 'radau5'] as const) {
+      const r = simulate(text('falls', '-'), { method, rtol: 1e-10, atol: 1e-12 });
+      expect(r.status, `${method}: ${r.message}`).toBe('ok');
+      expect(r.final.n, method).toBe(0);
+      // (the closed form to its rounding; the steppers to rtol 1e-10 over a unit range)
+      expect(Math.abs(r.final.x - 0.500001 * Math.cos(1 - t1)), method).toBeLessThan(1e-8);
+    }
+  });
+  it('the mirror, 1e-6 - z: a rises on the same zero never fires either', () => {
+    // (-(z - 1e-6) falls through zero at t1 and comes back up: a "rises" on the same zero is
+    // no crossing either)
+    const mirror = text('rises', '-').replace(/z - 1e-6/g, '1e-6 - z');
+    const r = simulate(mirror);
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(0);
+  });
+});

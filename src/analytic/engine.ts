@@ -761,8 +761,17 @@ export class AnalyticSimulator {
       const located = k >= 0 ? this.locationBand(k, bound, c[1], t) : NaN;
       // (only where it is at that zero: one sent across by event iteration with it, x' at 1.6
       // after a delta's kick, was held "at rest" in a band of twice its value and never fired)
-      if (Math.abs(c[0]) <= located) hold = 2 * (located + Math.abs(c[0]));
-      else if (k < 0 && !start && !judged && Math.abs(c[0]) <= this.restBand[j]) {
+      if (Math.abs(c[0]) <= located) {
+        hold = 2 * (located + Math.abs(c[0]));
+        // It is at the zero the other located, and it did not fire with it: no crossing in its
+        // direction at this instant, so it leaves zero from there, whatever the residue's sign
+        // (z - 1e-6 rises fired and x' := 0 turned z back: falls on the same zero fired on the
+        // residue's +1.4e-19 2.4e-8 later, n = 1 for 0, status ok)
+        if (this.zeroSide[j] === 0) {
+          c[0] = 0;
+          judged = true;
+        }
+      } else if (k < 0 && !start && !judged && Math.abs(c[0]) <= this.restBand[j]) {
         // (held at rest at the zero it fired at, an earlier instant's, and left there by this
         // one's actions: still at that zero, and it leaves it the way they turned it; the
         // residue's sign is noise, as on the steppers: driver/firing.ts, HeldZeros)
