@@ -117,6 +117,8 @@ export class Arming {
    * sideFire the side an action sent one across from (Firing.sideFire), rateBandFire and
    * nextSideFire its rate's band and the side its next order leaves for (rate-band.ts);
    * `located`: the events found at this instant (the rest were sent across by event iteration).
+   * termBound: each fired function's rounding bound before the instant's jumps were folded into
+   * their states (step-fold.ts), on the terms its value is summed from.
    */
   afterInstant(
     fired: readonly number[],
@@ -127,12 +129,14 @@ export class Arming {
       sideFire,
       rateBandFire,
       nextSideFire,
+      termBound,
     }: {
       gFire: Float64Array;
       rFire: Float64Array;
       sideFire: Int8Array;
       rateBandFire?: Float64Array;
       nextSideFire?: Int8Array;
+      termBound?: Float64Array;
     },
     dtZero: number,
     exact: boolean,
@@ -143,7 +147,8 @@ export class Arming {
     for (const k of fired) {
       const w = m.events[k].watchIndex;
       if (w < 0) continue;
-      ws.gBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      // (the value's rounding is that of the terms it was summed from: the fold's sum keeps it)
+      ws.gBound[w] = Math.max(m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw), termBound?.[w] ?? 0);
       ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
       // Sent across by another event's action (event iteration), not found at its zero: where
       // that left it away from zero (x = u + S, kicked from -0.5 to 1.5 by a delta), it is
@@ -305,8 +310,16 @@ export class Arming {
       // excursion of the residue's, at most the band times the span of t. Taken for motion,
       // x := 0 where x' = v falls through 0 went on across at once on v = +2e-16 and back:
       // a false "persisting contact", or e1 fired twice.)
-      const inBand = rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand;
+      // (Nor is a rate whose whole flight, rate^2 / (2 |R'|) with R' = band / span its rate's
+      // rate, stays within the value's own rounding: where its zero lies is not known that
+      // well, so neither is the side such a flight is on. A delta's fold left x = -4.4e-16 of
+      // terms ±0.5 with x' = 9e-16 (rodas, rtol 1e-4): x was sent up from zero and found back
+      // across at once, a false "persisting contact"; in the stepper's own numbers it never
+      // reached zero.)
       const span = dtZero + tieTolerance(at, this.tieFloor);
+      const flight = rateBand > 0 ? Math.sqrt(2 * (rateBand / span) * 4 * ws.gBound[w]) : 0;
+      const restRate = Math.max(rateBand, flight);
+      const inBand = restRate > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + restRate;
       this.restsInBand[w] = inBand ? 1 : 0;
       this.held[w] = 1;
       this.holdScale[w] = Math.max(
@@ -337,7 +350,7 @@ export class Arming {
       // by a reset is left there with v = ±2e-16 of the stepper's error)
       const dir = this.direction[w];
       const rateFrom =
-        Math.abs(ratePre) > 4 * ws.rBound[w] + (inBand ? rateBand : 0) ? -Math.sign(ws.dir * ratePre) : 0;
+        Math.abs(ratePre) > 4 * ws.rBound[w] + (inBand ? restRate : 0) ? -Math.sign(ws.dir * ratePre) : 0;
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.sittingFrom[w] = dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : rateFrom || -crossedTo || signPre;
       // Heading on across, the action turning it neither back nor away: to cross again in

@@ -86,6 +86,8 @@ export class Simulator {
   private runStart = 0;
   /** per step variable, the state its jumps are folded into at a restart (step-fold.ts) */
   private readonly stepStates: Int32Array;
+  /** per watched function an instant fired, its rounding bound on the terms before the fold (processInstant) */
+  private readonly termBound: Float64Array;
   /** the run's firstStep: the proposal of the first restart (undefined: the stepper's heuristic) */
   private firstStep: number | undefined = undefined;
 
@@ -108,6 +110,7 @@ export class Simulator {
     this.stopQueue = new StopQueue(model.events.length);
     this.refineStart = new Float64Array(model.nStates);
     this.stepStates = stepStates(ws);
+    this.termBound = new Float64Array(ws.nWatch);
     this.steppers = new StepperCache(ws);
     this.contacts = new ContactLifecycle(ws, this.crossings, this.zeno, this.recorder, {
       restart: (stepper, hInit) => this.restartAtOrigin(stepper, hInit),
@@ -611,6 +614,15 @@ export class Simulator {
       const gap = this.zeno.sinceLast(k, ws.origin.hi, ws.origin.lo);
       if (gap > 0 && proposal > 2 * gap) proposal = 2 * gap;
     }
+    // The rounding of each fired function on the terms it is summed from, before the fold sums
+    // them: x = u + S after a delta is u + S to the bit either way, but only the terms say how
+    // far off zero its residue is (-0.49999999999999994 + 0.5 = 5.55e-17 is one ulp of them,
+    // where the folded u alone, 5.55e-17, bounds it by 1e-31: x was armed there as a value
+    // off zero, flew 1e-8 s and fell back across, its event fired twice with status ok).
+    for (const e of outcome.fired) {
+      const w = m.events[e].watchIndex;
+      if (w >= 0) this.termBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+    }
     // the jumps into the states they belong to, so that the steps are held to rtol of those
     foldSteps(ws, this.stepStates);
     // (no step yet: the run's firstStep, if given, as at the start)
@@ -619,12 +631,12 @@ export class Simulator {
     if (nw > 0) {
       this.crossings.afterActions(outcome.fired);
       const exact = locate === 'exact';
-      const { gFire, rFire } = this,
+      const { gFire, rFire, termBound } = this,
         { sideFire, rateBandFire, nextSideFire } = this.firing;
       this.crossings.arming.afterInstant(
         outcome.fired,
         at,
-        { gFire, rFire, sideFire, rateBandFire, nextSideFire },
+        { gFire, rFire, sideFire, rateBandFire, nextSideFire, termBound },
         dtZero,
         exact,
         fired,
