@@ -6,7 +6,13 @@
  *   from: -0.49999999999999994 + 0.5 = 5.55e-17 is one ulp of them, judged on the folded u
  *   alone (a bound of 1e-31) a value off zero; x flew 1e-8 s and fell back across, e1 fired
  *   twice with status ok (rk4; dopri5 with an unrelated extra state; dopri5 and rodas at
- *   other tolerances).
+ *   other tolerances);
+ * - a crossing exactly at a time event whose action resets its function onto the same zero
+ *   (x = 1 - t, `at 1 do x := 0`): the instant, scheduled, has no bracket, and x's residue
+ *   before the action (2.2e-16) was taken for a move the action made: armed at 0 heading
+ *   across, the first step reported "precision ran out" (dopri5, rodas, radau5). By EVENTS.md
+ *   2 the crossing is coincident with the instant and the action leaves it at that zero; the
+ *   order of e and f changes nothing (f's action writes only n): f fires once, at t = 1.
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, type MethodName } from '../src/index.js';
@@ -70,8 +76,32 @@ const deltas: Variant[] = [
   { name: 'rises, lowered from above', model: lifted('rises', 'v - 0.5*delta(v)', -1, 0, 1), n: 0, x: -0.5 },
 ];
 
+/** x' = rate from x0; a time event at `at` does `action`, f watches x in `event` */
+const reset = (event: string, rate: number, x0: number, at: number, action: string, fFirst = false) => {
+  const e = `event e at ${at} do ${action} end\n`,
+    f = `event f when x ${event} do n := n + 1 end\n`;
+  return `independent t from 0 to 2\ndiscrete n = 0\n${fFirst ? f + e : e + f}x' = ${rate}\nx(0) = ${x0}\n`;
+};
+
+const resets: Variant[] = [
+  // x = 1 - t reaches 0 at t = 1 falling; x := 0 leaves it there: f fires at 1, x(2) = -1
+  { name: 'falls onto a reset to 0', model: reset('falls', -1, 1, 1, 'x := 0'), n: 1, x: -1 },
+  { name: 'crosses onto a reset to 0', model: reset('crosses', -1, 1, 1, 'x := 0'), n: 1, x: -1 },
+  // the mirror, x = t - 1 rising: x(2) = 1
+  { name: 'rises onto a reset to 0', model: reset('rises', 1, -1, 1, 'x := 0'), n: 1, x: 1 },
+  // faster: x = 100 (1 - t), x(2) = -100; x = 3 (t - 1) with f first in the file, x(2) = 3
+  { name: 'falls at rate 100', model: reset('falls', -100, 100, 1, 'x := 0'), n: 1, x: -100 },
+  { name: 'rises at rate 3, f first', model: reset('rises', 3, -3, 1, 'x := 0', true), n: 1, x: 3 },
+  { name: 'falls, f first', model: reset('falls', -1, 1, 1, 'x := 0', true), n: 1, x: -1 },
+  // a decimal instant: x = 0.3 - t (0.3 the double nearest), x(2) = -1.7
+  { name: 'falls at 0.3', model: reset('falls', -1, 0.3, 0.3, 'x := 0'), n: 1, x: -1.7 },
+];
+
 describe('residues at an instant on the scale they belong to', () => {
-  for (const [group, variants] of [['a delta lifts x onto its zero', deltas]] as const)
+  for (const [group, variants] of [
+    ['a delta lifts x onto its zero', deltas],
+    ['a time event resets x onto the zero it reaches', resets],
+  ] as const)
     describe(group, () => {
       for (const v of variants)
         for (const tol of TOLERANCES)

@@ -280,7 +280,11 @@ export class Arming {
     const crossedTo = this.crossedTo[w];
     this.crossedTo[w] = 0;
     const slack = Math.max(Math.abs(ratePre), Math.abs(rate));
-    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * dtZero : 0);
+    // (the instant itself is known to the rounding of t, a scheduled one too, whose bracket
+    // is 0: x = 1 - t at `at 1` is 2.2e-16, and `x := 0` there leaves it at the zero it fired
+    // at, not moved away; armed there, the first step found x at 0 heading across, a false
+    // "precision ran out")
+    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * Math.max(dtZero, tieTolerance(at, this.tieFloor)) : 0);
     // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
     // rounding where flights are lower than it); what counts is whether the action moved it.
     // (`set`: its own action assigned a value it reads and changed it, if only by less than
