@@ -13,6 +13,10 @@
  *   across, the first step reported "precision ran out" (dopri5, rodas, radau5). By EVENTS.md
  *   2 the crossing is coincident with the instant and the action leaves it at that zero; the
  *   order of e and f changes nothing (f's action writes only n): f fires once, at t = 1.
+ * - a reset that starts a flight of tiny speed, `x := 0; v := 1e-13` at t = 1 under x'' = -1:
+ *   x rises 5e-27 and is back across at 1 + 2e-13 (225 ulps of t, two instants). radau5's
+ *   dense output, written from the step's end, x₁ = -0.125, carried an ulp of it over the
+ *   whole step and placed that crossing at the step's start: a false "persisting contact".
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, type MethodName } from '../src/index.js';
@@ -97,10 +101,41 @@ const resets: Variant[] = [
   { name: 'falls at 0.3', model: reset('falls', -1, 0.3, 0.3, 'x := 0'), n: 1, x: -1.7 },
 ];
 
+/** x' = v, v' = a from (x0, v0); at t = 1 `x := 0; v := speed`; e1 watches x in `event` */
+const flight = (event: string, a: number, x0: number, v0: number, speed: number) =>
+  `independent t from 0 to 2
+discrete n = 0
+event e1 when x ${event} do n := n + 1 end
+event e2 at 1 do x := 0; v := ${speed} end
+x' = v
+v' = ${a}
+x(0) = ${x0}; v(0) = ${v0}
+`;
+
+const flights: Variant[] = [
+  // x = s v - s^2/2 after the reset (s = t - 1): set onto zero from below heading up, it
+  // crossed (n = 1), and falls back across at s = 2v (n = 2); x(2) = v - 0.5
+  { name: 'up at 1e-13', model: flight('crosses', -1, -1, 1, 1e-13), n: 2, x: 1e-13 - 0.5 },
+  { name: 'up at 1e-10', model: flight('crosses', -1, -1, 1, 1e-10), n: 2, x: 1e-10 - 0.5 },
+  // back across after 2e-15, 9 ulps of t: still two instants (4 ulps make one)
+  { name: 'up at 1e-15', model: flight('crosses', -1, -1, 1, 1e-15), n: 2, x: 1e-15 - 0.5 },
+  // x'' = -4: back at s = 5e-13, x(2) = 1e-12 - 2
+  { name: 'up at 1e-12 under x" = -4', model: flight('crosses', -4, -1, 1, 1e-12), n: 2, x: 1e-12 - 2 },
+  // the mirror, from above heading down and back up: x(2) = 0.5 - 1e-13
+  { name: 'down at 1e-13', model: flight('crosses', 1, 1, -1, -1e-13), n: 2, x: 0.5 - 1e-13 },
+  // in a direction: one of the two crossings each
+  { name: 'rises, up at 1e-13', model: flight('rises', -1, -1, 1, 1e-13), n: 1, x: 1e-13 - 0.5 },
+  { name: 'falls, up at 1e-13', model: flight('falls', -1, -1, 1, 1e-13), n: 1, x: 1e-13 - 0.5 },
+  { name: 'falls, down at 1e-13', model: flight('falls', 1, 1, -1, -1e-13), n: 1, x: 0.5 - 1e-13 },
+  // x = t - 1 reaches 0 at the reset itself (coincident), and goes on up at 1e-13: x(2) = 1e-13
+  { name: 'on up at 1e-13 from a crossing at the reset', model: flight('crosses', 0, -1, 1, 1e-13), n: 1, x: 1e-13 },
+];
+
 describe('residues at an instant on the scale they belong to', () => {
   for (const [group, variants] of [
     ['a delta lifts x onto its zero', deltas],
     ['a time event resets x onto the zero it reaches', resets],
+    ['a reset starts a flight of tiny speed', flights],
   ] as const)
     describe(group, () => {
       for (const v of variants)

@@ -78,6 +78,48 @@ export function extrapolateStages(
   }
 }
 
+/**
+ * The same polynomial in Newton's form from the step's start, c = s + 1 ∈ [0, 1], through
+ * c = 0 (y₀), c₁ (Y₁), c₂ (Y₂) and 1 (y₁): u = y₀ + c (e₁ + (c − c₁)(e₂ + (c − c₂) e₃)). Near
+ * the start its rounding is that of y₀ and of the motion there, where the form from y₁ carries
+ * y₁'s own (an ulp of x₁ = -0.125 swamped a flight of 5e-27 from x₀ = 0, 2e-13 long, that
+ * x := 0; v := 1e-13 starts: the crossing at its end was placed at the start of the step, a
+ * false "persisting contact"). Radau5.valueAt reads it in the first half of a step that starts
+ * a binade or more below its end.
+ */
+export function startCoefficients(
+  z1: Float64Array,
+  z2: Float64Array,
+  z3: Float64Array,
+  e1: Float64Array,
+  e2: Float64Array,
+  e3: Float64Array,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    const f01 = z1[i] / C1,
+      f12 = (z2[i] - z1[i]) / (C2 - C1),
+      f23 = (z3[i] - z2[i]) / (1 - C2);
+    const f012 = (f12 - f01) / C2,
+      f123 = (f23 - f12) / (1 - C1);
+    e1[i] = f01;
+    e2[i] = f012;
+    e3[i] = f123 - f012;
+  }
+}
+
+/** u at c = 1 + s for component i, from the start y0 = y₀ (startCoefficients) */
+export function collocationFromStart(
+  y0: Float64Array,
+  e1: Float64Array,
+  e2: Float64Array,
+  e3: Float64Array,
+  c: number,
+  i: number,
+): number {
+  return y0[i] + c * (e1[i] + (c - C1) * (e2[i] + (c - C2) * e3[i]));
+}
+
 /** u(s) at s = th for component i, y1 = y₁ */
 export function collocationAt(
   y1: Float64Array,

@@ -2,8 +2,10 @@ import { defectError } from './defect-error.js';
 import { NON_FINITE_SHRINK } from './controller.js';
 import {
   collocationAt,
+  collocationFromStart,
   collocationCoefficients,
   collocationInside,
+  startCoefficients,
   extrapolateStages,
   slopeMismatch,
 } from './radau5-collocation.js';
@@ -186,6 +188,10 @@ export class Radau5Stepper extends StepperBase implements Stepper {
   private readonly d1: Float64Array;
   private readonly d2: Float64Array;
   private readonly d3: Float64Array;
+  // the same from the step's start, for its first half (radau5-collocation.ts, startCoefficients)
+  private readonly e1: Float64Array;
+  private readonly e2: Float64Array;
+  private readonly e3: Float64Array;
 
   private hAbsNext = Number.NaN;
   // the attempt in progress: its end, its h, the magnitude proposed for it, whether an
@@ -259,6 +265,9 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     this.d1 = v();
     this.d2 = v();
     this.d3 = v();
+    this.e1 = v();
+    this.e2 = v();
+    this.e3 = v();
   }
 
   reset(t: number, y: ArrayLike<number>, hInit?: number): void {
@@ -646,6 +655,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     if (!allFinite(this.fNew, n)) return false;
     this.accept(t0, tNew, h, yNew, this.fNew);
     collocationCoefficients(z1, z2, z3, this.d1, this.d2, this.d3, n);
+    startCoefficients(z1, z2, z3, this.e1, this.e2, this.e3, n);
     this.jacFresh = false;
     const hn = Math.abs(h) * this.mat.jacNorm;
     this.hNorm = hn;
@@ -653,14 +663,24 @@ export class Radau5Stepper extends StepperBase implements Stepper {
     return true;
   }
 
+  /**
+   * Component i of the last step's polynomial at th ∈ [−1, 0] (s − t over the step): in the
+   * first half, where the step starts a binade or more below its end (|y₀| < |y₁|/2), from the
+   * start, whose rounding is then the finer there (radau5-collocation.ts, startCoefficients);
+   * else from the end, as radau5.f (bodies of a row near x = 4.75 that meet at one instant keep
+   * the one form, and their gaps its rounding).
+   */
+  private valueAt(th: number, i: number): number {
+    const y0 = this.yPrev[i];
+    if (th < -0.5 && Math.abs(y0) < 0.5 * Math.abs(this.y[i]))
+      return collocationFromStart(this.yPrev, this.e1, this.e2, this.e3, 1 + th, i);
+    return collocationAt(this.y, this.d1, this.d2, this.d3, th, i);
+  }
+
   interpolate(s: number, out: Float64Array): void {
     if (this.copyStepEnd(s, out)) return;
-    const y = this.y,
-      d1 = this.d1,
-      d2 = this.d2,
-      d3 = this.d3;
     const th = (s - this.t) / this.hLast;
-    for (let i = 0; i < this.n; i++) out[i] = collocationAt(y, d1, d2, d3, th, i);
+    for (let i = 0; i < this.n; i++) out[i] = this.valueAt(th, i);
   }
 
   override interpolateSome(s: number, idx: Int32Array, out: Float64Array): void {
@@ -673,10 +693,7 @@ export class Radau5Stepper extends StepperBase implements Stepper {
       for (let j = 0; j < idx.length; j++) out[idx[j]] = this.yPrev[idx[j]];
       return;
     }
-    const d1 = this.d1,
-      d2 = this.d2,
-      d3 = this.d3;
     const th = (s - this.t) / this.hLast;
-    for (let j = 0; j < idx.length; j++) out[idx[j]] = collocationAt(y, d1, d2, d3, th, idx[j]);
+    for (let j = 0; j < idx.length; j++) out[idx[j]] = this.valueAt(th, idx[j]);
   }
 }
