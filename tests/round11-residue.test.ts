@@ -13,6 +13,16 @@
  *   across, the first step reported "precision ran out" (dopri5, rodas, radau5). By EVENTS.md
  *   2 the crossing is coincident with the instant and the action leaves it at that zero; the
  *   order of e and f changes nothing (f's action writes only n): f fires once, at t = 1.
+ * - a function an action sets onto its zero at rest, not in its event's direction (`x falls`
+ *   of an x lifted or reset onto 0 from below where x' = 0, x'' < 0): it crossed upwards at
+ *   the instant, and leaving back to the side it came from is no crossing (n = 0, the
+ *   analytic path). Not fired, it was armed as it stood, and the residue's side was its side
+ *   (x = +5.55e-17 of a fold, or x = 0 with x' = +2e-16 of the integration): falling back from
+ *   there fired `falls` (n = 1 with status ok on every stepper for a reset by a state event).
+ *   And the rate's residue is on the scale of the terms the stepper summed it from: rodas at
+ *   rtol 1e-4 gave v = 1 - t as 9.1e-16 at t = 1 (4 ulps of its step's terms), beyond the
+ *   rounding of t, and `x := 0` there fired `x crosses` twice or `x falls` once (round10's
+ *   variant `set by a time event` at other tolerances).
  * - a reset that starts a flight of tiny speed, `x := 0; v := 1e-13` at t = 1 under x'' = -1:
  *   x rises 5e-27 and is back across at 1 + 2e-13 (225 ulps of t, two instants). radau5's
  *   dense output, written from the step's end, x₁ = -0.125, carried an ulp of it over the
@@ -131,11 +141,49 @@ const flights: Variant[] = [
   { name: 'on up at 1e-13 from a crossing at the reset', model: flight('crosses', 0, -1, 1, 1e-13), n: 1, x: 1e-13 },
 ];
 
+/** x' = v, v' = a from (x0, v0); `when` (a condition or a time) sets x := 0; e1 watches x in `event` */
+const setOnZero = (event: string, when: string, a: number, x0: number, v0: number) =>
+  `independent t from 0 to 2
+discrete n = 0
+event e1 when x ${event} do n := n + 1 end
+event e2 ${when} do x := 0 end
+x' = v
+v' = ${a}
+x(0) = ${x0}; v(0) = ${v0}
+`;
+
+const unfired: Variant[] = [
+  // x = -1 + t - t^2/2 is -0.5 at t = 1, where v = 0; set onto 0 from below it crossed upwards,
+  // and falls back to x(2) = -0.5 without crossing: `falls` never, `rises` once
+  { name: 'falls, reset by a state event', model: setOnZero('falls', 'when v falls', -1, -1, 1), n: 0, x: -0.5 },
+  { name: 'rises, reset by a state event', model: setOnZero('rises', 'when v falls', -1, -1, 1), n: 1, x: -0.5 },
+  { name: 'falls, reset at t = 1', model: setOnZero('falls', 'at 1', -1, -1, 1), n: 0, x: -0.5 },
+  // (and in both directions: once, at t = 1)
+  { name: 'crosses, reset at t = 1', model: setOnZero('crosses', 'at 1', -1, -1, 1), n: 1, x: -0.5 },
+  // the mirror: from x = 0.5 above, back up to x(2) = 0.5: `rises` never, `falls` once
+  {
+    name: 'rises, reset by a state event from above',
+    model: setOnZero('rises', 'when v rises', 1, 1, -1),
+    n: 0,
+    x: 0.5,
+  },
+  {
+    name: 'falls, reset by a state event from above',
+    model: setOnZero('falls', 'when v rises', 1, 1, -1),
+    n: 1,
+    x: 0.5,
+  },
+  { name: 'rises, reset at t = 1 from above', model: setOnZero('rises', 'at 1', 1, 1, -1), n: 0, x: 0.5 },
+  // lifted by a delta (the first group's motion): `falls` never
+  { name: 'falls, lifted by a delta', model: lifted('falls', 'v + 0.5*delta(v)', -1, -1, 1), n: 0, x: -0.5 },
+];
+
 describe('residues at an instant on the scale they belong to', () => {
   for (const [group, variants] of [
     ['a delta lifts x onto its zero', deltas],
     ['a time event resets x onto the zero it reaches', resets],
     ['a reset starts a flight of tiny speed', flights],
+    ['an action sets x onto its zero against its event direction', unfired],
   ] as const)
     describe(group, () => {
       for (const v of variants)

@@ -314,16 +314,8 @@ export class Arming {
       // excursion of the residue's, at most the band times the span of t. Taken for motion,
       // x := 0 where x' = v falls through 0 went on across at once on v = +2e-16 and back:
       // a false "persisting contact", or e1 fired twice.)
-      // (Nor is a rate whose whole flight, rate^2 / (2 |R'|) with R' = band / span its rate's
-      // rate, stays within the value's own rounding: where its zero lies is not known that
-      // well, so neither is the side such a flight is on. A delta's fold left x = -4.4e-16 of
-      // terms ±0.5 with x' = 9e-16 (rodas, rtol 1e-4): x was sent up from zero and found back
-      // across at once, a false "persisting contact"; in the stepper's own numbers it never
-      // reached zero.)
       const span = dtZero + tieTolerance(at, this.tieFloor);
-      const flight = rateBand > 0 ? Math.sqrt(2 * (rateBand / span) * 4 * ws.gBound[w]) : 0;
-      const restRate = Math.max(rateBand, flight);
-      const inBand = restRate > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + restRate;
+      const inBand = rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand;
       this.restsInBand[w] = inBand ? 1 : 0;
       this.held[w] = 1;
       this.holdScale[w] = Math.max(
@@ -354,7 +346,7 @@ export class Arming {
       // by a reset is left there with v = ±2e-16 of the stepper's error)
       const dir = this.direction[w];
       const rateFrom =
-        Math.abs(ratePre) > 4 * ws.rBound[w] + (inBand ? restRate : 0) ? -Math.sign(ws.dir * ratePre) : 0;
+        Math.abs(ratePre) > 4 * ws.rBound[w] + (inBand ? rateBand : 0) ? -Math.sign(ws.dir * ratePre) : 0;
       // (rises and falls name sides in the order of t: a backward run meets them reversed)
       this.sittingFrom[w] = dir === 'rises' ? -ws.dir : dir === 'falls' ? ws.dir : rateFrom || -crossedTo || signPre;
       // Heading on across, the action turning it neither back nor away: to cross again in
@@ -373,6 +365,48 @@ export class Arming {
       this.held[w] = 0;
       this.sitting[w] = 0;
     }
+  }
+
+  /**
+   * Function w, whose event did not fire, set onto its zero at rest by the actions at `at`
+   * without being sent across in its direction (Firing.setOnZero: `x falls` of an x a delta
+   * lifts from below onto zero where x' = 0): held there as one its own event fired at
+   * (rearm), on the side it came from (`from`), leaving for `nextSide`, where its rate lies
+   * within its band (`rateBand`, rate-band.ts). Armed as it stood, the residue's side was its
+   * side: x = +5.55e-17 (a fold's) or x = 0 with x' = +2e-16 (x := 0 at t = 1 of x' = 1 - t)
+   * falling back from there was a `falls` (n = 1 where exact is 0, status ok). `termBound`: its
+   * rounding on the terms before the fold (Simulator.processInstant).
+   */
+  holdSetOnZero(
+    w: number,
+    at: number,
+    dtZero: number,
+    from: number,
+    rateBand: number,
+    nextSide: number,
+    termBound: number,
+  ): void {
+    const ws = this.ws,
+      m = ws.model;
+    if (this.held[w] || this.isBoolean[w]) return;
+    ws.gBound[w] = Math.max(m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw), termBound);
+    ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+    const g = ws.gPrev[w],
+      rate = ws.rPrev[w];
+    const span = dtZero + tieTolerance(at, this.tieFloor);
+    if (!(rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand)) return;
+    const zero = 4 * ws.gBound[w] + Math.abs(rate) * Math.max(dtZero, tieTolerance(at, this.tieFloor));
+    if (!(Math.abs(g) <= zero)) return;
+    this.startRest[w] = 0;
+    this.crossedTo[w] = 0;
+    this.restsInBand[w] = 1;
+    this.held[w] = 1;
+    this.holdScale[w] = Math.max(2 * (zero + Math.abs(g)), this.restBand(w, at, true), 2 * rateBand * span);
+    this.holdRate[w] = 0;
+    this.holdSide[w] = nextSide;
+    this.sitting[w] = this.impact[w];
+    this.sittingFrom[w] = from;
+    this.unturned[w] = from !== 0 && nextSide === -from ? from : 0;
   }
 
   /**

@@ -146,6 +146,13 @@ export class Firing {
    */
   readonly rateBandFire: Float64Array;
   readonly nextSideFire: Int8Array;
+  /**
+   * The functions the last instant's event iteration set onto their zero at rest without
+   * sending them across in their direction (NOT_CROSSED: `x falls` of an x lifted onto zero from
+   * below), with sideFire, rateBandFire and nextSideFire as for one sent across: their zero is
+   * the action's, not the residue's side (Arming.holdSetOnZero).
+   */
+  readonly setOnZero: number[] = [];
   private readonly rateMotion: RateMotion;
   private readonly measured = { band: 0, side: 0 };
   /** the zeros located at the instant: the value taken for each */
@@ -235,9 +242,11 @@ export class Firing {
 
   /**
    * Applies the events `fired` (in file order) at t to (ws.y, ws.d), with the ledger and the
-   * before/after rows. `dtZero`: the location's bracket in time (see Switching.lock).
+   * before/after rows. `dtZero`: the location's bracket in time (see Switching.lock);
+   * `stepper`: the one whose step reached the instant (the scale of its states' rounding,
+   * rate-band.ts).
    */
-  fire(t: number, fired: readonly number[], dtZero: number): FireOutcome {
+  fire(t: number, fired: readonly number[], dtZero: number, stepper?: Stepper): FireOutcome {
     const ws = this.ws,
       m = ws.model,
       rec = this.recorder;
@@ -253,6 +262,8 @@ export class Firing {
     // (a new instant forgets the residues and verdicts of the last)
     this.judgedSet.clear();
     this.onZeroSet.clear();
+    this.setOnZero.length = 0;
+    if (stepper !== undefined) this.rateMotion.noteStep(stepper.yPrev, stepper.y, ws.y);
     this.residues.take(ws, t, fired, Math.max(dtZero, tie));
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
     if (this.rows) rec.beforeRow(t, ws.outPre);
@@ -349,6 +360,12 @@ export class Firing {
           if (verdict !== OPEN) this.judgedSet.add(k);
           if (verdict === NOT_CROSSED && leftOnZero(before, after, firedHere, dtZero, tie)) this.onZeroSet.add(k);
           else this.onZeroSet.delete(k);
+          if (verdict === NOT_CROSSED && measured.band > 0 && !this.setOnZero.includes(k)) {
+            this.setOnZero.push(k);
+            this.sideFire[k] = sideBefore(before);
+            this.rateBandFire[k] = measured.band;
+            this.nextSideFire[k] = measured.side;
+          }
           if (verdict === CROSSED) {
             (next ??= []).push(w.event);
             this.gFire[k] = after.g;

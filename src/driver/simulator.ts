@@ -587,7 +587,7 @@ export class Simulator {
       }
     }
     this.recorder.dense?.instantBefore(at);
-    const outcome = this.firing.fire(at, fired, dtZero);
+    const outcome = this.firing.fire(at, fired, dtZero, stepper);
     this.recorder.dense?.instantAfter();
     // (the delayed deltas that follow these events are due their delays later)
     rs.queue.fired(outcome.fired, ws.origin.hi, ws.origin.lo, dtZero + 4 * Number.EPSILON * Math.abs(at));
@@ -623,6 +623,7 @@ export class Simulator {
       const w = m.events[e].watchIndex;
       if (w >= 0) this.termBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
     }
+    for (const w of this.firing.setOnZero) this.termBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
     // the jumps into the states they belong to, so that the steps are held to rtol of those
     foldSteps(ws, this.stepStates);
     // (no step yet: the run's firstStep, if given, as at the start)
@@ -641,6 +642,21 @@ export class Simulator {
         exact,
         fired,
       );
+      // (set onto their zero at rest, their events not fired: held there as if they had)
+      if (exact)
+        for (const w of this.firing.setOnZero) {
+          const info = m.watchInfo[w];
+          if (info.kind === 'event' && outcome.fired.includes(info.event)) continue;
+          this.crossings.arming.holdSetOnZero(
+            w,
+            at,
+            dtZero,
+            sideFire[w],
+            rateBandFire[w],
+            nextSideFire[w],
+            termBound[w],
+          );
+        }
       // the first step from here checks that no other event function starts it at its zero
       if (locate === 'exact') {
         this.crossings.checkUnresolved = true;
