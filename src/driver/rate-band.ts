@@ -124,7 +124,9 @@ export class RateMotion {
     out.side = 0;
     const before = this.rateOfRate(k, t, yB, dB, swB, this.fBefore);
     const after = this.rateOfRate(k, t, yA, dA, swA, this.f);
-    if (!(before === before && after === after)) return;
+    // (a rate of rate beyond double range, x'' = -x/s^2 on a time scale s = 1e-200, measures
+    // nothing: an infinite band took every rate for zero and lost the next wall)
+    if (!(Number.isFinite(before) && Number.isFinite(after))) return;
     const accel = Math.max(Math.abs(before), Math.abs(after));
     // (nor is a rate whose whole flight, rate^2 / (2 |R'|), stays within the value's own
     // rounding, gBound after the round: where its zero lies is not known that well, so neither
