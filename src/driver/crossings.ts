@@ -27,6 +27,7 @@ import { StepSamples, valueOnStep, type SampledFunction } from './step-samples.j
 import { isStiffStep } from './stiff-step.js';
 import { EventConflicts } from './event-conflicts.js';
 import { CrossingNoise } from './crossing-noise.js';
+import { isPole, poleAt } from './poles.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -108,6 +109,14 @@ export class Crossings implements SampledFunction {
    * must be located past its zero, or the branch locked after it would be the old one.
    */
   private readonly isEvent: Uint8Array;
+  /**
+   * per function: a state event's own function, whose sign changes through a pole are no
+   * crossings (poles.ts); not a relation's or a jump's stand-in (`when 1/x > 2 rises` is
+   * located on 1/x - 2, and the relation does turn true where x passes 0)
+   */
+  private readonly poleless: Uint8Array;
+  /** per function: its crossing located in the last step is a relation's or a switch's at a pole */
+  private readonly atPole: Uint8Array;
   /** per function: an event's truth value (+1 true, -1 false: `when h < R and Vy < 0 falls`) */
   private readonly isBoolean: Uint8Array;
   /** the functions that may cross in this step */
@@ -184,6 +193,10 @@ export class Crossings implements SampledFunction {
     this.deltaArgument = Uint8Array.from(m.watchInfo, (w) =>
       w.kind === 'event' && isDeltaArgument(m.events[w.event]) ? 1 : 0,
     );
+    this.poleless = Uint8Array.from(m.watchInfo, (w) =>
+      w.kind === 'event' && m.system.events[w.event].truthOf === undefined ? 1 : 0,
+    );
+    this.atPole = new Uint8Array(nw);
     this.isBoolean = Uint8Array.from(m.watchInfo, (w) =>
       w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0,
     );
@@ -421,10 +434,12 @@ export class Crossings implements SampledFunction {
         best = k;
     }
     for (let c = 0; c < found; c++) if (candidates[c] >= 0) this.fromZero[candidates[c]] = 0;
-    // (on steps that are not stiff, only event functions: a switch has its own rules at zero)
+    // (on steps that are not stiff, only event functions: a switch has its own rules at zero;
+    // nor a relation's jump at a pole, where its terms are huge and no noise of theirs is)
     if (
       best >= 0 &&
       (this.curveRates || this.isEvent[best]) &&
+      !this.atPole[best] &&
       this.noise.judge(stepper, best, a, this.candidateRight[best], b, this.arming.crossedTo[best], this.curveRates)
     )
       return -1;
@@ -590,6 +605,26 @@ export class Crossings implements SampledFunction {
         return i;
       }
     }
+    return this.backPastPole(k, from);
+  }
+
+  /**
+   * The flow cannot turn a function back, but a pole can take it back to the side it fired
+   * from: tan(t) - 1, rising through zero at pi/4 with a positive rate ever after, is back
+   * below zero past pi/2 and rises through zero again at 5 pi/4. The index of the last sample
+   * before the first pole in this step through which function k (scanK) jumps to side `from`
+   * (it counts as turned there), or -1.
+   */
+  private backPastPole(k: number, from: number): number {
+    const { t: sT, g: sG, r: sR, n: sN } = this.samples;
+    for (let i = 0; i + 1 < sN; i++) {
+      if (!(from * sG[i] < 0 && from * sG[i + 1] > 0)) continue;
+      locateCrossing(this.scan, sT[i], sG[i], sT[i + 1], sG[i + 1], this.bracket, sR[i], sR[i + 1]);
+      if (isPole(this.ws, this.stepper!, k, this.bracket.left, this.bracket.right, this.curveY)) {
+        this.arming.unturned[k] = 0;
+        return i;
+      }
+    }
     return -1;
   }
 
@@ -712,16 +747,28 @@ export class Crossings implements SampledFunction {
   /** Locates function k's bracketed crossing; false when an event placed before it used it up. */
   private locate(k: number): boolean {
     this.scanK = k;
-    locateCrossing(
-      this.scan,
-      this.sampleLeft[k],
-      this.sampleG[2 * k],
-      this.sampleRight[k],
-      this.sampleG[2 * k + 1],
-      this.bracket,
-      this.sampleR[2 * k],
-      this.sampleR[2 * k + 1],
-    );
+    for (;;) {
+      locateCrossing(
+        this.scan,
+        this.sampleLeft[k],
+        this.sampleG[2 * k],
+        this.sampleRight[k],
+        this.sampleG[2 * k + 1],
+        this.bracket,
+        this.sampleR[2 * k],
+        this.sampleR[2 * k + 1],
+      );
+      this.atPole[k] = 0;
+      if (!isPole(this.ws, this.stepper!, k, this.bracket.left, this.bracket.right, this.curveY)) break;
+      // An event function's sign change through a pole is no crossing (poles.ts): its first
+      // crossing after the pole, if the step holds one, is the one. A relation's is, as a
+      // switch's is (1/x > 2 turns true where x passes 0): a jump, not a zero within noise.
+      if (!this.poleless[k]) {
+        this.atPole[k] = 1;
+        break;
+      }
+      if (!this.scanPast(k, this.bracket.right)) return false;
+    }
     // a crossing an event placed before it has used up (locate before) does not count again
     const until = this.consumedUntil[k];
     if (until === until && this.ws.dir * (this.ws.origin.abs(this.bracket.right) - until) <= 0) return false;
@@ -746,6 +793,24 @@ export class Crossings implements SampledFunction {
     const rate = ws.dir * ws.rNew[k];
     const bound = ws.model.rateBoundOne[k](ws.origin.abs(stepper.t), stepper.y, ws.p, ws.d, ws.sw);
     return Math.abs(rate) > 4 * bound ? Math.sign(rate) : 0;
+  }
+
+  /**
+   * Samples function k (scanK) from `from`, just past a pole, to the end of the step being
+   * scanned, and brackets its first crossing there in its direction (false: none).
+   */
+  private scanPast(k: number, from: number): boolean {
+    const b = this.stepB;
+    if (!(this.ws.dir * (b - from) > 0)) return false;
+    const g0 = this.gAt(from),
+      r0 = this.scanRateValue;
+    const tm = from + 0.5 * (b - from);
+    const gm = this.gAt(tm),
+      rm = this.scanRateValue;
+    this.samples.clear();
+    this.samples.push(from, g0, r0);
+    this.samples.refine(this, from, g0, r0, tm, gm, rm, b, this.ws.gNew[k], this.ws.rNew[k], 0);
+    return this.scanSamples(Math.sign(g0), this.direction[k], this.ws.dir, false);
   }
 
   /**
@@ -803,7 +868,10 @@ export class Crossings implements SampledFunction {
       if (dir * (a + this.earliest[k] * h - tLocal) > slack) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
         rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw) + Math.abs(rate) * dtZero)) continue;
+      const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= bound + Math.abs(rate) * dtZero)) continue;
+      // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
+      if (!(Math.abs(g) <= bound) && poleAt(ws, stepper, k, tLocal, g, rate, dtZero, this.curveY)) continue;
       const heading = Math.sign(dir * rate);
       const g0 = ws.gPrev[k];
       if (heading === 0 || !matches(this.direction[k], -dir * heading) || (g0 !== 0 && Math.sign(g0) !== -heading))
@@ -878,7 +946,10 @@ export class Crossings implements SampledFunction {
       const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
       // (within its rounding, or closer to zero than its rate takes over the rounding of t:
       // near t = 1e6 a tick and a crossing 2e-11 apart are one double of t)
-      if (!(Math.abs(g) <= Math.max(4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw), Math.abs(rate) * timeTie))) continue;
+      const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= Math.max(bound, Math.abs(rate) * timeTie))) continue;
+      // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
+      if (!(Math.abs(g) <= bound) && this.poleAtInstant(k, t, g, rate, timeTie)) continue;
       const heading = Math.sign(dir * rate);
       if (heading === 0 || Math.sign(g) === heading || !matches(this.direction[k], -dir * heading)) continue;
       // (it must have come from the other side: one within its rounding of zero ever since the
@@ -887,6 +958,13 @@ export class Crossings implements SampledFunction {
       if (Math.sign(g) !== -heading && this.lastSide[k] !== -heading) continue;
       fired.push(w.event);
     }
+  }
+
+  /** poleAt for function k at the instant t (absolute) that the last step landed on; false with no step yet. */
+  private poleAtInstant(k: number, t: number, g: number, rate: number, tie: number): boolean {
+    const stepper = this.stepper;
+    if (!(Math.abs(g) < Infinity)) return true;
+    return stepper !== null && poleAt(this.ws, stepper, k, this.ws.origin.local(t), g, rate, tie, this.curveY);
   }
 
   /** Takes the state events that are not a delta's out of `fired` (crossings at the end of the range). */
