@@ -63,6 +63,23 @@ describe('a sign change through a pole is no crossing', () => {
     }
   });
 
+  it('tan(10 x) after each of its rises: the next poles and rises lie one period on (9 rises, no falls)', () => {
+    // (exact: 10 x = k pi for k = 1..9 with x = t + 0.01 over [0.01, 3.01]; the steps after
+    // each event grew to one or two periods, and their three samples, 0, 1e-15 and 3e-15 with
+    // rate 10 at each, hid two poles and two rises: m = 7 with status ok once poles were no
+    // crossings)
+    const text =
+      'independent t from 0 to 3\ndiscrete m = 0, n = 0\n' +
+      'event f when tan(10*x) rises do m := m + 1 end\nevent e when tan(10*x) falls do n := n + 1 end\n' +
+      "x' = 1\nx(0) = 0.01";
+    for (const method of METHODS) {
+      const r = simulate(text, { method });
+      expect(r.status, `${method}: ${r.message}`).toBe('ok');
+      expect([r.final.m, r.final.n], method).toEqual([9, 0]);
+      r.events.forEach((e, k) => expect(Math.abs(e.t - ((k + 1) * Math.PI) / 10 + 0.01), method).toBeLessThan(1e-12));
+    }
+  });
+
   it('delta(1/x - 2) weighs x^2 = 0.25 at x = 0.5 only: no ledger line at the pole', () => {
     // (exact: y(2) = 1/|d(1/x)/dt| at x = 0.5 = x^2 = 0.25; the rate there is -4, its location
     // to ulps, the weight to rounding)
