@@ -9,7 +9,8 @@
  * false "touches zero" at its true crossing.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/index.js';
+import { compileModel, simulate } from '../src/index.js';
+import { transformReport } from '../src/report/print.js';
 
 const METHODS = ['auto', 'dopri5', 'dop853', 'rk4', 'rodas', 'radau5'] as const;
 
@@ -197,5 +198,42 @@ describe('an instant that lands on a pole of another function', () => {
       expect(Math.abs(e.t - 1), method).toBeLessThan(1e-12);
       expect(Math.abs(f.t - 1.5), method).toBeLessThan(1e-12);
     }
+  });
+});
+
+describe('a delta of time whose argument has a pole: no instant there', () => {
+  it('delta(1/(t - 1) - 2) on [0, 2]: one instant at 1.5 of weight (t - 1)^2 = 0.25 (the pole at 1 was one too)', () => {
+    const text = "independent t from 0 to 2\ny' = delta(1/(t - 1) - 2)\ny(0) = 0";
+    expect(transformReport(compileModel(text)).events[0].times).toEqual([1.5]);
+    for (const method of METHODS) {
+      const r = simulate(text, { method });
+      expect(r.status, `${method}: ${r.message}`).toBe('ok');
+      expect(ledger(r), method).toEqual([['delta(1/(t - 1) - 2)', 1.5]]);
+      expect(r.final.y, method).toBe(0.25);
+    }
+  });
+
+  it('delta(tan(t) - 1) on [0, 7]: pi/4 and 5 pi/4, each of weight cos^2 = 1/2 (pi/2 and 3 pi/2 were instants too)', () => {
+    const text = "independent t from 0 to 7\ny' = delta(tan(t) - 1)\ny(0) = 0";
+    const times = transformReport(compileModel(text)).events[0].times!;
+    expect(times.length).toBe(2);
+    // (roots bisected to the last bit: within a few ulps of the exact ones)
+    expect(Math.abs(times[0] - Math.PI / 4)).toBeLessThan(1e-15);
+    expect(Math.abs(times[1] - (5 * Math.PI) / 4)).toBeLessThan(4e-15);
+    const r = simulate(text);
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.length).toBe(2);
+    // (two weights of 1/2, each to the rounding of tan's derivative there)
+    expect(Math.abs(r.final.y - 1)).toBeLessThan(1e-14);
+  });
+
+  it('delta(1/t - 1e8) on [-1, 1]: its root 1e-8 beside its pole at 0 (bisection stopped at -3e-64, which looked like a root)', () => {
+    // (weight t^2 = 1e-16 at t = 1e-8; plus delta(1/t^2 - 4): no sign change at its pole, roots
+    // at -0.5 and 0.5 of weight |t|^3/2 = 1/16 each)
+    const text = "independent t from -1 to 1\ny' = delta(1/t - 1e8) + delta(1/t^2 - 4)\ny(-1) = 0";
+    const r = simulate(text);
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.map((e) => e.t)).toEqual([-0.5, expect.closeTo(1e-8, 20), 0.5]);
+    expect(Math.abs(r.final.y - (0.125 + 1e-16))).toBeLessThan(1e-16);
   });
 });
