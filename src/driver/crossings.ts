@@ -253,6 +253,25 @@ export class Crossings implements SampledFunction {
     return this.scanRateValue;
   }
 
+  /**
+   * @internal StepSamples' rounding of the rate of function scanK at s (its rate's own bound,
+   * or, on a stiff step, the value's rounding over the span of curveRate's difference), and of
+   * the rate inferred from values over a piece h long (twice the value's rounding over h)
+   */
+  rateNoise(s: number, h: number): number {
+    const ws = this.ws,
+      m = ws.model,
+      k = this.scanK,
+      stepper = this.stepper!;
+    stepper.interpolateSome(s, m.watchStates[k], ws.yTmp);
+    const t = ws.origin.abs(s);
+    const bound = m.boundOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    const rate = this.curveRates
+      ? bound / (CURVE_STEP * Math.abs(stepper.t - stepper.tPrev))
+      : m.rateBoundOne[k](t, ws.yTmp, ws.p, ws.d, ws.sw);
+    return rate + (2 * bound) / Math.abs(h);
+  }
+
   /** @internal the root finder's f(s): function scanK, or (scanRate) its rate, whose zero is an extremum */
   scanValue(s: number): number {
     if (!this.scanRate) return this.gAt(s);

@@ -34,6 +34,11 @@ export const MAX_REFINE_NEAR_ZERO = 12;
 export interface SampledFunction {
   at(s: number): number;
   readonly rate: number;
+  /**
+   * the rounding of its rate at s, and of the rate the cubic through a piece h long infers
+   * from its values there (a miss within it says nothing)
+   */
+  rateNoise(s: number, h: number): number;
 }
 
 export class StepSamples {
@@ -98,8 +103,11 @@ export class StepSamples {
     // 3e-15 with a rate of 10 at all three, which the values fit, while the cubic's rate at the
     // midpoint is -5; two poles and two crossings hid between them. (A smooth function's
     // cubic misses its rate at the midpoint by O(h^4) only: its error is symmetric there.)
-    const rateMiss = (Math.abs(rm - (1.5 * (gb - ga)) / h + 0.25 * (ra + rb)) * Math.abs(h)) / 8;
-    const resolved = !(miss > 0.05 * scale || rateMiss > 0.05 * scale) || depth >= limit || ra !== ra;
+    // (A miss within the rounding is none: x - 0.5 t along x' = 0.5 sits at zero with values
+    // of 1e-20 that are rounding, and halving its step found noise to count as crossings.)
+    const rateMiss = Math.abs(rm - (1.5 * (gb - ga)) / h + 0.25 * (ra + rb));
+    const rateMissed = (rateMiss * Math.abs(h)) / 8 > 0.05 * scale && rateMiss > 16 * f.rateNoise(tm, h);
+    const resolved = !(miss > 0.05 * scale || rateMissed) || depth >= limit || ra !== ra;
     if (resolved) {
       this.push(tm, gm, rm);
       this.push(tb, gb, rb);
