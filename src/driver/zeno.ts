@@ -18,6 +18,12 @@ export class ZenoWatch {
   private readonly gap: Float64Array;
   private readonly seen: Int32Array;
   private static readonly WINDOW = 8;
+  /** Gaps under this many ulps of t are one instant's (time-tie.ts): a crawl or an accumulation. */
+  private static readonly CRAWL_ULPS = 4;
+  /** The least relative shrink of a gap that is one (its rounding is some 1e-15 of it). */
+  private static readonly SHRINK = 1e-9;
+  /** Gaps under this many ulps of t end a geometric accumulation wherever its limit is. */
+  private static readonly NEAR_ULPS = 64;
   constructor(events: number) {
     this.hi = new Float64Array(events * ZenoWatch.WINDOW);
     this.lo = new Float64Array(events * ZenoWatch.WINDOW);
@@ -42,13 +48,13 @@ export class ZenoWatch {
 
   /**
    * Set by `note` (else NaN): the gap between the event's last occurrences when they come a
-   * few ulps of t apart without shrinking, which t cannot resolve (see crawlMessage).
+   * few ulps of t apart (one instant, to its resolution) without shrinking (see crawlMessage).
    */
   crawl = NaN;
 
   /** The message for a crawl of event `name` at t (see `crawl`). */
   crawlMessage(name: string, independent: string, t: number): string {
-    return `events of ${name} come ${this.crawl} apart at ${independent} = ${t}, within 64 ulps of ${independent}, and their pace does not shrink (no accumulation): the arithmetic of ${independent} cannot separate them; an action that resets its function by less than the function's rounding, or a cascade at the resolution of ${independent}, does this`;
+    return `events of ${name} come ${this.crawl} apart at ${independent} = ${t}, within ${ZenoWatch.CRAWL_ULPS} ulps of ${independent} (one instant, to its resolution), and their pace does not shrink (no accumulation): the arithmetic of ${independent} cannot separate them; an action that resets its function by less than the function's rounding, or a cascade at the resolution of ${independent}, does this`;
   }
 
   /**
@@ -82,12 +88,19 @@ export class ZenoWatch {
     // dropped from 1e-300 bounces 1e-150 apart: EVENTS.md, 1); times are two doubles (hi + lo),
     // so gaps down to that are measured (at t = 0 exactly, the smallest double)
     const resolution = Number.EPSILON * Math.abs(t) || Number.MIN_VALUE;
-    // Events a few ulps of t apart: stop rather than crawl. Gaps that shrink are an
-    // accumulation at the resolution of t; gaps that do not (a reset by less than the rounding
-    // of its threshold, a cascade at a fixed pace) are no accumulation, and the run fails.
-    if (last <= 64 * resolution && before <= 64 * resolution) {
-      if (last < before) return t;
-      if (n >= 4 && last >= gap[base + ((count - 2) % W)]) {
+    // Events closer than 4 ulps of t, the instants' own resolution (time-tie.ts, and the docs:
+    // two such are one instant): stop rather than crawl. Gaps that shrink are an accumulation
+    // at the resolution of t; gaps that do not (a cascade at a fixed pace) are no
+    // accumulation, and the run fails. A shrink counts only beyond the gaps' own rounding (the
+    // location of each instant: some 1e-15 of the gap), which alone made a fixed pace
+    // "accumulate"; SHRINK is far above that and far below a bounce's shrink. Events farther
+    // apart are instants t tells apart, counted at their pace: a sawtooth of period 2e-6 at
+    // t = 1e9 (9 ulps) was refused as a crawl "t cannot separate" below 64 ulps, or stopped
+    // as Zeno on its gaps' rounding.
+    const crawlAt = ZenoWatch.CRAWL_ULPS * resolution;
+    if (last <= crawlAt && before <= crawlAt) {
+      if (last < before * (1 - ZenoWatch.SHRINK)) return t;
+      if (n >= 4 && last >= gap[base + ((count - 2) % W)] * (1 - ZenoWatch.SHRINK)) {
         this.crawl = last;
         return null;
       }
@@ -101,12 +114,15 @@ export class ZenoWatch {
       if (!(ratio <= rMax)) rMax = ratio;
       if (!(ratio >= rMin)) rMin = ratio;
     }
-    if (!(rMax < 1 && rMin > 0 && rMax / rMin < 1.05)) return null;
+    if (!(rMax < 1 - ZenoWatch.SHRINK && rMin > 0 && rMax / rMin < 1.05)) return null;
     const r = last / before;
     const remaining = (last * r) / (1 - r);
     // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
-    // would not show in a column of t, and costs as many events again as came before.
-    if (remaining > 1024 * resolution) return null;
+    // would not show in a column of t, and costs as many events again as came before. Stop
+    // too once the gaps come within 64 ulps of t, whatever is left: a slow accumulation (a
+    // ball at e = 0.999 on t = 1e9) soon has flights that the instants' resolution cannot
+    // tell from a contact, and its limit is the geometric one, not t (it said t, 0.014 early).
+    if (remaining > 1024 * resolution && last > ZenoWatch.NEAR_ULPS * resolution) return null;
     return hi + (lo + Math.sign(step) * remaining);
   }
 }

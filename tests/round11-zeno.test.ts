@@ -1,0 +1,67 @@
+/**
+ * Round 11, repeated events a few ulps of t apart at large t: events at a fixed pace that t
+ * resolves (above the 4 ulps of t that the docs give as one instant) are counted, not taken
+ * for an accumulation (status zeno) or a crawl that "the arithmetic cannot separate".
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+import { EVERY_STEPPER } from './methods.js';
+
+// A sawtooth of period p = 2e-15*t0 (9 ulps of t0 in units of EPSILON*t0, 17 doubles apart
+// at 1e9) from t0, over 50.5 periods: exactly 50 resets (x reaches p at t0 + k p, k = 1..50),
+// and x at the end is the time since the last, (tEnd - t0) - 50 p, with tEnd the double
+// nearest t0 + 50.5 p. Times are kept in two doubles (time-origin.ts), so each flight is
+// integrated on its own scale; the answers hold to the rounding of p.
+const sawtooth = (t0: string, p: string) => `independent t from ${t0} to ${t0} + 50.5*${p}
+discrete n = 0
+event s when x - ${p} rises do x := 0; n := n + 1 end
+x' = 1
+x(${t0}) = 0`;
+
+describe('a sawtooth 9 ulps of t apart counts every reset, on every method', () => {
+  // was: failed after 4 events with "within 64 ulps of t ... cannot separate them" (the
+  // analytic path and most steppers), or status zeno after 3 (rodas: the gaps' rounding
+  // noise, 1e-21 at 1e9, read as a shrink)
+  const cases: [string, string][] = [
+    ['1e-6', '2e-21'],
+    ['1', '2e-15'],
+    ['1e6', '2e-9'],
+    ['1e9', '2e-6'],
+    ['1e12', '2e-3'],
+  ];
+  for (const [t0, p] of cases)
+    it.each(EVERY_STEPPER)(`t0 = ${t0}, p = ${p}: %s`, (method, tol) => {
+      const r = simulate(sawtooth(t0, p), { method, ...tol });
+      expect(r.status).toBe('ok');
+      expect(r.final.n).toBe(50);
+      const T0 = Number(t0),
+        P = Number(p);
+      const tEnd = T0 + 50.5 * P;
+      // (tEnd - T0 is exact: two doubles within a factor 2; 50 P to its rounding)
+      const xEnd = tEnd - T0 - 50 * P;
+      // the state between resets is integrated exactly (x' = 1) up to a few roundings of p
+      expect(Math.abs(r.final.x - xEnd)).toBeLessThan(1e-9 * P);
+      for (const e of r.events) expect(Math.abs(e.pre.x - P)).toBeLessThan(1e-9 * P);
+    });
+});
+
+describe('a slow accumulation near the resolution of t reports its geometric limit', () => {
+  // A ball from x = 1 at rest, g = 9.81, e = 0.999: its bounces accumulate at t0 + T with
+  // T = sqrt(2/g) + 2 e sqrt(2 g)/(g (1 - e)) = 902.5957583304761 (mpmath, 30 digits). Its
+  // flights come within 64 ulps of t while a thousand times their length is left; the run
+  // said "accumulate at" the instant it stopped, 0.014 before the limit at t0 = 1e9 (1.4e-5
+  // at 1e6). The geometric limit from the last flights' ratio is exact to their rounding; the
+  // steppers' flights carry their tolerance (rodas: 2e-9 on 902 at t0 = 0), so 1e-6 is ample
+  // and far below the error (and than one ulp of 1e9, 1.2e-7, times ten).
+  const ball = (t0: string) => `independent t from ${t0} to ${t0} + 1000
+discrete n = 0
+event b when x falls do x' := -0.999*x'; n := n + 1 end
+x'' = -9.81
+x(${t0}) = 1; x'(${t0}) = 0`;
+  for (const t0 of ['1e6', '1e9'])
+    it.each(['auto', 'rodas'] as const)(`t0 = ${t0}: %s`, (method) => {
+      const r = simulate(ball(t0), { method });
+      expect(r.status).toBe('zeno');
+      expect(Math.abs(r.accumulationPoint! - Number(t0) - 902.5957583304761)).toBeLessThan(1e-6);
+    });
+});
