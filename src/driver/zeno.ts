@@ -17,6 +17,13 @@ export class ZenoWatch {
   private readonly lo: Float64Array;
   private readonly gap: Float64Array;
   private readonly seen: Int32Array;
+  /**
+   * per event, the limit its geometric test estimated (hi and lo parts), and at which of its
+   * occurrences (its count then; -1: none)
+   */
+  private readonly limitHi: Float64Array;
+  private readonly limitLo: Float64Array;
+  private readonly limitAt: Int32Array;
   private static readonly WINDOW = 8;
   /** Gaps under this many ulps of t are one instant's (time-tie.ts): a crawl or an accumulation. */
   private static readonly CRAWL_ULPS = 4;
@@ -24,18 +31,25 @@ export class ZenoWatch {
   private static readonly SHRINK = 1e-9;
   /** Gaps under this many ulps of t end a geometric accumulation wherever its limit is. */
   private static readonly NEAR_ULPS = 64;
+  /** How far, in its last gap, the estimated limit may move from one occurrence to the next. */
+  private static readonly STEADY = 0.25;
   constructor(events: number) {
     this.hi = new Float64Array(events * ZenoWatch.WINDOW);
     this.lo = new Float64Array(events * ZenoWatch.WINDOW);
     this.gap = new Float64Array(events * ZenoWatch.WINDOW);
     this.seen = new Int32Array(events);
+    this.limitHi = new Float64Array(events);
+    this.limitLo = new Float64Array(events);
+    this.limitAt = new Int32Array(events).fill(-1);
   }
   reset(): void {
     this.seen.fill(0);
+    this.limitAt.fill(-1);
   }
   /** Forgets an event's occurrences (its accumulation was taken over by a held contact). */
   forget(event: number): void {
     this.seen[event] = 0;
+    this.limitAt[event] = -1;
   }
 
   /** The time from the event's last recorded occurrence to hi + lo; 0 if it has none. */
@@ -117,12 +131,24 @@ export class ZenoWatch {
     if (!(rMax < 1 - ZenoWatch.SHRINK && rMin > 0 && rMax / rMin < 1.05)) return null;
     const r = last / before;
     const remaining = (last * r) / (1 - r);
+    // A limit only where the estimate holds still: a geometric sequence's stays where it is
+    // (to its gaps' rounding), a diverging one's moves on with t (gaps 0.1/k, the harmonic
+    // series: ratios k/(k+1), steady to 1.05, put it 0.1 after each event, one gap further
+    // each time; at 64 ulps of t = 1e9 that was a Zeno stop, where 91379 events fire).
+    const limitLo = lo + Math.sign(step) * remaining;
+    const steady =
+      this.limitAt[event] === count - 1 &&
+      Math.abs(hi - this.limitHi[event] + (limitLo - this.limitLo[event])) <= ZenoWatch.STEADY * last;
+    this.limitHi[event] = hi;
+    this.limitLo[event] = limitLo;
+    this.limitAt[event] = count;
+    if (!steady) return null;
     // Stop once the rest of the sequence fits in about a thousand ulps of t: what is left
     // would not show in a column of t, and costs as many events again as came before. Stop
     // too once the gaps come within 64 ulps of t, whatever is left: a slow accumulation (a
     // ball at e = 0.999 on t = 1e9) soon has flights that the instants' resolution cannot
     // tell from a contact, and its limit is the geometric one, not t (it said t, 0.014 early).
     if (remaining > 1024 * resolution && last > ZenoWatch.NEAR_ULPS * resolution) return null;
-    return hi + (lo + Math.sign(step) * remaining);
+    return hi + limitLo;
   }
 }
