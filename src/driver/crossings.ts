@@ -1021,13 +1021,15 @@ export class Crossings implements SampledFunction {
    * there, and the crossing lies closer to t than the function, at its rate there, takes to
    * cross that rounding (a function that reached zero earlier and sits there is not at t).
    */
-  zeroAtEnd(k: number, t: number, timeTie: number): boolean {
+  zeroAtEnd(k: number, t: number, timeTie: number, landed = true): boolean {
     const ws = this.ws,
       m = ws.model;
     const gap = Math.abs(t - ws.origin.abs(this.candidateRight[k]));
     // (within the rounding of t itself: near t = 1e6 + 3 a crossing 5e-11 before the end is
     // the end's double)
     if (gap <= timeTie) return true;
+    // (the function's values at the step's end are not those at t: only the tie tells)
+    if (!landed) return false;
     const band = 4 * m.boundOne[k](t, this.stepper!.y, ws.p, ws.d, ws.sw);
     if (!(Math.abs(ws.gNew[k]) <= band)) return false;
     const rate = Math.abs(ws.rNew[k]);
@@ -1035,19 +1037,20 @@ export class Crossings implements SampledFunction {
   }
 
   /**
-   * At the end of the range, in a step that landed there at t: the located crossings that
-   * are events of the range, and the earliest of them (or -1). One the arithmetic cannot
-   * tell from the end (zeroAtEnd) is not, as one at the start is not, except a delta's: a
-   * delta at the end counts (MODEL-LANGUAGE, "Ends of the range").
+   * At the end of the range t, in a step towards it (that landed there, or short of it if
+   * `landed` is false): the located crossings that are events of the range, and the earliest
+   * of them (or -1). One the arithmetic cannot tell from the end (zeroAtEnd) is not, as one
+   * at the start is not, except a delta's: a delta at the end counts (MODEL-LANGUAGE, "Ends
+   * of the range").
    */
-  dropAtEnd(t: number, timeTie: number): number {
+  dropAtEnd(t: number, timeTie: number, landed = true): number {
     const dir = this.ws.dir,
       right = this.candidateRight;
     let kept = 0,
       earliest = -1;
     for (let j = 0; j < this.locatedCount; j++) {
       const k = this.located[j];
-      if (this.deltaArgument[k] === 0 && this.zeroAtEnd(k, t, timeTie)) continue;
+      if (this.deltaArgument[k] === 0 && this.zeroAtEnd(k, t, timeTie, landed)) continue;
       this.located[kept++] = k;
       if (earliest < 0 || dir * (right[k] - right[earliest]) < 0) earliest = k;
     }
