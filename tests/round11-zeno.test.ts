@@ -94,3 +94,27 @@ x(${t0}) = 0`;
       expect(Math.abs(r.final.x - x)).toBeLessThan(tol);
     });
 });
+
+describe('a sawtooth just above the tie of t is instants, not a contact', () => {
+  // Periods of 4.3 to 5 units of EPSILON*t (above the tie, 4: distinct instants by the docs).
+  // Their instants' rounded doubles come up to an ulp of t closer than that, within the tie:
+  // every method failed with "persisting contact ... stays at zero with zero rate" (x' = 1).
+  // Exact (fractions on the doubles): 50 resets reach the range's end, the 50th within 4
+  // units of it (1.9, 2.3, 1.8), so one instant with the end, no event of the range (as the
+  // docs say and every method does): 49, and x(end) = (tEnd - t0) - 49 p.
+  const cases: [string, string][] = [
+    ['1e9', '9.5e-7'],
+    ['1', '1.1e-15'],
+    ['1', '1e-15'],
+  ];
+  for (const [t0, p] of cases)
+    it.each(EVERY_STEPPER)(`t0 = ${t0}, p = ${p}: %s`, (method, tol) => {
+      const r = simulate(sawtooth(t0, p), { method, ...tol });
+      expect(r.status).toBe('ok');
+      expect(r.final.n).toBe(49);
+      const T0 = Number(t0),
+        P = Number(p);
+      const xEnd = T0 + 50.5 * P - T0 - 49 * P;
+      expect(Math.abs(r.final.x - xEnd)).toBeLessThan(1e-9 * P);
+    });
+});

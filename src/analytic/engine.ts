@@ -575,7 +575,10 @@ export class AnalyticSimulator {
       // (a touch predicted within rounding, taken with an event it interacts with a few ulps
       // before it: whether it crosses at this instant cannot be told)
       if (this.unresolved[k] === 1) return !this.failUnresolved(run, k, run.hi, run.lo);
-      if (plan.watch >= 0 && Math.abs(t - this.lastAt[k]) <= tol && !(this.turnedAt[k] > this.lastAt[k])) {
+      // (the time since, exact in the instants' two doubles: between their rounded doubles a
+      // sawtooth 4.3 units of EPSILON*t apart at t = 1e9 came within the tie, a "contact")
+      const since = this.zeno.sinceLast(k, run.hi, run.lo) || Math.abs(t - this.lastAt[k]);
+      if (plan.watch >= 0 && since <= tol && !(this.turnedAt[k] > this.lastAt[k])) {
         this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
         return false;
       }

@@ -583,7 +583,12 @@ export class Simulator {
       // A state event found again at the very instant it fired: no flight in between that
       // the arithmetic can see, so a contact, not a new impact. (The run's tie of t: on
       // [0, 1e-14] a sawtooth of period 5e-16 is 20 instants, not a contact at the second.)
-      if (locate === 'exact' && Math.abs(at - this.lastInstantAt) <= timeTie(rs, at) && this.lastFired.includes(e)) {
+      // The time since is the exact one, of the two doubles the instants are kept in (the
+      // origin stands at this instant): between the instants' rounded doubles a sawtooth of
+      // period 9.5e-7 at t = 1e9 (4.3 units of EPSILON*t) came 8.3e-7 apart, within the tie,
+      // and failed as a "persisting contact ... with zero rate" (its rate was 1).
+      const since = this.zeno.sinceLast(e, ws.origin.hi, ws.origin.lo) || Math.abs(at - this.lastInstantAt);
+      if (locate === 'exact' && since <= timeTie(rs, at) && this.lastFired.includes(e)) {
         if (this.zenoContinue && this.contacts.hold(rs, w, at)) return null;
         return this.failContact(rs, w, at);
       }
