@@ -118,3 +118,21 @@ describe('a sawtooth just above the tie of t is instants, not a contact', () => 
       expect(Math.abs(r.final.x - xEnd)).toBeLessThan(1e-9 * P);
     });
 });
+
+describe('a sawtooth within the tie of t fails and says so, without "zero rate"', () => {
+  // Period 2 units of EPSILON*t: one instant with the one before, by the docs, so the run
+  // fails; the message said "stays at zero with zero rate", false (x' = 1).
+  for (const [t0, p] of [
+    ['1e9', '4.4e-7'],
+    ['1', '4.4e-16'],
+  ])
+    it.each(EVERY_STEPPER)(`t0 = ${t0}, p = ${p}: %s`, (method, tol) => {
+      const r = simulate(sawtooth(t0, p), { method, ...tol });
+      expect(r.status).toBe('failed');
+      expect(r.message).toMatch(
+        /^persisting contact at t = [\d.]+: after event s, x - [\d.e-]+ is at zero again [\d.e-]+ later, within the tie of t/,
+      );
+      expect(r.message).not.toContain('zero rate');
+      expect(r.final.n).toBe(1);
+    });
+});

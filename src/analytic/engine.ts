@@ -579,7 +579,7 @@ export class AnalyticSimulator {
       // sawtooth 4.3 units of EPSILON*t apart at t = 1e9 came within the tie, a "contact")
       const since = this.zeno.sinceLast(k, run.hi, run.lo) || Math.abs(t - this.lastAt[k]);
       if (plan.watch >= 0 && since <= tol && !(this.turnedAt[k] > this.lastAt[k])) {
-        this.failAt(run, this.diagnosis.contactMessage(plan.watch, t), t);
+        this.failAt(run, this.diagnosis.contactMessage(plan.watch, t, false, since), t);
         return false;
       }
       this.bring(plan.touch);

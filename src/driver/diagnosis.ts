@@ -605,12 +605,19 @@ export class Diagnosis {
     return { ev, cond };
   }
 
-  /** The message for a state event function held at zero with zero rate and pushed across. */
-  contactMessage(k: number, at: number, fromStart = false): string {
+  /**
+   * The message for a state event function held at zero with zero rate and pushed across;
+   * `since` > 0: found at zero again that long after its event fired, within the tie of t
+   * (whatever its rate: a reset 2 ulps of t before its threshold, x' = 1, is no zero rate).
+   */
+  contactMessage(k: number, at: number, fromStart = false, since = 0): string {
     const m = this.ws.model;
     const { ev, cond } = this.watchedCondition(k);
     if (fromStart)
       return `persisting contact at the start, ${m.system.independent} = ${at}: the function of event ${ev?.name ?? '?'}, ${cond}, starts at zero with zero rate and the motion pushes it across (a ball at rest on the floor, bodies in contact pushed together), so the event never fires and the motion passes through; deltastep does not step through it, and holds as a constraint (option zeno = continue) only a contact that the event's own impact made. Start the motion off the contact (dropped from a small height, the body comes to rest and is held with zeno = continue), or model the contact phase explicitly (a discrete mode with the joint motion)`;
+    const t = m.system.independent;
+    if (since > 0)
+      return `persisting contact at ${t} = ${at}: after event ${ev?.name ?? '?'}, ${cond} is at zero again ${since} later, within the tie of ${t} (the 4 ulps of ${t} that make one instant), and heads across: no flight in between that ${t} resolves (bodies that should move together, a ball at rest on the floor, or resets of a function closer together than that); deltastep does not step through it. Model the contact phase explicitly (a discrete mode with the joint motion), let the bodies separate, or count ${t} from an origin near the events`;
     return `persisting contact at ${m.system.independent} = ${at}: after event ${ev?.name ?? '?'}, ${cond} stays at zero with zero rate while the motion pushes it across (bodies that should move together, or a ball at rest on the floor); deltastep does not step through it. Model the contact phase explicitly (a discrete mode with the joint motion), or let the bodies separate`;
   }
 }

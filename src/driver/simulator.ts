@@ -590,7 +590,7 @@ export class Simulator {
       const since = this.zeno.sinceLast(e, ws.origin.hi, ws.origin.lo) || Math.abs(at - this.lastInstantAt);
       if (locate === 'exact' && since <= timeTie(rs, at) && this.lastFired.includes(e)) {
         if (this.zenoContinue && this.contacts.hold(rs, w, at)) return null;
-        return this.failContact(rs, w, at);
+        return this.failContact(rs, w, at, false, since);
       }
     }
     this.recorder.dense?.instantBefore(at);
@@ -757,13 +757,17 @@ export class Simulator {
     return failed(this.diagnosis.precisionMessage(k, rs.t, this.lastFired), rs.t, ws.y);
   }
 
-  private failContact(rs: RunState, k: number, atInstant?: number, restedFromStart = false): RunEnd {
+  private failContact(rs: RunState, k: number, atInstant?: number, restedFromStart = false, since = 0): RunEnd {
     const ws = this.ws,
       stepper = rs.stepper;
     const at = atInstant ?? ws.origin.abs(stepper.tPrev);
     // (no instant yet, or none that fired it: the function rested at its zero from the start)
     const fromStart = restedFromStart || (this.lastInstantAt !== this.lastInstantAt && at === rs.t0);
-    return failed(this.diagnosis.contactMessage(k, at, fromStart), at, atInstant === undefined ? stepper.yPrev : ws.y);
+    return failed(
+      this.diagnosis.contactMessage(k, at, fromStart, since),
+      at,
+      atInstant === undefined ? stepper.yPrev : ws.y,
+    );
   }
 
   /** Restarts the stepper at ws.y, at the time origin (its t is 0 there). */
