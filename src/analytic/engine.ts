@@ -73,6 +73,8 @@ export class AnalyticSimulator {
   private rtol = 0;
   private readonly preBound: Float64Array;
   private readonly preApproach: Int8Array;
+  /** per event: the side its function came from to the zero it is held at (restBand), 0: not known (HeldZeros.fromSide) */
+  private readonly restFrom: Int8Array;
   /**
    * per event: the band its function is held in at the zero it fired at, where its last
    * prediction left it at rest there (0 at an exact zero; NaN: not held); event iteration and later predictions
@@ -177,6 +179,7 @@ export class AnalyticSimulator {
       band: (w) => this.restBand[(this.model.watchInfo[w] as { event: number }).event],
       leave: (w) => (this.restBand[(this.model.watchInfo[w] as { event: number }).event] = NaN),
       turn: () => {},
+      fromSide: (w) => this.restFrom[(this.model.watchInfo[w] as { event: number }).event],
     };
     this.zeno = new ZenoWatch(model.events.length);
     this.diagnosis = new Diagnosis(this.ws);
@@ -192,6 +195,7 @@ export class AnalyticSimulator {
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.restBand = new Float64Array(n).fill(NaN);
+    this.restFrom = new Int8Array(n);
     this.lastAt = new Float64Array(n);
     this.turnedAt = new Float64Array(n);
     this.startContact = new Uint8Array(n);
@@ -321,6 +325,7 @@ export class AnalyticSimulator {
     this.lastAt.fill(NaN);
     this.turnedAt.fill(NaN);
     this.restBand.fill(NaN);
+    this.restFrom.fill(0);
     // (setting an array's length is a call into the runtime: only when there is something to drop)
     if (this.dueAt.deferred.length > 0) this.dueAt.deferred.length = 0;
     this.predicted.clear();
@@ -739,6 +744,7 @@ export class AnalyticSimulator {
     const c = pr.c;
     const bound = this.valueBound(plan, t);
     let still = false,
+      keptHeld = false,
       judged = false,
       hold = 0;
     if (firedHere) {
@@ -779,6 +785,7 @@ export class AnalyticSimulator {
         // one's actions: still at that zero, and it leaves it the way they turned it; the
         // residue's sign is noise, as on the steppers: driver/firing.ts, HeldZeros)
         still = true;
+        keptHeld = true;
         hold = this.restBand[j];
       }
     }
@@ -789,6 +796,10 @@ export class AnalyticSimulator {
     const atStart = start || (!firedHere && t === run.s.t0 && hold === 0);
     pr.predict(plan, run.s.tEnd - t, still, this.preApproach[j], atStart, bound, judged, hold);
     this.restBand[j] = pr.resting ? hold : NaN;
+    // (the side it came to rest from: its approach where it fired here; kept while it stays)
+    if (!pr.resting) this.restFrom[j] = 0;
+    else if (firedHere) this.restFrom[j] = -this.preApproach[j];
+    else if (!keptHeld) this.restFrom[j] = 0;
     // At an instant at the end of the range nothing follows: a contact there pushes nothing
     // through, and a crossing that cannot be told from the instant is not an event of the
     // range (range-ends.ts), a delta's excepted (y*y - 1 with y = t, at zero at

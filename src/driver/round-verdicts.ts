@@ -27,6 +27,8 @@ export interface HeldZeros {
   leave(k: number): void;
   /** k was left at its zero by an action, with the rate `rate` (its rounding `rateBound`) */
   turn(k: number, rate: number, rateBound: number): void;
+  /** the side of zero k came from when it came to rest there (in the order of the run), 0: not known */
+  fromSide(k: number): number;
 }
 
 /**
@@ -54,13 +56,18 @@ export function heldThrough(
   // that the round turns across in its direction, is Newton's cradle: the impact passes on at
   // this instant (judgeAcross). Two elastic spheres in contact since an earlier collision,
   // turned by the wall's bounce of the second, were kept "at zero", and the first passed
-  // through the second and the wall (status ok).
+  // through the second and the wall (status ok). Across is away from the side it came to rest
+  // from: one turned back to that side leaves zero, as it would have without the impact (x
+  // stopped by `x crosses do x' := 0` from above, kicked back up by a delta: `crosses` fired
+  // again on the analytic path and stopped it there, x(2) = 0 where exact is 1, status ok).
   const w = m.watchInfo[k];
   if (w.kind === 'event') {
     const ev = m.events[w.event];
     const impact = isImpact(ev, k);
     const heading = dir * rateSign(after);
-    if (impact && heading !== 0 && matches(ev.direction ?? 'crosses', -dir * heading)) return NOT_HELD;
+    const from = held!.fromSide(k);
+    if (impact && heading !== 0 && heading !== from && matches(ev.direction ?? 'crosses', -dir * heading))
+      return NOT_HELD;
   }
   held!.turn(k, after.rate, after.rateBound);
   return KEPT_AT_ZERO;

@@ -1,0 +1,61 @@
+/**
+ * Finds of the differential oracle, third pass (round 11: tests/differential.test.ts, seeds
+ * 808, 11, 909 and 606 again): disagreements between the analytic path and the steppers
+ * decided by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate, type SimulateOptions } from '../src/index.js';
+
+type Method = NonNullable<SimulateOptions['method']>;
+
+const METHODS: Method[] = ['analytic', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'];
+
+describe('an impact stopped at its zero and kicked back to the side it came from', () => {
+  // x = 0.5 - t reaches zero at t = 0.5 from above: `x crosses` fires once, x' := 0 stops x
+  // there. The delta at t = 1 kicks x' to +1: x leaves zero back upwards, to the side it came
+  // from, no crossing (MODEL-LANGUAGE, Events: it fires again only once it has left zero and
+  // crossed again), so x = t - 1 after, x(2) = 1, n = 1. The analytic path took the kick for
+  // Newton's cradle (an impact at rest turned across) and fired e1 again: x' := 0, x(2) = 0,
+  // n = 2, status ok; so did radau5 at its default tolerances. The mirror (from below, kicked
+  // down) likewise.
+  const model = (x0: number, v0: number, kick: string) => `independent t from 0 to 2
+discrete n = 0
+event e1 when x crosses do x' := 0; n := n + 1 end
+x'' = ${kick}delta(t - 1)
+x(0) = ${x0}; x'(0) = ${v0}
+output x, x', n
+`;
+  for (const [name, text, x] of [
+    ['from above, kicked up', model(0.5, -1, ''), 1],
+    ['from below, kicked down', model(-0.5, 1, '-'), -1],
+  ] as const)
+    it.each(METHODS)(`%s: ${name}`, (method) => {
+      const r = simulate(text, { method });
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(r.final.n).toBe(1);
+      // (straight lines: exact on the analytic path and on every stepper up to rounding)
+      expect(Math.abs(r.final.x - x)).toBeLessThan(1e-12);
+    });
+
+  // Seed 909: the same on a rotation, x'' = -x, the tick at t = 0 turning x' to -0.2: x
+  // reaches zero at t = atan(0.005) and rests; the delta at t = 1 kicks x' to 1 (x = sin(t -
+  // 1)); the tick at 1.5 turns x' to -0.8 cos(0.5), and x(2) = 0.1 sin(1), z = x - x(0); the
+  // analytic path stopped x again at t = 1: x(2) = 0, z(2) = -0.001, status ok.
+  const seed909 = `independent t from 0 to 2
+event e1 when x crosses do x' := 0 end
+event tm every 0.5 do x' := -0.8*x' end
+x'' = -x + delta(t - 1)
+x(0) = 1e-3; x'(0) = 0.25
+z' = x'
+z(0) = 0
+output x, z
+`;
+  it.each(METHODS)('%s: seed 909, on a rotation', (method) => {
+    const r = simulate(seed909, { method, rtol: 1e-10, atol: 1e-12 });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.filter((e) => e.name === 'e1').length).toBe(1);
+    // (a rotation of size 1 over a range of 2 at rtol 1e-10: the steppers' error is below 1e-8)
+    expect(Math.abs(r.final.x - 0.1 * Math.sin(1))).toBeLessThan(1e-8);
+    expect(Math.abs(r.final.z - (0.1 * Math.sin(1) - 1e-3))).toBeLessThan(1e-8);
+  });
+});
