@@ -73,7 +73,7 @@ export class AnalyticSimulator {
   private rtol = 0;
   private readonly preBound: Float64Array;
   private readonly preApproach: Int8Array;
-  /** per event: the side its function came from to the zero it is held at (restBand), 0: not known (HeldZeros.fromSide) */
+  /** per event: the side its function came from to the zero it is held at (restBand), 0: not known (HeldZeros.heldFrom) */
   private readonly restFrom: Int8Array;
   /**
    * per event: the band its function is held in at the zero it fired at, where its last
@@ -179,7 +179,7 @@ export class AnalyticSimulator {
       band: (w) => this.restBand[(this.model.watchInfo[w] as { event: number }).event],
       leave: (w) => (this.restBand[(this.model.watchInfo[w] as { event: number }).event] = NaN),
       turn: () => {},
-      fromSide: (w) => this.restFrom[(this.model.watchInfo[w] as { event: number }).event],
+      heldFrom: (w) => this.restFrom[(this.model.watchInfo[w] as { event: number }).event],
     };
     this.zeno = new ZenoWatch(model.events.length);
     this.diagnosis = new Diagnosis(this.ws);

@@ -72,6 +72,8 @@ export class Arming {
   /** per function: held at rest at its zero since the start (restingAtStart), until its first step says how */
   private readonly startRest: Uint8Array;
   private readonly sittingFrom: Int8Array;
+  /** per watched function, the next with the same zeros (WatchEntry.zeroOf), itself where none */
+  private readonly sameZero: Int32Array;
   /**
    * per function: an impact's, whose event's own actions turn its motion and leave its value
    * (v := -e*v at h falls), the only kind that rests at its zero in contact: a detector's
@@ -106,6 +108,17 @@ export class Arming {
     this.impact = Uint8Array.from(m.watchInfo, (info, w) => {
       const ev = info.kind === 'event' ? m.events[info.event] : null;
       return ev !== null && isImpact(ev, w) ? 1 : 0;
+    });
+    // (a ring through the functions with the same zeros: each to the next, the last to the first)
+    this.sameZero = Int32Array.from(m.watchInfo, (_, w) => w);
+    const last = new Map<number, number>();
+    m.watchInfo.forEach((info, w) => {
+      const prev = last.get(info.zeroOf);
+      if (prev !== undefined) {
+        this.sameZero[w] = this.sameZero[prev];
+        this.sameZero[prev] = w;
+      }
+      last.set(info.zeroOf, w);
     });
   }
 
@@ -450,8 +463,15 @@ export class Arming {
    * whatever the residue's sign.
    */
   band(k: number): number {
-    const scale = this.holdScale[k];
-    return this.held[k] && !this.isBoolean[k] && scale >= 0 && scale < Infinity ? scale : NaN;
+    // One with the same zeros held there holds it too (x' rises beside x' crosses, which fired
+    // where x' fell to zero and x := 0 left it at rest): a delta kicking x' up from there leaves
+    // zero, and `rises` fired on the residue's side, -3e-19 (x'(1) = -1 where exact is +1).
+    for (let j = k; ;) {
+      const scale = this.holdScale[j];
+      if (this.held[j] && !this.isBoolean[j] && scale >= 0 && scale < Infinity) return scale;
+      j = this.sameZero[j];
+      if (j === k) return NaN;
+    }
   }
 
   /** Function k, held at its zero, was moved off it by another event's action: armed as it stands. */
@@ -487,6 +507,11 @@ export class Arming {
   /** the side of zero held function w came from (see rearm) */
   fromSide(w: number): number {
     return this.sittingFrom[w];
+  }
+
+  /** HeldZeros.heldFrom: the side held function k came from; 0 when it is not held itself */
+  heldFrom(k: number): number {
+    return this.held[k] ? this.sittingFrom[k] : 0;
   }
 
   /**

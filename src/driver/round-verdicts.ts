@@ -28,7 +28,7 @@ export interface HeldZeros {
   /** k was left at its zero by an action, with the rate `rate` (its rounding `rateBound`) */
   turn(k: number, rate: number, rateBound: number): void;
   /** the side of zero k came from when it came to rest there (in the order of the run), 0: not known */
-  fromSide(k: number): number;
+  heldFrom(k: number): number;
 }
 
 /**
@@ -65,7 +65,7 @@ export function heldThrough(
     const ev = m.events[w.event];
     const impact = isImpact(ev, k);
     const heading = dir * rateSign(after);
-    const from = held!.fromSide(k);
+    const from = held!.heldFrom(k);
     if (impact && heading !== 0 && heading !== from && matches(ev.direction ?? 'crosses', -dir * heading))
       return NOT_HELD;
   }
