@@ -93,3 +93,41 @@ output x, x'
       });
     }
 });
+
+describe("a rate left at the location's residue beside an event of the same zeros", () => {
+  // Seed 606 (case 7): as above, without the kick. x' falls through zero at t0 =
+  // 0.18867968536970380 (mpmath), e2 fires, x := 0 leaves x = x' = 0 at rest: e1 (`x' rises`)
+  // never fires, x(1) = 0, and z' = x - z beside gives z(1) = e^-1 * int_0^t0 e^s x(s) ds =
+  // 0.024143772090146344 (mpmath). After x := 0 the rate of x' is -0.5 x', the location's
+  // residue: radau5 at rtol 1e-12 located x' at -3.7e-16 and took the rate's +1.8e-16 for the
+  // motion turned back up, e1 fired (x := -0.5, x' := -x'): x(1) = -0.035, status ok.
+  const model = (z: boolean) => `independent t from 0 to 1
+event e1 when x' rises do x := x - 0.5; x' := -x' end
+event e2 when x' crosses do x := 0 end
+x'' = -4*x - 0.5*x'
+x(0) = 0.3; x'(0) = 0.25
+${z ? "z' = x - z\nz(0) = 0\noutput x, z" : 'output x'}
+`;
+  for (const z of [false, true])
+    for (const method of METHODS)
+      for (const [tol, opts] of [
+        ['default', {}],
+        ['tight', { rtol: 1e-12, atol: 1e-14 }],
+      ] as const) {
+        // (still open: with z, the analytic path fires e1 at t0 alike, its x' located at
+        // -2.8e-17; radau5 keeps x = x' = 0 now, but with a residue of 1e-16 to 8e-16 whose
+        // motion crosses at t = 0.917: e1 and e2 fire there (x := -0.5, then x := 0), the
+        // residue-scale kind of tests/README, Differential)
+        const open = z && method === 'analytic';
+        (open ? it.fails : it)(`${method}, ${tol} tolerances${z ? ', with z' : ''}: e1 never fires`, () => {
+          const r = simulate(model(z), { method, ...opts });
+          expect(r.status, r.message ?? '').toBe('ok');
+          if (method !== 'radau5') expect(r.events.map((e) => e.name)).toEqual(['e2']);
+          else expect(r.events[0].name).toBe('e2');
+          // (x at rest at 0: the residue's motion; z a decay of size 0.05 over a range of 1,
+          // which the steppers follow to 1e-8 at their default tolerances)
+          expect(Math.abs(r.final.x)).toBeLessThan(1e-12);
+          if (z) expect(Math.abs(r.final.z - 0.024143772090146344)).toBeLessThan(1e-8);
+        });
+      }
+});

@@ -339,11 +339,15 @@ export class Firing {
           }
           // Left near its zero where no location put it: its rate within the rate's own band
           // is zero, whatever the sign of its residue (rate-band.ts): set onto zero at rest,
-          // it crossed (x := 0 where x' = v falls through 0, v = ±2e-16 there).
+          // it crossed (x := 0 where x' = v falls through 0, v = ±2e-16 there). So for one
+          // whose zero another event of the same zeros located here: x' crosses fired where
+          // x' fell to zero, x := 0 left x' at rest with the rate -0.5 x' of the location's
+          // residue (radau5: x' = -3.7e-16), and `x' rises` fired on that rate's sign, taken for
+          // the motion turned back (x(1) = -0.035 where exact is 0, status ok).
           const measured = this.measured;
           measured.band = 0;
           measured.side = 0;
-          if (!firedHere && Math.abs(after.g) <= 4 * after.gBound + Math.abs(before.rate) * (dtZero + tie)) {
+          if (Math.abs(after.g) <= 4 * after.gBound + Math.abs(before.rate) * (dtZero + tie)) {
             const sw1 = m.nSwitch > 0 ? this.swBefore : sw;
             this.rateMotion.measure(k, t, ws.y, ws.d, sw1, ws.yOut, ws.dOut, sw, dtZero + tie, measured);
             before.rateBand = after.rateBand = measured.band;
@@ -360,7 +364,7 @@ export class Firing {
           if (verdict !== OPEN) this.judgedSet.add(k);
           if (verdict === NOT_CROSSED && leftOnZero(before, after, firedHere, dtZero, tie)) this.onZeroSet.add(k);
           else this.onZeroSet.delete(k);
-          if (verdict === NOT_CROSSED && measured.band > 0 && !this.setOnZero.includes(k)) {
+          if (verdict === NOT_CROSSED && !firedHere && measured.band > 0 && !this.setOnZero.includes(k)) {
             this.setOnZero.push(k);
             this.sideFire[k] = sideBefore(before);
             this.rateBandFire[k] = measured.band;
