@@ -37,6 +37,19 @@ output x, x', n
       expect(Math.abs(r.final.x - x)).toBeLessThan(1e-12);
     });
 
+  // Kicked down instead, across from the side it came from: Newton's cradle (MODEL-LANGUAGE,
+  // Events: an action that turns a function resting at its zero across fires its event at the
+  // same instant): e1 fires again at t = 1 and x' := 0 stops x there, x(2) = 0, n = 2, as on
+  // the analytic path. The steppers judged the kick from the location's residue, x = 1.7e-16
+  // "above zero, still above": no crossing, then a false "persisting contact ... with zero
+  // rate" as x moved on down at x' = -1.
+  it.each(METHODS)('%s: from above, kicked down across', (method) => {
+    const r = simulate(model(0.5, -1, '-'), { method });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(2);
+    expect(Math.abs(r.final.x)).toBeLessThan(1e-12);
+  });
+
   // Seed 909: the same on a rotation, x'' = -x, the tick at t = 0 turning x' to -0.2: x
   // reaches zero at t = atan(0.005) and rests; the delta at t = 1 kicks x' to 1 (x = sin(t -
   // 1)); the tick at 1.5 turns x' to -0.8 cos(0.5), and x(2) = 0.1 sin(1), z = x - x(0); the

@@ -66,8 +66,14 @@ export function heldThrough(
     const impact = isImpact(ev, k);
     const heading = dir * rateSign(after);
     const from = held!.heldFrom(k);
-    if (impact && heading !== 0 && heading !== from && matches(ev.direction ?? 'crosses', -dir * heading))
+    if (impact && heading !== 0 && heading !== from && matches(ev.direction ?? 'crosses', -dir * heading)) {
+      // (within its band it is at its zero: judged from there, not from the residue's side,
+      // x = 1.7e-16 left by the location of a stop that a delta then kicks down, which read
+      // as "above zero, still above": no crossing, then a false "persisting contact")
+      before.g = 0;
+      after.g = 0;
       return NOT_HELD;
+    }
   }
   held!.turn(k, after.rate, after.rateBound);
   return KEPT_AT_ZERO;
