@@ -83,7 +83,11 @@ export interface CompiledEvent {
   /** -1 for time events */
   watchIndex: number;
   direction: 'rises' | 'falls' | 'crosses' | null;
-  /** writes the post-event values into yOut, dOut (which the caller pre-fills with y, d) */
+  /**
+   * writes the post-event values into yOut, dOut (which the caller pre-fills with y, d); with
+   * `sc`, also the magnitude each written value is summed from, into sc at its slot in
+   * `written` (an addition's adds to what sc holds; see driver/action-residue.ts)
+   */
   apply: (
     t: number,
     y: Float64Array,
@@ -93,7 +97,10 @@ export interface CompiledEvent {
     yOut: Float64Array,
     dOut: Float64Array,
     dir: number,
+    sc?: Float64Array,
   ) => void;
+  /** the slots its assignments and jumps write: a state's index, or nStates plus a d slot's */
+  written: Int32Array;
   /** Marcus rule: d slots that flow, and their rates */
   marcus: { targets: Int32Array; rate: HotFunction } | null;
   stops: boolean;
@@ -361,6 +368,7 @@ function compiledEvents(
       watchIndex: watchOfEvent.get(i) ?? -1,
       direction: ev.direction,
       apply: made.apply[i],
+      written: Int32Array.from(meta.written),
       marcus: meta.marcusTargets ? { targets: Int32Array.from(meta.marcusTargets), rate: made.rate[i]! } : null,
       stops: meta.stops,
       schedule,

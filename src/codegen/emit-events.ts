@@ -19,7 +19,8 @@ export function emitEventActions(
   const { parts, fn, family, bodyOf } = program;
   // Event actions: every right-hand side reads the pre-event values, then all assignments happen.
   const accumulators = accumulatorsOf(system);
-  const eventMeta: { stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
+  const nStates = system.states.length;
+  const eventMeta: { written: number[]; stops: boolean; marcusTargets: number[] | null; changes: string[] }[] = [];
   const applyBodies: string[] = [];
   system.events.forEach((ev, i) => {
     // Assignments set a slot; jumps add to it (deltas at one instant all count), reversed
@@ -57,6 +58,15 @@ export function emitEventActions(
             const s = slotIndex(a.target);
             const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
             const op = a.kind === 'jump' ? '+= dir *' : added[k] ? added[k].op : '=';
+            // (the magnitude the written value is summed from, where the caller asks: an
+            // addition's is the running value's and the increment's, and its rounding adds to
+            // what the slot carries; an assignment's is its expression's; action-residue.ts)
+            const f = s.array === 'y' ? s.index : nStates + s.index;
+            const scale =
+              a.kind === 'jump' || added[k]
+                ? `sc[${f}] += Math.abs(${target}) + ${e.magnitude(values[k], 'before')}`
+                : `sc[${f}] = ${e.magnitude(a.value, 'before')}`;
+            lines.push(`  if (sc !== undefined) ${scale};\n`);
             lines.push(`  ${target} ${op} x${k};\n`);
           });
           return lines.join('');
@@ -83,6 +93,11 @@ export function emitEventActions(
       if (a.kind === 'marcus') a.jumps.forEach((j) => changes.add(j.variable));
     }
     eventMeta.push({
+      // (the slots its assignments and jumps write, states first, then d: sc's indices)
+      written: writes.map((a) => {
+        const s = slotIndex(a.target);
+        return s.array === 'y' ? s.index : nStates + s.index;
+      }),
       stops: ev.actions.some((a) => a.kind === 'stop'),
       marcusTargets: marcus?.kind === 'marcus' ? marcus.jumps.map((j) => slotIndex(j.target).index) : null,
       changes: [...changes],
@@ -90,6 +105,6 @@ export function emitEventActions(
   });
   // (the helper of `before` relations, only in programs whose actions read one)
   if (applyBodies.some((b) => b.includes('leftSide('))) parts.push(LEFT_SIDE_HELPER);
-  family('apply', 't, y, p, d, sw, yOut, dOut, dir', () => applyBodies);
+  family('apply', 't, y, p, d, sw, yOut, dOut, dir, sc', () => applyBodies);
   return eventMeta;
 }

@@ -13,6 +13,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { tieTolerance } from './time-tie.js';
 import { stepStates } from './step-fold.js';
 import { RateMotion } from './rate-band.js';
+import { ActionResidue } from './action-residue.js';
 import { RoundMarks } from './round-marks.js';
 import {
   afterAlone,
@@ -154,6 +155,8 @@ export class Firing {
    */
   readonly setOnZero: number[] = [];
   private readonly rateMotion: RateMotion;
+  /** the rounding the instant's actions left in the values they wrote (action-residue.ts) */
+  private readonly actionResidue: ActionResidue;
   private readonly measured = { band: 0, side: 0 };
   /** the zeros located at the instant: the value taken for each */
   private readonly residues: LocatedResidues;
@@ -189,6 +192,31 @@ export class Firing {
     this.rateBandFire = new Float64Array(ws.nWatch);
     this.nextSideFire = new Int8Array(ws.nWatch);
     this.rateMotion = new RateMotion(ws);
+    this.actionResidue = new ActionResidue(ws);
+  }
+
+  /**
+   * The rounding watched function k carries at (t, y, d, sw) from the values the last
+   * instant's actions wrote, on the terms they summed (action-residue.ts): its bound's share
+   * that its own bound, reading the values alone, misses.
+   */
+  residueOfActions(k: number, t: number, y: Float64Array, d: Float64Array, sw: Float64Array): number {
+    return this.actionResidue.of(k, t, y, d, sw);
+  }
+
+  /** readFunction with the actions' residue in its bound (`beforeRound`: as the values stood before this round) */
+  private readWritten(
+    k: number,
+    t: number,
+    y: Float64Array,
+    d: Float64Array,
+    point: FunctionPoint,
+    sw: Float64Array,
+    beforeRound: boolean,
+  ): FunctionPoint {
+    readFunction(this.ws, k, t, y, d, point, sw);
+    point.gBound += this.actionResidue.of(k, t, y, d, sw, beforeRound);
+    return point;
   }
 
   /**
@@ -213,7 +241,7 @@ export class Firing {
       k = m.events[e].watchIndex;
     if (k < 0 || m.watchInfo[k].kind !== 'event') return;
     const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
-      after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
+      after = this.readWritten(k, t, ws.yOut, ws.dOut, this.after, sw, false);
     // (only where the actions changed its rate, an impact: a detector's rate is the motion's,
     // 3 (x - 1)^2 at (x - 1)^3 rises, which leaves its triple zero at third order)
     if (after.rate === before.rate) return;
@@ -230,6 +258,7 @@ export class Firing {
       sw,
       dtZero + tie,
       measured,
+      after.gBound,
     );
     this.rateBandFire[k] = measured.band;
     this.nextSideFire[k] = measured.side;
@@ -263,6 +292,7 @@ export class Firing {
     this.judgedSet.clear();
     this.onZeroSet.clear();
     this.setOnZero.length = 0;
+    this.actionResidue.begin();
     if (stepper !== undefined) this.rateMotion.noteStep(stepper.yPrev, stepper.y, ws.y);
     this.residues.take(ws, t, fired, Math.max(dtZero, tie));
     if (needOutputs) m.outputsAtInstant(t, ws.y, p, ws.d, sw, ws.outPre, ws.dir);
@@ -276,13 +306,16 @@ export class Firing {
       ws.dOut.set(ws.d);
       ws.yPre.set(ws.y);
       ws.dPre.set(ws.d);
-      for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir);
+      this.actionResidue.startRound(round);
+      const sc = this.actionResidue.scale;
+      for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
       this.flowRound++;
       for (const k of round) {
         const failed = m.events[k].marcus ? this.marcusFlow(t, k) : null;
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
       }
+      this.actionResidue.endRound(ws.yOut, ws.dOut);
       // Event iteration: an action that sends another state event's function across fires it
       // now (sentAcross). Only the functions these actions can change are looked at. Their
       // rates after the round take the branches of the state after it (`T' = if on then 2
@@ -317,8 +350,8 @@ export class Firing {
           // weight, no impulse; `n := 0.5` at t = 1 with delta(t - n) gave y = 1, exact 0)
           const ev = m.events[w.event];
           if (ev.kind === 'state' && ev.fromDelta) continue;
-          const before = readFunction(ws, k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw),
-            after = readFunction(ws, k, t, ws.yOut, ws.dOut, this.after);
+          const before = this.readWritten(k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw, true),
+            after = this.readWritten(k, t, ws.yOut, ws.dOut, this.after, sw, false);
           const firedHere = zeroFiredHere(m, k, all);
           // (held at its own zero since an earlier instant: it leaves zero, or stays there)
           const held = firedHere ? NOT_HELD : heldThrough(this.held, m, k, ws.dir, before, after);
@@ -349,7 +382,7 @@ export class Firing {
           measured.side = 0;
           if (Math.abs(after.g) <= 4 * after.gBound + Math.abs(before.rate) * (dtZero + tie)) {
             const sw1 = m.nSwitch > 0 ? this.swBefore : sw;
-            this.rateMotion.measure(k, t, ws.y, ws.d, sw1, ws.yOut, ws.dOut, sw, dtZero + tie, measured);
+            this.rateMotion.measure(k, t, ws.y, ws.d, sw1, ws.yOut, ws.dOut, sw, dtZero + tie, measured, after.gBound);
             before.rateBand = after.rateBand = measured.band;
           }
           const verdict = judgeAcross(

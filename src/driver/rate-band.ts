@@ -106,7 +106,8 @@ export class RateMotion {
    * a round's actions (yB, dB, swB) and after them (yA, dA, swA): `band`, the rate's motion
    * over the span (|R'| times it, the larger of the two; 0 where R' is unknown), and `side`,
    * the sign of R' after the round where it lies beyond the motion of the states over the
-   * span makes of it (0: no side the arithmetic can tell).
+   * span makes of it (0: no side the arithmetic can tell). `gBound`: the value's rounding after
+   * the round where it is known beyond the function's own bound (action-residue.ts).
    */
   measure(
     k: number,
@@ -119,6 +120,7 @@ export class RateMotion {
     swA: Float64Array,
     span: number,
     out: { band: number; side: number },
+    gBound = 0,
   ): void {
     out.band = 0;
     out.side = 0;
@@ -134,7 +136,7 @@ export class RateMotion {
     // (rodas, rtol 1e-4): sent up from zero, it was found back across at once, a false
     // "persisting contact"; in the stepper's own numbers it never reached zero.)
     const m = this.ws.model;
-    const flight = Math.sqrt(2 * accel * 4 * m.boundOne[k](t, yA, this.ws.p, dA, swA));
+    const flight = Math.sqrt(2 * accel * 4 * Math.max(m.boundOne[k](t, yA, this.ws.p, dA, swA), gBound));
     const rate = m.rateOne[k](t, yA, this.ws.p, dA, swA);
     out.band = Math.max(accel * span, flight) + this.residueThrough(k, t, yA, dA, swA, rate);
     if (!(out.band === out.band)) {

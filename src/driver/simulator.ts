@@ -626,11 +626,15 @@ export class Simulator {
     // far off zero its residue is (-0.49999999999999994 + 0.5 = 5.55e-17 is one ulp of them,
     // where the folded u alone, 5.55e-17, bounds it by 1e-31: x was armed there as a value
     // off zero, flew 1e-8 s and fell back across, its event fired twice with status ok).
+    // (and where an action's own sum left it, x := x + 0.5 from -0.49999999999999994: the
+    // rounding of the terms it summed, action-residue.ts)
+    const termBound = (w: number) =>
+      m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw) + this.firing.residueOfActions(w, at, ws.y, ws.d, ws.sw);
     for (const e of outcome.fired) {
       const w = m.events[e].watchIndex;
-      if (w >= 0) this.termBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+      if (w >= 0) this.termBound[w] = termBound(w);
     }
-    for (const w of this.firing.setOnZero) this.termBound[w] = m.boundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+    for (const w of this.firing.setOnZero) this.termBound[w] = termBound(w);
     // the jumps into the states they belong to, so that the steps are held to rtol of those
     foldSteps(ws, this.stepStates);
     // (no step yet: the run's firstStep, if given, as at the start)
