@@ -61,6 +61,11 @@ const variants: Variant[] = [
   // a weight that is no dyadic: x(0.3) = -0.745 + 0.09 - 0.045 = -0.7, lifted by 0.7, then
   // x = -(t - 0.3)^2/2: x(2) = -1.445
   { name: 'a weight of 0.7', model: summed('crosses', 'x := x + 0.7', -1, -0.745, 0.3), n: 1, x: -1.445 },
+  // instants that are no dyadic, where the analytic path's closed form leaves x an ulp of its
+  // terms off -w (n = 0 with status ok before): x = -0.39 + 0.6 t - t^2 is -0.3 at t = 0.3,
+  // x(2) = -(1.7)^2 = -2.89; x = -0.545 + 0.7 t - t^2/2 is -0.3 at 0.7, x(2) = -0.845
+  { name: 'lifted at t = 0.3', model: summed('crosses', 'x := x + 0.3', -2, -0.39, 0.6), n: 1, x: -2.89 },
+  { name: 'lifted at t = 0.7', model: summed('crosses', 'x := x + 0.3', -1, -0.545, 0.7), n: 1, x: -0.845 },
   // in a direction: lifted from below it rose, never fell; lowered from above it fell
   { name: 'rises, lifted from below', model: summed('rises', 'x := x + 0.5', -1, -1, 1), n: 1, x: -0.5 },
   { name: 'falls, lifted from below', model: summed('falls', 'x := x + 0.5', -1, -1, 1), n: 0, x: -0.5 },

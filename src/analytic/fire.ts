@@ -32,6 +32,7 @@ import type { Workspace } from '../driver/workspace.js';
 import type { EventPlan } from './plan.js';
 import { tieTolerance } from '../driver/time-tie.js';
 import { RoundMarks } from '../driver/round-marks.js';
+import { ActionResidue } from '../driver/action-residue.js';
 
 const NONE: number[] = [];
 /** the pre/post/jumps of every event of a run with `eventValues: false` */
@@ -67,6 +68,8 @@ export class AnalyticFiring {
   held: HeldZeros | null = null;
   /** the zeros located at the instant: each one's value there before any action */
   private readonly residues: LocatedResidues;
+  /** the rounding the instant's actions left in the values they summed (driver/action-residue.ts) */
+  private readonly actionResidue: ActionResidue;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   private readonly pointBefore: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
   /**
@@ -93,6 +96,7 @@ export class AnalyticFiring {
     this.judgedSet = new RoundMarks(ws.nWatch);
     this.onZeroSet = new RoundMarks(ws.nWatch);
     this.residues = new LocatedResidues(ws.nWatch);
+    this.actionResidue = new ActionResidue(ws);
     const n = ws.model.events.length;
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
@@ -192,6 +196,7 @@ export class AnalyticFiring {
     if (needOutputs) m.outputsAtInstant(t, y, p, d, sw, ws.outPre, 1);
     if (this.rows) rec.beforeRow(t, ws.outPre);
     this.residues.take(ws, t, fired, tieTolerance(t, this.tieFloor));
+    this.actionResidue.begin();
     for (let iteration = 0; round.length > 0; iteration++) {
       if (iteration >= MAX_EVENT_ITERATIONS) {
         out.iterationFailed = true;
@@ -207,7 +212,9 @@ export class AnalyticFiring {
         for (let i = 0; i < ySlots.length; i++) yPre[ySlots[i]] = yOut[ySlots[i]] = y[ySlots[i]];
         for (let i = 0; i < dSlots.length; i++) dPre[dSlots[i]] = dOut[dSlots[i]] = d[dSlots[i]];
       }
-      for (const k of round) m.events[k].apply(t, y, p, d, sw, yOut, dOut, 1);
+      this.actionResidue.startRound(round);
+      for (const k of round) m.events[k].apply(t, y, p, d, sw, yOut, dOut, 1, this.actionResidue.scale);
+      this.actionResidue.endRound(yOut, dOut);
       // Event iteration: the functions these actions can move, before and after.
       const nMoved = this.valuesBefore(t, round);
       const own = round.length > 1 ? this.ownBefore(t, round) : null;
@@ -317,6 +324,7 @@ export class AnalyticFiring {
         this.moved[n] = k;
         listed.add(k);
         readFunction(ws, k, t, ws.y, ws.d, this.point);
+        this.point.gBound += this.actionResidue.of(k, t, ws.y, ws.d, sw, true);
         this.movedBefore[4 * n] = this.point.g;
         this.movedBefore[4 * n + 1] = this.point.rate;
         this.movedBefore[4 * n + 2] = this.point.gBound;
@@ -341,6 +349,8 @@ export class AnalyticFiring {
       before.gBound = mb[4 * i + 2];
       before.rateBound = mb[4 * i + 3];
       const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
+      // (a value an action summed onto its zero: on the scale of the terms it summed)
+      after.gBound += this.actionResidue.of(k, t, ws.y, ws.d, ws.sw);
       const e = (m.watchInfo[k] as { event: number }).event;
       // (the analytic path locates a zero to the tie tolerance of t)
       const firedHere = zeroFiredHere(m, k, this.outcome.fired);
