@@ -709,6 +709,8 @@ valueOf(0) = 0
       'vp',
       'ma',
       'mb',
+      // (an event's apply: where asked, the magnitudes of the values it writes, emit-events.ts)
+      'sc',
     ]);
     for (const id of identifiers) {
       const ok =
