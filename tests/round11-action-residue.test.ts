@@ -104,6 +104,33 @@ const variants: Variant[] = [
   },
 ];
 
+/**
+ * A control: truth values read a count that actions bring down to 0 (c := c - 1, a sum that
+ * cancels): their conditions flip at the count's threshold, which is no rounding of theirs.
+ * c is 1 from x = 1 (t = 1) and 0 from t = 2, where `c <= 0 rises` (n + 1) and `c >= 1 falls`
+ * (n + 10) fire once each: n = 11.
+ */
+const counted = `independent t from 0 to 3
+discrete c = 2
+discrete n = 0
+event tick when x - 1 crosses do c := c - 1 end
+event tock when x - 2 crosses do c := c - 1 end
+event e when c <= 0 rises do n := n + 1 end
+event f when c >= 1 falls do n := n + 10 end
+x' = 1
+x(0) = 0
+`;
+
+describe('truth values reading a count an action brings to 0', () => {
+  for (const method of METHODS)
+    it(`n = 11: ${method}`, () => {
+      const r = simulate(counted, { method, eventsOnly: true });
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(r.final.n).toBe(11);
+      expect(r.final.c).toBe(0);
+    });
+});
+
 describe('a value an action sums onto its zero', () => {
   for (const v of variants)
     for (const tol of TOLERANCES)

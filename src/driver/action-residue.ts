@@ -36,9 +36,18 @@ export class ActionResidue {
   private cancelled: number[] = [];
   private cancelledBefore: number[] = [];
   private readonly nStates: number;
+  /**
+   * per watched function, whether it is a truth value (`c <= 0 rises`): ±1, never near zero,
+   * and flipped by any move of a value at its threshold, which is no rounding of its own
+   */
+  private readonly truth: Uint8Array;
 
   constructor(private readonly ws: Workspace) {
     this.nStates = ws.y.length;
+    const m = ws.model;
+    this.truth = Uint8Array.from(m.watchInfo, (w) =>
+      w.kind === 'event' && m.system.events[w.event].booleanCondition ? 1 : 0,
+    );
     const n = ws.y.length + ws.d.length;
     this.scale = new Float64Array(n);
     this.before = new Float64Array(n);
@@ -90,7 +99,7 @@ export class ActionResidue {
    */
   of(k: number, t: number, y: Float64Array, d: Float64Array, sw: Float64Array, beforeRound = false): number {
     const slots = beforeRound ? this.cancelledBefore : this.cancelled;
-    if (slots.length === 0) return 0;
+    if (slots.length === 0 || this.truth[k]) return 0;
     const m = this.ws.model,
       p = this.ws.p,
       g = m.watchOne[k],
