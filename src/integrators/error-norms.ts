@@ -47,43 +47,42 @@ export function dop853ErrorNorm(
   rtol: number,
   n: number,
 ): number {
-  let s5 = 0;
-  let s3 = 0;
-  for (let i = 0; i < n; i++) {
-    const sc = atol + rtol * Math.max(Math.abs(y0[i]), Math.abs(y1[i]));
-    const q5 = e5[i] / sc;
-    const q3 = e3[i] / sc;
-    s5 += q5 * q5;
-    s3 += q3 * q3;
-  }
+  squaredSums(e5, e3, y0, y1, atol, rtol, n, 1);
+  let s5 = SUMS[0],
+    s3 = SUMS[1];
   // (e5 and e3 are not scaled by h: on a time scale of 1e-200 the rates, and so they, are
   // near 1e200, and their squares overflow where the norm itself is an ordinary number; the
-  // run then failed saying the state overflowed. The sums are taken again scaled by the
-  // largest term.)
-  if (s5 === Infinity || s3 === Infinity) return dop853ErrorNormScaled(e5, e3, y0, y1, absH, atol, rtol, n);
+  // run then failed saying the state overflowed. The sums are taken again with the terms
+  // divided by the largest: err = |h| m^2 s5 / sqrt(n m^2 (s5 + 0.01 s3)).)
+  let m = 1;
+  if (s5 === Infinity || s3 === Infinity) {
+    m = 0;
+    for (let i = 0; i < n; i++) {
+      const sc = atol + rtol * Math.max(Math.abs(y0[i]), Math.abs(y1[i]));
+      m = Math.max(m, Math.abs(e5[i] / sc), Math.abs(e3[i] / sc));
+    }
+    // (an infinite term is an infinite error: the step is rejected as before)
+    if (!(m < Infinity)) return m;
+    squaredSums(e5, e3, y0, y1, atol, rtol, n, m);
+    s5 = SUMS[0];
+    s3 = SUMS[1];
+  }
   let deno = s5 + 0.01 * s3;
   if (deno <= 0) deno = 1; // both estimates vanish: the step is exact to rounding
-  return (absH * s5) / Math.sqrt(n * deno);
+  return (absH * m * s5) / Math.sqrt(n * deno);
 }
 
-/** dop853ErrorNorm with the terms divided by the largest first: no square overflows. */
-function dop853ErrorNormScaled(
+/** Σ (e5_i/sc_i/m)² and Σ (e3_i/sc_i/m)² into SUMS (divided twice: sc_i m may overflow). */
+function squaredSums(
   e5: Float64Array,
   e3: Float64Array,
   y0: Float64Array,
   y1: Float64Array,
-  absH: number,
   atol: number,
   rtol: number,
   n: number,
-): number {
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const sc = atol + rtol * Math.max(Math.abs(y0[i]), Math.abs(y1[i]));
-    m = Math.max(m, Math.abs(e5[i] / sc), Math.abs(e3[i] / sc));
-  }
-  // (an infinite term is an infinite error: the step is rejected as before)
-  if (!(m < Infinity)) return m;
+  m: number,
+): void {
   let s5 = 0;
   let s3 = 0;
   for (let i = 0; i < n; i++) {
@@ -93,7 +92,8 @@ function dop853ErrorNormScaled(
     s5 += q5 * q5;
     s3 += q3 * q3;
   }
-  // err = |h| m² s5 / sqrt(n m² (s5 + 0.01 s3)), with s5 > 0 since the unscaled one overflowed
-  // or s3 did (then s5 may be 0, and so is the error)
-  return (absH * m * s5) / Math.sqrt(n * (s5 + 0.01 * s3));
+  SUMS[0] = s5;
+  SUMS[1] = s3;
 }
+
+const SUMS = new Float64Array(2);
