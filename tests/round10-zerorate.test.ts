@@ -9,21 +9,17 @@
  * contact" (dopri5, dop853, radau5, rk4), e1 fired twice (rodas, n = 2) or lost (dop853 on
  * the time event, n = 0), all with exact answer n = 1 as on the analytic path.
  */
-import { describe, expect, it } from 'vitest';
-import { simulate, type MethodName } from '../src/index.js';
+import { describe, it } from 'vitest';
+import type { MethodName } from '../src/index.js';
+import { ALL_METHODS, expectZeroSet, type ZeroSetVariant } from './zero-set-cases.js';
 
-const METHODS: MethodName[] = ['auto', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'];
+const METHODS = ALL_METHODS;
 const TOLERANCES = [
   { name: 'default', opts: {} },
   { name: 'tight', opts: { rtol: 1e-12, atol: 1e-12 } },
 ];
 
-/** exact answers: n (an integer count, exact) and x at the end */
-interface Variant {
-  name: string;
-  model: string;
-  n: number;
-  x: number;
+interface Variant extends ZeroSetVariant {
   /** the methods and tolerances still wrong (it.fails): see the note at the variant */
   fails?: (method: MethodName, tol: string) => boolean;
 }
@@ -111,14 +107,8 @@ describe('a function set onto its zero where its rate is zero', () => {
     for (const tol of TOLERANCES)
       for (const method of METHODS) {
         const test = v.fails?.(method, tol.name) ? it.fails : it;
-        test(`${v.name}: ${method}, ${tol.name} tolerances: e1 once per zero`, () => {
-          const r = simulate(v.model, { method, eventsOnly: true, ...tol.opts });
-          expect(r.status, r.message ?? '').toBe('ok');
-          expect(r.final.n).toBe(v.n);
-          // (x from a polynomial or a decaying motion of size 1 over a range of 2 to 4: the
-          // steppers' error at these tolerances is below 1e-6; at the equilibrium x is the
-          // residue's motion, 1e-16)
-          expect(Math.abs(r.final.x - v.x)).toBeLessThan(1e-6);
-        });
+        // (at the equilibrium x is the residue's motion, 1e-16)
+        test(`${v.name}: ${method}, ${tol.name} tolerances: e1 once per zero`, () =>
+          expectZeroSet(v, method, tol.opts));
       }
 });

@@ -12,23 +12,12 @@
  * that are no sum of x's terms (`x := 1e-20`) are the controls: their value is off zero.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate, type MethodName } from '../src/index.js';
+import { simulate } from '../src/index.js';
+import { ALL_METHODS, expectZeroSet, FOUR_TOLERANCES, type ZeroSetVariant } from './zero-set-cases.js';
 
-const METHODS: MethodName[] = ['auto', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'];
-const TOLERANCES = [
-  { name: 'default', opts: {} },
-  { name: 'tight', opts: { rtol: 1e-12, atol: 1e-12 } },
-  { name: 'loose', opts: { rtol: 1e-4, atol: 1e-6 } },
-  { name: 'medium', opts: { rtol: 1e-8, atol: 1e-10 } },
-];
-
-interface Variant {
-  name: string;
-  model: string;
-  /** exact answers: the count n and x at the end */
-  n: number;
-  x: number;
-}
+const METHODS = ALL_METHODS;
+const TOLERANCES = FOUR_TOLERANCES;
+type Variant = ZeroSetVariant;
 
 /** x' = v, v' = a from (x0, v0); where v passes 0 (t = -v0/a), `action`; e1 watches x in `event` */
 const summed = (event: string, action: string, a: number, x0: number, v0: number, extra = '') =>
@@ -135,14 +124,7 @@ describe('a value an action sums onto its zero', () => {
   for (const v of variants)
     for (const tol of TOLERANCES)
       for (const method of METHODS)
-        it(`${v.name}: ${method}, ${tol.name} tolerances`, () => {
-          const r = simulate(v.model, { method, eventsOnly: true, ...tol.opts });
-          expect(r.status, r.message ?? '').toBe('ok');
-          expect(r.final.n).toBe(v.n);
-          // (x is a parabola, which every method integrates to rounding but for its error
-          // control's own steps: 1e-6 is far above either and far below any wrong branch)
-          expect(Math.abs(r.final.x - v.x)).toBeLessThan(1e-6);
-        });
+        it(`${v.name}: ${method}, ${tol.name} tolerances`, () => expectZeroSet(v, method, tol.opts));
 });
 
 /**
@@ -166,11 +148,6 @@ describe("a rate's residue at a non-dyadic instant", () => {
   for (const v of rateResidues)
     for (const method of METHODS) {
       const test = method === 'auto' ? it.fails : it;
-      test(`${v.name}: ${method}`, () => {
-        const r = simulate(v.model, { method, eventsOnly: true });
-        expect(r.status, r.message ?? '').toBe('ok');
-        expect(r.final.n).toBe(v.n);
-        expect(Math.abs(r.final.x - v.x)).toBeLessThan(1e-6);
-      });
+      test(`${v.name}: ${method}`, () => expectZeroSet(v, method));
     }
 });

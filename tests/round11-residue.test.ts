@@ -28,24 +28,12 @@
  *   dense output, written from the step's end, x₁ = -0.125, carried an ulp of it over the
  *   whole step and placed that crossing at the step's start: a false "persisting contact".
  */
-import { describe, expect, it } from 'vitest';
-import { simulate, type MethodName } from '../src/index.js';
+import { describe, it } from 'vitest';
+import { ALL_METHODS, expectZeroSet, FOUR_TOLERANCES, type ZeroSetVariant } from './zero-set-cases.js';
 
-const METHODS: MethodName[] = ['auto', 'dopri5', 'dop853', 'rodas', 'radau5', 'rk4'];
-const TOLERANCES = [
-  { name: 'default', opts: {} },
-  { name: 'tight', opts: { rtol: 1e-12, atol: 1e-12 } },
-  { name: 'loose', opts: { rtol: 1e-4, atol: 1e-6 } },
-  { name: 'medium', opts: { rtol: 1e-8, atol: 1e-10 } },
-];
-
-interface Variant {
-  name: string;
-  model: string;
-  /** exact answers: the count n and x at the end */
-  n: number;
-  x: number;
-}
+const METHODS = ALL_METHODS;
+const TOLERANCES = FOUR_TOLERANCES;
+type Variant = ZeroSetVariant;
 
 /** x' = v + w*delta(arg) with v' = a: the delta sets x onto its zero where v = 0 */
 const lifted = (event: string, xRate: string, vRate: number, x0: number, v0: number, extra = '') =>
@@ -189,14 +177,6 @@ describe('residues at an instant on the scale they belong to', () => {
       for (const v of variants)
         for (const tol of TOLERANCES)
           for (const method of METHODS)
-            it(`${v.name}: ${method}, ${tol.name} tolerances`, () => {
-              const r = simulate(v.model, { method, eventsOnly: true, ...tol.opts });
-              expect(r.status, r.message ?? '').toBe('ok');
-              expect(r.final.n).toBe(v.n);
-              // (x is a polynomial of degree 2 at most, which every method integrates to rounding
-              // but for the error control's own steps: 1e-6 is far above either, far below any
-              // wrong branch, which differs by the size of x)
-              expect(Math.abs(r.final.x - v.x)).toBeLessThan(1e-6);
-            });
+            it(`${v.name}: ${method}, ${tol.name} tolerances`, () => expectZeroSet(v, method, tol.opts));
     });
 });
