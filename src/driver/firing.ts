@@ -232,8 +232,8 @@ export class Firing {
   /**
    * Event e's own function k, located at this instant (e fired in its first round): where the
    * round's actions changed its rate and left it within its rounding and the location's
-   * residue of zero, its rate's
-   * band and the side its next order leaves for (rate-band.ts), for re-arming (arming.ts).
+   * residue of zero, its rate's band and the side its next order leaves for (rate-band.ts),
+   * for re-arming (arming.ts).
    */
   private ownRateBand(e: number, t: number, dtZero: number, tie: number, sw: Float64Array): void {
     const ws = this.ws,
