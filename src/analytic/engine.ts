@@ -789,6 +789,12 @@ export class AnalyticSimulator {
         hold = this.restBand[j];
       }
     }
+    // (judged at zero by the instant's event iteration: its rate within the rate's own band is
+    // zero, and the next order says where it goes; fire.ts, rateBand)
+    if (plan.degree >= 1 && this.firing.judged(plan.watch)) {
+      const D = plan.degree;
+      c[D + 2] = Math.max(c[D + 2], this.firing.rateBand[plan.watch]);
+    }
     // (the scale of "one instant": the tie tolerance's, whose floor is 1 near t = 0 on a unit range)
     pr.timeScale = Math.max(Math.abs(t), this.dueAt.floor);
     // (at an instant at t0, one that did not fire there is at the run's start: at rest at its

@@ -81,6 +81,20 @@ export class AnalyticFiring {
   readonly sentValue: Float64Array;
   readonly sentBound: Float64Array;
   readonly sentApproach: Int8Array;
+  /**
+   * Per watched function that the last instant's event iteration judged (judged(k)): its
+   * rate's own band there (0 where it was left off zero). The instant is known to the tie
+   * tolerance of t, and the rate only to its motion over that: |R'| times it, R' the rate's
+   * rate (as on the steppers, driver/rate-band.ts). x := 0 where v = 3.9 - 3t falls through 0
+   * at t = 1.3 leaves x' = v = -4.4e-16, the location's residue: taken for motion, x set
+   * onto its zero from below at rest was judged heading down, not crossed (n = 0, status ok),
+   * or, at +1.1e-16, heading up and back across at once (a false "persisting contact").
+   */
+  readonly rateBand: Float64Array;
+  /** per entry of `moved`: |R'| before the round's actions (rateOfRate) */
+  private readonly accelBefore: Float64Array;
+  /** the coefficients of one function (rateOfRate), grown to the highest degree asked for */
+  private taylor = new Float64Array(8);
 
   constructor(
     private readonly ws: Workspace,
@@ -101,6 +115,8 @@ export class AnalyticFiring {
     this.sentValue = new Float64Array(n);
     this.sentBound = new Float64Array(n);
     this.sentApproach = new Int8Array(n);
+    this.rateBand = new Float64Array(Math.max(1, ws.nWatch));
+    this.accelBefore = new Float64Array(Math.max(1, ws.nWatch));
   }
 
   /** the outcome of the last instant (one object, reused: the caller reads it at once) */
@@ -329,6 +345,7 @@ export class AnalyticFiring {
         this.movedBefore[4 * n + 1] = this.point.rate;
         this.movedBefore[4 * n + 2] = this.point.gBound;
         this.movedBefore[4 * n + 3] = this.point.rateBound;
+        this.accelBefore[n] = this.rateOfRate(k, t);
         n++;
       }
     }
@@ -348,6 +365,7 @@ export class AnalyticFiring {
       before.rate = mb[4 * i + 1];
       before.gBound = mb[4 * i + 2];
       before.rateBound = mb[4 * i + 3];
+      this.rateBand[k] = 0;
       const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
       // (a value an action summed onto its zero: on the scale of the terms it summed)
       after.gBound += this.actionResidue.of(k, t, ws.y, ws.d, ws.sw);
@@ -367,6 +385,12 @@ export class AnalyticFiring {
       if (firedHere && Math.abs(before.g) <= 4 * before.gBound + Math.abs(before.rate) * dt) before.g = 0;
       // (and stays it while no action changes the value, whatever the rate does)
       this.residues.zeroOut(k, before, after);
+      // (left near its zero: its rate within the rate's own band is zero, see rateBand)
+      let band = 0;
+      if (Math.abs(after.g) <= 4 * after.gBound + Math.abs(before.rate) * dt)
+        band = Math.max(this.accelBefore[i], this.rateOfRate(k, t)) * dt;
+      before.rateBand = after.rateBand = band;
+      this.rateBand[k] = band;
       const verdict = judgeAcross(m.events[e].direction ?? 'crosses', 1, before, after, firedHere, dt, dt);
       if (verdict !== OPEN) this.judgedSet.add(k);
       if (verdict === NOT_CROSSED && leftOnZero(before, after, firedHere, dt, dt)) this.onZeroSet.add(k);
@@ -381,10 +405,27 @@ export class AnalyticFiring {
         this.sentBound[e] = after.gBound + (firedHere ? Math.abs(before.rate) * dt : 0);
         // (at rest after the round, it arrived by the jump: from the side it stood on before,
         // a ball lowered onto the floor by a reset, which its impact then leaves at rest)
-        this.sentApproach[e] = Math.abs(after.rate) > after.rateBound ? Math.sign(after.rate) : -sideBefore(before);
+        this.sentApproach[e] = Math.abs(after.rate) > after.rateBound + band ? Math.sign(after.rate) : -sideBefore(before);
       }
     }
     return next;
+  }
+
+  /**
+   * |R'|, the rate of watched function k's rate along the flow at the instant (its groups
+   * there): twice its Taylor coefficient of order 2; 0 for a function of lower degree.
+   */
+  private rateOfRate(k: number, t: number): number {
+    const w = this.ws.model.watchInfo[k];
+    if (w.kind !== 'event') return 0;
+    const plan = this.plans[w.event];
+    if (plan.coefficients === null || plan.degree < 2) return 0;
+    if (this.taylor.length < 2 * (plan.degree + 1)) this.taylor = new Float64Array(2 * (plan.degree + 1));
+    const ws = this.ws;
+    plan.coefficients(t, ws.y, ws.p, ws.d, this.taylor);
+    const r = 2 * Math.abs(this.taylor[2]);
+    // (beyond double range it measures nothing: no band, as on the steppers)
+    return Number.isFinite(r) ? r : 0;
   }
 
   /**
