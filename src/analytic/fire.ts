@@ -405,7 +405,8 @@ export class AnalyticFiring {
         this.sentBound[e] = after.gBound + (firedHere ? Math.abs(before.rate) * dt : 0);
         // (at rest after the round, it arrived by the jump: from the side it stood on before,
         // a ball lowered onto the floor by a reset, which its impact then leaves at rest)
-        this.sentApproach[e] = Math.abs(after.rate) > after.rateBound + band ? Math.sign(after.rate) : -sideBefore(before);
+        this.sentApproach[e] =
+          Math.abs(after.rate) > after.rateBound + band ? Math.sign(after.rate) : -sideBefore(before);
       }
     }
     return next;
