@@ -262,7 +262,7 @@ export class AnalyticSimulator {
       ? new ClosedFormDense(m, structureOf(sys), this.plans, ws, budget, t0, () => result.final[sys.independent])
       : null;
     if (this.dense) result.sol = denseSolution(m, this.dense);
-    this.dueAt.floor = this.firing.tieFloor = tieFloor(t0, tEnd);
+    this.dueAt.floor = this.firing.tieFloor = this.zeno.floor = tieFloor(t0, tEnd);
     this.firing.rows = keep;
     this.firing.lastInstant = NaN;
     this.firing.withValues = settings.eventValues;

@@ -170,7 +170,7 @@ export class Simulator {
     this.firstStep = settings.firstStep;
     this.firing.rows = keep;
     this.firing.withValues = settings.eventValues;
-    this.firing.tieFloor = this.crossings.arming.tieFloor = tieFloor(t0, tEnd);
+    this.firing.tieFloor = this.crossings.arming.tieFloor = this.zeno.floor = tieFloor(t0, tEnd);
     this.firing.rtol = rtol;
     this.firing.atol = atol;
     this.crossings.rtol = rtol;

@@ -42,6 +42,11 @@ export class ZenoWatch {
     this.limitLo = new Float64Array(events);
     this.limitAt = new Int32Array(events).fill(-1);
   }
+  /**
+   * The run's floor of the tie tolerance (time-tie.ts, tieFloor): the scale below which t is
+   * resolved no finer near t = 0, as instants are.
+   */
+  floor = 1;
   reset(): void {
     this.seen.fill(0);
     this.limitAt.fill(-1);
@@ -98,10 +103,15 @@ export class ZenoWatch {
     const t = hi + lo;
     const last = gap[slot],
       before = gap[base + ((count - 1) % W)];
-    // the resolution of t on the problem's own scale: one ulp of t itself, not of 1 (a ball
-    // dropped from 1e-300 bounces 1e-150 apart: EVENTS.md, 1); times are two doubles (hi + lo),
-    // so gaps down to that are measured (at t = 0 exactly, the smallest double)
-    const resolution = Number.EPSILON * Math.abs(t) || Number.MIN_VALUE;
+    // the resolution of t, as instants have it (time-tie.ts): one ulp of t, and near t = 0 of
+    // the run's floor (1, or the range's span where that is shorter: a ball dropped from
+    // 1e-300 on a range of 1e-149 bounces 1e-150 apart, EVENTS.md, 1); times are two doubles
+    // (hi + lo), so gaps down to that are measured. One ulp of t alone, near t = 0 on [0, 1]
+    // (a ball dropped from 1e-12 comes to rest at 1.3e-5), waited for gaps of 1e-19, far
+    // below the 8.9e-16 that make one instant there: the flights became one instant first,
+    // a "persisting contact" on the analytic path, and on the steppers a ball whose bounce
+    // resets x := 0 fell through the floor with status ok.
+    const resolution = Number.EPSILON * Math.max(this.floor, Math.abs(t)) || Number.MIN_VALUE;
     // Events closer than 4 ulps of t, the instants' own resolution (time-tie.ts, and the docs:
     // two such are one instant): stop rather than crawl. Gaps that shrink are an accumulation
     // at the resolution of t; gaps that do not (a cascade at a fixed pace) are no
