@@ -52,15 +52,21 @@ export class ContactLifecycle {
   /**
    * The watched function of the first fired event whose impact sends its function on across
    * (the rate changed, yet points to the side it fired into): it fired on an approach the
-   * arithmetic could not see, a contact; or -1. rFire: the rates before the actions.
+   * arithmetic could not see, a contact; or -1. rFire: the rates before the actions;
+   * `located`: the events found at their zero at this instant. One that event iteration fired
+   * (another event's action set its function onto zero) arrived by that jump, from the side it
+   * stood on: an approach seen, whatever its rate. `x falls do n := n + 1` under x' = v - n,
+   * set onto zero at rest from above by `at 0.5 do x := 0`, goes on down at the rate -1 its
+   * own action gave it (n = 1, x(1) = -0.625); taken for an unseen approach, every stepper
+   * failed with a "persisting contact" there.
    */
-  unseenApproach(fired: readonly number[], rFire: Float64Array): number {
+  unseenApproach(fired: readonly number[], rFire: Float64Array, located: readonly number[]): number {
     const ws = this.ws,
       m = ws.model,
       arming = this.crossings.arming;
     for (const e of fired) {
       const w = m.events[e].watchIndex;
-      if (w < 0 || !arming.isHeld(w) || !arming.leavesAcross(w)) continue;
+      if (w < 0 || !located.includes(e) || !arming.isHeld(w) || !arming.leavesAcross(w)) continue;
       if (!(Math.abs(ws.rPrev[w] - rFire[w]) > 4 * ws.rBound[w])) continue;
       // It came in across its zero at a rate well above rounding: the approach was seen, and
       // an action that lets it through (a brake y := 0.8 y at x = 0) is no contact.

@@ -677,7 +677,7 @@ export class Simulator {
       }
       if (this.zenoContinue && locate === 'exact') this.contacts.noteDirections(outcome.fired, this.rFire);
       // an impact that sends its function on across fired on an approach the arithmetic could not see
-      const unseen = locate === 'exact' ? this.contacts.unseenApproach(outcome.fired, this.rFire) : -1;
+      const unseen = locate === 'exact' ? this.contacts.unseenApproach(outcome.fired, this.rFire, fired) : -1;
       if (unseen >= 0 && !(this.zenoContinue && this.contacts.hold(rs, unseen, at)))
         return this.failContact(rs, unseen, at);
     }
