@@ -182,7 +182,7 @@ export class Arming {
       const moves = m.events[k].moves.includes(w);
       const g = ws.gPrev[w],
         g0 = gFire[w];
-      const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tieTolerance(at, this.tieFloor));
+      const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + this.tieOf(w, at));
       const set = moves && g !== g0 && !residueKept(g, g0, band);
       const rateBand = rateBandFire?.[w] ?? 0,
         nextSide = nextSideFire?.[w] ?? 0;
@@ -297,7 +297,7 @@ export class Arming {
     // is 0: x = 1 - t at `at 1` is 2.2e-16, and `x := 0` there leaves it at the zero it fired
     // at, not moved away; armed there, the first step found x at 0 heading across, a false
     // "precision ran out")
-    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * Math.max(dtZero, tieTolerance(at, this.tieFloor)) : 0);
+    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * Math.max(dtZero, this.tieOf(w, at)) : 0);
     // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
     // rounding where flights are lower than it); what counts is whether the action moved it.
     // (`set`: its own action assigned a value it reads and changed it, if only by less than
@@ -327,7 +327,7 @@ export class Arming {
       // excursion of the residue's, at most the band times the span of t. Taken for motion,
       // x := 0 where x' = v falls through 0 went on across at once on v = +2e-16 and back:
       // a false "persisting contact", or e1 fired twice.)
-      const span = dtZero + tieTolerance(at, this.tieFloor);
+      const span = dtZero + this.tieOf(w, at);
       const inBand = rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand;
       this.restsInBand[w] = inBand ? 1 : 0;
       this.held[w] = 1;
@@ -406,9 +406,10 @@ export class Arming {
     ws.rBound[w] = m.rateBoundOne[w](at, ws.y, ws.p, ws.d, ws.sw);
     const g = ws.gPrev[w],
       rate = ws.rPrev[w];
-    const span = dtZero + tieTolerance(at, this.tieFloor);
+    const tie = this.tieOf(w, at);
+    const span = dtZero + tie;
     if (!(rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand)) return;
-    const zero = 4 * ws.gBound[w] + Math.abs(rate) * Math.max(dtZero, tieTolerance(at, this.tieFloor));
+    const zero = 4 * ws.gBound[w] + Math.abs(rate) * Math.max(dtZero, tie);
     if (!(Math.abs(g) <= zero)) return;
     this.startRest[w] = 0;
     this.crossedTo[w] = 0;
@@ -444,6 +445,27 @@ export class Arming {
     const g = ws.gPrev[w];
     const dg = atolThrough(ws, w, at, y, g, atol);
     return Math.abs(g) <= dg ? 2 * dg : 0;
+  }
+
+  /**
+   * The rounding of t that function w sees at the instant `at` (ws.y there): the run's tie of t
+   * there (time-tie.ts) where w reads t itself, its value moving when t alone moves by that
+   * tie; else the tie of the stepper's own clock, which counts from the instant (the time
+   * origin stands there exactly, in two doubles). A function of the states only is evaluated
+   * on a state the stepper located on that clock, and the rounding of the absolute t does not
+   * enter it: its rate times 4 ulps of t made the zero x2 - 0.5 was held at after `rises` 4.4
+   * wide at t = 1e8 (a rate of 5e7), wider than its whole swing, so that a reset to -0.2 by a
+   * tick 1e-6 later was "still at zero" and the crossing back up lost (n = 11 for 20, ok).
+   */
+  private tieOf(w: number, at: number): number {
+    const tie = tieTolerance(at, this.tieFloor);
+    if (!(at === at)) return tie;
+    const ws = this.ws,
+      m = ws.model;
+    const g = m.watchOne[w](at, ws.y, ws.p, ws.d, ws.sw);
+    const moved =
+      m.watchOne[w](at + tie, ws.y, ws.p, ws.d, ws.sw) !== g || m.watchOne[w](at - tie, ws.y, ws.p, ws.d, ws.sw) !== g;
+    return moved ? tie : tieTolerance(0, this.tieFloor);
   }
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */

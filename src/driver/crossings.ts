@@ -1069,7 +1069,7 @@ export class Crossings implements SampledFunction {
    * and whether the flow turned them since their events fired (an action may have moved
    * them anywhere; the fired events' own are armed again after this, arming.ts).
    */
-  afterActions(fired: readonly number[]): void {
+  afterActions(fired: readonly number[], at: number): void {
     const ws = this.ws,
       m = ws.model,
       unturned = this.arming.unturned;
@@ -1081,7 +1081,17 @@ export class Crossings implements SampledFunction {
         // (a function held heading on across stays so while the actions leave its rate
         // heading that way: z - 2, held with its location's residue at a rate of -2, which a
         // later instant made -2.5, counted the residue's sign change as a new crossing)
-        if (unturned[k] !== 0 && Math.sign(ws.dir * ws.rPrev[k]) === -unturned[k]) continue;
+        // Unless the actions put it back on the side it fired from, beyond what the run's
+        // tolerance and its location's residue vouch for (ws.gPrev holds it after them): then
+        // it has come back, by an action, and its next crossing is one. Left unturned, it was a
+        // candidate again only near its zero, where no step showed the way back (x2 := 0 by a
+        // tick every 1e8 under x2' = -1e8 (x2 - 1), whose `x2 - 0.5 rises` the steps after the
+        // tick, far shorter than its way up, found twice in ten, status ok): settleUnturned's
+        // test, which those steps never reached.
+        const from = unturned[k],
+          g = from * ws.gPrev[k];
+        const back = g > this.arming.lastHeldBand(k) && g > functionTolerance(ws, k, at, ws.y, this.rtol, this.atol);
+        if (from !== 0 && Math.sign(ws.dir * ws.rPrev[k]) === -from && !back) continue;
         unturned[k] = 0;
       }
     }

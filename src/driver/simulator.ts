@@ -641,7 +641,7 @@ export class Simulator {
     this.restartAtOrigin(stepper, proposal !== 0 ? proposal : this.firstStep);
     this.refreshWatch(at, ws.y, ws.d);
     if (nw > 0) {
-      this.crossings.afterActions(outcome.fired);
+      this.crossings.afterActions(outcome.fired, at);
       const exact = locate === 'exact';
       const { gFire, rFire, termBound } = this,
         { sideFire, rateBandFire, nextSideFire } = this.firing;

@@ -1,0 +1,79 @@
+/**
+ * Round 12, long stiff ranges: stiff models over ranges to 1e9 and beyond, with time events
+ * and state events, each against its exact answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+
+describe('a fast recovery after each reset of a tick every 1e8, on [0, 1e9]', () => {
+  // x1 = 1 for ever (x1' = 1 - x1 from 1: exactly 1 in doubles), and x2' = -1e8 (x2 - x1) is
+  // set to 0 by a tick at k 1e8, k = 0..10: after each, x2 = 1 - exp(-1e8 s), which crosses
+  // 0.5 at s = ln 2 / 1e8 = 6.931471805599453e-9. Exactly: `half` fires ten times (after the
+  // ticks at 0 to 9e8; the tick at 1e9 ends the range), at k 1e8 + ln 2 / 1e8, which rounds to
+  // k 1e8 for k >= 1 (half an ulp of 1e8 is 7.45e-9). The steppers lose them after the second
+  // or third: n = 2 (radau5, auto) or 3 (rodas), status ok. `half` fired from below and went
+  // on up (no action turned it), so it was kept "unturned" (only the flow turning it back may
+  // cross it again), and the tick's action x2 := 0, which put it back below its zero, left it
+  // so: the steps after a tick are far shorter than the time its rate takes to bring it near
+  // zero, so it was no candidate in them (its value far from zero) until it was near zero,
+  // where the step no longer showed it had come back.
+  const model = `independent t from 0 to 1e9
+discrete n = 0, nt = 0
+event reset every 1e8 do x2 := 0; nt := nt + 1 end
+event half when x2 - 0.5*x1 rises do n := n + 1 end
+x1' = 1 - x1
+x2' = -1e8*(x2 - x1)
+x1(0) = 1; x2(0) = 0`;
+  const s = Math.LN2 / 1e8;
+  it.each([
+    ['radau5', 1e-10],
+    ['rodas', 1e-10],
+    ['auto', 1e-10],
+    ['auto', 1e-6],
+    ['rodas', 1e-6],
+  ] as const)('%s at rtol %s: ten crossings, each ln 2 / 1e8 after its tick', (method, rtol) => {
+    const r = simulate(model, { method, rtol, atol: rtol * 1e-4, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(10);
+    expect(r.final.nt).toBe(11);
+    const half = r.events.filter((e) => e.name === 'half').map((e) => e.t);
+    expect(half.length).toBe(10);
+    // the first to rtol of s (the crossing is located on a solution known to rtol); the others
+    // to the rounding of t there (an ulp of k 1e8 is at most 1.2e-7)
+    expect(Math.abs(half[0] - s)).toBeLessThan(10 * rtol * s + 1e-24);
+    for (let k = 1; k < 10; k++) expect(Math.abs(half[k] - (k * 1e8 + s))).toBeLessThanOrEqual(1.2e-7);
+  });
+});
+
+describe('the same fast recovery, set back near its zero 1e-6 after each crossing', () => {
+  // As above, with a second tick 1e-6 after each reset setting x2 := 0.3: x2 = 1 - 0.7 exp(-1e8 s)
+  // crosses 0.5 again at s = ln 1.4 / 1e8 = 3.3647223662121e-9 after it. Exactly: n = 20 (two
+  // in each of the ten periods), nt = 11, nu = 10 (the tenth part tick, 1e9 + 1e-6, is past the
+  // range and beyond its tie, 4.8e-7). The steppers gave n = 11 (1e-6) or 13 to 17 (1e-5),
+  // status ok: `half`, fired at a rate of 5e7, was held at a zero whose width was that rate
+  // times 4 ulps of t (4.4 at t = 1e8, 89 at 9e8), so x2 - 0.5 = -0.2 after the second tick was
+  // "still at zero" and its way back up no crossing. It reads the states only, located on the
+  // stepper's clock from the last instant: the rounding of the absolute t is not its.
+  const model = `independent t from 0 to 1e9
+discrete n = 0, nt = 0, nu = 0
+event reset every 1e8 do x2 := 0; nt := nt + 1 end
+event part every 1e8 from 1e-6 do x2 := 0.3*x1; nu := nu + 1 end
+event half when x2 - 0.5*x1 rises do n := n + 1 end
+x1' = 1 - x1
+x2' = -1e8*(x2 - x1)
+x1(0) = 1; x2(0) = 0`;
+  const s1 = Math.LN2 / 1e8,
+    s2 = Math.log(1.4) / 1e8;
+  it.each(['radau5', 'rodas', 'auto'] as const)('%s at rtol 1e-10: twenty crossings, at their times', (method) => {
+    const r = simulate(model, { method, rtol: 1e-10, atol: 1e-14, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect([r.final.n, r.final.nt, r.final.nu]).toEqual([20, 11, 10]);
+    const half = r.events.filter((e) => e.name === 'half').map((e) => e.t);
+    // (each to the rounding of t there, at most 1.2e-7 below 1e9; the first two to rtol)
+    for (let k = 0; k < 10; k++) {
+      const tol = k === 0 ? 1e-15 : 1.2e-7;
+      expect(Math.abs(half[2 * k] - (k * 1e8 + s1))).toBeLessThanOrEqual(tol);
+      expect(Math.abs(half[2 * k + 1] - (k * 1e8 + 1e-6 + s2))).toBeLessThanOrEqual(tol);
+    }
+  });
+});
