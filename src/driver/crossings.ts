@@ -1088,13 +1088,21 @@ export class Crossings implements SampledFunction {
         // tick every 1e8 under x2' = -1e8 (x2 - 1), whose `x2 - 0.5 rises` the steps after the
         // tick, far shorter than its way up, found twice in ten, status ok): settleUnturned's
         // test, which those steps never reached.
-        const from = unturned[k],
-          g = from * ws.gPrev[k];
-        const back = g > this.arming.lastHeldBand(k) && g > functionTolerance(ws, k, at, ws.y, this.rtol, this.atol);
-        if (from !== 0 && Math.sign(ws.dir * ws.rPrev[k]) === -from && !back) continue;
+        const from = unturned[k];
+        if (from !== 0 && Math.sign(ws.dir * ws.rPrev[k]) === -from && !this.backTo(k, from, at)) continue;
         unturned[k] = 0;
       }
     }
+  }
+
+  /**
+   * Whether function k stands on side `from` at the instant `at` (ws.y, ws.gPrev there) beyond
+   * its location's residue and the run's tolerance on it (as settleUnturned's values the error
+   * control vouches for).
+   */
+  private backTo(k: number, from: number, at: number): boolean {
+    const g = from * this.ws.gPrev[k];
+    return g > this.arming.lastHeldBand(k) && g > functionTolerance(this.ws, k, at, this.ws.y, this.rtol, this.atol);
   }
 
   /** Whether event e does not commute with one fired at the instant: one writes what the other reads. */
