@@ -77,3 +77,32 @@ x1(0) = 1; x2(0) = 0`;
     }
   });
 });
+
+describe('rows and sol(t) just after a stiff kick at t = 1e6', () => {
+  // y' = -1e5 y + delta(t - 1e6), y(0) = 1: y is 0 to rounding by t = 1e6, kicked to 1 there,
+  // then y = exp(-1e5 (t - 1e6)); at the doubles nearest 1000000.000001 and 1000000.00001 (their
+  // offsets from 1e6 are 1.00000761449337e-6 and 9.99995972961187e-6 exactly), by mpmath:
+  // 0.9048367290483698 and 0.3678809226392133. `half` falls at 1e6 + ln 2 / 1e5. The rows at
+  // outputTimes and sol(t) came out 1.8e-6 to 5.5e-6 off at rtol 1e-10 (auto 0.904833434608,
+  // radau5 0.367882485583): each step was mapped from its start rounded to a double (an ulp
+  // of 1e6 is 1.16e-10), with steps of 1e-8 to 1e-7 there.
+  const model = `independent t from 0 to 2e6
+discrete n = 0
+event half when y - 0.5 falls do n := n + 1 end
+y' = -1e5*y + delta(t - 1e6)
+y(0) = 1`;
+  const times = [1000000.000001, 1000000.00001];
+  const exact = [0.9048367290483698, 0.3678809226392133];
+  it.each(['auto', 'rodas', 'radau5'] as const)('%s at rtol 1e-10: to 1e-9 of y', (method) => {
+    const r = simulate(model, { method, rtol: 1e-10, atol: 1e-14, outputTimes: times, dense: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(2);
+    const rows = r.rows.filter((row) => times.includes(row[0]));
+    expect(rows.map((row) => row[0])).toEqual(times);
+    // (rtol 1e-10 on a decay over a few hundred steps: 1e-9 relative is ample, and 1e-6 was seen)
+    rows.forEach((row, i) => expect(Math.abs(row[1] / exact[i] - 1)).toBeLessThan(1e-9));
+    times.forEach((t, i) => expect(Math.abs(r.sol!(t).y / exact[i] - 1)).toBeLessThan(1e-9));
+    const half = r.events.filter((e) => e.name === 'half');
+    expect(Math.abs(half[1].t - (1e6 + Math.LN2 / 1e5))).toBeLessThanOrEqual(1.2e-10);
+  });
+});

@@ -188,13 +188,20 @@ export class Recorder {
     if (!this.keep || this.eventsOnly || (this.outputStep === 0 && this.times === null)) return;
     const ws = this.ws,
       dir = ws.dir;
+    const lo = Math.min(tau0, tau1),
+      hi = Math.max(tau0, tau1);
     while (!this.overflow) {
       const tg = this.gridPoint(this.gridNext);
       // (the end's row is written as the end's, NaN: no grid point left)
       if (!(dir * (tg - tAbs) <= 0) || dir * (tg - this.tEnd) >= 0) return;
       this.gridNext++;
       if (dir * (tg - tPrevAbs) <= 0) continue;
-      stepper.interpolate(tg === tAbs ? tau1 : tau0 + (tg - tPrevAbs), ws.yTmp);
+      // (the stepper's t of the grid point from the time origin's two doubles: tPrevAbs is the
+      // step's start rounded to a double, off by up to half an ulp of t, which at t = 1e6 is
+      // 5.8e-11, a thousandth of a step of 1e-7 after a stiff kick: y = exp(-1e5 (t - 1e6)) came
+      // out 4e-6 off at rtol 1e-10. Kept inside the step against the origin's own rounding.)
+      const tau = tg === tAbs ? tau1 : Math.min(Math.max(ws.origin.local(tg), lo), hi);
+      stepper.interpolate(tau, ws.yTmp);
       // (left limits: a grid row at an instant's time comes before its events)
       ws.model.outputsAtInstant(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out, dir);
       this.push(tg, this.out, false);
