@@ -106,3 +106,33 @@ y(0) = 1`;
     expect(Math.abs(half[1].t - (1e6 + Math.LN2 / 1e5))).toBeLessThanOrEqual(1.2e-10);
   });
 });
+
+describe('Van der Pol, mu = 1e6, over ten and a half periods at rtol 1e-10', () => {
+  // y crosses zero once per half period, (3 - 2 ln 2) mu / 2 + O(mu^(-1/3)) = 806852.85: 21
+  // times on [0, 1.7e7] (the 22nd would be at 1.775e7). SciPy's Radau at rtol 1e-10 gives the
+  // first three at 806852.8428472233, 1613705.6973832687 and 2420558.5519191734 and then stops
+  // ("required step size is less than spacing between numbers", at t = 2.5e6). By the symmetry
+  // (y, z) -> (-y, -z) every half period on the cycle is the same. radau5 and auto (radau5 at
+  // this rtol) failed at t = 1.533e7 with "the step size keeps falling, below the rounding of t"
+  // (steps of 4.9e-9 through the fast transition, 2.6 ulps of t there): the step guard judged
+  // the step size against the absolute t, which the stepper, counting from its time origin in
+  // two doubles, does not round to. (rodas finished: its steps there are longer.)
+  const model = `independent t from 0 to 1.7e7
+parameter mu = 1e6
+discrete n = 0
+event zc when y crosses do n := n + 1 end
+y' = z
+z' = mu*(1 - y^2)*z - y
+y(0) = 2; z(0) = 0`;
+  const scipy = [806852.8428472233, 1613705.6973832687, 2420558.5519191734];
+  it.each(['radau5', 'auto', 'rodas'] as const)('%s: 21 crossings, half a period apart', (method) => {
+    const r = simulate(model, { method, rtol: 1e-10, atol: 1e-12, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.final.n).toBe(21);
+    const t = r.events.map((e) => e.t);
+    // (SciPy and deltastep at rtol 1e-10 agree to 6e-11 of t; 1e-9 is the bar)
+    scipy.forEach((ts, i) => expect(Math.abs(t[i] / ts - 1)).toBeLessThan(1e-9));
+    const half = t[1] - t[0];
+    for (let i = 2; i < t.length; i++) expect(Math.abs((t[i] - t[i - 1]) / half - 1)).toBeLessThan(1e-9);
+  });
+});
