@@ -784,7 +784,8 @@ export class Crossings implements SampledFunction {
     const right = this.sampleRight[k],
       dir = Math.sign(b - a);
     // from twice the time its rate takes to cross its residue, doubling, within the bracket
-    for (let d = (2 * Math.abs(g0)) / rate; ; d *= 2) {
+    // (d > 0 fails for a residue whose time to cross underflows: then there is no room before it)
+    for (let d = (2 * Math.abs(g0)) / rate; d > 0; d *= 2) {
       const s = a + dir * d;
       if (!(dir * (right - s) > 0)) return;
       const g = this.gAt(s);
