@@ -35,9 +35,35 @@ export function residueKept(after: number, before: number, band: number): boolea
   return Math.abs(after) <= RESIDUE_GAIN * Math.abs(before) && Math.abs(after) <= band && Math.abs(before) <= band;
 }
 
+/** What a fired function's instant left for re-arming it (Arming.rearm). */
+interface FiredFunction {
+  /** its value and rate before the actions, and the side it came from */
+  gPre: number;
+  ratePre: number;
+  signPre: number;
+  /** its own action assigned a value it reads and changed it (a reset) */
+  set: boolean;
+  /** its own actions assign what it reads */
+  moves: boolean;
+  /** the band its rate is zero in (rate-band.ts: 0, only its rounding) */
+  rateBand: number;
+  /** the side its next order sends it to from its zero (0: none known) */
+  nextSide: number;
+}
+
 export class Arming {
   /** the run's floor of the tie tolerance (time-tie.ts, tieFloor) */
   tieFloor = 1;
+  /** afterInstant's record of one fired function, reused */
+  private readonly fired: FiredFunction = {
+    gPre: 0,
+    ratePre: 0,
+    signPre: 0,
+    set: false,
+    moves: false,
+    rateBand: 0,
+    nextSide: 0,
+  };
   /** per function: held at zero after firing (see the header) */
   readonly held: Uint8Array;
   /** per function held: the scale of its zero, and its rate (how fast it leaves) */
@@ -186,20 +212,17 @@ export class Arming {
       const set = moves && g !== g0 && !residueKept(g, g0, band);
       const rateBand = rateBandFire?.[w] ?? 0,
         nextSide = nextSideFire?.[w] ?? 0;
-      if (exact)
-        this.rearm(
-          w,
-          gFire[w],
-          rFire[w],
-          sideFire[w] || Math.sign(gFire[w]),
-          dtZero,
-          set,
-          moves,
-          at,
-          rateBand,
-          nextSide,
-        );
-      else this.arm(w);
+      if (exact) {
+        const f = this.fired;
+        f.gPre = gFire[w];
+        f.ratePre = rFire[w];
+        f.signPre = sideFire[w] || Math.sign(gFire[w]);
+        f.set = set;
+        f.moves = moves;
+        f.rateBand = rateBand;
+        f.nextSide = nextSide;
+        this.rearm(w, at, dtZero, f);
+      } else this.arm(w);
     }
   }
 
@@ -249,24 +272,16 @@ export class Arming {
   }
 
   /**
-   * Arms watched function w again after its event fired at an exactly located instant
-   * (EVENTS.md, 2). ws.gPrev/rPrev hold its values after the actions, ws.gBound/rBound their
-   * rounding; `ratePre` is its rate before the actions, `signPre` the
-   * side it came from, and `dtZero` the width of the location's bracket in time; `rateBand`
-   * the band its rate is zero in (rate-band.ts: 0, only its rounding) and `nextSide` the side
-   * its next order sends it to from there (0: none known).
+   * Arms watched function w again after its event fired at the exactly located instant `at`
+   * (EVENTS.md, 2), where `dtZero` is the width of the location's bracket in time. ws.gPrev/
+   * rPrev hold its values after the actions, ws.gBound/rBound their rounding; `fired` what
+   * its firing left (FiredFunction).
    */
-  rearm(
+  private rearm(
     w: number,
-    gPre: number,
-    ratePre: number,
-    signPre: number,
+    at: number,
     dtZero: number,
-    set = false,
-    moves = false,
-    at = NaN,
-    rateBand = 0,
-    nextSide = 0,
+    { gPre, ratePre, signPre, set, moves, rateBand, nextSide }: FiredFunction,
   ): void {
     const ws = this.ws;
     this.unturned[w] = 0;
