@@ -123,6 +123,17 @@ export class AnalyticSimulator {
   refusal: string | null = null;
   /** the last run stopped where its linear scan turned too stiff (resumeAt): the stepper can take the whole run */
   stepperNeeded = false;
+  /**
+   * Set by the caller before a run whose rows reach a sink (analytic/simulator.ts): a scan
+   * that turns stiff then ends the run without a failure row, at {@link handOverAt} after
+   * {@link handOverEvents} ledger entries, so that the stepper can go on from there into the
+   * same sink.
+   */
+  handsOver = false;
+  /** where the last run stopped for the stepper (stepperNeeded): every row up to it was written */
+  handOverAt = NaN;
+  /** the ledger entries the last run wrote before it stopped for the stepper */
+  handOverEvents = 0;
   /** the compiled rounding bounds of the watched functions (valueBound), fetched at their first use */
   private boundOne: CompiledModel['boundOne'] | null = null;
   /** the run's dense solution (dense: true), logged at its instants */
@@ -221,6 +232,8 @@ export class AnalyticSimulator {
     const { t0, tEnd, modelStart } = resolveRange(m, p, options);
     this.refusal = rangeRefusal(m, p, ws.d, t0, tEnd);
     this.stepperNeeded = false;
+    this.handOverAt = NaN;
+    this.handOverEvents = 0;
     if (this.refusal !== null) return null;
     ws.p = p;
     ws.dir = 1;
@@ -905,11 +918,16 @@ export class AnalyticSimulator {
     if (stiff !== null) {
       this.stepperNeeded = true;
       const sys = this.model.system;
-      return this.failAt(
-        run,
-        `from ${sys.independent} = ${hi + lo}, ${stiff}, which the analytic path cannot scan in reasonable time: a stiff stepper integrates it (method rodas or radau5; auto takes it where nothing was streamed yet)`,
-        hi + lo,
-      );
+      const message = `from ${sys.independent} = ${hi + lo}, ${stiff}, which the analytic path cannot scan in reasonable time: a stiff stepper integrates it (method rodas or radau5, or auto)`;
+      if (this.handsOver) {
+        // (no row at the hand-over: the rows and ledger up to it stand, the stepper writes the rest)
+        this.handOverAt = hi + lo;
+        this.handOverEvents = run.eventCount;
+        run.result.status = 'failed';
+        run.result.message = message;
+        return true;
+      }
+      return this.failAt(run, message, hi + lo);
     }
     if (++run.instants > run.s.maxSteps)
       return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, hi + lo), hi + lo);

@@ -18,7 +18,13 @@ import { requireCompiled } from '../codegen/stages.js';
 import { asMap, checkRangeLength, resolveSettings } from '../driver/settings.js';
 import { Simulator as StepperSimulator } from '../driver/simulator.js';
 import { enterRun, leaveRun } from '../driver/workspace.js';
-import { DISCARD_SINK, SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/types.js';
+import {
+  DISCARD_SINK,
+  SimulationInputError,
+  type SimulateOptions,
+  type SimulationResult,
+  type SimulationSink,
+} from '../driver/types.js';
 import { methodOf, stepperCause } from '../report/path.js';
 import { structureOf } from '../structure/structure.js';
 import { ModelError } from '../expression/errors.js';
@@ -86,15 +92,41 @@ export class Simulator {
     if (cause === 'obstacles') return this.stepperRun(options);
     const settings = resolveSettings(m, options);
     if (cause === 'zeno') return this.stepperRun(options);
-    const result = (this.analytic ??= new AnalyticSimulator(m)).run(options, settings);
-    // (a block an event made stiff, found mid-run: the stepper takes the whole run again,
-    // unless something of this one already reached the caller through its sink; a batch's
-    // sink keeps nothing, so its runs are taken again too: they failed where simulate() ran)
+    // (a block an event made stiff, found mid-run: the stepper takes the whole run again; a
+    // batch's sink keeps nothing, so its runs are taken again too. Where rows already reached
+    // the caller's sink (every run of the command line streams), the stepper goes on from
+    // where the analytic path stopped: a streamed run failed where simulate() was ok)
     const replayable = settings.sink === undefined || settings.sink === DISCARD_SINK;
-    if (result && this.analytic.stepperNeeded && !asked && replayable) return this.stepperRun(options);
+    const engine = (this.analytic ??= new AnalyticSimulator(m));
+    engine.handsOver = !asked && !replayable;
+    const result = engine.run(options, settings);
+    if (result && engine.stepperNeeded && !asked)
+      return replayable
+        ? this.stepperRun(options)
+        : this.stepperAfter(options, settings.sink as SimulationSink, engine.handOverAt, engine.handOverEvents);
     if (result) return result;
     if (asked) throw refused(m, this.analytic.refusal ?? 'it cannot take the analytic path', byModel);
     return this.stepperRun(options);
+  }
+
+  /**
+   * The stepper's run of the whole range into a sink that already has the analytic path's
+   * rows up to tHand and its first `events` ledger entries: it writes only what comes after
+   * them. The stepper integrates from the start (its state at tHand is its own, within its
+   * tolerances of the closed form's), so that its events, arming and zeno detection see the
+   * whole run; the rows and ledger before the hand-over are the closed form's.
+   */
+  private stepperAfter(options: SimulateOptions, sink: SimulationSink, tHand: number, events: number): SimulationResult {
+    let seen = 0;
+    const rest: SimulationSink = {
+      row(row) {
+        if (row[0] > tHand) sink.row(row);
+      },
+      event(record) {
+        if (++seen > events) sink.event?.(record);
+      },
+    };
+    return this.stepperRun({ ...options, sink: rest });
   }
 
   private stepperRun(options: SimulateOptions): SimulationResult {

@@ -1,0 +1,75 @@
+/**
+ * The twelfth round at the command line's and the library's layers: runs whose output is
+ * streamed (every run of the command line, a library run with a sink) against the run that
+ * keeps its rows, and runs continued with --from against the run straight through; each find
+ * against its exact answer.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simulate, type EventRecord } from '../src/index.js';
+import { tempModel } from './api-helpers.js';
+import { ensureCliBuilt, runCli } from './helpers.js';
+
+beforeAll(() => ensureCliBuilt());
+
+describe('a streamed run on method auto where an event makes a linear block stiff', () => {
+  // x' = -on K (x - y), y' = -0.1 y + 0.05 x, on toggled every 1 from t = 0 (round11-layers):
+  // the analytic path's scan of x - 0.3 turns stiff once on = 1 (K = 1e6), and auto hands the
+  // run to the stepper. A run that keeps its rows was taken again by the stepper; a streamed
+  // one (a sink: every run of the command line) failed at t = 1.28e-4 with "auto takes it
+  // where nothing was streamed yet", exit 3, where simulate() gives status ok. The crossing of
+  // x = 0.3 at K = 1e6 is at t = 10.3414631933391802 (mpmath, round 7's helper).
+  const text =
+    'independent t from 0 to 30\nparameter K = 1e6\ndiscrete on = 0, n = 0, last = 0\n' +
+    'event sw every 1 do on := 1 - on end\nevent e1 when x - 0.3 falls do n := n + 1; last := t end\n' +
+    "x' = -on*K*(x - y)\ny' = -0.1*y + 0.05*x\nx(0) = 1; y(0) = 0.5\n";
+  const exact = 10.3414631933391802;
+  const options = { rtol: 1e-10, atol: 1e-14 };
+
+  it('the library with a sink: status ok, the crossing at its exact time, each event streamed once', () => {
+    const rows: number[][] = [];
+    const events: EventRecord[] = [];
+    const r = simulate(text, {
+      ...options,
+      sink: { row: (row) => rows.push(Array.from(row)), event: (e) => events.push(e) },
+    });
+    expect(r.status, r.message ?? '').toBe('ok');
+    // (at rtol 1e-10 on a crossing at rate ~0.03: 1e-9 in time)
+    expect(Math.abs((r.final.last as number) - exact)).toBeLessThan(1e-9);
+    expect(r.final.n).toBe(1);
+    // 31 ticks of sw (0, 1, ..., 30) and the crossing, each once, in the order of time
+    expect(events.map((e) => e.name).filter((n) => n === 'sw').length).toBe(31);
+    expect(events.filter((e) => e.name === 'e1').length).toBe(1);
+    expect(events.length).toBe(r.stats.events);
+    for (let i = 1; i < events.length; i++) expect(events[i].t).toBeGreaterThan(events[i - 1].t);
+    // the rows run from 0 to 30 without going back
+    expect(rows[0][0]).toBe(0);
+    expect(rows[rows.length - 1][0]).toBe(30);
+    for (let i = 1; i < rows.length; i++) expect(rows[i][0]).toBeGreaterThanOrEqual(rows[i - 1][0]);
+    // the streamed rows and ledger are those of the run that keeps them (to the tolerances)
+    const kept = simulate(text, options);
+    expect(kept.status).toBe('ok');
+    expect(kept.events.map((e) => e.name)).toEqual(events.map((e) => e.name));
+    for (const [k, e] of events.entries()) expect(Math.abs(e.t - kept.events[k].t)).toBeLessThan(1e-9);
+    expect(Math.abs((r.final.x as number) - (kept.final.x as number))).toBeLessThan(1e-8);
+  });
+
+  it('with rows at given times: every time once, before the hand-over and after it', () => {
+    const rows: number[][] = [];
+    const times = Array.from({ length: 61 }, (_, k) => k / 2);
+    const r = simulate(text, { ...options, outputTimes: times, sink: { row: (row) => rows.push(Array.from(row)) } });
+    expect(r.status, r.message ?? '').toBe('ok');
+    const grid = rows.map((row) => row[0]).filter((t) => Number.isInteger(2 * t));
+    // (event rows at the ticks are at integer times too: count the half-integers and the end)
+    expect(grid.filter((t) => !Number.isInteger(t))).toEqual(times.filter((t) => !Number.isInteger(t)));
+  });
+
+  it('the command line: simulate exits 0 with status ok and the one crossing', () => {
+    const file = tempModel('stiff-stream.delta', text);
+    const r = runCli(['simulate', file, '--rtol', '1e-10', '--atol', '1e-14', '--events-only', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { status: string; final: Record<string, number>; events: { name: string }[] };
+    expect(doc.status).toBe('ok');
+    expect(doc.events.filter((e) => e.name === 'e1').length).toBe(1);
+    expect(Math.abs(doc.final.last - exact)).toBeLessThan(1e-9);
+  });
+});
