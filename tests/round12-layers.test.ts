@@ -73,3 +73,63 @@ describe('a streamed run on method auto where an event makes a linear block stif
     expect(Math.abs(doc.final.last - exact)).toBeLessThan(1e-9);
   });
 });
+
+describe('a run continued with --from at an instant where events act', () => {
+  // docs/cli.md said: start the second run from the `pre` values of the ledger's entries at B,
+  // "a crossing there" included; for a state event that loses it: the ball of e = 1/2 dropped
+  // from 1 (g = 9.81) bounces at t1 = sqrt(2/g); from h = 0, h' = -g t1 at t1 (its `pre`) the
+  // run went through the floor with status ok (h(1) = 1 - g/2 = -3.905). A crossing at the
+  // start of a range is no event (round4-contacts), so the values to start from are its
+  // `post`. Exact: bounces at t1 and 2 t1 (the second flight is half the first), and at t = 1
+  // h = v2 (1 - 2 t1) - g/2 (1 - 2 t1)^2 with v2 = g t1 / 4, h' = v2 - g (1 - 2 t1).
+  const g = 9.81;
+  const t1 = Math.sqrt(2 / g);
+  const ball = `independent t from 0 to 1
+parameter g = 9.81, e = 0.5
+discrete n = 0
+event bounce when h falls do h' := -e*h'; n := n + 1 end
+h'' = -g
+h(0) = 1; h'(0) = 0`;
+  const v2 = (g * t1) / 4;
+  const s = 1 - 2 * t1;
+  const exact = { h: v2 * s - (g / 2) * s * s, "h'": v2 - g * s };
+  const methods = ['auto', 'dop853'] as const;
+
+  it.each(methods)("%s: from a state event's post values at B, as the run straight through", (method) => {
+    const opts = { method, rtol: 1e-12, atol: 1e-14 } as const;
+    const straight = simulate(ball, opts);
+    expect(straight.status).toBe('ok');
+    expect(straight.events.length).toBe(2);
+    const at = straight.events[0];
+    // (the run to B ends before the crossing: its final values are the pre values)
+    const first = simulate(ball, { ...opts, to: at.t });
+    expect(first.events.length).toBe(0);
+    const { t, ...post } = at.post;
+    const second = simulate(ball, { ...opts, from: t, init: post });
+    expect(second.status).toBe('ok');
+    expect(second.events.map((e) => e.name)).toEqual(['bounce']);
+    expect(Math.abs(second.events[0].t - 2 * t1)).toBeLessThan(1e-12);
+    expect(second.final.n).toBe(2);
+    // (h and h' to the closed form's rounding, a few ulps of g t1 ~ 4.4)
+    expect(Math.abs((second.final.h as number) - exact.h)).toBeLessThan(1e-11);
+    expect(Math.abs((second.final["h'"] as number) - exact["h'"])).toBeLessThan(1e-11);
+  });
+
+  it.each(methods)("%s: from a delta's and a tick's pre values at B, as the run straight through", (method) => {
+    // y'' = -y + 2 delta(t - 1), a tick at 1 that counts: y = cos t, then 2 sin(t - 1) more
+    const kicked = `independent t from 0 to 3
+discrete n = 0
+event tk at 1 do n := n + 1 end
+y'' = -y + 2*delta(t - 1)
+y(0) = 1; y'(0) = 0`;
+    const opts = { method, rtol: 1e-12, atol: 1e-14 } as const;
+    const straight = simulate(kicked, opts);
+    const at = straight.events.filter((e) => e.t === 1);
+    expect(at.length).toBe(2);
+    const { t, ...pre } = at[0].pre;
+    const second = simulate(kicked, { ...opts, from: t, init: pre });
+    expect(second.events.map((e) => e.name)).toEqual(straight.events.map((e) => e.name));
+    expect(second.final.n).toBe(1);
+    expect(Math.abs((second.final.y as number) - (Math.cos(3) + 2 * Math.sin(2)))).toBeLessThan(1e-10);
+  });
+});
