@@ -133,3 +133,31 @@ y(0) = 1; y'(0) = 0`;
     expect(Math.abs((second.final.y as number) - (Math.cos(3) + 2 * Math.sin(2)))).toBeLessThan(1e-10);
   });
 });
+
+describe('the grid of outputStep means its decimals', () => {
+  // --output-step 0.3 from 0.1 to 1 wrote a row at 0.9999999999999999 (0.1 + 3·0.3 in
+  // doubles) and the end's at 1: two rows 1.1e-16 apart for one point of the grid; from 0 with
+  // 0.1, rows at 0.30000000000000004, 0.6000000000000001, 0.7000000000000001, beside a tick
+  // `every 0.1` at 0.3 (the doubles nearest k/10, docs/language.md). The grid's k-th point is
+  // now the double nearest FROM + k·DT in decimals, as `every` and FROM:TO:COUNT are.
+  const line = `independent t from 0 to 1
+discrete n = 0
+event tk every 0.5 do n := n + 1 end
+x' = 2
+x(0) = 0`;
+  const methods = ['auto', 'dopri5', 'rk4'] as const;
+
+  it.each(methods)('%s: from 0.1 by 0.3, rows at 0.1, 0.4, 0.7 and 1 only (and the tick at 0.5)', (method) => {
+    const r = simulate(line, { method, from: 0.1, init: { x: 0.2, n: 0 }, outputStep: 0.3 });
+    expect(r.status).toBe('ok');
+    expect(r.rows.map((row) => row[0])).toEqual([0.1, 0.4, 0.5, 0.5, 0.7, 1, 1]);
+  });
+
+  it.each(methods)('%s: from 0 by 0.1, the grid is the doubles nearest k/10', (method) => {
+    const r = simulate(line, { method, outputStep: 0.1, eventValues: false });
+    const grid = [...new Set(r.rows.map((row) => row[0]))];
+    expect(grid).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+    // x = 2t on the grid: the rows are at the times they say
+    for (const row of r.rows) expect(Math.abs(row[1] - 2 * row[0])).toBeLessThan(1e-15);
+  });
+});

@@ -185,6 +185,23 @@ function decimalGrid(from: number, period: number): DecimalGrid | null {
 }
 
 /**
+ * The k-th point FROM + k·STEP of a grid (k whole, STEP of either sign), as its decimals mean
+ * it where both are short decimals (decimalGrid), else as the product in doubles: the rows of
+ * `outputStep` (0.1 + 3·0.3 is 0.9999999999999999 in doubles, a row beside the end's at 1).
+ */
+export function gridPoints(from: number, step: number): (k: number) => number {
+  const g = decimalGrid(from, Math.abs(step));
+  const sign = step < 0 ? -1 : 1;
+  return (k) => {
+    if (g) {
+      const n = g.from + sign * k * g.period;
+      if (Number.isSafeInteger(n)) return n / g.scale;
+    }
+    return from + k * step;
+  };
+}
+
+/**
  * from + k·period for whole k ≥ 0 in [lo, hi]: a product, not a running sum, so no drift over
  * many periods. Without `from`, the ticks keep the phase of the model's own start (`origin`,
  * where it states its initial values): origin + k·period for every whole k, so that a run

@@ -6,6 +6,7 @@
  * still writes where it stopped). With `dense: true` every step's dense output and every
  * instant is kept as well (dense-steps.ts), for the run's `sol`.
  */
+import { gridPoints } from '../codegen/event-times.js';
 import type { MethodName, Stepper } from '../integrators/stepper.js';
 import { denseSolution } from './dense-solution.js';
 import type { DenseBudget } from './dense-store.js';
@@ -93,6 +94,7 @@ export class Recorder {
     // (the limit holds for streamed rows too: a sink writing to a file would fill the disk)
     this.maxRows = o.maxRows;
     this.gridStart = o.t0;
+    if (o.outputStep > 0) this.stepPoint = gridPoints(o.t0, this.ws.dir * o.outputStep);
     // (a time at the start is the start's row, written as the start's)
     this.gridNext = this.times ? (this.times.length > 0 && this.times[0] === o.t0 ? 1 : 0) : 1;
     this.tEnd = o.tEnd;
@@ -137,8 +139,11 @@ export class Recorder {
   /** the grid's point k: of outputStep, or the k-th output time (NaN past the last) */
   private gridPoint(k: number): number {
     if (this.times) return k < this.times.length ? this.times[k] : NaN;
-    return this.gridStart + this.ws.dir * k * this.outputStep;
+    return this.stepPoint(k);
   }
+
+  /** the k-th point of the outputStep grid: the decimals FROM + k·DT mean (event-times.ts) */
+  private stepPoint: (k: number) => number = (k) => k;
 
   /** the time of the last row written (NaN: none yet) */
   get lastRowTime(): number {
@@ -229,7 +234,11 @@ export class Recorder {
       return;
     }
     if (this.outputStep === 0) return;
-    const k = Math.floor((this.ws.dir * (t - this.gridStart)) / this.outputStep) + 1;
+    // (the first point past t: the quotient may be off by one in rounding either way)
+    const dir = this.ws.dir;
+    let k = Math.floor((dir * (t - this.gridStart)) / this.outputStep) + 1;
+    while (k > 1 && dir * (this.stepPoint(k - 1) - t) > 0) k--;
+    while (dir * (this.stepPoint(k) - t) <= 0) k++;
     if (k > this.gridNext) this.gridNext = k;
   }
 
