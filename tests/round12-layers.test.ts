@@ -161,3 +161,33 @@ x(0) = 0`;
     for (const row of r.rows) expect(Math.abs(row[1] - 2 * row[0])).toBeLessThan(1e-15);
   });
 });
+
+describe('the exit code of simulate with several --init', () => {
+  // One run failed (a ball at rest on the floor: a persisting contact at the start) and one
+  // stopped at its accumulation: exit 4 (the larger code), which says "zeno, the rows are
+  // good" and hides the failure. A batch says 3 when a run failed, 4 when one stopped at an
+  // accumulation and none failed (docs/cli.md); several --init now say the same.
+  const ball = `independent t from 0 to 3
+parameter g = 9.81, e = 0.5
+discrete n = 0
+event bounce when h falls do h' := -e*h'; n := n + 1 end
+h'' = -g
+h(0) = 1; h'(0) = 0`;
+
+  it('a failed run among zeno runs: exit 3, each run with its own status', () => {
+    const file = tempModel('inits.delta', ball);
+    const r = runCli(['simulate', file, '--init', 'h=1', '--init', "h=0,h'=0", '--format', 'json', '--events-only']);
+    expect(r.status, r.stderr).toBe(3);
+    const doc = JSON.parse(r.stdout) as { runs: { status: string }[] };
+    expect(doc.runs.map((run) => run.status)).toEqual(['zeno', 'failed']);
+  });
+
+  it('zeno runs and ok runs, none failed: exit 4', () => {
+    const file = tempModel('inits2.delta', ball);
+    const r = runCli(['simulate', file, '--init', 'h=1', '--init', 'h=1', '--to', '1', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const z = runCli(['simulate', file, '--init', 'h=1', '--to', '1', '--init', 'h=0.5', '--format', 'json']);
+    // h = 1 to t = 1: two bounces, ok; h = 0.5 accumulates at 0.3193 (1 + e)/(1 - e) = 0.958
+    expect(z.status, z.stderr).toBe(4);
+  });
+});

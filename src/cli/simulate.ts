@@ -179,5 +179,8 @@ export async function runSimulate(
     for (const w of r.warnings) process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);
     if (r.status === 'failed' || r.status === 'zeno') process.stderr.write(`${escapeText(file)}: ${r.message}\n`);
   }
-  return Math.max(...runs.map(exitFor));
+  // (a failure outranks an accumulation, as in a batch: the larger code, 4, said "zeno, the
+  // rows are good" for a set of runs one of which failed)
+  const codes = runs.map(exitFor);
+  return codes.includes(EXIT.numerics) ? EXIT.numerics : Math.max(...codes);
 }
