@@ -5,7 +5,7 @@
  * against its exact answer.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { simulate, type EventRecord } from '../src/index.js';
+import { compileModel, simulate, Simulator, type EventRecord } from '../src/index.js';
 import { tempModel } from './api-helpers.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
 
@@ -189,5 +189,45 @@ h(0) = 1; h'(0) = 0`;
     const z = runCli(['simulate', file, '--init', 'h=1', '--to', '1', '--init', 'h=0.5', '--format', 'json']);
     // h = 1 to t = 1: two bounces, ok; h = 0.5 accumulates at 0.3193 (1 + e)/(1 - e) = 0.958
     expect(z.status, z.stderr).toBe(4);
+  });
+});
+
+describe("a Simulator's next run after one that left a function at its zero (analytic path)", () => {
+  // x'' = -9.81 from x = -1, x' = 3 never reaches 0 (its top is -1 + 9/19.62 = -0.541); e1
+  // sets x := 0 at y = 0.5 (y = 2 exp(-t): t = ln 4), where x' = 3 - 9.81 ln 4 < 0 takes it
+  // down from zero: its event e3 (x crosses) is judged a touch, no crossing, n = 0. The
+  // analytic engine kept that judgement ("left at its zero") past the end of the run, and the
+  // next run of the same Simulator took x = -1 at its start as at zero: e3 fired at
+  // 2·3/9.81 = 0.6116, where x is back at -1, n = 1, status ok. Every run of a sweep or a Monte
+  // Carlo batch after the first (one Simulator per thread), and every shot of shoot, is such
+  // a next run. Exact: n = 0, one event (e1 at ln 4), in every run.
+  const text = `independent t from 0 to 3
+parameter a = 1
+discrete n = 0
+event e1 when y - 0.5 falls do x := 0 end
+event e3 when x crosses do n := n + 1 end
+x'' = -9.81
+x(0) = -1; x'(0) = 3
+y' = -a*y
+y(0) = 2`;
+
+  it('three runs of one Simulator: each n = 0, e1 alone at ln 4', () => {
+    const sim = new Simulator(compileModel(text));
+    for (let i = 0; i < 3; i++) {
+      const r = sim.run({});
+      expect(r.stats.method).toBe('analytic');
+      expect(r.status).toBe('ok');
+      expect(r.events.map((e) => e.name)).toEqual(['e1']);
+      expect(Math.abs(r.events[0].t - Math.log(4))).toBeLessThan(1e-15);
+      expect(r.final.n).toBe(0);
+    }
+  });
+
+  it('a sweep: n = 0 in every run', () => {
+    const file = tempModel('left-at-zero.delta', text);
+    const r = runCli(['sweep', file, '--vary', 'a=1:1:4', '--report', 'n', '--workers', '1', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { rows: number[][] };
+    expect(doc.rows.map((row) => row[1])).toEqual([0, 0, 0, 0]);
   });
 });

@@ -330,6 +330,7 @@ export class AnalyticSimulator {
   /** Every state event predicted from the initial state. */
   private start(run: Run): void {
     this.clocks.reset(run.s.t0);
+    this.firing.beginRun();
     this.heap.clear();
     this.zeno.reset();
     this.unresolved.fill(0);

@@ -288,6 +288,18 @@ export class AnalyticFiring {
     return this.judgedSet.has(k);
   }
 
+  /**
+   * Forgets the last instant's judgements at the start of a run: they belong to the run that
+   * made them. (Kept, a function the previous run's last instant left at its zero, x := 0 with
+   * x heading down, was taken at the next run's start as at zero: its value there divided out
+   * as a root, e3 fired where x came back to its initial -1: n = 1 for 0 in every run of a
+   * sweep after the first.)
+   */
+  beginRun(): void {
+    this.judgedSet.clear();
+    this.onZeroSet.clear();
+  }
+
   /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
   leftAtZero(k: number): boolean {
     return this.onZeroSet.has(k);
