@@ -116,7 +116,12 @@ export class Simulator {
    * tolerances of the closed form's), so that its events, arming and zeno detection see the
    * whole run; the rows and ledger before the hand-over are the closed form's.
    */
-  private stepperAfter(options: SimulateOptions, sink: SimulationSink, tHand: number, events: number): SimulationResult {
+  private stepperAfter(
+    options: SimulateOptions,
+    sink: SimulationSink,
+    tHand: number,
+    events: number,
+  ): SimulationResult {
     let seen = 0;
     const rest: SimulationSink = {
       row(row) {
