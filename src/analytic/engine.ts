@@ -125,15 +125,12 @@ export class AnalyticSimulator {
   stepperNeeded = false;
   /**
    * Set by the caller before a run whose rows reach a sink (analytic/simulator.ts): a scan
-   * that turns stiff then ends the run without a failure row, at {@link handOverAt} after
-   * {@link handOverEvents} ledger entries, so that the stepper can go on from there into the
-   * same sink.
+   * that turns stiff then ends the run without a failure row, at {@link handOverAt}, so that
+   * the stepper can go on from there into the same sink.
    */
   handsOver = false;
   /** where the last run stopped for the stepper (stepperNeeded): every row up to it was written */
   handOverAt = NaN;
-  /** the ledger entries the last run wrote before it stopped for the stepper */
-  handOverEvents = 0;
   /** the compiled rounding bounds of the watched functions (valueBound), fetched at their first use */
   private boundOne: CompiledModel['boundOne'] | null = null;
   /** the run's dense solution (dense: true), logged at its instants */
@@ -233,7 +230,6 @@ export class AnalyticSimulator {
     this.refusal = rangeRefusal(m, p, ws.d, t0, tEnd);
     this.stepperNeeded = false;
     this.handOverAt = NaN;
-    this.handOverEvents = 0;
     if (this.refusal !== null) return null;
     ws.p = p;
     ws.dir = 1;
@@ -923,7 +919,6 @@ export class AnalyticSimulator {
       if (this.handsOver) {
         // (no row at the hand-over: the rows and ledger up to it stand, the stepper writes the rest)
         this.handOverAt = hi + lo;
-        this.handOverEvents = run.eventCount;
         run.result.status = 'failed';
         run.result.message = message;
         return true;

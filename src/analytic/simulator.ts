@@ -103,7 +103,7 @@ export class Simulator {
     if (result && engine.stepperNeeded && !asked)
       return replayable
         ? this.stepperRun(options)
-        : this.stepperAfter(options, settings.sink as SimulationSink, engine.handOverAt, engine.handOverEvents);
+        : this.stepperAfter(options, settings.sink as SimulationSink, engine.handOverAt);
     if (result) return result;
     if (asked) throw refused(m, this.analytic.refusal ?? 'it cannot take the analytic path', byModel);
     return this.stepperRun(options);
@@ -111,24 +111,20 @@ export class Simulator {
 
   /**
    * The stepper's run of the whole range into a sink that already has the analytic path's
-   * rows up to tHand and its first `events` ledger entries: it writes only what comes after
-   * them. The stepper integrates from the start (its state at tHand is its own, within its
-   * tolerances of the closed form's), so that its events, arming and zeno detection see the
-   * whole run; the rows and ledger before the hand-over are the closed form's.
+   * rows and ledger entries up to tHand: it writes only what comes after. The stepper
+   * integrates from the start (its state at tHand is its own, within its tolerances of the
+   * closed form's), so that its events, arming and zeno detection see the whole run; the rows
+   * and ledger up to the hand-over, a point of a scan and no instant, are the closed form's.
+   * (Cut by time, rows and ledger alike: an event the stepper placed otherwise before tHand
+   * cannot shift the ledger against the rows.)
    */
-  private stepperAfter(
-    options: SimulateOptions,
-    sink: SimulationSink,
-    tHand: number,
-    events: number,
-  ): SimulationResult {
-    let seen = 0;
+  private stepperAfter(options: SimulateOptions, sink: SimulationSink, tHand: number): SimulationResult {
     const rest: SimulationSink = {
       row(row) {
         if (row[0] > tHand) sink.row(row);
       },
       event(record) {
-        if (++seen > events) sink.event?.(record);
+        if (record.t > tHand) sink.event?.(record);
       },
     };
     return this.stepperRun({ ...options, sink: rest });
