@@ -234,11 +234,12 @@ export class Recorder {
       return;
     }
     if (this.outputStep === 0) return;
-    // (the first point past t: the quotient may be off by one in rounding either way)
+    // (the first point past t: the quotient may be off by one in rounding either way; a few
+    // steps at most, since past 2^53 points, or with a step below t's ulp, k ± 1 may not move)
     const dir = this.ws.dir;
     let k = Math.floor((dir * (t - this.gridStart)) / this.outputStep) + 1;
-    while (k > 1 && dir * (this.stepPoint(k - 1) - t) > 0) k--;
-    while (dir * (this.stepPoint(k) - t) <= 0) k++;
+    for (let i = 0; i < 4 && k > 1 && dir * (this.stepPoint(k - 1) - t) > 0; i++) k--;
+    for (let i = 0; i < 4 && dir * (this.stepPoint(k) - t) <= 0; i++) k++;
     if (k > this.gridNext) this.gridNext = k;
   }
 
