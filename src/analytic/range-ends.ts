@@ -1,5 +1,5 @@
 /**
- * The ends of the range on the analytic path, as on the stepper (driver/crossings.ts): a
+ * The ends of the range on the analytic path, as on the stepper (driver/crossings-at-end.ts): a
  * crossing the arithmetic cannot tell from the end is not an event of the range, as one at
  * the start is not, except a delta's; a delta at the start or at the end counts
  * (MODEL-LANGUAGE, "Ends of the range"; driver/delta-touch.ts, deltasDueAtEnd).

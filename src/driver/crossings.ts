@@ -13,21 +13,26 @@
  * double crossing.
  *
  * Zero is judged on each function's own scale (EVENTS.md, 1-2): a function held at the zero
- * it fired at (arming.ts) is scanned only once it has left it; after an instant, a function
- * within its rounding of zero and heading across is coincident with it (coincident) or, when
- * its event interacts with those fired, unresolved; which events interact is
- * event-conflicts.ts's to say.
+ * it fired at (arming.ts) is scanned only once it has left it; in the first step after an
+ * instant, a function that starts within its rounding of zero heading across, whose event
+ * interacts with those fired, is unresolved; which events interact is event-conflicts.ts's
+ * to say.
+ *
+ * What is decided about the crossings found here afterwards lives beside this file, each
+ * reading what the last scan left (the getters below): which other functions join an instant
+ * just found (coincidence.ts), and which crossings count at the end of the range
+ * (crossings-at-end.ts).
  */
 import { locateCrossing, type Bracket, type ScanFunction } from '../integrators/locate.js';
 import type { Stepper } from '../integrators/stepper.js';
 import { matches } from './round-verdicts.js';
-import { deltasDueAtEnd, functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
+import { functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
 import { Arming } from './arming.js';
 import { StepSamples, valueOnStep, type SampledFunction } from './step-samples.js';
 import { isStiffStep } from './stiff-step.js';
 import { EventConflicts } from './event-conflicts.js';
 import { CrossingNoise } from './crossing-noise.js';
-import { isPole, poleAt } from './poles.js';
+import { isPole } from './poles.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -99,9 +104,14 @@ export class Crossings implements SampledFunction {
   /** the run's tolerances (a delta's argument is judged against them) */
   rtol = 1e-6;
   atol = 1e-9;
-  /** per function: the argument of a delta on the state (its event's weight is 1/|rate|) */
-  private readonly deltaArgument: Uint8Array;
-  private readonly direction: ('rises' | 'falls' | 'crosses')[];
+  /**
+   * per function: the argument of a delta on the state (its event's weight is 1/|rate|);
+   * fixed by the model, as are `direction`, `isBoolean` and `conflicts` (public for
+   * coincidence.ts and crossings-at-end.ts, which judge this file's crossings further)
+   */
+  readonly deltaArgument: Uint8Array;
+  /** per function: the direction its event names ('crosses' for a switching function) */
+  readonly direction: readonly ('rises' | 'falls' | 'crosses')[];
   private readonly affine: Uint8Array;
   /**
    * per function: a state event's (1) or a switching function's (0). An event may be placed
@@ -118,7 +128,7 @@ export class Crossings implements SampledFunction {
   /** per function: its crossing located in the last step is a relation's or a switch's at a pole */
   private readonly atPole: Uint8Array;
   /** per function: an event's truth value (+1 true, -1 false: `when h < R and Vy < 0 falls`) */
-  private readonly isBoolean: Uint8Array;
+  readonly isBoolean: Uint8Array;
   /** the functions that may cross in this step */
   private readonly candidates: Int32Array;
   /** the same, kept as they were found (find reorders `candidates`), and how many */
@@ -160,7 +170,7 @@ export class Crossings implements SampledFunction {
   private tmAbs = 0;
   private stepper: Stepper | null = null;
   /** which events commute (event-conflicts.ts) */
-  private readonly conflicts: EventConflicts;
+  readonly conflicts: EventConflicts;
   /** per function: marked (== markId) when it may be ambiguous after the last instant */
   private readonly marked: Int32Array;
   private markId = 0;
@@ -893,211 +903,55 @@ export class Crossings implements SampledFunction {
     return Math.abs(g) <= 4 * bound;
   }
 
-  /**
-   * Adds to `fired` the events whose functions sit, at the instant just found (absolute time
-   * t, the stepper's tLocal, the state y), within their own rounding of zero and head across
-   * in their direction, although located a little later: they are coincident with the
-   * instant's events (EVENTS.md 2) and fire with them. Two pairs of spheres far apart that
-   * collide at one time are located apart by the rounding of the farther pair's positions
-   * (1e-12 near x = 3000); the second would otherwise start the next step past its zero and
-   * never fire. Only events that commute with those fired join: for one that interacts, the
-   * order cannot be told, and the first step after the instant says so (startsUnresolved).
-   */
-  coincident(t: number, tLocal: number, y: Float64Array, dtZero: number, fired: number[]): void {
-    const ws = this.ws,
-      m = ws.model,
-      dir = ws.dir,
-      stepper = this.stepper;
-    if (stepper === null) return;
-    const a = this.stepA,
-      h = this.stepB - a;
-    const slack = 4 * Number.EPSILON * Math.max(1, Math.abs(tLocal)) + 1e-9 * Math.abs(h);
-    const n = fired.length;
-    for (let c = 0; c < this.stepCandidateCount; c++) {
-      const k = this.stepCandidates[c];
-      const w = m.watchInfo[k];
-      // (nor one that its own event fired and the flow has not turned since: it is on its
-      // way across from its own instant)
-      if (w.kind !== 'event' || this.arming.held[k] || this.arming.unturned[k] || fired.includes(w.event)) continue;
-      // (it cannot be near zero before the earliest time its rates allow)
-      if (dir * (a + this.earliest[k] * h - tLocal) > slack) continue;
-      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
-        rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
-      const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) <= bound + Math.abs(rate) * dtZero)) continue;
-      // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
-      if (!(Math.abs(g) <= bound) && poleAt(ws, stepper, k, tLocal, g, rate, dtZero, this.curveY)) continue;
-      const heading = Math.sign(dir * rate);
-      const g0 = ws.gPrev[k];
-      if (heading === 0 || !matches(this.direction[k], -dir * heading) || (g0 !== 0 && Math.sign(g0) !== -heading))
-        continue;
-      // (at zero at the step's start too, its own zero of an earlier instant: the middle of
-      // the step says which side it came from; `C2 and not C1` of two `while` rules is below
-      // zero between x = 0.5 and 1 and touches it at 1, where it is no crossing)
-      if (g0 === 0 && !(Math.sign(this.valueAt(k, this.tm)) === -heading)) continue;
-      if (this.conflicts.conflictsWith(w.event, fired, n) && !this.sameCrossing(g, rate, t, y, fired, n)) continue;
-      fired.push(w.event);
-    }
-  }
-
-  /**
-   * Whether a function of value g and rate `rate` at the instant (t, y) is, to the bit, the
-   * function of one of the first n events of `fired`: then its zero is that event's, and no
-   * order between the two can be told or matters to the arithmetic, so it fires with them
-   * (in file order), whatever the two read and write. A `while` rule's situation written as
-   * a min of mins is R - h where the hoop leaves (examples/hoop_rules.delta), as is the rule
-   * that holds R - h itself; located a rounding apart on rodas, the second could not join.
-   */
-  private sameCrossing(
-    g: number,
-    rate: number,
-    t: number,
-    y: Float64Array,
-    fired: readonly number[],
-    n: number,
-  ): boolean {
-    const ws = this.ws,
-      m = ws.model;
-    for (let i = 0; i < n; i++) {
-      const j = m.events[fired[i]].watchIndex;
-      if (j < 0) continue;
-      if (m.watchOne[j](t, y, ws.p, ws.d, ws.sw) === g && m.rateOne[j](t, y, ws.p, ws.d, ws.sw) === rate) return true;
-    }
-    return false;
-  }
-
   /** Watched function k on the dense output of the step being scanned, at s (the stepper's t). */
-  private valueAt(k: number, s: number): number {
+  valueAt(k: number, s: number): number {
     return valueOnStep(this.ws, this.stepper!, k, s, this.curveY);
   }
 
-  /**
-   * At the exact time t of a scheduled instant (state y, ws.gNew the functions there): every
-   * state event whose function sits within its rounding of zero there, on the side it comes
-   * from, heading across in its direction, and not held at a zero of its own, joins `fired`
-   * (`atEnd`: t is the end of the range, where only a delta's crossing is an event;
-   * `timeTie`: the rounding of t, within which two times are one)
-   * (EVENTS.md 2: a coincident event fires at the same instant, in file order). x = 1.1 - 2.5 t
-   * with `at 0.44 do k := 1` turning it back: in doubles the root is an ulp after 0.44, and
-   * `x falls` never fired (status ok, exact 1).
-   */
-  coincidentAt(t: number, y: Float64Array, fired: number[], atEnd: boolean, timeTie: number): void {
-    const ws = this.ws,
-      m = ws.model,
-      dir = ws.dir;
-    for (let k = 0; k < ws.nWatch; k++) {
-      const w = m.watchInfo[k];
-      if (
-        w.kind !== 'event' ||
-        this.isBoolean[k] ||
-        this.arming.held[k] ||
-        this.arming.unturned[k] ||
-        fired.includes(w.event)
-      )
-        continue;
-      // (a crossing at the end of the range is no event of it, a delta's is: see dropAtEnd)
-      if (atEnd && !this.deltaArgument[k]) continue;
-      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
-      const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
-      // (within its rounding, or closer to zero than its rate takes over the rounding of t:
-      // near t = 1e6 a tick and a crossing 2e-11 apart are one double of t)
-      const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) <= Math.max(bound, Math.abs(rate) * timeTie))) continue;
-      // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
-      if (!(Math.abs(g) <= bound) && this.poleAtInstant(k, t, g, rate, timeTie)) continue;
-      const heading = Math.sign(dir * rate);
-      if (heading === 0 || Math.sign(g) === heading || !matches(this.direction[k], -dir * heading)) continue;
-      // (it must have come from the other side: one within its rounding of zero ever since the
-      // start left it there, by the start's rule, not here. x - 1 = -t^3/6 is 1 - 1 in doubles
-      // until t = 1e-5, and a tick at 1e-6 fired `x - 1 crosses` there, status ok)
-      if (Math.sign(g) !== -heading && this.lastSide[k] !== -heading) continue;
-      fired.push(w.event);
-    }
+  // What the last scan left, read-only: coincidence.ts reads it to find the functions that
+  // join an instant found in that step, crossings-at-end.ts to judge its crossings at the end
+  // of the range.
+
+  /** the stepper of the last step scanned with candidates (null before the first) */
+  get scannedStepper(): Stepper | null {
+    return this.stepper;
   }
 
-  /** poleAt for function k at the instant t (absolute) that the last step landed on; false with no step yet. */
-  private poleAtInstant(k: number, t: number, g: number, rate: number, tie: number): boolean {
-    const stepper = this.stepper;
-    if (!(Math.abs(g) < Infinity)) return true;
-    return stepper !== null && poleAt(this.ws, stepper, k, this.ws.origin.local(t), g, rate, tie, this.curveY);
+  /** the last step scanned, in the stepper's t: its start, its end, and its midpoint */
+  get scannedStart(): number {
+    return this.stepA;
   }
 
-  /** Takes the state events that are not a delta's out of `fired` (crossings at the end of the range). */
-  dropCrossingsAtEnd(fired: number[]): void {
-    const m = this.ws.model;
-    let n = 0;
-    for (const e of fired) {
-      const k = m.events[e].watchIndex;
-      if (k < 0 || this.deltaArgument[k]) fired[n++] = e;
-    }
-    fired.length = n;
+  get scannedEnd(): number {
+    return this.stepB;
   }
 
-  /**
-   * Whether the crossings of `fired` located at t are all within the time their functions,
-   * at their rates, take to cross their own rounding at ts (state y at t), or ts is within
-   * the rounding of t.
-   */
-  withinRoundingOf(fired: readonly number[], t: number, ts: number, y: Float64Array, timeTie: number): boolean {
-    const ws = this.ws,
-      m = ws.model;
-    if (Math.abs(ts - t) <= timeTie) return true;
-    for (const e of fired) {
-      const k = m.events[e].watchIndex;
-      if (k < 0) continue;
-      const rate = Math.abs(m.rateOne[k](t, y, ws.p, ws.d, ws.sw));
-      if (!(Math.abs(ts - t) * rate <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) return false;
-    }
-    return true;
+  get scannedMidpoint(): number {
+    return this.tm;
   }
 
-  /**
-   * Whether watched function k's crossing located in the last step, which ends at absolute
-   * time t, cannot be told from t itself: the function is within its own rounding of zero
-   * there, and the crossing lies closer to t than the function, at its rate there, takes to
-   * cross that rounding (a function that reached zero earlier and sits there is not at t).
-   */
-  zeroAtEnd(k: number, t: number, timeTie: number, landed = true): boolean {
-    const ws = this.ws,
-      m = ws.model;
-    const gap = Math.abs(t - ws.origin.abs(this.candidateRight[k]));
-    // (within the rounding of t itself: near t = 1e6 + 3 a crossing 5e-11 before the end is
-    // the end's double)
-    if (gap <= timeTie) return true;
-    // (the function's values at the step's end are not those at t: only the tie tells)
-    if (!landed) return false;
-    const band = 4 * m.boundOne[k](t, this.stepper!.y, ws.p, ws.d, ws.sw);
-    if (!(Math.abs(ws.gNew[k]) <= band)) return false;
-    const rate = Math.abs(ws.rNew[k]);
-    return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+  /** the functions that could cross in that step, as find found them, and how many */
+  get scannedCandidates(): ArrayLike<number> {
+    return this.stepCandidates;
   }
 
-  /**
-   * At the end of the range t, in a step towards it (that landed there, or short of it if
-   * `landed` is false): the located crossings that are events of the range, and the earliest
-   * of them (or -1). One the arithmetic cannot tell from the end (zeroAtEnd) is not, as one
-   * at the start is not, except a delta's: a delta at the end counts (MODEL-LANGUAGE, "Ends
-   * of the range").
-   */
-  dropAtEnd(t: number, timeTie: number, landed = true): number {
-    const dir = this.ws.dir,
-      right = this.candidateRight;
-    let kept = 0,
-      earliest = -1;
-    for (let j = 0; j < this.locatedCount; j++) {
-      const k = this.located[j];
-      if (this.deltaArgument[k] === 0 && this.zeroAtEnd(k, t, timeTie, landed)) continue;
-      this.located[kept++] = k;
-      if (earliest < 0 || dir * (right[k] - right[earliest]) < 0) earliest = k;
-    }
-    this.locatedCount = kept;
-    return earliest;
+  get scannedCandidateCount(): number {
+    return this.stepCandidateCount;
   }
 
-  /** The deltas on the state due at an end of the range t (deltasDueAtEnd), added to `out`; held ones fired already. */
-  deltasAtEnd(t: number, y: Float64Array, d: Float64Array, atStart: boolean, out: number[]): number[] {
-    const held = this.arming.held;
-    return deltasDueAtEnd(this.ws, t, y, d, atStart, (k) => held[k] === 1, out);
+  /** per candidate function: the earliest fraction of that step at which it could cross */
+  get earliestFraction(): ArrayLike<number> {
+    return this.earliest;
+  }
+
+  /** per function: the side of zero of its last nonzero value at a step's end (0: none) */
+  get lastSides(): ArrayLike<number> {
+    return this.lastSide;
+  }
+
+  /** scratch: the states of the step's dense output, as valueAt reads them; coincidence.ts's pole tests use it too */
+  get scratchY(): Float64Array {
+    return this.curveY;
   }
 
   /**

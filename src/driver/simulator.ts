@@ -5,7 +5,8 @@
  * - Time events (delta roots, `at`, `every`) sit in a stop queue; the stepper lands on them.
  * - State events and switching functions are evaluated once per accepted step; the ones
  *   that can cross are refined on the dense output (crossings.ts). The earliest crossing
- *   wins; coincident ones are processed together, in file order (firing.ts).
+ *   wins; coincident ones (coincidence.ts) are processed together, in file order (firing.ts);
+ *   at the end of the range only some count (crossings-at-end.ts).
  * - After a jump the stepper restarts cleanly with its t counted from that instant: the
  *   absolute time is kept in two doubles (time-origin.ts).
  * - A geometric accumulation of events stops the run with status `zeno` (zeno.ts); a
@@ -25,6 +26,8 @@ import { ScheduleError } from '../codegen/event-times.js';
 import { ZenoWatch } from './zeno.js';
 import { ContactLifecycle } from './contact-lifecycle.js';
 import { Crossings } from './crossings.js';
+import { Coincidence } from './coincidence.js';
+import { CrossingsAtEnd } from './crossings-at-end.js';
 import { Diagnosis } from './diagnosis.js';
 import { StepGuard } from './step-guard.js';
 import { StiffEvents } from './stiff-events.js';
@@ -57,6 +60,10 @@ export class Simulator {
   private readonly switching: Switching;
   private readonly firing: Firing;
   private readonly crossings: Crossings;
+  /** which other events join an instant found by a crossing or at a scheduled time */
+  private readonly coincidence: Coincidence;
+  /** which crossings count at the end of the range (and at a scheduled time landed on) */
+  private readonly atEnd: CrossingsAtEnd;
   private readonly zeno: ZenoWatch;
   /** the stepper of the last run, reused while the settings stay the same */
   private readonly steppers: StepperCache;
@@ -98,6 +105,8 @@ export class Simulator {
     this.switching = new Switching(ws);
     this.firing = new Firing(ws, this.recorder, this.switching);
     this.crossings = new Crossings(ws);
+    this.coincidence = new Coincidence(ws, this.crossings);
+    this.atEnd = new CrossingsAtEnd(ws, this.crossings);
     this.crossings.judged = (k) => this.firing.judged(k);
     this.crossings.leftAtZero = (k) => this.firing.leftAtZero(k);
     this.firing.held = this.crossings.arming;
@@ -375,7 +384,7 @@ export class Simulator {
         // step that ends before it (rk4's fixed steps, 1000 to a range: x - 5e-5 rises 2.5
         // ulps of t before the end of [1e9, 1e9 + 5.05e-5] fired on rk4 alone).
         const event =
-          crossing >= 0 && tStop === rs.tEnd ? this.crossings.dropAtEnd(tStop, timeTie(rs, tStop), landed) : crossing;
+          crossing >= 0 && tStop === rs.tEnd ? this.atEnd.dropAtEnd(tStop, timeTie(rs, tStop), landed) : crossing;
         if (event >= 0) return this.crossingInstant(rs, event, tNewAbs);
       }
       const tPrevAbs = rs.t;
@@ -401,7 +410,7 @@ export class Simulator {
     // before it, as it does where its crossing is located a rounding before the tick)
     if (due.length > 0 && ws.nWatch > 0) {
       const n = due.length;
-      this.crossings.coincidentAt(tStop, ws.y, due, tStop === rs.tEnd, timeTie(rs, tStop));
+      this.coincidence.coincidentAt(tStop, ws.y, due, tStop === rs.tEnd, timeTie(rs, tStop));
       if (due.length > n) due.sort((a, b) => a - b);
     }
     if (due.length > 0) {
@@ -418,11 +427,11 @@ export class Simulator {
     return null;
   }
 
-  /** `due` and the deltas on the state due at the start or the end t (Crossings.deltasAtEnd), in file order. */
+  /** `due` and the deltas on the state due at the start or the end t (CrossingsAtEnd.deltasAtEnd), in file order. */
   private withDeltasAtEnd(due: number[], t: number, atStart: boolean): number[] {
     if (this.ws.nWatch === 0) return due;
     const n = due.length;
-    this.crossings.deltasAtEnd(t, this.ws.y, this.ws.d, atStart, due);
+    this.atEnd.deltasAtEnd(t, this.ws.y, this.ws.d, atStart, due);
     if (due.length > n) due.sort((a, b) => a - b);
     return due;
   }
@@ -505,7 +514,7 @@ export class Simulator {
         : 0;
     if (locate === 'exact' && firedEvents.length > 0) {
       const before = firedEvents.length;
-      cr.coincident(t, at, ws.y, dtZero, firedEvents);
+      this.coincidence.coincident(t, at, ws.y, dtZero, firedEvents);
       if (firedEvents.length > before) firedEvents.sort((a, b) => a - b);
       // a delta's argument crossing so slowly that the run cannot tell it from a touch
       const touching = cr.touchingDelta(firedEvents, t, at, ws.y);
@@ -530,14 +539,19 @@ export class Simulator {
       if (locate === 'exact') {
         const n = firedEvents.length;
         const ts = rs.queue.peek();
-        if (ts === ts && ts === tNewAbs && ts !== t && cr.withinRoundingOf(firedEvents, t, ts, ws.y, timeTie(rs, t))) {
+        if (
+          ts === ts &&
+          ts === tNewAbs &&
+          ts !== t &&
+          this.atEnd.withinRoundingOf(firedEvents, t, ts, ws.y, timeTie(rs, t))
+        ) {
           at = stateAt = stepper.t;
           t = ts;
           rs.t = t;
           ws.y.set(stepper.y);
           // (at the end of the range, a crossing there is no event of it; a delta's is)
-          if (t === rs.tEnd) cr.dropCrossingsAtEnd(firedEvents);
-          cr.coincidentAt(t, ws.y, firedEvents, t === rs.tEnd, timeTie(rs, t));
+          if (t === rs.tEnd) this.atEnd.dropCrossingsAtEnd(firedEvents);
+          this.coincidence.coincidentAt(t, ws.y, firedEvents, t === rs.tEnd, timeTie(rs, t));
         }
         rs.queue.takeDue(t, firedEvents);
         if (firedEvents.length > n) firedEvents.sort((a, b) => a - b);

@@ -1,0 +1,153 @@
+/**
+ * Which other state events join an instant just found: the earliest crossing of a step
+ * (coincident) or a scheduled time the stepper landed on (coincidentAt).
+ *
+ * Why a file of its own: locating crossings (crossings.ts) places each function's zero to
+ * the bit, but two zeros that are one in exact arithmetic come out a rounding apart, and the
+ * later one would start the next step past its zero and never fire. Deciding which functions
+ * sit at the instant as well as the arithmetic can tell is a judgement made after the scan,
+ * on each function's own scale (EVENTS.md 2: coincident events fire at the same instant, in
+ * file order), from what the scan left (Crossings' read-only getters); it changes nothing
+ * there, and only appends to the instant's events.
+ */
+import type { Crossings } from './crossings.js';
+import { poleAt } from './poles.js';
+import { matches } from './round-verdicts.js';
+import type { Workspace } from './workspace.js';
+
+export class Coincidence {
+  constructor(
+    private readonly ws: Workspace,
+    /** the scan of the last step: its candidates, holds, and each function's direction */
+    private readonly crossings: Crossings,
+  ) {}
+
+  /**
+   * Adds to `fired` the events whose functions sit, at the instant just found (absolute time
+   * t, the stepper's tLocal, the state y), within their own rounding of zero and head across
+   * in their direction, although located a little later: they are coincident with the
+   * instant's events (EVENTS.md 2) and fire with them. Two pairs of spheres far apart that
+   * collide at one time are located apart by the rounding of the farther pair's positions
+   * (1e-12 near x = 3000); the second would otherwise start the next step past its zero and
+   * never fire. Only events that commute with those fired join: for one that interacts, the
+   * order cannot be told, and the first step after the instant says so
+   * (Crossings.startsUnresolved).
+   */
+  coincident(t: number, tLocal: number, y: Float64Array, dtZero: number, fired: number[]): void {
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir,
+      cr = this.crossings,
+      stepper = cr.scannedStepper;
+    if (stepper === null) return;
+    const a = cr.scannedStart,
+      h = cr.scannedEnd - a;
+    const slack = 4 * Number.EPSILON * Math.max(1, Math.abs(tLocal)) + 1e-9 * Math.abs(h);
+    const n = fired.length;
+    const candidates = cr.scannedCandidates,
+      count = cr.scannedCandidateCount,
+      earliest = cr.earliestFraction,
+      { held, unturned } = cr.arming;
+    for (let c = 0; c < count; c++) {
+      const k = candidates[c];
+      const w = m.watchInfo[k];
+      // (nor one that its own event fired and the flow has not turned since: it is on its
+      // way across from its own instant)
+      if (w.kind !== 'event' || held[k] || unturned[k] || fired.includes(w.event)) continue;
+      // (it cannot be near zero before the earliest time its rates allow)
+      if (dir * (a + earliest[k] * h - tLocal) > slack) continue;
+      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
+        rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= bound + Math.abs(rate) * dtZero)) continue;
+      // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
+      if (!(Math.abs(g) <= bound) && poleAt(ws, stepper, k, tLocal, g, rate, dtZero, cr.scratchY)) continue;
+      const heading = Math.sign(dir * rate);
+      const g0 = ws.gPrev[k];
+      if (heading === 0 || !matches(cr.direction[k], -dir * heading) || (g0 !== 0 && Math.sign(g0) !== -heading))
+        continue;
+      // (at zero at the step's start too, its own zero of an earlier instant: the middle of
+      // the step says which side it came from; `C2 and not C1` of two `while` rules is below
+      // zero between x = 0.5 and 1 and touches it at 1, where it is no crossing)
+      if (g0 === 0 && !(Math.sign(cr.valueAt(k, cr.scannedMidpoint)) === -heading)) continue;
+      if (cr.conflicts.conflictsWith(w.event, fired, n) && !this.sameCrossing(g, rate, t, y, fired, n)) continue;
+      fired.push(w.event);
+    }
+  }
+
+  /**
+   * Whether a function of value g and rate `rate` at the instant (t, y) is, to the bit, the
+   * function of one of the first n events of `fired`: then its zero is that event's, and no
+   * order between the two can be told or matters to the arithmetic, so it fires with them
+   * (in file order), whatever the two read and write. A `while` rule's situation written as
+   * a min of mins is R - h where the hoop leaves (examples/hoop_rules.delta), as is the rule
+   * that holds R - h itself; located a rounding apart on rodas, the second could not join.
+   */
+  private sameCrossing(
+    g: number,
+    rate: number,
+    t: number,
+    y: Float64Array,
+    fired: readonly number[],
+    n: number,
+  ): boolean {
+    const ws = this.ws,
+      m = ws.model;
+    for (let i = 0; i < n; i++) {
+      const j = m.events[fired[i]].watchIndex;
+      if (j < 0) continue;
+      if (m.watchOne[j](t, y, ws.p, ws.d, ws.sw) === g && m.rateOne[j](t, y, ws.p, ws.d, ws.sw) === rate) return true;
+    }
+    return false;
+  }
+
+  /**
+   * At the exact time t of a scheduled instant (state y, ws.gNew the functions there): every
+   * state event whose function sits within its rounding of zero there, on the side it comes
+   * from, heading across in its direction, and not held at a zero of its own, joins `fired`
+   * (`atEnd`: t is the end of the range, where only a delta's crossing is an event;
+   * `timeTie`: the rounding of t, within which two times are one)
+   * (EVENTS.md 2: a coincident event fires at the same instant, in file order). x = 1.1 - 2.5 t
+   * with `at 0.44 do k := 1` turning it back: in doubles the root is an ulp after 0.44, and
+   * `x falls` never fired (status ok, exact 1).
+   */
+  coincidentAt(t: number, y: Float64Array, fired: number[], atEnd: boolean, timeTie: number): void {
+    const ws = this.ws,
+      m = ws.model,
+      dir = ws.dir,
+      cr = this.crossings;
+    const { held, unturned } = cr.arming,
+      lastSides = cr.lastSides;
+    for (let k = 0; k < ws.nWatch; k++) {
+      const w = m.watchInfo[k];
+      if (w.kind !== 'event' || cr.isBoolean[k] || held[k] || unturned[k] || fired.includes(w.event)) continue;
+      // (a crossing at the end of the range is no event of it, a delta's is: see
+      // crossings-at-end.ts, dropAtEnd)
+      if (atEnd && !cr.deltaArgument[k]) continue;
+      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
+      const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      // (within its rounding, or closer to zero than its rate takes over the rounding of t:
+      // near t = 1e6 a tick and a crossing 2e-11 apart are one double of t)
+      const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (!(Math.abs(g) <= Math.max(bound, Math.abs(rate) * timeTie))) continue;
+      // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
+      if (!(Math.abs(g) <= bound) && this.poleAtInstant(k, t, g, rate, timeTie)) continue;
+      const heading = Math.sign(dir * rate);
+      if (heading === 0 || Math.sign(g) === heading || !matches(cr.direction[k], -dir * heading)) continue;
+      // (it must have come from the other side: one within its rounding of zero ever since the
+      // start left it there, by the start's rule, not here. x - 1 = -t^3/6 is 1 - 1 in doubles
+      // until t = 1e-5, and a tick at 1e-6 fired `x - 1 crosses` there, status ok)
+      if (Math.sign(g) !== -heading && lastSides[k] !== -heading) continue;
+      fired.push(w.event);
+    }
+  }
+
+  /** poleAt for function k at the instant t (absolute) that the last step landed on; false with no step yet. */
+  private poleAtInstant(k: number, t: number, g: number, rate: number, tie: number): boolean {
+    const stepper = this.crossings.scannedStepper;
+    if (!(Math.abs(g) < Infinity)) return true;
+    return (
+      stepper !== null && poleAt(this.ws, stepper, k, this.ws.origin.local(t), g, rate, tie, this.crossings.scratchY)
+    );
+  }
+}
