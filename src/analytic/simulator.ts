@@ -10,8 +10,9 @@
  *
  * What keeps a run off the analytic path besides the model: contacts held as constraints
  * (zeno = continue: the held motion is integrated by the stepper), a range that runs
- * backwards, and `firstStep` or `maxStep` (they bound a stepper's steps; the analytic path
- * takes none). `stats.method` says which path integrated a run.
+ * backwards, and `firstStep`, `maxStep` or `step` (the caller's or the model's option step:
+ * they bound a stepper's steps, and the analytic path takes none; method analytic refuses
+ * them). `stats.method` says which path integrated a run.
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { requireCompiled } from '../codegen/stages.js';
@@ -73,6 +74,15 @@ export class Simulator {
     const byModel = options?.method === undefined;
     if (cause === 'obstacles')
       throw refused(this.model, `not every part has a closed form: ${listed(this.obstacles)}`, byModel);
+    // (the model's option step sets a stepper's steps, as the caller's step does, which
+    // resolveSettings refuses with method analytic: it was silently ignored)
+    const step = this.model.system.options.get('step');
+    if (step && options?.step === undefined)
+      throw refused(
+        this.model,
+        `option step = ${String(step.value)} (${this.model.system.file}:${step.span.line}) sets the steps of a stepper, and the analytic path takes none (drop it, or use method auto, which then takes its stepper)`,
+        byModel,
+      );
     if (cause === 'zeno')
       throw refused(
         this.model,

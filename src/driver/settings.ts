@@ -482,6 +482,24 @@ function methodText(model: CompiledModel, options: SimulateOptions, method: RunM
  * either takes the stepper: analytic/simulator.ts.)
  */
 function checkStepBounds(model: CompiledModel, options: SimulateOptions, method: RunMethod, naming: Naming): void {
+  // (step is maxStep for an adaptive method, and auto takes its stepper for it as for maxStep:
+  // method analytic refuses it as it refuses maxStep; the model's option step, with method
+  // analytic, is the refusal simulator.ts makes at the option's line)
+  if (
+    method === 'analytic' &&
+    options.step !== undefined &&
+    options.maxStep === undefined &&
+    options.firstStep === undefined
+  ) {
+    const label = optionLabel('step', naming);
+    throw inputError(
+      naming,
+      'step',
+      options.step,
+      'given with a stepper only',
+      `${label} sets the steps of a stepper, and ${methodText(model, options, method, naming)} takes none (it goes from event to event in closed form): drop ${label}, or choose a stepper (${optionLabel('method', naming)} auto or dopri5, ...)`,
+    );
+  }
   const key = options.firstStep !== undefined ? 'firstStep' : options.maxStep !== undefined ? 'maxStep' : null;
   if (key === null) return;
   const label = optionLabel(key, naming);

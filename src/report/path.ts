@@ -15,6 +15,7 @@ export interface PathOptions {
   readonly method?: unknown;
   readonly firstStep?: unknown;
   readonly maxStep?: unknown;
+  readonly step?: unknown;
   readonly zeno?: unknown;
 }
 
@@ -39,8 +40,16 @@ export function stepperCause(
   const method = methodOf(model, options);
   if (method !== 'auto' && method !== 'analytic') return 'method';
   // firstStep and maxStep bound a stepper's steps: asked for, auto takes the stepper (method
-  // analytic refuses them: driver/settings.ts, checkStepBounds)
-  if (method === 'auto' && (options.firstStep !== undefined || options.maxStep !== undefined)) return 'stepBounds';
+  // analytic refuses them: driver/settings.ts, checkStepBounds). So does step, the caller's or
+  // the model's option step: for an adaptive method it is maxStep under another name (cli.md),
+  // and auto with --step 0.01 stayed on the analytic path where --max-step 0.01 took dopri5.
+  if (
+    method === 'auto' &&
+    (options.firstStep !== undefined ||
+      options.maxStep !== undefined ||
+      (options.step ?? model.system.options.get('step')?.value) !== undefined)
+  )
+    return 'stepBounds';
   if (obstacles.length > 0) return 'obstacles';
   if ((options.zeno ?? model.system.options.get('zeno')?.value) === 'continue') return 'zeno';
   return null;
@@ -103,6 +112,8 @@ export function transformPathNote(model: CompiledModel, obstacles: readonly stri
   const line = (name: string) => `${sys.file}:${sys.options.get(name)!.span.line}`;
   if (cause === 'obstacles') return null; // (said by the lines above: which parts are numerical)
   if (cause === 'method') return `option method = ${String(methodOf(model, {}))} (${line('method')}) chooses a stepper`;
+  if (cause === 'stepBounds')
+    return `option step = ${String(sys.options.get('step')!.value)} (${line('step')}) bounds the steps of a stepper, which method auto then takes`;
   if (cause === 'zeno')
     return `option zeno = continue (${line('zeno')}) holds contacts as constraints, which the stepper integrates`;
   if (!sys.range.to) return null;
