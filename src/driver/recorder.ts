@@ -289,6 +289,21 @@ export class Recorder {
       this.lastWasStep = false;
       return;
     }
+    // A listed output time at an instant has its own row, the left limit, before the
+    // instant's two rows: the grid writes it inside the range (gridRows, the analytic path's
+    // outputsUntil), but never at the ends, whose rows are the ends' own, and an instant there
+    // writes no start or end row. A time listed at an end with an instant there had 2 rows
+    // where one inside had 3. (Once per time: a second instant at t finds the row written.)
+    const times = this.times;
+    if (
+      times !== null &&
+      times.length > 0 &&
+      this.keep &&
+      this.lastT !== t &&
+      (t === this.gridStart || t === this.tEnd) &&
+      (t === times[0] || t === times[times.length - 1])
+    )
+      this.push(t, out, false);
     this.fixedRow(t, out);
   }
 
