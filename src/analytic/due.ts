@@ -1,7 +1,8 @@
 /**
  * Which events are due at an instant of the analytic path: crossings predicted within the tie
  * tolerance of one another and time events from the stop queue, together when they interact
- * and one instant after the other (at the same time, in file order) when they commute. Two
+ * and one instant after the other when they commute (a time event and a crossing that commute
+ * at the same time to the last bit are one instant, in file order, as on the stepper). Two
  * events commute when what one writes the other neither reads nor writes, counters aside
  * (plan.ts): two pairs of spheres far apart that collide at one time both collide and both
  * count, whatever rounding makes of their times; interacting events read the values before
@@ -15,7 +16,6 @@ import type { StopQueue } from '../driver/stop-queue.js';
 import { tieTolerance } from '../driver/time-tie.js';
 import type { EventHeap } from './heap.js';
 import type { EventPlan } from './plan.js';
-import { minOf } from '../expression/extremes.js';
 
 export class DueEvents {
   /** time events due at the current time (or a few ulps after it) that commute with the crossings processed there: the next instant, at deferredHi + deferredLo */
@@ -80,10 +80,13 @@ export class DueEvents {
           for (const e of scheduled) list.push(e);
           scheduled.length = 0;
           this.conflicting(n, list);
-        } else if (q === hi && lo === 0 && minOf(scheduled) < minOf(list)) {
-          // commuting: one instant after the other, in file order (the crossings stay in the
-          // heap); a few ulps apart, each at its own time
-          list.length = 0;
+        } else if (hi + lo === q) {
+          // commuting, at the same time to the last bit: one instant, in file order, as the
+          // language says and the stepper does (two instants at one time wrote four rows
+          // where the stepper writes two, and after a --from the ledger named the crossing
+          // before a tick the file lists first). Commuting, they read the same values
+          // together as one after the other; counters add up either way. A few ulps apart,
+          // each keeps its own time.
           for (const e of scheduled) list.push(e);
           scheduled.length = 0;
         }
