@@ -60,7 +60,7 @@ const core = fc.constantFrom(
   ['simulate', 'ball.delta'],
   ['simulate', 'tick.delta'],
   ['simulate', 'tick.delta', '--to', '1e6', '--max-events', '1e7'],
-  ['sweep', 'tick.delta', '--vary', 'k=0:2:3000', '--report', 'n, c'],
+  ['sweep', 'tick.delta', '--vary', 'k=0:2:1000', '--report', 'n, c'],
   ['sweep', 'ball.delta', '--vary', 'e=0.3:0.9:40', '--report', 'h'],
   ['montecarlo', 'tick.delta', '--sample', 'k~normal(1,0.1)', '--samples', '2000', '--report', 'n'],
   ['montecarlo', 'ball.delta', '--sample', 'e~uniform(0.5,0.9)', '--report', 'h'],
