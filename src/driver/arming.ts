@@ -49,6 +49,8 @@ interface FiredFunction {
   rateBand: number;
   /** the side its next order sends it to from its zero (0: none known) */
   nextSide: number;
+  /** the rounding of t it sees at the instant (tieOf) */
+  tie: number;
 }
 
 export class Arming {
@@ -63,6 +65,7 @@ export class Arming {
     moves: false,
     rateBand: 0,
     nextSide: 0,
+    tie: 0,
   };
   /** per function: held at zero after firing (see the header) */
   readonly held: Uint8Array;
@@ -208,7 +211,9 @@ export class Arming {
       const moves = m.events[k].moves.includes(w);
       const g = ws.gPrev[w],
         g0 = gFire[w];
-      const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + this.tieOf(w, at));
+      // (the rounding of t it sees: three evaluations of its function, taken once)
+      const tie = this.tieOf(w, at);
+      const band = 4 * ws.gBound[w] + Math.abs(rFire[w]) * (dtZero + tie);
       const set = moves && g !== g0 && !residueKept(g, g0, band);
       const rateBand = rateBandFire?.[w] ?? 0,
         nextSide = nextSideFire?.[w] ?? 0;
@@ -221,6 +226,7 @@ export class Arming {
         f.moves = moves;
         f.rateBand = rateBand;
         f.nextSide = nextSide;
+        f.tie = tie;
         this.rearm(w, at, dtZero, f);
       } else this.arm(w);
     }
@@ -281,7 +287,7 @@ export class Arming {
     w: number,
     at: number,
     dtZero: number,
-    { gPre, ratePre, signPre, set, moves, rateBand, nextSide }: FiredFunction,
+    { gPre, ratePre, signPre, set, moves, rateBand, nextSide, tie }: FiredFunction,
   ): void {
     const ws = this.ws;
     this.unturned[w] = 0;
@@ -312,7 +318,7 @@ export class Arming {
     // is 0: x = 1 - t at `at 1` is 2.2e-16, and `x := 0` there leaves it at the zero it fired
     // at, not moved away; armed there, the first step found x at 0 heading across, a false
     // "precision ran out")
-    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * Math.max(dtZero, this.tieOf(w, at)) : 0);
+    const zero = 4 * ws.gBound[w] + (slack === slack ? slack * Math.max(dtZero, tie) : 0);
     // Where it fired is its zero, as well as location can tell (|gPre| may exceed the
     // rounding where flights are lower than it); what counts is whether the action moved it.
     // (`set`: its own action assigned a value it reads and changed it, if only by less than
@@ -342,7 +348,7 @@ export class Arming {
       // excursion of the residue's, at most the band times the span of t. Taken for motion,
       // x := 0 where x' = v falls through 0 went on across at once on v = +2e-16 and back:
       // a false "persisting contact", or e1 fired twice.)
-      const span = dtZero + this.tieOf(w, at);
+      const span = dtZero + tie;
       const inBand = rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand;
       this.restsInBand[w] = inBand ? 1 : 0;
       this.held[w] = 1;
