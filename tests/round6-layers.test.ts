@@ -26,7 +26,8 @@ x(0) = 0`;
     for (const method of ['auto', 'analytic', 'dopri5', 'rk4'] as const) {
       let err: unknown;
       try {
-        sim.run({ set: { a: -1 }, method, step: 0.1 });
+        // (a step only for the steppers: the analytic path refuses one, round13-layers)
+        sim.run({ set: { a: -1 }, method, ...(method === 'analytic' ? {} : { step: 0.1 }) });
       } catch (e) {
         err = e;
       }
