@@ -9,6 +9,14 @@ import { compileModel, simulate, Simulator, type EventRecord } from '../src/inde
 import { tempModel } from './api-helpers.js';
 import { ensureCliBuilt, runCli } from './helpers.js';
 
+/** A ball dropped from 1 that keeps half its speed at each bounce, on [0, tEnd]. */
+const halfBall = (tEnd: number) => `independent t from 0 to ${tEnd}
+parameter g = 9.81, e = 0.5
+discrete n = 0
+event bounce when h falls do h' := -e*h'; n := n + 1 end
+h'' = -g
+h(0) = 1; h'(0) = 0`;
+
 beforeAll(() => ensureCliBuilt());
 
 describe('a streamed run on method auto where an event makes a linear block stiff', () => {
@@ -84,12 +92,7 @@ describe('a run continued with --from at an instant where events act', () => {
   // h = v2 (1 - 2 t1) - g/2 (1 - 2 t1)^2 with v2 = g t1 / 4, h' = v2 - g (1 - 2 t1).
   const g = 9.81;
   const t1 = Math.sqrt(2 / g);
-  const ball = `independent t from 0 to 1
-parameter g = 9.81, e = 0.5
-discrete n = 0
-event bounce when h falls do h' := -e*h'; n := n + 1 end
-h'' = -g
-h(0) = 1; h'(0) = 0`;
+  const ball = halfBall(1);
   const v2 = (g * t1) / 4;
   const s = 1 - 2 * t1;
   const exact = { h: v2 * s - (g / 2) * s * s, "h'": v2 - g * s };
@@ -167,12 +170,7 @@ describe('the exit code of simulate with several --init', () => {
   // stopped at its accumulation: exit 4 (the larger code), which says "zeno, the rows are
   // good" and hides the failure. A batch says 3 when a run failed, 4 when one stopped at an
   // accumulation and none failed (docs/cli.md); several --init now say the same.
-  const ball = `independent t from 0 to 3
-parameter g = 9.81, e = 0.5
-discrete n = 0
-event bounce when h falls do h' := -e*h'; n := n + 1 end
-h'' = -g
-h(0) = 1; h'(0) = 0`;
+  const ball = halfBall(3);
 
   it('a failed run among zeno runs: exit 3, each run with its own status', () => {
     const file = tempModel('inits.delta', ball);
