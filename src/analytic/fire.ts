@@ -377,6 +377,7 @@ export class AnalyticFiring {
       before.rate = mb[4 * i + 1];
       before.gBound = mb[4 * i + 2];
       before.rateBound = mb[4 * i + 3];
+      before.rateBand = 0;
       this.rateBand[k] = 0;
       const after = readFunction(ws, k, t, ws.y, ws.d, this.point);
       // (a value an action summed onto its zero: on the scale of the terms it summed)
