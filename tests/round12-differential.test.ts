@@ -1,6 +1,6 @@
 /**
- * The differential oracle's finds of round 12 (DIFF_SEED 2020, 3000 models) that are still
- * open (tests/README, round 12).
+ * The differential oracle's finds of round 12 (DIFF_SEED 2020, 3000 models; tests/README,
+ * round 12).
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
@@ -11,12 +11,12 @@ describe('a function within its rounding of zero whose motion dips below that ro
   // t1^2/2 to -0.8 of it, and x - y = t^3/6 - 0.9 t1^2 t + 0.9 t1^3 after, whose least value,
   // at t = sqrt(1.8) t1, is +0.095 t1^3 = 9.5e-20: it never crosses, e1 never fires, and
   // x(5) = 1e-3 + 125/6 - 4.5 t1^2 + 0.9 t1^3 = 20.834333333328833 (mpmath). That motion is
-  // below the rounding of x near 1e-3 (2.2e-19): the analytic path reads x - y as 0 at the
-  // tick and its prediction dips below zero and back, `rises` at 1.656e-6, and the run stops
-  // there (status stopped, x = 1e-3). The steppers, which never see the dip, are right. Still
-  // open: the prediction should see that the excursion from the rounded zero to the root
-  // stays within the value's rounding at the instant, and say "precision ran out" (EVENTS.md
-  // 1) or hold it at zero, as a linear block's motion within its hold does (predict.ts).
+  // below the rounding of x near 1e-3 (2.2e-19): the analytic path read x - y as 0 at the
+  // tick and its prediction dipped below zero and back, `rises` at 1.656e-6, and the run
+  // stopped there (status stopped, x = 1e-3). The steppers, which never see the dip, are
+  // right. The analytic path now sees that the excursion from the rounded zero to that root
+  // stays within the value's rounding at the instant and says "precision ran out" there
+  // (EVENTS.md 1: never guessed; predict.ts, within): a failure that names the cause.
   const model = `independent t from 0 to 5
 discrete n = 0
 event e1 when x - y rises do stop end
@@ -27,8 +27,15 @@ x(0) = 1e-3; v(0) = 0
 y' = n
 y(0) = 1e-3
 `;
-  for (const method of ALL_METHODS)
-    (method === 'auto' ? it.fails : it)(`${method}: e1 never fires, x(5) = 20.834333333328833`, () => {
+  it('auto (the analytic path): precision ran out where e1 would have fired, not a stop', () => {
+    const r = simulate(model, { eventsOnly: true });
+    expect(r.stats.method).toBe('analytic');
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/^precision ran out at t = 0\.00000165638586/);
+    expect(r.events.map((e) => e.name)).toEqual(['tm']);
+  });
+  for (const method of ALL_METHODS.filter((m) => m !== 'auto'))
+    it(`${method}: e1 never fires, x(5) = 20.834333333328833`, () => {
       const r = simulate(model, { method, eventsOnly: true });
       expect(r.status, r.message ?? '').toBe('ok');
       expect(r.events.map((e) => e.name)).toEqual(['tm']);

@@ -192,6 +192,22 @@ export class Predictor {
     if (this.roots.unresolved && !lin) {
       this.outcome = 'unresolved';
       this.s = this.roots.where;
+    } else if (
+      !lin &&
+      atZero &&
+      !still &&
+      !start &&
+      !judged &&
+      hold === 0 &&
+      this.s < Infinity &&
+      this.within(D, bound)
+    ) {
+      // Within its rounding of zero at this instant but not located there, its zero divided
+      // out as if exact: a motion that never leaves that rounding before it comes back across
+      // cannot be told from one that never crossed (x - y at 1e-3, read as 0 where it is
+      // 1.7e-19, dipping 7e-20 and back: `rises` stopped the run at 1.656e-6, status stopped,
+      // where x - y never crosses). Never guessed (EVENTS.md 1): precision ran out there.
+      this.outcome = 'unresolved';
     } else if (!lin && this.roots.settle < this.s) {
       // a certain crossing whose place the coefficients about this instant cannot tell (a
       // triple zero): predicted again from where its sign is last certain, closer to it
@@ -201,6 +217,23 @@ export class Predictor {
       this.s = this.scan.next(lin, H, range, dir);
       this.scanned();
     }
+  }
+
+  /**
+   * Whether the polynomial in c (degree D, its constant taken as 0) stays within 4 times
+   * `bound`, its constant's rounding, over (0, s): sampled at 32 points, where a low-degree
+   * motion between its start and its root is smooth.
+   */
+  private within(D: number, bound: number): boolean {
+    const c = this.c,
+      s = this.s;
+    for (let i = 1; i < 32; i++) {
+      const u = (s * i) / 32;
+      let v = c[D];
+      for (let k = D - 1; k >= 1; k--) v = v * u + c[k];
+      if (!(Math.abs(v * u) <= 4 * bound)) return false;
+    }
+    return true;
   }
 
   /** The outcome of the window scan's `next`: unresolved, stopped at its budget, or a crossing (or none). */
