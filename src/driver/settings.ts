@@ -482,25 +482,21 @@ function methodText(model: CompiledModel, options: SimulateOptions, method: RunM
  * either takes the stepper: analytic/simulator.ts.)
  */
 function checkStepBounds(model: CompiledModel, options: SimulateOptions, method: RunMethod, naming: Naming): void {
+  const key = options.firstStep !== undefined ? 'firstStep' : options.maxStep !== undefined ? 'maxStep' : null;
   // (step is maxStep for an adaptive method, and auto takes its stepper for it as for maxStep:
   // method analytic refuses it as it refuses maxStep; the model's option step, with method
   // analytic, is the refusal simulator.ts makes at the option's line)
-  if (
-    method === 'analytic' &&
-    options.step !== undefined &&
-    options.maxStep === undefined &&
-    options.firstStep === undefined
-  ) {
-    const label = optionLabel('step', naming);
+  const stepperKey = key ?? (options.step !== undefined ? 'step' : null);
+  if (method === 'analytic' && stepperKey !== null) {
+    const label = optionLabel(stepperKey, naming);
     throw inputError(
       naming,
-      'step',
-      options.step,
+      stepperKey,
+      options[stepperKey],
       'given with a stepper only',
-      `${label} sets the steps of a stepper, and ${methodText(model, options, method, naming)} takes none (it goes from event to event in closed form): drop ${label}, or choose a stepper (${optionLabel('method', naming)} auto or dopri5, ...)`,
+      `${label} ${stepperKey === 'step' ? 'sets' : 'bounds'} the steps of a stepper, and ${methodText(model, options, method, naming)} takes none (it goes from event to event in closed form): drop ${label}, or choose a stepper (${optionLabel('method', naming)} auto or dopri5, ...)`,
     );
   }
-  const key = options.firstStep !== undefined ? 'firstStep' : options.maxStep !== undefined ? 'maxStep' : null;
   if (key === null) return;
   const label = optionLabel(key, naming);
   const value = options[key];
@@ -511,14 +507,6 @@ function checkStepBounds(model: CompiledModel, options: SimulateOptions, method:
       value,
       'given with an adaptive method only',
       `${label} bounds the steps of an adaptive method, and ${methodText(model, options, method, naming)} takes steps of one fixed size: set that size with ${optionLabel('step', naming)}, or choose an adaptive method (dopri5, dop853, rodas, radau5, auto)`,
-    );
-  if (method === 'analytic')
-    throw inputError(
-      naming,
-      key,
-      value,
-      'given with a stepper only',
-      `${label} bounds the steps of a stepper, and ${methodText(model, options, method, naming)} takes none (it goes from event to event in closed form): drop ${label}, or choose a stepper (${optionLabel('method', naming)} auto or dopri5, ...)`,
     );
   const { step, maxStep, firstStep } = options;
   if (step !== undefined && maxStep !== undefined && step !== maxStep)
