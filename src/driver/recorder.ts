@@ -142,8 +142,8 @@ export class Recorder {
     return this.stepPoint(k);
   }
 
-  /** the k-th point of the outputStep grid: the decimals FROM + k·DT mean (event-times.ts) */
-  private stepPoint: (k: number) => number = (k) => k;
+  /** the k-th point of the outputStep grid: the decimals FROM + k·DT mean (event-times.ts); none without outputStep */
+  private stepPoint: (k: number) => number = () => NaN;
 
   /** the time of the last row written (NaN: none yet) */
   get lastRowTime(): number {
