@@ -420,7 +420,7 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
     return dop853ErrorNorm(er5, er3, y, y1, Math.abs(h), this.atol, this.rtol, n);
   }
 
-  protected finish(tNew: number): boolean {
+  protected finish(tNew: number, err: number): boolean {
     this.f(tNew, this.yNew, this.fNew);
     this.stats.rhsEvaluations++;
     if (!allFinite(this.fNew, this.n)) return false;
@@ -438,7 +438,7 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
       num += dk * dk;
       den += dy * dy;
     }
-    this.stiffness.observe(Math.abs(tNew - this.t), num, den);
+    this.stiffness.observe(Math.abs(tNew - this.t), num, den, err);
     return true;
   }
 

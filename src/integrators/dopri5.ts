@@ -181,9 +181,9 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
   private stageDiff2 = 0;
   private stateDiff2 = 0;
 
-  protected finish(tNew: number): boolean {
+  protected finish(tNew: number, err: number): boolean {
     // f(tNew, yNew) is the 7th stage, already checked through the error norm
-    this.stiffness.observe(Math.abs(tNew - this.t), this.stageDiff2, this.stateDiff2);
+    this.stiffness.observe(Math.abs(tNew - this.t), this.stageDiff2, this.stateDiff2, err);
     return true;
   }
 

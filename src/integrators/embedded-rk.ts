@@ -88,8 +88,8 @@ export abstract class EmbeddedRkStepper extends StepperBase {
    * (≤ 1: acceptable), or NaN when the attempt produced a non-finite value.
    */
   protected abstract attempt(t0: number, h: number, tNew: number): number;
-  /** after an acceptable attempt: make `fNew` = f(tNew, yNew); false if it is not finite */
-  protected abstract finish(tNew: number): boolean;
+  /** after an acceptable attempt (error norm err): make `fNew` = f(tNew, yNew); false if it is not finite */
+  protected abstract finish(tNew: number, err: number): boolean;
   /** compute the dense-output coefficients of the last accepted step (once per step) */
   protected abstract prepareDense(): void;
   /** write the dense output at θ = (s − tPrev)/hLast */
@@ -117,7 +117,7 @@ export abstract class EmbeddedRkStepper extends StepperBase {
       const err = this.attempt(t0, h, tNew);
       let bad = !(err < Infinity);
       if (err <= 1) {
-        if (this.finish(tNew)) {
+        if (this.finish(tNew, err)) {
           const ratio = this.ctrl.accepted(err, afterRejection, this.firstStepGrowth);
           let next = hAbs * ratio;
           // a step cut short by tLimit says nothing against the size that was proposed
