@@ -115,6 +115,9 @@ export class Firing {
   rtol = 1e-6;
   atol = 1e-9;
   private readonly flows = new Map<number, Flow>();
+  /** the values before an instant, solved for by a backward run (undoTogether) */
+  private yUndo: Float64Array | undefined;
+  private dUndo: Float64Array | undefined;
   /** per step variable (d slot), the state it is added to (step-fold.ts), or -1 */
   private readonly stepStates: Int32Array;
   /**
@@ -264,6 +267,49 @@ export class Firing {
     this.nextSideFire[k] = measured.side;
   }
 
+  /**
+   * A round of several events undone backwards (from its values after the instant, ws.y and
+   * ws.d, into ws.yOut and ws.dOut). Forwards every weight reads the values before the
+   * instant: post = pre + W(pre). Going backwards the run has post, and pre = post - W(post)
+   * only where no weight reads what another event of the round makes jump (range.ts refuses
+   * an event whose weight reads what it changes itself; two events at one instant are known
+   * only here): x'' = z delta(t - kick) with z' = delta(t - 1), kick at 1, undid x' by z
+   * after the instant, one too many, and came back to x'(0) = -1 with status ok where the
+   * run forwards starts from 0. So pre is solved for: from pre = post, each pass takes the
+   * weights at the last pass's values. Where the weights read each other in a chain, every
+   * pass settles one more link, and a pass that changes no bit has found values whose image
+   * is post exactly (what the forward round computes from them); weights that read each
+   * other in a cycle (a jumps by b, b by 2a) ask for a system to be solved: the run fails
+   * and says so. Returns null, or that message.
+   */
+  private undoTogether(t: number, round: readonly number[], sc: Float64Array | undefined): string | null {
+    const ws = this.ws,
+      m = ws.model;
+    const yEst = (this.yUndo ??= new Float64Array(ws.y.length)),
+      dEst = (this.dUndo ??= new Float64Array(ws.d.length));
+    yEst.set(ws.y);
+    dEst.set(ws.d);
+    // (a chain of k links settles in k + 1 passes, and one more shows that nothing moves)
+    for (let pass = 0; pass <= round.length + 1; pass++) {
+      ws.yOut.set(ws.y);
+      ws.dOut.set(ws.d);
+      for (const k of round) m.events[k].apply(t, yEst, ws.p, dEst, ws.sw, ws.yOut, ws.dOut, -1, undefined);
+      if (sameBits(ws.yOut, yEst) && sameBits(ws.dOut, dEst)) {
+        if (sc !== undefined) {
+          ws.yOut.set(ws.y);
+          ws.dOut.set(ws.d);
+          for (const k of round) m.events[k].apply(t, yEst, ws.p, dEst, ws.sw, ws.yOut, ws.dOut, -1, sc);
+        }
+        return null;
+      }
+      yEst.set(ws.yOut);
+      dEst.set(ws.dOut);
+    }
+    const names = round.map((k) => m.events[k].name);
+    const x = m.system.independent;
+    return `a run backwards must undo the events of ${x} = ${t} (${names.join(', ')}) together, and their weights read what the others make jump in a cycle: the values before the instant solve a system of equations, which deltastep does not. Run forwards, from the instant where the model states its initial values`;
+  }
+
   /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
   leftAtZero(k: number): boolean {
     return this.onZeroSet.has(k);
@@ -308,7 +354,11 @@ export class Firing {
       ws.dPre.set(ws.d);
       this.actionResidue.startRound(round);
       const sc = this.actionResidue.scale;
-      for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
+      if (ws.dir < 0 && round.length > 1 && !round.some((k) => m.events[k].marcus)) {
+        const failed = this.undoTogether(t, round, sc);
+        if (failed !== null)
+          return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
+      } else for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
       this.flowRound++;
       for (const k of round) {
         const failed = m.events[k].marcus ? this.marcusFlow(t, k) : null;
@@ -624,4 +674,10 @@ export class Firing {
     this.flows.set(k, flow);
     return flow;
   }
+}
+
+/** Whether two arrays hold the same values (NaN equal to NaN). */
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(a[i] !== a[i] && b[i] !== b[i])) return false;
+  return true;
 }

@@ -1,0 +1,70 @@
+/**
+ * Round 14, the command line's and the library's layers: combinations of options.
+ * 1. A run backwards undoes the deltas of one instant together: where the weight of one
+ *    reads what another of the same instant makes jump (x'' = z delta(t - kick), z' =
+ *    delta(t - 1), kick at 1), the values before the instant are solved for, not taken as
+ *    the weights at the values after it (x'(0) was -1, status ok, where the exact answer is 0).
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+
+describe('1. backwards: the deltas of one instant undone together', () => {
+  // Forwards from x = 0, x' = 0, z = 1 at t = 0: at t = 1 both deltas read the values before
+  // it, x' jumps by z- = 1 and z by 1, so at t = 2: x = 1, x' = 1, z = 2 (exact). Backwards
+  // from there the run must come home: x(0) = 0, x'(0) = 0, z(0) = 1 (exact, in every method:
+  // the motion between the events is a polynomial of degree 1).
+  const variants = {
+    'a named event and a delta at its time': `independent t from 2 to 0
+event kick at 1
+x'' = z*delta(t - kick)
+z' = delta(t - 1)
+x(2) = 1; x'(2) = 1; z(2) = 2`,
+    'the same, the other order in the file': `independent t from 2 to 0
+event kick at 1
+z' = delta(t - 1)
+x'' = z*delta(t - kick)
+x(2) = 1; x'(2) = 1; z(2) = 2`,
+    'two delta arguments with one root': `independent t from 2 to 0
+x'' = 2*z*delta(2*t - 2)
+z' = delta(t - 1)
+x(2) = 1; x'(2) = 1; z(2) = 2`,
+  };
+  const methods = ['auto', 'dopri5', 'dop853', 'rk4', 'radau5', 'rodas'] as const;
+  for (const [label, text] of Object.entries(variants))
+    it.each(methods)(`${label}: %s comes home to x = 0, x' = 0, z = 1`, (method) => {
+      const r = simulate(text, { method });
+      expect(r.status, r.message ?? '').toBe('ok');
+      // (a line between the events: rounding only, a few ulps of values of order 1)
+      expect(Math.abs(r.final.x as number)).toBeLessThan(1e-12);
+      expect(Math.abs(r.final["x'"] as number)).toBeLessThan(1e-12);
+      expect(r.final.z).toBe(1);
+    });
+
+  it('forwards from those values it reaches the start of the backward run (the check of the exact answer)', () => {
+    const r = simulate(variants['a named event and a delta at its time'], {
+      from: 0,
+      to: 2,
+      init: { x: 0, "x'": 0, z: 1 },
+    });
+    expect(r.final).toEqual({ t: 2, x: 1, "x'": 1, z: 2 });
+  });
+
+  it('weights that read each other (a jumps by b, b by 2a) have no undoing the run can apply: not ok', () => {
+    // forwards a+ = a- + b-, b+ = b- + 2 a-; backwards from a = 2, b = 3 the values before are
+    // the solution of a linear system (a = 1, b = 1), which deltastep does not solve: the run
+    // must not report the weights read after the instant (a = -1, b = -1) as its answer.
+    const text = `independent t from 2 to 0
+a' = b*delta(t - 1)
+b' = 4*a*delta(2*t - 2)
+a(2) = 2; b(2) = 3`;
+    let outcome: string;
+    try {
+      const r = simulate(text, { method: 'dopri5' });
+      outcome = r.status === 'ok' ? `ok a = ${String(r.final.a)}, b = ${String(r.final.b)}` : `${r.status}: ${r.message}`;
+    } catch (e) {
+      outcome = `error: ${(e as Error).message}`;
+    }
+    expect(outcome).not.toMatch(/^ok/);
+    expect(outcome).toMatch(/undo/);
+  });
+});
