@@ -4,9 +4,15 @@
  *    reads what another of the same instant makes jump (x'' = z delta(t - kick), z' =
  *    delta(t - 1), kick at 1), the values before the instant are solved for, not taken as
  *    the weights at the values after it (x'(0) was -1, status ok, where the exact answer is 0).
+ * 2. FROM:TO:COUNT (--output-times, sweep --vary) means the decimals written, as --output-step
+ *    and `every` do: 0.1:0.5:5 is 0.1, 0.2, 0.3, 0.4, 0.5, not 0.30000000000000004 (which put
+ *    the row asked for at 0.3 after a kick at 0.3, not as its left limit before the instant).
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
+import { sweepValue } from '../src/batch/values.js';
+import { ensureCliBuilt, runCli } from './helpers.js';
+import { tempModel } from './api-helpers.js';
 
 describe('1. backwards: the deltas of one instant undone together', () => {
   // Forwards from x = 0, x' = 0, z = 1 at t = 0: at t = 1 both deltas read the values before
@@ -66,5 +72,27 @@ a(2) = 2; b(2) = 3`;
     }
     expect(outcome).not.toMatch(/^ok/);
     expect(outcome).toMatch(/undo/);
+  });
+});
+
+describe('2. FROM:TO:COUNT on its decimals', () => {
+  it('sweepValue gives the double nearest each decimal of the grid', () => {
+    // exact: 0.1 + 0.1 k; 3/10 is the double 0.3 (nearest), not 0.1 + 0.2 in doubles
+    expect(Array.from({ length: 5 }, (_, k) => sweepValue(0.1, 0.5, 5, k))).toEqual([0.1, 0.2, 0.3, 0.4, 0.5]);
+    // 1 down to 0.18 in 200 values (cli.md's example): value k is (100·199 - 82 k) / 19900, the
+    // double nearest that rational
+    for (let k = 0; k < 200; k++) expect(sweepValue(1, 0.18, 200, k)).toBe((19900 - 82 * k) / 19900);
+    // 0:1:4 is thirds: the double nearest 1/3 and 2/3
+    expect([1, 2].map((k) => sweepValue(0, 1, 4, k))).toEqual([1 / 3, 2 / 3]);
+  });
+
+  it('--output-times 0.1:0.5:5 with a kick at 0.3: the row asked for at 0.3 is its left limit, then the two of the instant', () => {
+    ensureCliBuilt();
+    // x' = 1 with a unit kick at 0.3: x = t before it, t + 1 after (exact)
+    const file = tempModel('kick03.delta', 'independent t from 0 to 1\nevent kick at 0.3\nx\' = 1 + delta(t - kick)\nx(0) = 0\n');
+    const r = runCli(['simulate', file, '--output-times', '0.1:0.5:5', '--format', 'csv']);
+    expect(r.status, r.stderr).toBe(0);
+    const ts = r.stdout.trim().split('\n').slice(1).map((line) => line.split(',')[0]);
+    expect(ts).toEqual(['0.1', '0.2', '0.3', '0.3', '0.3', '0.4', '0.5']);
   });
 });

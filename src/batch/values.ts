@@ -7,14 +7,19 @@ import { BatchInputError } from './report.js';
 
 /**
  * Value k of COUNT values from FROM to TO, both included (FROM may exceed TO): FROM + (TO -
- * FROM)·k/(COUNT - 1), the width times k first (exact for the usual decimal grids: 0.1:0.3:3
- * gives 0.2). Where that product overflows though every value is finite (0:1.5e308:5 swept
+ * FROM)·k/(COUNT - 1). Where FROM and TO are short decimals (decimalPoint), the double nearest
+ * that exact value, as `--output-step` and `every` take their decimals: in doubles 0.1:0.5:5
+ * gave 0.30000000000000004 (0.1 + 0.2), an output time past a kick at 0.3 where its left
+ * limit was asked for, a parameter beside the one written. Else in doubles, the width times k
+ * first; where that product overflows though every value is finite (0:1.5e308:5 swept
  * 1.125e308 as Infinity, a run failed "k = Infinity"), the width is divided first; where the
  * width itself overflows (-1e308:1e308), each end is weighed on its own.
  */
 export function sweepValue(from: number, to: number, count: number, k: number): number {
   if (count === 1) return from;
   if (k === count - 1) return to;
+  const exact = decimalPoint(from, to, count, k);
+  if (exact !== null) return exact;
   const width = to - from;
   if (!Number.isFinite(width)) {
     const f = k / (count - 1);
@@ -22,6 +27,33 @@ export function sweepValue(from: number, to: number, count: number, k: number): 
   }
   const scaled = width * k;
   return from + (Number.isFinite(scaled) ? scaled / (count - 1) : (width / (count - 1)) * k);
+}
+
+/**
+ * Value k of the grid FROM:TO:COUNT as the decimals mean it, where FROM and TO are decimals of
+ * at most 15 places (F/10^q and T/10^q with whole F and T): (F·(COUNT - 1) + k·(T - F)) /
+ * (10^q·(COUNT - 1)), one division of exact integers, correctly rounded: the double nearest
+ * the exact value. Null where they are not, or the integers leave 2^53.
+ */
+function decimalPoint(from: number, to: number, count: number, k: number): number | null {
+  for (let q = 0, scale = 1; q <= 15; q++, scale *= 10) {
+    const f = Math.round(from * scale),
+      g = Math.round(to * scale);
+    if (!Number.isSafeInteger(f) || !Number.isSafeInteger(g)) return null;
+    if (f / scale !== from || g / scale !== to) continue;
+    const num = f * (count - 1) + k * (g - f),
+      den = scale * (count - 1);
+    // (each product and sum exact: every partial result a safe integer)
+    if (
+      !Number.isSafeInteger(f * (count - 1)) ||
+      !Number.isSafeInteger(k * (g - f)) ||
+      !Number.isSafeInteger(num) ||
+      !Number.isSafeInteger(den)
+    )
+      return null;
+    return num / den;
+  }
+  return null;
 }
 
 /** COUNT values from FROM to TO, both included (FROM may exceed TO); those of runs first..end-1. */
