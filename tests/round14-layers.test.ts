@@ -7,6 +7,8 @@
  * 2. FROM:TO:COUNT (--output-times, sweep --vary) means the decimals written, as --output-step
  *    and `every` do: 0.1:0.5:5 is 0.1, 0.2, 0.3, 0.4, 0.5, not 0.30000000000000004 (which put
  *    the row asked for at 0.3 after a kick at 0.3, not as its left limit before the instant).
+ * 3. A run backwards that undoes a state event whose undoing turns the function's rate against
+ *    the event's direction: no run forwards ends at its start, and it said ok.
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
@@ -95,4 +97,39 @@ describe('2. FROM:TO:COUNT on its decimals', () => {
     const ts = r.stdout.trim().split('\n').slice(1).map((line) => line.split(',')[0]);
     expect(ts).toEqual(['0.1', '0.2', '0.3', '0.3', '0.3', '0.4', '0.5']);
   });
+});
+
+describe('3. backwards through a state event: only where a run forwards could have fired it', () => {
+  // x' = v, v' = -2 delta(t - hit): hit reverses v (from 1 to -1). Started at t = 2 from
+  // x = 0, v = -1, the run backwards meets x = 1 at t = 1.
+  const model = (direction: string) => `independent t from 2 to 0
+event hit when x - 1 ${direction}
+x' = v
+v' = -2*delta(t - hit)
+x(2) = 0; v(2) = -1`;
+
+  it.each(['dopri5', 'rk4', 'radau5'] as const)(
+    'falls (%s): no run forwards ends at x = 0, v = -1 (undone, x - 1 rises at t = 1; not undone, it falls there and hit fires): not ok',
+    (method) => {
+      // exact: forwards, x - 1 falling through 0 at t* needs v- < 0 and gives v+ = v- - 2 <= -2,
+      // so a run ending with v = -1 and x(2) = 0 (which crossed x = 1 at t = 1) has none; the
+      // run backwards said ok with x(0) = 0, v(0) = 1, from which a run forwards ends at x = 2
+      const r = simulate(model('falls'), { method });
+      expect(r.status).not.toBe('ok');
+      expect(r.message).toMatch(/no run forwards/);
+    },
+  );
+
+  it.each(['dopri5', 'rk4', 'radau5'] as const)(
+    'rises (%s): hit not undone (x - 1 falls at t = 1 without it), x(0) = 2, v(0) = -1, from which the run forwards ends at the start',
+    (method) => {
+      const r = simulate(model('rises'), { method });
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(Math.abs((r.final.x as number) - 2)).toBeLessThan(1e-12);
+      expect(r.final.v).toBe(-1);
+      const forwards = simulate(model('rises'), { method, from: 0, to: 2, init: { x: 2, v: -1 } });
+      expect(Math.abs(forwards.final.x as number)).toBeLessThan(1e-12);
+      expect(forwards.final.v).toBe(-1);
+    },
+  );
 });

@@ -310,6 +310,35 @@ export class Firing {
     return `a run backwards must undo the events of ${x} = ${t} (${names.join(', ')}) together, and their weights read what the others make jump in a cycle: the values before the instant solve a system of equations, which deltastep does not. Run forwards, from the instant where the model states its initial values`;
   }
 
+  /**
+   * A run backwards fires a state event where its function, continued from after the instant,
+   * crosses zero in the event's direction (in the order of t), and undoes its actions. A run
+   * forwards fires it only where the function before the instant crosses in that direction:
+   * where the undone actions turn its rate against it (x - 1 falls, and undoing v' = -2
+   * delta(t - hit) turns v from -1 to 1), the run forwards from the values undone does not
+   * fire it, and not undone it would have: no run forwards ends at the values the run started
+   * from, and the run backwards said ok with values from which a run forwards ends elsewhere
+   * (x = 2, not 0). The run fails there and says so. (Judged where the rate is clearly
+   * against the direction: beyond its rounding bound.) Returns null, or that message.
+   */
+  private undoneAgainst(t: number, round: readonly number[]): string | null {
+    const ws = this.ws,
+      m = ws.model;
+    for (const e of round) {
+      const ev = m.events[e],
+        k = ev.watchIndex;
+      if (k < 0 || m.watchInfo[k].kind !== 'event') continue;
+      const side = ev.direction === 'rises' ? 1 : ev.direction === 'falls' ? -1 : 0;
+      if (side === 0) continue;
+      const before = readFunction(ws, k, t, ws.yOut, ws.dOut, this.before, ws.sw);
+      if (!(side * before.rate < -before.rateBound)) continue;
+      const x = m.system.independent;
+      const other = side > 0 ? 'fall' : 'rise';
+      return `a run backwards reached event ${ev.name} at ${x} = ${t}, and no run forwards ends at the values it started from: undoing ${ev.name} makes its function ${other} through zero there, where ${ev.name} fires only as it ${ev.direction}, and not undoing it leaves a function that ${ev.direction} through zero, where ${ev.name} fires. Check the values the run starts from, or run forwards from the instant where the model states its initial values`;
+    }
+    return null;
+  }
+
   /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
   leftAtZero(k: number): boolean {
     return this.onZeroSet.has(k);
@@ -366,6 +395,11 @@ export class Firing {
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
       }
       this.actionResidue.endRound(ws.yOut, ws.dOut);
+      if (ws.dir < 0 && iteration === 0) {
+        const failed = this.undoneAgainst(t, round);
+        if (failed !== null)
+          return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
+      }
       // Event iteration: an action that sends another state event's function across fires it
       // now (sentAcross). Only the functions these actions can change are looked at. Their
       // rates after the round take the branches of the state after it (`T' = if on then 2
