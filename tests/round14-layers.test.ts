@@ -9,6 +9,11 @@
  *    the row asked for at 0.3 after a kick at 0.3, not as its left limit before the instant).
  * 3. A run backwards that undoes a state event whose undoing turns the function's rate against
  *    the event's direction: no run forwards ends at its start, and it said ok.
+ * 4. `dense: true` on the analytic path (what auto takes): a delta on a first-order state that
+ *    no equation reads back (x' = v + J delta(t - hit), a dose counter tot' = delta(t - dose))
+ *    was missing from `sol`: its jump is folded into the state after the instant, and the log
+ *    of starts kept only the groups whose motion the events change. sol(2) was x = 0 beside a
+ *    final row of 0.25, status ok.
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
@@ -132,4 +137,39 @@ x(2) = 0; v(2) = -1`;
       expect(forwards.final.v).toBe(-1);
     },
   );
+});
+
+describe("4. the analytic path's sol with a first-order state's jumps", () => {
+  // x' = v + 0.25 delta(t - hit), v' = -1, hit at 0.5, from x = 0, v = 1: x = t - t^2/2, plus
+  // 0.25 from t = 0.5 on (exact: x(1.5) = 0.625, x(2) = 0.25). tot' = delta(t - dose), dose
+  // every 1 on [0, 3]: tot = the number of doses so far (4 at t = 3, 2 at t = 1.5).
+  const kicked = 'independent t from 0 to 2\nevent hit at 0.5\nx\' = v + 0.25*delta(t - hit)\nv\' = -1\nx(0) = 0; v(0) = 1';
+  const doses =
+    "independent t from 0 to 3\nevent dose every 1\nc' = -0.5*c + delta(t - dose)\ntot' = delta(t - dose)\nc(0) = 0; tot(0) = 0";
+
+  it('a kicked position: sol on either side of the kick and at the end, as the rows and the ledger', () => {
+    const r = simulate(kicked, { dense: true });
+    expect(r.stats.method).toBe('analytic');
+    const sol = r.sol!;
+    // (polynomials of degree 2 with dyadic coefficients at dyadic times: exact in doubles)
+    expect(sol(1.5).x).toBe(0.625);
+    expect(sol(2).x).toBe(0.25);
+    expect(sol(2)).toEqual(r.final);
+    expect(sol(0.5, 'left').x).toBe(0.375);
+    expect(sol(0.5).x).toBe(0.625);
+    expect(sol(0.5, 'left')).toEqual(r.events[0].pre);
+    expect(sol(0.5)).toEqual(r.events[0].post);
+  });
+
+  it('a dose counter beside the compartment: sol counts the doses', () => {
+    const r = simulate(doses, { dense: true });
+    expect(r.stats.method).toBe('analytic');
+    const sol = r.sol!;
+    expect(sol(1.5).tot).toBe(2);
+    expect(sol(3).tot).toBe(4);
+    expect(sol(3, 'left').tot).toBe(3);
+    expect(sol(3)).toEqual(r.final);
+    // c(1.5) = e^-0.25 (1 + e^-0.5) = 1.25116733581241958 (mpmath): the compartment was right
+    expect(Math.abs((sol(1.5).c as number) - 1.2511673358124196)).toBeLessThan(1e-15);
+  });
 });

@@ -24,6 +24,7 @@ import type { Workspace } from '../driver/workspace.js';
 import type { SystemStructure } from '../structure/structure.js';
 import type { EventPlan } from './plan.js';
 import { RoundMarks } from '../driver/round-marks.js';
+import { stepStates } from '../driver/step-fold.js';
 
 /** A start's kind: the state before an instant's actions (the left limit), or after them. */
 const PRE = 0,
@@ -45,6 +46,16 @@ export class ClosedFormDense implements DenseSource {
   private readonly starts: RecordStore[];
   /** per event: the positions (in `groups`) of the groups whose motion its actions change */
   private readonly changes: Int32Array[];
+  /**
+   * per event: the positions of the groups its jumps are folded into after the instant
+   * (driver/step-fold.ts: S := 0, u := u + S). A first-order state that no equation reads back
+   * (x' = v + J delta(t - hit), a dose counter tot' = delta(t - dose)) is in no group whose
+   * motion the event changes, and its step variable is 0 again when the instant is logged:
+   * neither log kept the jump, and sol(t) after it was the state without it (x(2) = 0 beside
+   * a final row of 0.25). Logged after the fold (their PRE is not: their clocks are brought to
+   * the instant only by the fold; the left limit advances the last start, as the engine does).
+   */
+  private readonly folds: Int32Array[];
   /** per event: the step and discrete slots its actions write */
   private readonly writes: Int32Array[];
   /** per step or discrete slot some event writes: its values after each change (hi, lo, value) */
@@ -87,6 +98,20 @@ export class ClosedFormDense implements DenseSource {
       ),
     );
     this.writes = plans.map((plan) => plan.dSlots);
+    const stateGroup = new Int32Array(ws.y.length).fill(-1);
+    st.groups.forEach((g, i) => {
+      for (const s of g.states) stateGroup[s] = i;
+    });
+    const folded = stepStates(ws);
+    this.folds = plans.map((plan) => {
+      const at = new Set<number>();
+      for (const k of plan.dSlots) {
+        const s = k < folded.length ? folded[k] : -1;
+        const g = s >= 0 ? stateGroup[s] : -1;
+        if (g >= 0 && position[g] >= 0) at.add(position[g]);
+      }
+      return Int32Array.from(at);
+    });
     this.dLog = Array.from(ws.d, () => null);
     for (const w of this.writes) for (const k of w) this.dLog[k] ??= new RecordStore(3, budget, 2);
     this.instants = new RecordStore(2, budget);
@@ -137,6 +162,16 @@ export class ClosedFormDense implements DenseSource {
   fired(hi: number, lo: number, fired: readonly number[]): void {
     if (this.budget.full) return;
     this.logChanged(hi, lo, fired, POST);
+    // (the groups the jumps were folded into, those logChanged did not log: its marks stand)
+    for (const k of fired) {
+      const f = this.folds[k];
+      for (let j = 0; j < f.length; j++) {
+        const i = f[j];
+        if (this.logged.has(i)) continue;
+        this.logged.add(i);
+        if (!this.log(i, hi, lo, POST)) return;
+      }
+    }
     const d = this.ws.d;
     for (const k of fired) {
       const w = this.writes[k];
