@@ -73,7 +73,8 @@ a(2) = 2; b(2) = 3`;
     let outcome: string;
     try {
       const r = simulate(text, { method: 'dopri5' });
-      outcome = r.status === 'ok' ? `ok a = ${String(r.final.a)}, b = ${String(r.final.b)}` : `${r.status}: ${r.message}`;
+      outcome =
+        r.status === 'ok' ? `ok a = ${String(r.final.a)}, b = ${String(r.final.b)}` : `${r.status}: ${r.message}`;
     } catch (e) {
       outcome = `error: ${(e as Error).message}`;
     }
@@ -96,10 +97,17 @@ describe('2. FROM:TO:COUNT on its decimals', () => {
   it('--output-times 0.1:0.5:5 with a kick at 0.3: the row asked for at 0.3 is its left limit, then the two of the instant', () => {
     ensureCliBuilt();
     // x' = 1 with a unit kick at 0.3: x = t before it, t + 1 after (exact)
-    const file = tempModel('kick03.delta', 'independent t from 0 to 1\nevent kick at 0.3\nx\' = 1 + delta(t - kick)\nx(0) = 0\n');
+    const file = tempModel(
+      'kick03.delta',
+      "independent t from 0 to 1\nevent kick at 0.3\nx' = 1 + delta(t - kick)\nx(0) = 0\n",
+    );
     const r = runCli(['simulate', file, '--output-times', '0.1:0.5:5', '--format', 'csv']);
     expect(r.status, r.stderr).toBe(0);
-    const ts = r.stdout.trim().split('\n').slice(1).map((line) => line.split(',')[0]);
+    const ts = r.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
     expect(ts).toEqual(['0.1', '0.2', '0.3', '0.3', '0.3', '0.4', '0.5']);
   });
 });
@@ -143,7 +151,8 @@ describe("4. the analytic path's sol with a first-order state's jumps", () => {
   // x' = v + 0.25 delta(t - hit), v' = -1, hit at 0.5, from x = 0, v = 1: x = t - t^2/2, plus
   // 0.25 from t = 0.5 on (exact: x(1.5) = 0.625, x(2) = 0.25). tot' = delta(t - dose), dose
   // every 1 on [0, 3]: tot = the number of doses so far (4 at t = 3, 2 at t = 1.5).
-  const kicked = 'independent t from 0 to 2\nevent hit at 0.5\nx\' = v + 0.25*delta(t - hit)\nv\' = -1\nx(0) = 0; v(0) = 1';
+  const kicked =
+    "independent t from 0 to 2\nevent hit at 0.5\nx' = v + 0.25*delta(t - hit)\nv' = -1\nx(0) = 0; v(0) = 1";
   const doses =
     "independent t from 0 to 3\nevent dose every 1\nc' = -0.5*c + delta(t - dose)\ntot' = delta(t - dose)\nc(0) = 0; tot(0) = 0";
 
