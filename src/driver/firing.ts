@@ -11,6 +11,7 @@ import type { ValueRecord } from './types.js';
 import type { Workspace } from './workspace.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { tieTolerance } from './time-tie.js';
+import { references } from '../expression/expr.js';
 import { stepStates } from './step-fold.js';
 import { RateMotion } from './rate-band.js';
 import { ActionResidue } from './action-residue.js';
@@ -118,6 +119,8 @@ export class Firing {
   /** the values before an instant, solved for by a backward run (undoTogether) */
   private yUndo: Float64Array | undefined;
   private dUndo: Float64Array | undefined;
+  /** per event, the names its actions read and write (crossReads) */
+  private actionNames: { reads: Set<string>; writes: Set<string> }[] | undefined;
   /** per step variable (d slot), the state it is added to (step-fold.ts), or -1 */
   private readonly stepStates: Int32Array;
   /**
@@ -339,6 +342,43 @@ export class Firing {
     return null;
   }
 
+  /**
+   * A round with a Marcus flow undone backwards: the message of a run that cannot undo it,
+   * where an action of one of its events (a jump's weight, a flow's rate) reads a variable
+   * that another event of the round writes; else null.
+   */
+  private crossReads(t: number, round: readonly number[]): string | null {
+    const m = this.ws.model;
+    const sets = (this.actionNames ??= m.system.events.map((ev) => {
+      const reads = new Set<string>(),
+        writes = new Set<string>();
+      for (const a of ev.actions) {
+        if (a.kind === 'assign') {
+          writes.add(a.target);
+          for (const r of references(a.value)) reads.add(r);
+        } else if (a.kind === 'jump') {
+          writes.add(a.target);
+          for (const r of references(a.increment)) reads.add(r);
+        } else if (a.kind === 'marcus')
+          for (const j of a.jumps) {
+            writes.add(j.target);
+            for (const r of references(j.rate)) reads.add(r);
+            if (j.frozen) for (const r of references(j.frozen)) reads.add(r);
+          }
+      }
+      return { reads, writes };
+    }));
+    for (const a of round)
+      for (const b of round) {
+        if (a === b) continue;
+        const read = [...sets[a].reads].find((name) => sets[b].writes.has(name));
+        if (read === undefined) continue;
+        const x = m.system.independent;
+        return `a run backwards must undo the events of ${x} = ${t} together, and ${m.events[a].name} (a Marcus flow among them) reads ${read}, which ${m.events[b].name} changes: the values before the instant solve an equation through the flow, which deltastep does not. Run forwards, from the instant where the model states its initial values`;
+      }
+    return null;
+  }
+
   /** Whether the last instant's event iteration judged function k a touch: left at its zero, not fired. */
   leftAtZero(k: number): boolean {
     return this.onZeroSet.has(k);
@@ -383,7 +423,15 @@ export class Firing {
       ws.dPre.set(ws.d);
       this.actionResidue.startRound(round);
       const sc = this.actionResidue.scale;
-      if (ws.dir < 0 && round.length > 1 && !round.some((k) => m.events[k].marcus)) {
+      if (ws.dir < 0 && round.length > 1 && round.some((k) => m.events[k].marcus)) {
+        // (a Marcus flow is integrated after the round's jumps, not applied with them: where
+        // the round's actions read what another of its events writes, no pass can solve for
+        // the values before; undoing each at the values after was a wrong answer, status ok)
+        const failed = this.crossReads(t, round);
+        if (failed !== null)
+          return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
+        for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
+      } else if (ws.dir < 0 && round.length > 1) {
         const failed = this.undoTogether(t, round, sc);
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
