@@ -53,6 +53,29 @@ x(2) = 1; x'(2) = 1; z(2) = 2`,
       expect(r.final.z).toBe(1);
     });
 
+  it.each(methods)(
+    "one event with both jumps (x'' = z delta(t - 1), z' = delta(t - 1)), %s: solved, not refused",
+    (method) => {
+      // (it was refused before the run: "the jump of x' depends on a value the same event changes")
+      const r = simulate(
+        "independent t from 2 to 0\nx'' = z*delta(t - 1)\nz' = delta(t - 1)\nx(2) = 1; x'(2) = 1; z(2) = 2",
+        { method },
+      );
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(Math.abs(r.final.x as number)).toBeLessThan(1e-12);
+      expect(Math.abs(r.final["x'"] as number)).toBeLessThan(1e-12);
+      expect(r.final.z).toBe(1);
+    },
+  );
+
+  it('one event whose two jumps read each other (a jumps by b, b by 2a): the run fails at the instant, saying so', () => {
+    const r = simulate("independent t from 2 to 0\na' = b*delta(t - 1)\nb' = 2*a*delta(t - 1)\na(2) = 2; b(2) = 3", {
+      method: 'dopri5',
+    });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/in a cycle/);
+  });
+
   it('forwards from those values it reaches the start of the backward run (the check of the exact answer)', () => {
     const r = simulate(variants['a named event and a delta at its time'], {
       from: 0,

@@ -271,12 +271,11 @@ export class Firing {
   }
 
   /**
-   * A round of several events undone backwards (from its values after the instant, ws.y and
-   * ws.d, into ws.yOut and ws.dOut). Forwards every weight reads the values before the
-   * instant: post = pre + W(pre). Going backwards the run has post, and pre = post - W(post)
-   * only where no weight reads what another event of the round makes jump (range.ts refuses
-   * an event whose weight reads what it changes itself; two events at one instant are known
-   * only here): x'' = z delta(t - kick) with z' = delta(t - 1), kick at 1, undid x' by z
+   * A round of events undone backwards (from its values after the instant, ws.y and ws.d,
+   * into ws.yOut and ws.dOut). Forwards every weight reads the values before the instant:
+   * post = pre + W(pre). Going backwards the run has post, and pre = post - W(post) only where
+   * no weight reads what another jump of the round makes (range.ts refuses a jump whose weight
+   * reads its own variable; which events meet at one instant is known only here): x'' = z delta(t - kick) with z' = delta(t - 1), kick at 1, undid x' by z
    * after the instant, one too many, and came back to x'(0) = -1 with status ok where the
    * run forwards starts from 0. So pre is solved for: from pre = post, each pass takes the
    * weights at the last pass's values. Where the weights read each other in a chain, every
@@ -431,7 +430,7 @@ export class Firing {
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
         for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
-      } else if (ws.dir < 0 && round.length > 1) {
+      } else if (ws.dir < 0) {
         const failed = this.undoTogether(t, round, sc);
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };

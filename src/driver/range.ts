@@ -148,8 +148,9 @@ function checkBackwards(model: CompiledModel, t0: number, tEnd: number, naming: 
 
 /**
  * Why an event's actions have no inverse that a backward run applies exactly, or null when
- * they do. Undone exactly: `stop`; a delta's jump S := S + w, undone by S := S - w when w reads
- * nothing the event writes (the driver subtracts it going backwards); a Marcus flow, run
+ * they do. Undone exactly: `stop`; a delta's jump S := S + w, undone by S := S - w when w does
+ * not read S (the driver subtracts it going backwards, solving for the values before where w
+ * reads another jump of the instant); a Marcus flow, run
  * backwards in its pulse time. An assignment (h' := -e*h', n := n + 1) is not inverted, nor a
  * Marcus flow whose factor is held from before the crossing (a delta on the state whose
  * 1/|du/dt| reads a level the flow moves: v' = -v*delta(x - 1), v+ = v- exp(-1/|v-|)). Going
@@ -163,9 +164,17 @@ export function undoable(ev: EventSpec): string | null {
   for (const a of ev.actions) {
     if (a.kind === 'assign' || a.kind === 'jump') written.add(a.target);
   }
+  // (a jump whose weight reads another jump of the event, x'' = z delta(t - 1) beside z' =
+  // delta(t - 1), is undone by the driver's passes, Firing.undoTogether: solved link by link,
+  // or the run fails where the weights read each other in a cycle. Its own target, or beside
+  // a Marcus flow, is an equation the passes do not solve)
+  const flows = ev.actions.some((a) => a.kind === 'marcus');
   for (const a of ev.actions) {
     if (a.kind === 'assign') return `it assigns ${a.variable}, and deltastep does not invert assignments`;
-    if (a.kind === 'jump' && [...references(a.increment)].some((name) => written.has(name)))
+    if (
+      a.kind === 'jump' &&
+      [...references(a.increment)].some((name) => name === a.target || (flows && written.has(name)))
+    )
       return `the jump of ${a.variable} depends on a value the same event changes (undoing it means solving for the value before)`;
     if (a.kind === 'marcus') {
       const held = a.jumps.find((j) => j.frozen !== undefined);
