@@ -3,7 +3,8 @@
  * 1. A run backwards undoes the deltas of one instant together: where the weight of one
  *    reads what another of the same instant makes jump (x'' = z delta(t - kick), z' =
  *    delta(t - 1), kick at 1), the values before the instant are solved for, not taken as
- *    the weights at the values after it (x'(0) was -1, status ok, where the exact answer is 0).
+ *    the weights at the values after it (x'(0) was -1, status ok, where the exact answer is 0);
+ *    in one event too (it was refused); a cycle, or such a round with a Marcus flow, fails.
  * 2. FROM:TO:COUNT (--output-times, sweep --vary) means the decimals written, as --output-step
  *    and `every` do: 0.1:0.5:5 is 0.1, 0.2, 0.3, 0.4, 0.5, not 0.30000000000000004 (which put
  *    the row asked for at 0.3 after a kick at 0.3, not as its left limit before the instant).
