@@ -59,7 +59,8 @@ export class Coincidence {
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
         rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
       const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) <= bound + Math.abs(rate) * dtZero)) continue;
+      // (an infinite value is a pole, never a zero, however large its bound: see coincidentAt)
+      if (!(Math.abs(g) < Infinity) || !(Math.abs(g) <= bound + Math.abs(rate) * dtZero)) continue;
       // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
       if (!(Math.abs(g) <= bound) && poleAt(ws, stepper, k, tLocal, g, rate, dtZero, cr.scratchY)) continue;
       const heading = Math.sign(dir * rate);
@@ -129,7 +130,12 @@ export class Coincidence {
       // (within its rounding, or closer to zero than its rate takes over the rounding of t:
       // near t = 1e6 a tick and a crossing 2e-11 apart are one double of t)
       const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
-      if (!(Math.abs(g) <= Math.max(bound, Math.abs(rate) * timeTie))) continue;
+      // (an infinite value is a pole, never a zero: its bound, the magnitudes it adds up, is
+      // infinite too, and Infinity <= Infinity. x' = 1 from -1 lands on x = 0 exactly at a
+      // tick at 1 (rk4, euler, radau5 with steps of 0.5): 1/x - 2 is +Infinity there with
+      // the rate -Infinity, and `1/x - 2 falls` joined the tick as a zero heading down, n = 2
+      // where exact is 1 (at 1.5), status ok)
+      if (!(Math.abs(g) < Infinity) || !(Math.abs(g) <= Math.max(bound, Math.abs(rate) * timeTie))) continue;
       // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
       if (!(Math.abs(g) <= bound) && this.poleAtInstant(k, t, g, rate, timeTie)) continue;
       const heading = Math.sign(dir * rate);
