@@ -23,10 +23,11 @@ export class EulerStepper extends FixedStepper {
 
   protected attempt(t0: number, h: number, tNew: number): number {
     const n = this.n,
-      y = this.y,
       k1 = this.dydt,
       y1 = this.yNew;
-    for (let i = 0; i < n; i++) y1[i] = y[i] + h * k1[i];
+    // the increment, then y + increment compensated (FixedStepper.addIncrement)
+    for (let i = 0; i < n; i++) y1[i] = h * k1[i];
+    this.addIncrement(y1);
     this.f(tNew, y1, this.fNew);
     return 1;
   }

@@ -1,0 +1,71 @@
+/**
+ * Round 14, events that coincide on different scales: a state event and a time event at one
+ * instant in exact arithmetic, with t from 1e-305 to 1e12, on every method, each against its
+ * exact answer (closed forms; the instants are doubles, so "one instant" is exact).
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+
+const METHODS = ['analytic', 'auto', 'dopri5', 'dop853', 'rk4', 'euler', 'rodas', 'radau5'] as const;
+
+describe('a clock x = t - T reaches zero at the tick at T on the fixed-step methods too', () => {
+  // x' = 1, x(0) = -T: x = t - T is zero at t = T exactly, where `at T` ticks: one instant,
+  // its events in file order, both reading k = 0 before the round: k = 2 (the analytic path,
+  // the adaptive steppers). rk4 and euler take the default fixed step, a thousandth of the
+  // range (h = 0.009 for T = 3), and y + h f rounded in each of the 333 steps with the same
+  // sign: x was -2.2e-14 at the tick (about 28 ulps of 3 short), so s fired as a separate
+  // instant 1.2e-14 after it, ledger T, s and k = 21, status ok; likewise for T from 1e-3 to
+  // 1e-305 (any T whose steps' residues do not cancel). With compensated summation x stays
+  // within the rounding of one addition of t - T, and the tick and the crossing are one.
+  const model = (T: string) => `independent t from 0 to 3*${T}
+discrete n = 0, m = 0, k = 0
+event s when x rises do n := n + 1; k := k*10 + 1 end
+event T at ${T} do m := m + 1; k := k*10 + 2 end
+x' = 1
+x(0) = -${T}`;
+  const Ts = ['3', '0.7', '1e-3', '1e-5', '1e-7', '1e-15', '1e-20', '1e-50', '1e-200', '1e-250', '1e-300', '1e-305', '1e6'];
+  it.each(Ts.flatMap((T) => METHODS.map((m) => [T, m] as const)))('T = %s, %s', (T, method) => {
+    const r = simulate(model(T), { method });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => [e.name, e.t])).toEqual([
+      ['s', Number(T)],
+      ['T', Number(T)],
+    ]);
+    expect(r.final).toMatchObject({ n: 1, m: 1, k: 2 });
+  });
+});
+
+describe('a tick that lands on a pole of another function exactly: no zero there', () => {
+  // x = t - 1 is exactly 0 at the tick at 1 where the steps add up to 1 exactly (rk4 and
+  // euler with steps of 0.5 or 0.25, radau5 with steps of at most 0.5). 1/x - 2 goes from
+  // -Infinity to +Infinity through its pole there (no crossing, docs/language.md) and falls
+  // through 0 at x = 1/2, t = 1.5: exact, the tick at 1, e at 1.5, no f; n = 1. At the tick
+  // the function was +Infinity with the bound +Infinity, "within its rounding of zero" and
+  // heading down: e joined the tick, ledger e, tick, e and n = 2, status ok.
+  const text = `independent t from 0 to 2
+discrete n = 0, m = 0, k = 0
+event e when 1/x - 2 falls do n := n + 1 end
+event f when 1/x - 2 rises do m := m + 1 end
+event tick at 1 do k := k + 1 end
+x' = 1
+x(0) = -1`;
+  const cases = [
+    ['rk4', { step: 0.5 }],
+    ['rk4', { step: 0.25 }],
+    ['euler', { step: 0.5 }],
+    ['radau5', { maxStep: 0.5 }],
+    ['dopri5', { maxStep: 0.5 }],
+    ['dop853', { maxStep: 0.5 }],
+    ['rodas', { maxStep: 0.5 }],
+    ['rk4', {}],
+  ] as const;
+  it.each(cases)('%s %o', (method, opts) => {
+    const r = simulate(text, { method, ...opts });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['tick', 'e']);
+    expect(r.events[0].t).toBe(1);
+    // x = t - 1 is a line: every method integrates it to the rounding of t
+    expect(Math.abs(r.events[1].t - 1.5)).toBeLessThan(1e-14);
+    expect(r.final).toMatchObject({ n: 1, m: 0, k: 1 });
+  });
+});
