@@ -155,8 +155,9 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
     for (let i = 0; i < n; i++)
       ys[i] = y[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
     f(tNew, ys, k6); // c6 = 1
-    for (let i = 0; i < n; i++)
-      y1[i] = y[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+    // the increment, then y + increment compensated (StepperBase.addIncrement)
+    for (let i = 0; i < n; i++) y1[i] = h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
+    this.addIncrement(y1, y1);
     f(tNew, y1, k7);
     this.stats.rhsEvaluations += 6;
     // The stiffness test's sums ride along in the error loop rather than a pass of their own

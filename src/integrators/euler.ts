@@ -25,9 +25,9 @@ export class EulerStepper extends FixedStepper {
     const n = this.n,
       k1 = this.dydt,
       y1 = this.yNew;
-    // the increment, then y + increment compensated (FixedStepper.addIncrement)
+    // the increment, then y + increment compensated (StepperBase.addIncrement)
     for (let i = 0; i < n; i++) y1[i] = h * k1[i];
-    this.addIncrement(y1);
+    this.addIncrement(y1, y1);
     this.f(tNew, y1, this.fNew);
     return 1;
   }

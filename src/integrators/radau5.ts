@@ -644,12 +644,11 @@ export class Radau5Stepper extends StepperBase implements Stepper {
       tNew = this.tTry,
       h = this.hTry;
     const n = this.n,
-      y = this.y,
       z1 = this.z1,
       z2 = this.z2,
       z3 = this.z3,
       yNew = this.yNew;
-    for (let i = 0; i < n; i++) yNew[i] = y[i] + z3[i];
+    this.addIncrement(z3, yNew); // y + z3, compensated (StepperBase.addIncrement)
     this.f(tNew, yNew, this.fNew);
     this.stats.rhsEvaluations++;
     if (!allFinite(this.fNew, n)) return false;

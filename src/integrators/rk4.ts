@@ -47,10 +47,10 @@ export class Rk4Stepper extends FixedStepper {
     f(t0 + hh, ys, k3);
     for (let i = 0; i < n; i++) ys[i] = y[i] + h * k3[i];
     f(tNew, ys, k4);
-    // the increment, then y + increment compensated (FixedStepper.addIncrement)
+    // the increment, then y + increment compensated (StepperBase.addIncrement)
     const h6 = h / 6;
     for (let i = 0; i < n; i++) y1[i] = h6 * (k1[i] + 2 * (k2[i] + k3[i]) + k4[i]);
-    this.addIncrement(y1);
+    this.addIncrement(y1, y1);
     f(tNew, y1, this.fNew);
     return 4;
   }
