@@ -123,3 +123,36 @@ x(0) = 0`;
   it.fails('rodas', () => check('rodas'));
   it.fails('dop853', () => check('dop853'));
 });
+
+describe('a reset onto a pole: the function is back on the side it fell from', () => {
+  // x' = 1 from 0.25: 1/x - 2 falls through 0 at x = 1/2, t = 0.25; the tick at 1 sets
+  // x := 0, which puts 1/x - 2 at +Infinity (a pole, no crossing), and it falls through 0
+  // again at x = 1/2, t = 1.5: exact n = 2 (and from 0.1 with the tick at 0.9: at 0.4 and
+  // 1.4). After the first firing the function was "unturned" (heading on from its zero); the
+  // reset's value +Infinity was not judged back on its side, as its tolerance, from its bound,
+  // was infinite too: the crossing at 1.5 was taken for the way on from the old zero and lost,
+  // n = 1, status ok (dopri5, radau5 with their default steps).
+  const text = (x0: string, T: string) => `independent t from 0 to 2
+discrete n = 0
+event e when 1/x - 2 falls do n := n + 1 end
+event r at ${T} do x := 0 end
+x' = 1
+x(0) = ${x0}`;
+  const STEPPERS = METHODS.filter((m) => m !== 'analytic');
+  it.each(
+    (
+      [
+        ['0.25', '1', 0.25],
+        ['0.1', '0.9', 0.4],
+      ] as const
+    ).flatMap(([x0, T, t1]) => STEPPERS.map((m) => [x0, T, t1, m] as const)),
+  )('x(0) = %s, x := 0 at %s, %s', (x0, T, t1, method) => {
+    const r = simulate(text(x0, T), { method });
+    expect(r.status).toBe('ok');
+    expect(r.events.map((e) => e.name)).toEqual(['e', 'r', 'e']);
+    // x = x0 + t and x = t - T are lines: within a few ulps of t on every method
+    expect(Math.abs(r.events[0].t - t1)).toBeLessThan(1e-14);
+    expect(Math.abs(r.events[2].t - (Number(T) + 0.5))).toBeLessThan(1e-14);
+    expect(r.final.n).toBe(2);
+  });
+});

@@ -618,6 +618,8 @@ export class Crossings implements SampledFunction {
     const held = this.arming.lastHeldBand(k);
     const beyond = (s: number, g: number): boolean => {
       if (!(from * g > 0) || !(from * g > held)) return false;
+      // (at a pole on that side: beyond any tolerance, as in backTo)
+      if (from * g === Infinity) return true;
       stepper.interpolateSome(s, m.watchStates[k], y);
       return from * g > functionTolerance(ws, k, ws.origin.abs(s), y, this.rtol, this.atol);
     };
@@ -992,6 +994,11 @@ export class Crossings implements SampledFunction {
    */
   private backTo(k: number, from: number, at: number): boolean {
     const g = from * this.ws.gPrev[k];
+    // (an infinite value on that side is there beyond any tolerance: a pole, whose bound, and so
+    // the tolerance on it, is infinite too. `x := 0` at a tick put 1/x - 2, which had fallen
+    // through zero before, at +Infinity: not judged back, it stayed unturned, and its next
+    // `falls` at x = 1/2 was taken for the way on from its old zero: lost, status ok)
+    if (g === Infinity) return true;
     return g > this.arming.lastHeldBand(k) && g > functionTolerance(this.ws, k, at, this.ws.y, this.rtol, this.atol);
   }
 
