@@ -144,8 +144,8 @@ describe('an elastic ball over 3502 bounces on the steppers (open)', () => {
   // (mpmath). The analytic path gives them to 2e-13; dopri5 at rtol 1e-10 to 2e-12. dop853,
   // rodas and radau5 at rtol 1e-10 lose |v| by 4e-14 to 2e-13 at every bounce (dop853:
   // 14.00714103591449, ...334, ...167, ...968), the same amount each time, so the bounce times
-  // drift quadratically: the last 2.9e-7 early (dop853), 3.6e-8 (rodas), 7.1e-9 (radau5), and
-  // h(1e4) = 8.155453474 (dop853), 8.155451965 (rodas), 8.155451792 (radau5), status ok.
+  // drift quadratically: the last 2.9e-7 early (dop853), 3.6e-8 (rodas), 6.0e-9 (radau5), and
+  // h(1e4) = 8.155453474 (dop853), 8.155451967 (rodas), 8.155451786 (radau5), status ok.
   // (dop853 lost 4e-13 a bounce, the last 5.3e-7 early, until its dense output took the stages
   // as differences from k1: its rows of d sum to 5e-14, not 0, in doubles.) Diagnosis:
   // each step spans a whole flight (the error estimate of a parabola is zero) and overshoots
