@@ -137,7 +137,7 @@ y(0) = 2; z(0) = 0`;
   });
 });
 
-describe('an elastic ball over 3502 bounces on the steppers (open)', () => {
+describe('an elastic ball over 3502 bounces on the steppers (open on dop853 and radau5)', () => {
   // h'' = -9.81 from h = 10 at rest, v := -v at each `h falls`: bounces at t1 + k T, t1 =
   // sqrt(20/9.81) = 1.42784312292706447, T = 2 t1; 3502 on [0, 1e4], the last at
   // 9999.18538985823246, and h(1e4) = 8.15545174956326927, v(1e4) = 6.01581554517495633
@@ -146,6 +146,7 @@ describe('an elastic ball over 3502 bounces on the steppers (open)', () => {
   // 14.00714103591449, ...334, ...167, ...968), the same amount each time, so the bounce times
   // drift quadratically: the last 2.9e-7 early (dop853), 3.6e-8 (rodas), 6.0e-9 (radau5), and
   // h(1e4) = 8.155453474 (dop853), 8.155451967 (rodas), 8.155451786 (radau5), status ok.
+  // (Round 15: dop853's weights on differences from k1 leave it at 3.2e-7, h(1e4) off 1.9e-6.)
   // (dop853 lost 4e-13 a bounce, the last 5.3e-7 early, until its dense output took the stages
   // as differences from k1: its rows of d sum to 5e-14, not 0, in doubles.) Diagnosis:
   // each step spans a whole flight (the error estimate of a parabola is zero) and overshoots
@@ -166,14 +167,18 @@ h(0) = 10; v(0) = 0`;
     expect(r.final.nb).toBe(3502);
     expect(Math.abs(r.final.h - 8.155451749563269)).toBeLessThan(1e-9);
   });
-  it.fails.each(['dop853', 'rodas', 'radau5'] as const)('%s at rtol 1e-10: h(1e4) to 1e-9', (method) => {
+  // rodas passes since round 15: its increment is taken in the k-form where that rounds less
+  // (rodas.ts, attempt), h(1e4) to 8e-11 and the last bounce to 1.3e-11.
+  const check = (method: 'dop853' | 'rodas' | 'radau5') => {
     const r = simulate(model, { method, rtol: 1e-10, atol: 1e-14, maxEvents: 100000, eventsOnly: true });
     expect(r.status).toBe('ok');
     expect(r.final.nb).toBe(3502);
     // (the motion is a parabola every method integrates exactly: only rounding is left, and
     // 3502 flights of a random walk of it stay far below 1e-9)
     expect(Math.abs(r.final.h - 8.155451749563269)).toBeLessThan(1e-9);
-  });
+  };
+  it.each(['rodas'] as const)('%s at rtol 1e-10: h(1e4) to 1e-9', check);
+  it.fails.each(['dop853', 'radau5'] as const)('%s at rtol 1e-10: h(1e4) to 1e-9', check);
 });
 
 describe("an elastic ball beside Robertson's kinetics: no false contact", () => {

@@ -111,19 +111,13 @@ x(0) = 0`;
     // x' = 1 over the steps that add up to it, within a few ulps of 1000 (1.1e-13 each)
     expect(Math.abs(r.final.x - 1000.05)).toBeLessThan(1e-12);
   };
-  it.each(METHODS.filter((m) => m !== 'rodas'))('%s', check);
-  // dop853 (fixed in round 15): its weights b1 + b6 + ... + b12 sum to 1 + 4.4e-16 in doubles,
-  // so b1 k1 + ... + b12 k12 gave h (1 + 4.4e-16) for x' = 1 in every step, and s fired
-  // 4.9e-10 before the tick; it now sums k1 + Σ b_i (k_i - k1), exactly k1 when the stages
-  // agree, and adds the increment compensated.
-  // Open on rodas: its increment A51 u1 + ... + A54 u4 + u5 + u6 (coefficients near 10 each)
-  // is h (1 - 8.3e-16) for x' = 1 even in exact arithmetic on the double coefficients (the
-  // 16-digit tableau meets c5 = 1 only so far), plus roundings of its own in each step, which
-  // compensating the addition to y does not reach. Compensated all the same, it moved
-  // another tie decided by rounding (x = t - 1e6 in one long step, off its tick,
-  // round11-coincide), so it adds as before. s fires 3.8e-10 before the tick, an instant of
-  // its own, status ok (m = 10000, right by luck).
-  it.fails('rodas', () => check('rodas'));
+  it.each(METHODS)('%s', check);
+  // (Round 15: dop853's weights b1 + b6 + ... + b12 sum to 1 + 4.4e-16 in doubles, so for
+  // x' = 1 every step added h (1 + 4.4e-16): it now sums k1 + Σ b_i (k_i - k1). rodas' u-form
+  // increment A51 u1 + ... + A54 u4 + u5 + u6 (coefficients near 10) is h (1 - 8.3e-16) in
+  // exact arithmetic on the 16-digit coefficients, plus roundings of its own: it now takes the
+  // k-form h F1 + h Σ b_j (F_j - F1) + h J w where that rounds less. Both then add the
+  // increment compensated. s fired 4.9e-10 (dop853) and 3.8e-10 (rodas) before the tick.)
 });
 
 describe('a reset onto a pole: the function is back on the side it fell from', () => {

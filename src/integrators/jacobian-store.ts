@@ -178,6 +178,31 @@ export class JacobianStore {
     return norm;
   }
 
+  /**
+   * out = J x, and outAbs = |J| |x| (the scale of the rounding in out) when given; the band
+   * only where J is banded (entries outside it are zero).
+   */
+  multiply(x: Float64Array, out: Float64Array, outAbs: Float64Array | null): void {
+    const n = this.n,
+      J = this.J,
+      lower = this.lower,
+      upper = this.upper,
+      wJ = this.wJ;
+    for (let i = 0; i < n; i++) {
+      let s = 0,
+        a = 0;
+      const r = wJ > 0 ? i * wJ - i + lower : i * n,
+        jHi = Math.min(n - 1, i + upper);
+      for (let j = Math.max(0, i - lower); j <= jHi; j++) {
+        const p = J[r + j] * x[j];
+        s += p;
+        a += Math.abs(p);
+      }
+      out[i] = s;
+      if (outAbs !== null) outAbs[i] = a;
+    }
+  }
+
   /** c·I − J into a (row-major n×n) */
   shiftedDense(c: number, a: Float64Array): void {
     const n = this.n,
