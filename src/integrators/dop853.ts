@@ -420,8 +420,7 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
           b11 * (k11[i] - k) +
           b12 * (k12[i] - k));
       if (!(sb - sb === 0)) {
-        sb =
-          b1 * k + b6 * k6[i] + b7 * k7[i] + b8 * k8[i] + b9 * k9[i] + b10 * k10[i] + b11 * k11[i] + b12 * k12[i];
+        sb = b1 * k + b6 * k6[i] + b7 * k7[i] + b8 * k8[i] + b9 * k9[i] + b10 * k10[i] + b11 * k11[i] + b12 * k12[i];
       }
       y1[i] = h * sb;
       er3[i] = sb - bhh1 * k1[i] - bhh2 * k9[i] - bhh3 * k12[i];
