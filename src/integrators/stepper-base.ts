@@ -43,9 +43,10 @@ export abstract class StepperBase {
    * after rk4's 333 steps of 0.009; x - 1000 was 4e-10 off at t = 1000 on radau5 with ticks
    * every 0.1), so a crossing that coincides with a tick in exact arithmetic fired as an
    * instant of its own, status ok with its actions in the other order. Compensated, y stays
-   * within the rounding of one addition of its exact sum of increments. (rk4, euler, dopri5,
-   * dop853 and radau5 add their increments so; rodas' increments carry roundings of their
-   * own, from stage coefficients that cancel, which this does not reach.)
+   * within the rounding of one addition of its exact sum of increments. (Every stepper adds
+   * its increments so; the increment itself must not round on its own where the steps
+   * repeat: dop853 sums its stages as differences from k1, rodas takes the k-form where that
+   * rounds less, see their comments.)
    */
   private readonly comp: Float64Array;
   private readonly compNew: Float64Array;
