@@ -94,7 +94,8 @@ export interface ShootResult {
   residuals: Record<string, number>;
   iterations: ShootIteration[];
   /** shots (simulations) spent finding the unknowns: every residual, every difference-Jacobian
-   * column and every backtracking trial; not the final run that makes `solution` */
+   * column and every backtracking trial; not the final run that makes `solution`, nor the
+   * check of a converged residual with the integration refined */
   residualEvaluations: number;
   /** difference Jacobians formed (the first, and each refresh; for `'central'` one per iteration) */
   jacobianEvaluations: number;
@@ -154,7 +155,7 @@ export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): Sh
   const residual = new ShootingResidual(model, options, rtol, atol);
   checkConditions(model, options, residual.names);
   const bounds = boundsOf(residual.names, residual.guess(), lower, upper);
-  return new Newton(residual, jacobian, maxIterations, rtol, bounds).solve();
+  return new Newton(residual, jacobian, maxIterations, rtol, bounds, true).solve();
 }
 
 // Backtracking trials (lambda = 1, 1/2, 1/4, ...). A difference Jacobian gets the full search,
@@ -199,6 +200,8 @@ class Newton {
     private readonly maxIterations: number,
     private readonly rtol: number,
     private readonly bounds: Bounds | null,
+    /** confirm a converged residual with the integration refined (see {@link confirm}) */
+    private readonly confirming: boolean,
   ) {
     const n = (this.n = res.n);
     this.u = res.guess();
@@ -216,7 +219,7 @@ class Newton {
       const norm = maxAbs(this.R);
       const iterate: ShootIteration = { k, unknowns: this.res.record(this.u), residualNorm: norm };
       this.iterations.push(iterate);
-      if (this.res.within(this.R)) return this.finish('converged', null);
+      if (this.res.within(this.R)) return this.confirming ? this.confirm(k) : this.finish('converged', null);
       if (k >= this.maxIterations)
         return this.finish(
           'max_iter',
@@ -287,6 +290,48 @@ class Newton {
       return this.done('stalled', this.stalledMessage(k + 1, `the steps have shrunk to ${stepSize.toExponential(1)}`));
     }
     return { kind: 'next' };
+  }
+
+  /**
+   * The residual within its tolerance at iterate k: converged, if the conditions, not the
+   * integration's error, make it so. A residual is the conditions' misfit plus the
+   * integration's error, and where the conditions do not depend on the unknowns (y'' = -y,
+   * y(0) = 0, y'(0) = s, y(pi) = 1: y(pi) = s sin(pi) = 0 for every s) the error alone can
+   * make a zero: a stepper's y(pi) is s (sin(pi) + e), e of the order of rtol, which is 1 at
+   * s = 1/e ~ 1e7, a residual of 1e-9 "within the tolerance". So the residual is taken once
+   * more with the integration refined (tolerances 100 times tighter, or half the fixed
+   * step): still within the tolerance, converged. If not, the same iteration is run on the
+   * refined residual from the unknowns found: a solution of the conditions moves by the
+   * integration's error (of order rtol); one that the error made moves by about its whole size
+   * (s -> 1/e', a hundred times further) or stalls. More than a tenth of 1 + |u| (the scale of
+   * the step tests) is no solution. (A difference Jacobian cannot tell: at such an iterate its
+   * columns are the error's noise, 3e-6 for the 1/s = 9e-8 of the smooth error.) The refined
+   * shots are outside residualEvaluations, as the solution's run is.
+   */
+  private confirm(k: number): ShootResult {
+    const { n, u, res } = this;
+    const fine = res.refined(u);
+    const R = new Float64Array(n);
+    // (a refined shot that fails, more steps than allowed, says nothing against the iterate)
+    if (!fine.evaluate(u, R) || fine.within(R)) return this.finish('converged', null);
+    const again = new Newton(fine, this.method, this.maxIterations, fine.rtol, this.bounds, false).solve();
+    const names = res.names;
+    let worst = 0;
+    for (let i = 0; i < n; i++) {
+      const d = Math.abs(again.unknowns[names[i]] - u[i]) / (1 + Math.abs(u[i]));
+      if (!(d <= Math.abs(again.unknowns[names[worst]] - u[worst]) / (1 + Math.abs(u[worst])))) worst = i;
+    }
+    const name = names[worst],
+      moved = Math.abs(again.unknowns[name] - u[worst]);
+    if (again.converged && moved <= 0.1 * (1 + Math.abs(u[worst]))) return this.finish('converged', null);
+    const at = names.map((nm, i) => `${nm} = ${u[i]}`).join(', ');
+    const there = again.converged
+      ? `the same conditions are met at ${name} = ${again.unknowns[name]} instead`
+      : `no solution is found from there (${again.status})`;
+    return this.finish(
+      'singular',
+      `the residual is within its tolerance at ${at} (iteration ${k}), but only through the integration's error: with the integration refined (tolerances 100 times tighter, or half the fixed step), ${there}. The boundary conditions do not depend on the unknowns there at what the integration resolves (they may have no solution); try another guess`,
+    );
   }
 
   /** Which bound the Newton direction leads past from an iterate on it, in words; null if none. */

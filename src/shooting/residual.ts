@@ -11,6 +11,8 @@
 import type { CompiledModel } from '../codegen/compile.js';
 import { SimulationInputError, type SimulateOptions, type SimulationResult } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
+import { MIN_RTOL, resolveSettings } from '../driver/settings.js';
+import { resolveRange } from '../driver/range.js';
 
 const EMPTY = new Float64Array(0);
 
@@ -43,8 +45,8 @@ export class ShootingResidual {
 
   constructor(
     readonly model: CompiledModel,
-    options: SimulateOptions,
-    private readonly rtol: number,
+    private readonly options: SimulateOptions,
+    readonly rtol: number,
     private readonly atol: number,
   ) {
     const sys = model.system;
@@ -138,6 +140,24 @@ export class ShootingResidual {
         return false;
       }
     return true;
+  }
+
+  /**
+   * The same residual with the integration refined, starting from unknowns u: tolerances 100
+   * times tighter (rtol not below MIN_RTOL) for an adaptive method, half the fixed step for
+   * rk4 and euler. What moves between the two is the integration's error.
+   */
+  refined(u: Float64Array): ShootingResidual {
+    const settings = resolveSettings(this.model, this.options);
+    const rtol = Math.max(this.rtol / 100, MIN_RTOL),
+      atol = this.atol / 100;
+    this.setUnknowns(u);
+    const options: SimulateOptions = { ...this.options, rtol, atol, set: new Map(this.set) };
+    if (settings.method === 'rk4' || settings.method === 'euler') {
+      const { t0, tEnd } = resolveRange(this.model, this.model.parameters(this.set), this.options);
+      options.step = (settings.step ?? (Math.abs(tEnd - t0) / 1000 || 1)) / 2;
+    }
+    return new ShootingResidual(this.model, options, rtol, atol);
   }
 
   /** The full run (rows, ledger) for unknowns u. */
