@@ -165,7 +165,11 @@ class Transformer extends EventBuilder {
       outputs: this.outputs(),
       representation: this.representation,
       boundaryConditions: m.boundaryConditions.map((c) => ({
-        label: m.source.slice(c.span.start, c.span.end).trim(),
+        // (a condition written in a loop is one text for all its elements: its label is the
+        // element's, written out, or shoot's residuals, a record by label, keep only one)
+        label: originOf(c.span)?.loops.length
+          ? `${refKey(c.target.name, c.target.order)}(${toText(c.at)}) = ${toText(c.value)}`
+          : m.source.slice(c.span.start, c.span.end).trim(),
         variable: refKey(c.target.name, c.target.order),
         at: c.at,
         value: c.value,
