@@ -259,3 +259,52 @@ end`;
     for (const v of Object.values(r.residuals)) expect(Math.abs(v)).toBeLessThan(1e-9);
   });
 });
+
+// Events over ranges: time events with lists, periodic events and state events declared in a
+// loop, a product and a sum over the elements, against the same model written out by hand.
+describe('events declared in a loop against the written-out model', () => {
+  const A = `independent t from 0 to 5
+  parameter N = 3, T[1:N] = [0.5, 1.5, 1.5]
+  discrete n[1:N] = 0
+  for i in 1:N
+    event k[i] at T[i], 2*T[i] do n[i] := n[i] + i end
+    event p[i] every 0.7*i from 0.1
+    event w[i] when x[i] - 1 crosses do n[i] := n[i] + 10 end
+    x[i]'' = -x[i] + i*delta(t - k[i]) - delta(t - p[i])
+    x[i](0) = 0; x[i]'(0) = 1
+  end
+  S = prod(i in 1:N, 1 + x[i]^2) + sum(i in 1:N, n[i])
+  output x, n, S`;
+  const B = `independent t from 0 to 5
+  parameter N = 3, T1 = 0.5, T2 = 1.5, T3 = 1.5
+  discrete n1 = 0, n2 = 0, n3 = 0
+  event k1 at T1, 2*T1 do n1 := n1 + 1 end
+  event p1 every 0.7*1 from 0.1
+  event w1 when x1 - 1 crosses do n1 := n1 + 10 end
+  x1'' = -x1 + 1*delta(t - k1) - delta(t - p1)
+  x1(0) = 0; x1'(0) = 1
+  event k2 at T2, 2*T2 do n2 := n2 + 2 end
+  event p2 every 0.7*2 from 0.1
+  event w2 when x2 - 1 crosses do n2 := n2 + 10 end
+  x2'' = -x2 + 2*delta(t - k2) - delta(t - p2)
+  x2(0) = 0; x2'(0) = 1
+  event k3 at T3, 2*T3 do n3 := n3 + 3 end
+  event p3 every 0.7*3 from 0.1
+  event w3 when x3 - 1 crosses do n3 := n3 + 10 end
+  x3'' = -x3 + 3*delta(t - k3) - delta(t - p3)
+  x3(0) = 0; x3'(0) = 1
+  S = (1 + x1^2)*(1 + x2^2)*(1 + x3^2) + (n1 + n2 + n3)
+  output x1, x2, x3, n1, n2, n3, S`;
+  for (const method of ['auto', 'analytic', 'dopri5', 'rodas', 'rk4'] as const)
+    it(`${method}: same rows and ledger to the bit`, () => {
+      const o = { method, rtol: 1e-10, atol: 1e-12, outputStep: 0.25 };
+      const a = simulate(compileModel(A), o),
+        b = simulate(compileModel(B), o);
+      expect(b.status).toBe('ok');
+      expect(a.status).toBe('ok');
+      expect(b.events).toHaveLength(25);
+      expect(unbracket(a.columns)).toEqual(b.columns);
+      expect(a.rows).toEqual(b.rows);
+      expect(unbracket(a.events)).toEqual(unbracket(b.events));
+    });
+});

@@ -303,8 +303,8 @@ class Newton {
    * step): still within the tolerance, converged. If not, the same iteration is run on the
    * refined residual from the unknowns found: a solution of the conditions moves by the
    * integration's error (of order rtol); one that the error made moves by about its whole size
-   * (s -> 1/e', a hundred times further) or stalls. More than a tenth of 1 + |u| (the scale of
-   * the step tests) is no solution. (A difference Jacobian cannot tell: at such an iterate its
+   * (s -> 1/e', a hundred times further) or stalls. Its last iterate must lie within a tenth of
+   * 1 + |u| (the scale of the step tests) with its residual within this iteration's tolerance. (A difference Jacobian cannot tell: at such an iterate its
    * columns are the error's noise, 3e-6 for the 1/s = 9e-8 of the smooth error.) The refined
    * shots are outside residualEvaluations, as the solution's run is.
    */
@@ -323,7 +323,10 @@ class Newton {
     }
     const name = names[worst],
       moved = Math.abs(again.unknowns[name] - u[worst]);
-    if (again.converged && moved <= 0.1 * (1 + Math.abs(u[worst]))) return this.finish('converged', null);
+    // (its last iterate, converged or stalled at the refined tolerances' rounding, counts if it
+    // lies near and meets this iteration's tolerances: refined, those are what converged means)
+    const last = Float64Array.from(res.labels, (label) => again.residuals[label]);
+    if (moved <= 0.1 * (1 + Math.abs(u[worst])) && res.within(last)) return this.finish('converged', null);
     const at = names.map((nm, i) => `${nm} = ${u[i]}`).join(', ');
     const there = again.converged
       ? `the same conditions are met at ${name} = ${again.unknowns[name]} instead`
