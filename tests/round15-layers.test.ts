@@ -54,6 +54,23 @@ describe('shoot: closed-form boundary value problems', () => {
           }
         });
 
+  // Two unknowns, one of them only through the integration's error: y'' = -y + q gives
+  // y(pi) = 2q exactly, so y(pi) = 1 + 2q has no solution whatever z(pi) = 2 pi fixes (q = 2).
+  // dopri5 from s = 5 and radau5 from every guess reached "converged" at s ~ 1e7 and 3e8.
+  const twoUnknowns = `independent x from 0 to pi
+unknown s = 0.3, q = 0
+y'' = -y + q
+z' = q
+y(0) = 0; y'(0) = s; z(0) = 0
+y(pi) = 1 + 2*q; z(pi) = 2*pi`;
+  for (const method of ['dopri5', 'radau5', 'dop853'] as const)
+    it(`y(pi) = 1 + 2q beside z(pi) = 2 pi (no solution) is not converged on ${method}`, () => {
+      for (const s of [0.3, 5, -100]) {
+        const r = shoot(compileModel(twoUnknowns), { method, set: { s } });
+        expect(r.converged).toBe(false);
+      }
+    });
+
   // Bratu's problem y'' = -exp(y), y(0) = y(1) = 0 has two solutions: y'(0) =
   // 0.549352728775270819... and 10.846899019389452394... (mpmath findroot on odefun at 30
   // digits). Each guess finds its own, to what rtol 1e-10 resolves (relative 1e-9).
