@@ -275,8 +275,9 @@ export class Firing {
    * into ws.yOut and ws.dOut). Forwards every weight reads the values before the instant:
    * post = pre + W(pre). Going backwards the run has post, and pre = post - W(post) only where
    * no weight reads what another jump of the round makes (range.ts refuses a jump whose weight
-   * reads its own variable; which events meet at one instant is known only here): x'' = z delta(t - kick) with z' = delta(t - 1), kick at 1, undid x' by z
-   * after the instant, one too many, and came back to x'(0) = -1 with status ok where the
+   * reads its own variable; which events meet at one instant is known only here): x'' = z
+   * delta(t - kick) with z' = delta(t - 1), kick at 1, undid x' by z after the instant, one
+   * too many, and came back to x'(0) = -1 with status ok where the
    * run forwards starts from 0. So pre is solved for: from pre = post, each pass takes the
    * weights at the last pass's values. Where the weights read each other in a chain, every
    * pass settles one more link, and a pass that changes no bit has found values whose image

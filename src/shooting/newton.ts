@@ -304,9 +304,10 @@ class Newton {
    * refined residual from the unknowns found: a solution of the conditions moves by the
    * integration's error (of order rtol); one that the error made moves by about its whole size
    * (s -> 1/e', a hundred times further) or stalls. Its last iterate must lie within a tenth of
-   * 1 + |u| (the scale of the step tests) with its residual within this iteration's tolerance. (A difference Jacobian cannot tell: at such an iterate its
-   * columns are the error's noise, 3e-6 for the 1/s = 9e-8 of the smooth error.) The refined
-   * shots are outside residualEvaluations, as the solution's run is.
+   * 1 + |u| (the scale of the step tests) with its residual within this iteration's tolerance.
+   * (A difference Jacobian cannot tell: at such an iterate its columns are the error's noise,
+   * 3e-6 for the 1/s = 9e-8 of the smooth error.) The refined shots are outside
+   * residualEvaluations, as the solution's run is.
    */
   private confirm(k: number): ShootResult {
     const { n, u, res } = this;
