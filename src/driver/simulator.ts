@@ -35,6 +35,7 @@ import { tieFloor, tieTolerance } from './time-tie.js';
 import { StopQueue } from './stop-queue.js';
 import { Firing, iterationMessage } from './firing.js';
 import { Recorder } from './recorder.js';
+import { fixedStepWarning } from './fixed-step-stability.js';
 import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
 import { Switching } from './switching.js';
 import { resolveRange } from './range.js';
@@ -259,6 +260,8 @@ export class Simulator {
     if (tolerance !== null) result.warnings.push(tolerance);
     const stiff = this.stiffEvents.warning(rs.stepper, this.model.system.independent);
     if (stiff !== null) result.warnings.push(stiff);
+    const unstable = fixedStepWarning(rs.stepper);
+    if (unstable !== null) result.warnings.push(unstable);
     if (end !== null && end.kind === 'failed') {
       // what a staircase in t (t read far from 0, steps below its ulp) looks like is not its
       // cause: a run failing anyway names it from a hundredth of the tolerance

@@ -1,6 +1,9 @@
 import { FixedStepper } from './fixed-step.js';
 import type { Rhs, Stepper, StepperOptions } from './stepper.js';
 
+/** where RK4's stability region meets the negative real axis (|R(z)| = 1 at z = -2.785) */
+export const RK4_STABILITY_BORDER = 2.78;
+
 /**
  * The classical 4th-order Runge–Kutta method with a fixed step (Hairer, Nørsett, Wanner,
  * *Solving ODEs I*, Sect. II.1, Table 1.2 right). Step size, landing on tLimit and the retry
@@ -16,6 +19,14 @@ import type { Rhs, Stepper, StepperOptions } from './stepper.js';
 export class Rk4Stepper extends FixedStepper {
   readonly method = 'rk4' as const;
   readonly order = 4;
+  /**
+   * Steps beyond the border of the stability region since resetStats, and the largest h·|λ|
+   * among them (driver/fixed-step-stability.ts): Hairer's estimate h‖Δf‖/‖Δy‖ from the
+   * fourth stage (y + h k3) and the step's end, which share t. A fixed step is the user's
+   * choice and is taken whatever it is; beyond the border the errors grow by |R(hλ)| a step.
+   */
+  unstableSteps = 0;
+  largestHLambda = 0;
 
   private readonly k2: Float64Array;
   private readonly k3: Float64Array;
@@ -51,8 +62,28 @@ export class Rk4Stepper extends FixedStepper {
     const h6 = h / 6;
     for (let i = 0; i < n; i++) y1[i] = h6 * (k1[i] + 2 * (k2[i] + k3[i]) + k4[i]);
     this.addIncrement(y1, y1);
-    f(tNew, y1, this.fNew);
+    const f1 = this.fNew;
+    f(tNew, y1, f1);
+    let num = 0,
+      den = 0;
+    for (let i = 0; i < n; i++) {
+      const dk = f1[i] - k4[i],
+        dy = y1[i] - ys[i];
+      num += dk * dk;
+      den += dy * dy;
+    }
+    const hl = den > 0 ? Math.abs(h) * Math.sqrt(num / den) : 0;
+    if (hl > RK4_STABILITY_BORDER) {
+      this.unstableSteps++;
+      if (hl > this.largestHLambda) this.largestHLambda = hl;
+    }
     return 4;
+  }
+
+  override resetStats(): void {
+    super.resetStats();
+    this.unstableSteps = 0;
+    this.largestHLambda = 0;
   }
 
   interpolate(s: number, out: Float64Array): void {
