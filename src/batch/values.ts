@@ -3,6 +3,7 @@
  * random samples (`--sample NAME~normal(MEAN,SD)`), drawn by index from a seeded generator so
  * that slices, worker threads and one run give the same numbers.
  */
+import { commonDecimals } from '../codegen/event-times.js';
 import { BatchInputError } from './report.js';
 
 /**
@@ -36,24 +37,21 @@ export function sweepValue(from: number, to: number, count: number, k: number): 
  * the exact value. Null where they are not, or the integers leave 2^53.
  */
 function decimalPoint(from: number, to: number, count: number, k: number): number | null {
-  for (let q = 0, scale = 1; q <= 15; q++, scale *= 10) {
-    const f = Math.round(from * scale),
-      g = Math.round(to * scale);
-    if (!Number.isSafeInteger(f) || !Number.isSafeInteger(g)) return null;
-    if (f / scale !== from || g / scale !== to) continue;
-    const num = f * (count - 1) + k * (g - f),
-      den = scale * (count - 1);
-    // (each product and sum exact: every partial result a safe integer)
-    if (
-      !Number.isSafeInteger(f * (count - 1)) ||
-      !Number.isSafeInteger(k * (g - f)) ||
-      !Number.isSafeInteger(num) ||
-      !Number.isSafeInteger(den)
-    )
-      return null;
-    return num / den;
-  }
-  return null;
+  const d = commonDecimals(from, to);
+  if (d === null) return null;
+  const f = d.a,
+    g = d.b;
+  const num = f * (count - 1) + k * (g - f),
+    den = d.scale * (count - 1);
+  // (each product and sum exact: every partial result a safe integer)
+  if (
+    !Number.isSafeInteger(f * (count - 1)) ||
+    !Number.isSafeInteger(k * (g - f)) ||
+    !Number.isSafeInteger(num) ||
+    !Number.isSafeInteger(den)
+  )
+    return null;
+  return num / den;
 }
 
 /** COUNT values from FROM to TO, both included (FROM may exceed TO); those of runs first..end-1. */

@@ -175,11 +175,20 @@ interface DecimalGrid {
 }
 
 function decimalGrid(from: number, period: number): DecimalGrid | null {
+  const d = commonDecimals(from, period);
+  return d && { scale: d.scale, from: d.a, period: d.b };
+}
+
+/**
+ * Two doubles as decimals of at most 15 places with one scale: whole a·10^q and b·10^q (safe
+ * integers) for the smallest q that gives both exactly; null where there is none.
+ */
+export function commonDecimals(a: number, b: number): { scale: number; a: number; b: number } | null {
   for (let q = 0, scale = 1; q <= 15; q++, scale *= 10) {
-    const f = Math.round(from * scale),
-      p = Math.round(period * scale);
-    if (Number.isSafeInteger(f) && Number.isSafeInteger(p) && f / scale === from && p / scale === period)
-      return { scale, from: f, period: p };
+    const x = Math.round(a * scale),
+      y = Math.round(b * scale);
+    if (Number.isSafeInteger(x) && Number.isSafeInteger(y) && x / scale === a && y / scale === b)
+      return { scale, a: x, b: y };
   }
   return null;
 }
