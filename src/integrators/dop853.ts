@@ -1,3 +1,4 @@
+import { lambdaEstimate } from './stiffness-test.js';
 import { DOP853_CONTROL } from './controller.js';
 import { EmbeddedRkStepper } from './embedded-rk.js';
 import { dop853ErrorNorm } from './error-norms.js';
@@ -444,20 +445,8 @@ export class Dop853Stepper extends EmbeddedRkStepper implements Stepper {
     this.stats.rhsEvaluations++;
     if (!allFinite(this.fNew, this.n)) return false;
     // dop853.f's stiffness test: the 12th stage (ys, k12) and the end share t
-    const n = this.n,
-      fNew = this.fNew,
-      k12 = this.k12,
-      yNew = this.yNew,
-      ys = this.ytmp;
-    let num = 0,
-      den = 0;
-    for (let i = 0; i < n; i++) {
-      const dk = fNew[i] - k12[i],
-        dy = yNew[i] - ys[i];
-      num += dk * dk;
-      den += dy * dy;
-    }
-    this.stiffness.observe(Math.abs(tNew - this.t), num, den, err);
+    const lambda = lambdaEstimate(this.fNew, this.k12, this.yNew, this.ytmp, this.n);
+    this.stiffness.observe(Math.abs(tNew - this.t), lambda, err);
     return true;
   }
 

@@ -184,7 +184,8 @@ export class Dopri5Stepper extends EmbeddedRkStepper implements Stepper {
 
   protected finish(tNew: number, err: number): boolean {
     // f(tNew, yNew) is the 7th stage, already checked through the error norm
-    this.stiffness.observe(Math.abs(tNew - this.t), this.stageDiff2, this.stateDiff2, err);
+    const lambda = this.stateDiff2 > 0 ? Math.sqrt(this.stageDiff2 / this.stateDiff2) : NaN;
+    this.stiffness.observe(Math.abs(tNew - this.t), lambda, err);
     return true;
   }
 

@@ -1,3 +1,4 @@
+import { lambdaEstimate } from './stiffness-test.js';
 import { FixedStepper } from './fixed-step.js';
 import type { Rhs, Stepper, StepperOptions } from './stepper.js';
 
@@ -64,15 +65,8 @@ export class Rk4Stepper extends FixedStepper {
     this.addIncrement(y1, y1);
     const f1 = this.fNew;
     f(tNew, y1, f1);
-    let num = 0,
-      den = 0;
-    for (let i = 0; i < n; i++) {
-      const dk = f1[i] - k4[i],
-        dy = y1[i] - ys[i];
-      num += dk * dk;
-      den += dy * dy;
-    }
-    const hl = den > 0 ? Math.abs(h) * Math.sqrt(num / den) : 0;
+    // (the fourth stage's state, y + h k3, and the end share t: Hairer's estimate of h·|λ|)
+    const hl = Math.abs(h) * lambdaEstimate(f1, k4, y1, ys, n);
     if (hl > RK4_STABILITY_BORDER) {
       this.unstableSteps++;
       if (hl > this.largestHLambda) this.largestHLambda = hl;

@@ -9,8 +9,8 @@
  * with an error far inside it was not held by anything (a parabola, which every stage
  * integrates exactly: an elastic ball's steps of a whole flight, h·|λ| far above the border
  * on a nilpotent Jacobian, were taken for stiffness, and 3485 bounces came with a false
- * warning); it counts as inside the region. Read by the driver's diagnosis (a collapsing step) and its
- * warning about events fired while the method ran at its stability limit.
+ * warning); it counts as inside the region. Read by the driver's diagnosis (a collapsing
+ * step) and its warning about events fired while the method ran at its stability limit.
  */
 /**
  * The error norm from which an accepted step counts as held by the controller. At the border
@@ -19,6 +19,28 @@
  * 1e-3^(-1/5)), which the stiff components do not allow.
  */
 const HELD_ERROR = 1e-3;
+
+/**
+ * |λ| ≈ ‖f(t, y₁) − f(t, yₛ)‖/‖y₁ − yₛ‖ from two states at one t and their derivatives (a
+ * stage and the step's end); NaN where the states agree.
+ */
+export function lambdaEstimate(
+  f1: Float64Array,
+  fs: Float64Array,
+  y1: Float64Array,
+  ys: Float64Array,
+  n: number,
+): number {
+  let num = 0,
+    den = 0;
+  for (let i = 0; i < n; i++) {
+    const dk = f1[i] - fs[i],
+      dy = y1[i] - ys[i];
+    num += dk * dk;
+    den += dy * dy;
+  }
+  return den > 0 ? Math.sqrt(num / den) : NaN;
+}
 
 export class StiffnessTest {
   looksStiff = false;
@@ -37,12 +59,12 @@ export class StiffnessTest {
   }
 
   /**
-   * An accepted step of |h| with ‖Δf‖² = num and ‖Δy‖² = den between its last stage and its
-   * end, and error norm err (≤ 1).
+   * An accepted step of |h| with the estimate |λ| from its last stage and its end
+   * (lambdaEstimate; NaN: none), and error norm err (≤ 1).
    */
-  observe(hAbs: number, num: number, den: number, err: number): void {
-    if (!(den > 0)) return;
-    const hl = hAbs * Math.sqrt(num / den);
+  observe(hAbs: number, lambda: number, err: number): void {
+    if (!(lambda === lambda)) return;
+    const hl = hAbs * lambda;
     this.hLambda = hl;
     if (hl > this.border && err >= HELD_ERROR) {
       this.nonStiffCount = 0;
