@@ -103,13 +103,13 @@ const DENSE_MISMATCH_MAX = 10;
  */
 const DENSE_MIDPOINT_MAX = 4;
 
-/** The dense output's coefficients of component i from the stages (see interpolate): one formula for every reader. */
-/** acc[i] += d, accAbs[i] += |d| */
+/** acc[i] += d, accAbs[i] += |d| (the k-form's sum and its rounding scale, see `attempt`) */
 function accumulate(acc: Float64Array, accAbs: Float64Array, i: number, d: number): void {
   acc[i] += d;
   accAbs[i] += Math.abs(d);
 }
 
+/** The dense output's coefficients of component i from the stages (see interpolate): one formula for every reader. */
 function denseQ1(u1: Float64Array, u2: Float64Array, u3: Float64Array, u4: Float64Array, u5: Float64Array, i: number) {
   return h21 * u1[i] + h22 * u2[i] + h23 * u3[i] + h24 * u4[i] + h25 * u5[i];
 }
