@@ -151,6 +151,15 @@ export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): Sh
     throw new ShootInputError(
       `${sys.model} has ${n} unknown(s) and ${model.boundary.length} boundary condition(s); shooting needs as many conditions as unknowns`,
     );
+  // An unknown that sets an array's size or a range (N of `x[1:N]`, or of a parameter a range
+  // reads) shapes the model: it is fixed when the model is written out, and every Newton
+  // iterate between integers would be another model. Refuse before any shot (the Jacobian's
+  // first difference was refused deep inside, advising to compile with N = 1.998).
+  const shaping = sys.parameters.filter((q) => q.unknown && sys.structural?.includes(q.name)).map((q) => q.name);
+  if (shaping.length > 0)
+    throw new ShootInputError(
+      `${shaping.map((k) => `'${k}'`).join(', ')} ${shaping.length > 1 ? 'set' : 'sets'} the shape of ${sys.model} (an array's size or a range uses ${shaping.length > 1 ? 'them' : 'it'}), and an array size cannot be an unknown: shooting varies its unknowns continuously. Declare ${shaping.length > 1 ? 'them' : 'it'} a parameter and shoot once per value (--set ${shaping[0]}=...)`,
+    );
   const { rtol, atol } = resolveSettings(model, options);
   const residual = new ShootingResidual(model, options, rtol, atol);
   checkConditions(model, options, residual.names);
