@@ -517,6 +517,26 @@ export class Arming {
     }
   }
 
+  /**
+   * Whether function k, not held itself, is held at its zero by one with the same zeros held
+   * there (band's ring), g1 at the end of a step of length h: still within that one's hold, by
+   * the test of `leaving` (no side effects). Its change of sign there is the residue the
+   * location left, not a crossing: `x' rises` beside `x' crosses`, which fired where x' fell
+   * to zero and x := 0 left x = x' = 0 at rest; radau5 at rtol 1e-12 located x' at -2e-16,
+   * and the exact motion from that residue (a damped rotation of size 2e-16) brought x' back
+   * up through zero at t = 0.917: e1 fired there (x := -0.5), status ok, where exact arithmetic
+   * keeps x = x' = 0. Crossings.find skips such a function like a held one.
+   */
+  heldBySameZero(k: number, g1: number, h: number): boolean {
+    if (this.held[k] || this.isBoolean[k]) return false;
+    for (let j = this.sameZero[k]; j !== k; j = this.sameZero[j]) {
+      const scale = this.holdScale[j];
+      if (!this.held[j] || this.isBoolean[j] || !(scale >= 0 && scale < Infinity)) continue;
+      return Math.abs(g1) <= scale && !(this.holdRate[j] * h > 4 * scale);
+    }
+    return false;
+  }
+
   /** Function k, held at its zero, was moved off it by another event's action: armed as it stands. */
   leave(k: number): void {
     this.arm(k);

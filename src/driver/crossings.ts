@@ -365,6 +365,11 @@ export class Crossings implements SampledFunction {
         candidates[nc++] = k;
         continue;
       }
+      // Held by one with the same zeros (Arming.heldBySameZero): within that one's hold at the
+      // step's end and inside it, its change of sign is the location's residue moving, not a
+      // crossing (an event's function only: a switch has its own rules at zero)
+      if (this.isEvent[k] && this.arming.heldBySameZero(k, g1, ah) && (affine[k] || !this.leftHold(stepper, k)))
+        continue;
       // (a held function's side is its holding's: a bounce's residue is no side)
       if (g0 !== 0) this.lastSide[k] = g0 > 0 ? 1 : -1;
       // An affine function keeps one sign inside the step when it stays farther from zero at
@@ -482,15 +487,19 @@ export class Crossings implements SampledFunction {
    * [2 pi, 3 pi] and its fall at 3 pi), which the step's ends do not show. Seven even points;
    * an affine function cannot turn back, and is not sampled.
    */
-  private leftInside(stepper: Stepper, k: number): boolean {
+  private leftInside(stepper: Stepper, k: number, hold = this.arming.lastHeldBand(k)): boolean {
     const a = stepper.tPrev,
-      b = stepper.t,
-      hold = this.arming.lastHeldBand(k);
+      b = stepper.t;
     for (let i = 1; i < 8; i++) {
       const g = valueOnStep(this.ws, stepper, k, a + (i / 8) * (b - a), this.ws.yTmp);
       if (Math.abs(g) > hold) return true;
     }
     return false;
+  }
+
+  /** leftInside for function k held by one with the same zeros (Arming.band: that one's hold) */
+  private leftHold(stepper: Stepper, k: number): boolean {
+    return this.leftInside(stepper, k, this.arming.band(k));
   }
 
   /**
