@@ -46,7 +46,7 @@ output x, x'
         });
 });
 
-describe('the same with a multiple of the function: 2x\' rises beside x\' crosses (open)', () => {
+describe("the same with a multiple of the function: 2x' rises beside x' crosses (open)", () => {
   // The model above with e1 on 2x' (the same zeros as x', not the same expression, so not in
   // WatchEntry.zeroOf's ring): exact as above, e1 never fires, x(1) = 0, x'(1) = 1. Measured
   // at rtol 1e-12, atol 1e-14: dop853, rodas and the analytic path fire e1 at the kick (read
