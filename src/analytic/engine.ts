@@ -212,6 +212,8 @@ export class AnalyticSimulator {
     this.columns = [model.system.independent, ...model.outputNames];
     this.pBuffer = new Float64Array(model.paramNames.length);
     this.stopQueue = new StopQueue(n);
+    this.stopQueue.rootTime = this.ws.rootTime;
+    this.stopQueue.rootAt = this.ws.rootAt;
     this.dueAt = new DueEvents(this.heap, this.stopQueue, this.plans, this.unresolved);
     this.deltas = model.events.some(isDeltaArgument);
   }

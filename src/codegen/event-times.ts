@@ -395,23 +395,45 @@ class RootStream implements TimeStream {
     this.bracketed = this.nextBracketed();
   }
 
-  /** The algebra's candidates that are roots in the range (to its rounding), clipped to it, in the order of integration. */
+  /**
+   * The algebra's candidates that are roots in the range (to its rounding), in the order of
+   * integration. One outside the range counts only as a root at the end it lies beyond, and
+   * only where u at that end is zero to the end's own rounding (atEnd), as the scan judges
+   * the ends: the margin was 1e-12 of max(1, |end|), absolute near 0, so the root -1e-150 of
+   * t^2 - 1e-300 on [0, 1] passed as a root at 0 and fired there with the weight 1/|u'(0)| =
+   * Infinity, a false failure, and 1e-50 on [0, 1e-100] was refused as a multiple root.
+   */
   private checkedCandidates(fns: readonly ScalarFn[], p: Float64Array): number[] {
     const { lo, hi } = this;
     const out: number[] = [];
     for (const c of fns) {
       const r = c(NaN, EMPTY, p, EMPTY, EMPTY);
-      if (
-        !Number.isFinite(r) ||
-        r < lo - 1e-12 * Math.max(1, Math.abs(lo)) ||
-        r > hi + 1e-12 * Math.max(1, Math.abs(hi))
-      )
+      if (!Number.isFinite(r)) continue;
+      if (r < lo || r > hi) {
+        const end = r < lo ? lo : hi;
+        if (this.atEnd(end, this.u(end), this.du(end)) !== 0) continue;
+        this.checkSimple(end);
+        out.push(end);
         continue;
+      }
       if (Math.abs(this.u(r)) > this.noise(r)) continue;
       this.checkSimple(r);
-      out.push(Math.min(hi, Math.max(lo, r)));
+      out.push(r);
     }
     return out.sort((a, b) => this.dir * (a - b));
+  }
+
+  /**
+   * Whether a bracketed root b and a checked candidate c are one root: both lie where u is
+   * within its rounding of zero (c is checked so, b is bisected to neighbouring doubles), a
+   * band of half-width noise/|u'| about the root, plus the ulps of t itself. The margin was
+   * 1e-9 of max(1, |c|), absolute near 0: the roots -1e-150 and 1e-150 of t^2 - 1e-300 were
+   * one, and a root the scan did not bracket was lost to a neighbour within 1e-9.
+   */
+  private sameRoot(b: number, c: number): boolean {
+    const band = (t: number) => this.noise(t) / Math.abs(this.du(t));
+    const tol = 4 * (band(b) + band(c)) + 8 * Number.EPSILON * Math.max(Math.abs(b), Math.abs(c));
+    return Math.abs(b - c) <= tol;
   }
 
   next(): number {
@@ -424,10 +446,11 @@ class RootStream implements TimeStream {
         c = this.ci < this.candidates.length ? this.candidates[this.ci] : NaN;
       if (b !== b && c !== c) return NaN;
       let t: number;
-      if (c !== c || (b === b && Math.abs(b - c) > 1e-9 * Math.max(1, Math.abs(c)) && this.dir * (b - c) < 0)) {
+      const same = b === b && c === c && this.sameRoot(b, c);
+      if (c !== c || (b === b && !same && this.dir * (b - c) < 0)) {
         t = b;
         this.taken = true;
-      } else if (b !== b || Math.abs(b - c) > 1e-9 * Math.max(1, Math.abs(c))) {
+      } else if (!same) {
         t = c;
         this.ci++;
       } else {
@@ -583,7 +606,9 @@ class RootStream implements TimeStream {
    * (exp(t) - exp(3 - 1e-14) on [0, 3] had two, at 2.99999999999999 and 3, with status ok).
    */
   private atEnd(t: number, ut: number, dt: number): number {
-    const endTol = this.noise(t) + 64 * Number.EPSILON * Math.abs(dt) * Math.max(1, Math.abs(t));
+    // (ulps of t itself, not of max(1, |t|): on [0, 3e-100] that took t^2 - 1e-200, 8e-200
+    // at the end, for a root there, beside the one at 1e-100)
+    const endTol = this.noise(t) + 64 * Number.EPSILON * Math.abs(dt) * Math.abs(t);
     // (an infinite slope there, as of sqrt(t) or log(t) at 0, makes no tolerance)
     return Number.isFinite(endTol) && Math.abs(ut) <= endTol ? 0 : ut;
   }

@@ -296,12 +296,14 @@ export class Firing {
     for (let pass = 0; pass <= round.length + 1; pass++) {
       ws.yOut.set(ws.y);
       ws.dOut.set(ws.d);
-      for (const k of round) m.events[k].apply(t, yEst, ws.p, dEst, ws.sw, ws.yOut, ws.dOut, -1, undefined);
+      for (const k of round)
+        m.events[k].apply(ws.actionTime(k, t), yEst, ws.p, dEst, ws.sw, ws.yOut, ws.dOut, -1, undefined);
       if (sameBits(ws.yOut, yEst) && sameBits(ws.dOut, dEst)) {
         if (sc !== undefined) {
           ws.yOut.set(ws.y);
           ws.dOut.set(ws.d);
-          for (const k of round) m.events[k].apply(t, yEst, ws.p, dEst, ws.sw, ws.yOut, ws.dOut, -1, sc);
+          for (const k of round)
+            m.events[k].apply(ws.actionTime(k, t), yEst, ws.p, dEst, ws.sw, ws.yOut, ws.dOut, -1, sc);
         }
         return null;
       }
@@ -430,12 +432,13 @@ export class Firing {
         const failed = this.crossReads(t, round);
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
-        for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
+        for (const k of round) m.events[k].apply(ws.actionTime(k, t), ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
       } else if (ws.dir < 0) {
         const failed = this.undoTogether(t, round, sc);
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
-      } else for (const k of round) m.events[k].apply(t, ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
+      } else
+        for (const k of round) m.events[k].apply(ws.actionTime(k, t), ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
       this.flowRound++;
       for (const k of round) {
         const failed = m.events[k].marcus ? this.marcusFlow(t, k) : null;
@@ -604,7 +607,7 @@ export class Firing {
       dk = ws.dOwn;
     yk.set(ws.yPre);
     dk.set(ws.dPre);
-    m.events[k].apply(t, ws.yPre, ws.p, ws.dPre, ws.sw, yk, dk, ws.dir);
+    m.events[k].apply(ws.actionTime(k, t), ws.yPre, ws.p, ws.dPre, ws.sw, yk, dk, ws.dir);
     // (its Marcus flow too, alone from the values before: its ledger jump was 0 in a round of two)
     if (m.events[k].marcus) {
       this.flowRound++;

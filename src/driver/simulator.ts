@@ -118,6 +118,8 @@ export class Simulator {
     this.guard = new StepGuard(this.diagnosis, model.nStates);
     this.stiffEvents = new StiffEvents();
     this.stopQueue = new StopQueue(model.events.length);
+    this.stopQueue.rootTime = ws.rootTime;
+    this.stopQueue.rootAt = ws.rootAt;
     this.refineStart = new Float64Array(model.nStates);
     this.stepStates = stepStates(ws);
     this.termBound = new Float64Array(ws.nWatch);

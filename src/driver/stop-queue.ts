@@ -35,8 +35,14 @@ export class StopQueue {
   private lo = 0;
   /** a schedule found faulty while the run went on (a delta argument's scan reached a NaN) */
   failure: ScheduleError | null = null;
+  /** per event, whether its times are a delta argument's roots */
+  private readonly isRoot: Uint8Array;
+  /** where takeDue writes the roots' own times and the instants they were taken for (Workspace.rootTime, rootAt) */
+  rootTime: Float64Array | null = null;
+  rootAt: Float64Array | null = null;
 
   constructor(nEvents: number) {
+    this.isRoot = new Uint8Array(nEvents);
     this.heapT = new Float64Array(nEvents);
     this.heapE = new Int32Array(nEvents);
     this.queued = new Uint8Array(nEvents);
@@ -64,7 +70,9 @@ export class StopQueue {
       above = hi + tieTolerance(hi, this.floor);
     if (this.delays > 0) for (const list of this.delayedOf) list.length = 0;
     this.delays = 0;
+    if (this.rootAt !== null) this.rootAt.fill(NaN);
     for (const ev of events) {
+      this.isRoot[ev.index] = ev.schedule?.kind === 'roots' ? 1 : 0;
       // (not a delta argument's scanned roots: it may be undefined past the range, log(t)
       // below 0; a linear one's exact root, as `at` and `every` times, is only compared)
       const s = ev.schedule;
@@ -132,6 +140,11 @@ export class StopQueue {
     const first = due.length;
     while (this.size > 0 && Math.abs(this.heapT[0] - at) <= tol) {
       const e = this.heapE[0];
+      // (a delta root's own time, for its weight: Workspace.actionTime)
+      if (this.rootAt !== null && this.isRoot[e] === 1) {
+        this.rootAt[e] = at;
+        this.rootTime![e] = this.heapT[0];
+      }
       // (insertion into the part taken here, by index: a few events at most)
       let i = due.length;
       due.push(e);

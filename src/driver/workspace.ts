@@ -106,8 +106,17 @@ export class Workspace {
   readonly outPost: Float64Array;
   readonly nWatch: number;
 
+  /**
+   * Per event, the own time of a delta root taken off the stop queue (rootTime) and the
+   * instant it was taken for (rootAt): see actionTime.
+   */
+  readonly rootTime: Float64Array;
+  readonly rootAt: Float64Array;
+
   constructor(model: CompiledModel) {
     this.model = model;
+    this.rootTime = new Float64Array(model.events.length).fill(NaN);
+    this.rootAt = new Float64Array(model.events.length).fill(NaN);
     const n = Math.max(1, model.nStates),
       nd = model.nDiscrete,
       nw = model.watchInfo.length,
@@ -139,5 +148,16 @@ export class Workspace {
   /** the independent variable's name, for messages */
   get independent(): string {
     return this.model.system.independent;
+  }
+
+  /**
+   * The time at which event k's actions are evaluated at the instant t: a delta root's own
+   * time where the stop queue took it for this instant, else t. Within the tie of t an
+   * instant holds times that differ (8.9e-16 near t = 0 on [0, 1]), and a root's weight
+   * 1/|u'(r)| belongs to its root: delta(t^2 - 1e-300) on [0, 1] has its root 1e-150 in the
+   * start's instant, and 1/|2 t| there at t = 0 was Infinity, a false failure.
+   */
+  actionTime(k: number, t: number): number {
+    return this.rootAt[k] === t ? this.rootTime[k] : t;
   }
 }
