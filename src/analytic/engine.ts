@@ -470,11 +470,17 @@ export class AnalyticSimulator {
       hi === heap.hi[k] &&
       lo === heap.lo[k] &&
       !isDeltaArgument(this.model.events[k])
-    )
-      if (crossingAtEnd(this.ws, this.clocks, this.plans[k], hi, lo, run.s.t0, tEnd)) {
+    ) {
+      const atEnd = crossingAtEnd(this.ws, this.clocks, this.plans[k], hi, lo, run.s.t0, tEnd);
+      if (atEnd === true) {
         heap.set(k, Infinity, 0);
         return false;
       }
+      if (atEnd !== false) {
+        const w = this.plans[k].watch;
+        return this.failAt(run, this.diagnosis.endPrecisionMessage(w, hi + lo, tEnd, atEnd.band, atEnd.peak), hi);
+      }
+    }
     if (this.unresolved[k] === 1 && heap.hi[k] === hi && heap.lo[k] === lo) return this.failUnresolved(run, k, hi, lo);
     if (run.gridRows || run.pi < run.probes.length) this.outputsUntil(run, hi, lo);
     // (the row limit reached on the way: the run ends at its last row, before the instant)

@@ -17,6 +17,11 @@ export function endGuard(tEnd: number): number {
  * Whether a state event's crossing predicted at hi + lo, at or just before tEnd, cannot be
  * told from the end: its function is within its rounding of zero at tEnd, and the crossing
  * lies closer to tEnd than the function, at its rate there, takes to cross that rounding.
+ * An object instead where the function was, where its blocks' clocks stood before, no
+ * further from zero than twice that band either (u - exp(50 eps) with u' = u on [0, 100
+ * eps]: -50 eps to 50 eps against 64 eps): no side of its segment tells where it crosses, and
+ * dropping it as the end's (a rule for sin(pi t) at t = 6, away from zero before) would lose
+ * what may be an event: precision ran out (EVENTS.md 1; driver/crossings-at-end.ts).
  */
 export function crossingAtEnd(
   ws: Workspace,
@@ -30,6 +35,8 @@ export function crossingAtEnd(
   const m = ws.model,
     k = plan.watch,
     { y, p, d, sw } = ws;
+  // (the function where its blocks' clocks stand: an earlier point of its segment)
+  const before = Math.abs(m.watchOne[k](tEnd, y, p, d, sw));
   clocks.lend(plan.reads, tEnd, 0, y, p, d);
   const band = 4 * m.boundOne[k](tEnd, y, p, d, sw);
   const g = m.watchOne[k](tEnd, y, p, d, sw);
@@ -41,5 +48,7 @@ export function crossingAtEnd(
   // ulps; on the range's own scale, not on 1, so that a range of 1e-300 keeps its crossings)
   if (gap <= 4 * Number.EPSILON * Math.max(Math.abs(t0), Math.abs(tEnd))) return true;
   if (!(Math.abs(g) <= band)) return false;
-  return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd));
+  if (!(gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(tEnd)))) return false;
+  if (before <= 2 * band) return { band, peak: Math.max(before, Math.abs(g)) };
+  return true;
 }

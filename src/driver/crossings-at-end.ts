@@ -16,6 +16,18 @@ import { deltasDueAtEnd } from './delta-touch.js';
 import type { Workspace } from './workspace.js';
 
 export class CrossingsAtEnd {
+  /**
+   * A function whose crossing dropAtEnd found within its rounding of the end, but which never
+   * went further from zero over the range than twice that rounding (Crossings.peak), or -1:
+   * its crossing could not be told from the end, nor from anywhere else (EVENTS.md 1: u -
+   * exp(50 eps) with u' = u on [0, 100 eps], -50 eps to 50 eps against a band of 64 eps).
+   * The end's rule is for a function clearly away from zero before its zero at the end (sin(pi
+   * t) at t = 6); here it would drop silently what may be an event: precision ran out.
+   */
+  unresolvedAtEnd = -1;
+  /** the band (4 bounds) of unresolvedAtEnd's function at the end */
+  unresolvedBand = 0;
+
   constructor(
     private readonly ws: Workspace,
     /** the scan of the last step: its located crossings (dropAtEnd keeps those that count) */
@@ -70,7 +82,13 @@ export class CrossingsAtEnd {
     const band = 4 * m.boundOne[k](t, this.crossings.scannedStepper!.y, ws.p, ws.d, ws.sw);
     if (!(Math.abs(ws.gNew[k]) <= band)) return false;
     const rate = Math.abs(ws.rNew[k]);
-    return gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+    const atEnd = gap <= (rate > 0 ? band / rate : 0) + 4 * Number.EPSILON * Math.max(1, Math.abs(t));
+    // (never more than twice its band from zero: no side of the range tells where it crosses)
+    if (atEnd && this.crossings.peak[k] <= 2 * band && this.unresolvedAtEnd < 0) {
+      this.unresolvedAtEnd = k;
+      this.unresolvedBand = band;
+    }
+    return atEnd;
   }
 
   /**
@@ -87,6 +105,7 @@ export class CrossingsAtEnd {
       located = cr.located;
     let kept = 0,
       earliest = -1;
+    this.unresolvedAtEnd = -1;
     for (let j = 0; j < cr.locatedCount; j++) {
       const k = located[j];
       if (cr.deltaArgument[k] === 0 && this.zeroAtEnd(k, t, timeTie, landed)) continue;

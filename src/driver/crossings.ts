@@ -174,6 +174,13 @@ export class Crossings implements SampledFunction {
   /** per function: marked (== markId) when it may be ambiguous after the last instant */
   private readonly marked: Int32Array;
   private markId = 0;
+  /**
+   * per function: the largest |g| at the ends of the steps scanned since the run began. A
+   * crossing at the end of the range is the end's (crossings-at-end.ts) only if the function
+   * was ever clearly away from zero; one that never left a few of its bands could not be
+   * located anywhere, and there precision ran out (EVENTS.md 1).
+   */
+  readonly peak: Float64Array;
 
   constructor(private readonly ws: Workspace) {
     const m = ws.model,
@@ -194,6 +201,7 @@ export class Crossings implements SampledFunction {
     this.lastSide = new Int8Array(nw);
     this.curveY = new Float64Array(ws.y.length);
     this.marked = new Int32Array(nw);
+    this.peak = new Float64Array(nw);
     this.conflicts = new EventConflicts(m);
     this.direction = m.watchInfo.map((w) =>
       w.kind === 'event' ? (m.events[w.event].direction ?? 'crosses') : 'crosses',
@@ -216,6 +224,7 @@ export class Crossings implements SampledFunction {
   reset(): void {
     this.arming.reset();
     this.lastSide.fill(0);
+    this.peak.fill(0);
     this.consumedUntil.fill(NaN);
     this.contact = -1;
     this.undefinedFunction = -1;
@@ -335,6 +344,9 @@ export class Crossings implements SampledFunction {
         }
         continue;
       }
+      const a0 = Math.abs(g0),
+        a1 = Math.abs(g1);
+      if (a0 > this.peak[k] || a1 > this.peak[k]) this.peak[k] = Math.max(a0, a1);
       if (held[k]) {
         const fromStart = this.arming.restsFromStart(k);
         const moving = fromStart ? this.movingAtEnd(k, stepper) : 0;

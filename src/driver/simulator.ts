@@ -390,6 +390,15 @@ export class Simulator {
         // ulps of t before the end of [1e9, 1e9 + 5.05e-5] fired on rk4 alone).
         const event =
           crossing >= 0 && tStop === rs.tEnd ? this.atEnd.dropAtEnd(tStop, timeTie(rs, tStop), landed) : crossing;
+        if (this.atEnd.unresolvedAtEnd >= 0) {
+          const k = this.atEnd.unresolvedAtEnd;
+          const at = origin.abs(this.crossings.candidateRight[k]);
+          return failed(
+            this.diagnosis.endPrecisionMessage(k, at, tStop, this.atEnd.unresolvedBand, this.crossings.peak[k]),
+            rs.t,
+            ws.y,
+          );
+        }
         if (event >= 0) return this.crossingInstant(rs, event, tNewAbs);
       }
       const tPrevAbs = rs.t;
