@@ -381,15 +381,8 @@ export class Diagnosis {
    * the range tEnd, by a function that never went further from zero than `peak` (crossings-at-end.ts).
    */
   endPrecisionMessage(k: number, at: number, tEnd: number, band: number, peak: number): string {
-    const m = this.ws.model,
-      w = m.watchInfo[k];
-    const ev = w.kind === 'event' ? m.events[w.event] : null;
-    const cond = ev
-      ? m.system.events[ev.index].condition
-        ? toText(m.system.events[ev.index].condition!)
-        : ev.name
-      : 'a watched function';
-    return `precision ran out at ${m.system.independent} = ${at}: the function of event ${ev?.name ?? '?'} (${cond}) crosses zero within its own rounding (${band.toPrecision(2)}) of the end of the range (${tEnd}), and it was never further from zero than ${peak.toPrecision(2)} over the range, so whether it crosses before the end cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (a threshold as a state's own offset), or lengthen the range`;
+    const { ev, cond } = this.watchedCondition(k);
+    return `precision ran out at ${this.ws.model.system.independent} = ${at}: the function of event ${ev?.name ?? '?'} (${cond}) crosses zero within its own rounding (${band.toPrecision(2)}) of the end of the range (${tEnd}), and it was never further from zero than ${peak.toPrecision(2)} over the range, so whether it crosses before the end cannot be resolved in double precision; write the model so that this quantity is computed without cancellation (a threshold as a state's own offset)`;
   }
 
   /** The message for an event function found within its own rounding of zero after an instant. */
