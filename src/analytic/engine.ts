@@ -785,7 +785,12 @@ export class AnalyticSimulator {
       if (this.firing.leftAtZero(plan.watch) && this.zeroSide[j] === 0) c[0] = 0;
       // (its zeros those of one that fired here, x' rises beside x' falls: held as that one)
       const k = start ? -1 : this.sameZeroFired(plan.watch);
-      const located = k >= 0 ? this.locationBand(k, bound, c[1], t) : NaN;
+      // (or, whatever its expression, its value was at the zero located here: 2x' rises beside
+      // x' crosses, held by nothing and "crossed" from its residue's side by a later kick,
+      // fire.ts locatedBand)
+      const byValue = k >= 0 || start ? NaN : this.firing.locatedBand(plan.watch);
+      const located =
+        k >= 0 ? this.locationBand(k, bound, c[1], t) : byValue + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
       // (only where it is at that zero: one sent across by event iteration with it, x' at 1.6
       // after a delta's kick, was held "at rest" in a band of twice its value and never fired)
       if (Math.abs(c[0]) <= located) {

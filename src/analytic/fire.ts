@@ -164,6 +164,8 @@ export class AnalyticFiring {
   fireOne(t: number, k: number): InstantOutcome {
     this.judgedSet.clear();
     this.onZeroSet.clear();
+    // (no function at a zero located here but its own: touchesZero)
+    this.residues.forget();
     this.lastInstant = t;
     const ws = this.ws,
       ev = ws.model.events[k],
@@ -346,7 +348,7 @@ export class AnalyticFiring {
         // weight, no impulse; `n := 0.5` at t = 1 with delta(t - n) gave y = 1, exact 0)
         const ev = m.events[w.event];
         if (ev.kind === 'state' && ev.fromDelta) continue;
-        if (!movedNow.has(k) && !zeroFiredHere(m, k, this.outcome.fired)) {
+        if (!movedNow.has(k) && !zeroFiredHere(m, k, this.outcome.fired) && !this.residues.located(ws, k)) {
           const g = m.watchOne[k](t, y, p, d, sw);
           if (Math.abs(g) > 4 * m.boundOne[k](t, y, p, d, sw)) continue;
         }
@@ -385,7 +387,8 @@ export class AnalyticFiring {
       after.gBound += this.actionResidue.of(k, t, ws.y, ws.d, ws.sw);
       const e = (m.watchInfo[k] as { event: number }).event;
       // (the analytic path locates a zero to the tie tolerance of t)
-      const firedHere = zeroFiredHere(m, k, this.outcome.fired);
+      // (or, whatever its expression, its value there: LocatedResidues.located)
+      const firedHere = zeroFiredHere(m, k, this.outcome.fired) || this.residues.located(ws, k);
       // (held at rest at its own zero since an earlier instant: it leaves zero, or stays there
       // and is predicted from it, engine.ts; as on the steppers)
       const held = firedHere ? NOT_HELD : heldThrough(this.held, m, k, 1, before, after);
@@ -503,15 +506,29 @@ export class AnalyticFiring {
       boundOne = m.boundOne;
     const own = m.events[k].watchIndex;
     const zero = own >= 0 ? m.watchInfo[own].zeroOf : -1;
+    const dt = own >= 0 ? tieTolerance(t, this.tieFloor) : 0;
     for (let i = 0; i < turns.length; i++) {
       const w = turns[i];
       // (one with k's zeros, `x falls` beside `x rises`, is at the zero k was located at,
       // whatever the residue: event iteration judges it, as the thermostat's other switch)
       if (zero >= 0 && m.watchInfo[w].zeroOf === zero) return true;
       const g = watchOne[w](t, y, p, d, sw);
-      if (!(Math.abs(g) > 4 * boundOne[w](t, y, p, d, sw))) return true;
+      // (and so is one whose value is within its rounding and what its rate covers over the
+      // location's span, whatever its expression: 2x' beside x' crosses, LocatedResidues.located)
+      const band = 4 * boundOne[w](t, y, p, d, sw);
+      if (!(Math.abs(g) > band)) return true;
+      if (dt > 0 && Math.abs(g) <= band + Math.abs(m.rateOne[w](t, y, p, d, sw)) * dt) return true;
     }
     return false;
+  }
+
+  /**
+   * What the location at the last instant (on the general path) leaves in watched function k,
+   * whose event did not fire there, where its value lay at that zero (LocatedResidues.located:
+   * within its rounding and its rate over the rounding of t, whatever its expression); else NaN.
+   */
+  locatedBand(k: number): number {
+    return this.residues.located(this.ws, k) ? this.residues.bandOf(k) : NaN;
   }
 
   /**

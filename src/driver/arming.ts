@@ -409,7 +409,11 @@ export class Arming {
    * within its band (`rateBand`, rate-band.ts). Armed as it stood, the residue's side was its
    * side: x = +5.55e-17 (a fold's) or x = 0 with x' = +2e-16 (x := 0 at t = 1 of x' = 1 - t)
    * falling back from there was a `falls` (n = 1 where exact is 0, status ok). `termBound`: its
-   * rounding on the terms before the fold (Simulator.processInstant).
+   * rounding on the terms before the fold (Simulator.processInstant). `located`: where its
+   * zero was located at the instant (by its value, LocatedResidues.located), what the location
+   * leaves in it (its rate before the actions over the location's span); its rate after them,
+   * at rest, covers none of that (2x' at the equilibrium x := 0 leaves: -2.7e-17 with a rate
+   * of 1e-16, held by nothing and "crossed" by a delta's kick from there).
    */
   holdSetOnZero(
     w: number,
@@ -419,6 +423,7 @@ export class Arming {
     rateBand: number,
     nextSide: number,
     termBound: number,
+    located = 0,
   ): void {
     const ws = this.ws,
       m = ws.model;
@@ -430,7 +435,7 @@ export class Arming {
     const tie = this.tieOf(w, at);
     const span = dtZero + tie;
     if (!(rateBand > 0 && Math.abs(rate) <= 4 * ws.rBound[w] + rateBand)) return;
-    const zero = 4 * ws.gBound[w] + Math.abs(rate) * Math.max(dtZero, tie);
+    const zero = 4 * ws.gBound[w] + Math.max(Math.abs(rate) * Math.max(dtZero, tie), located);
     if (!(Math.abs(g) <= zero)) return;
     this.startRest[w] = 0;
     this.crossedTo[w] = 0;

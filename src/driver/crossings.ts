@@ -356,7 +356,9 @@ export class Crossings implements SampledFunction {
           // (at rest at its zero since the start, and the motion moves it across, in a step
           // too short to carry it out of its rounding: a ball at rest at x = 1e6 sinks 4.9 h^2,
           // 5e-10 over rodas' first step of 1e-5, and was armed there and fell through)
-          if (moving === -this.arming.fromSide(k) && this.contact < 0) {
+          // (fromStart only: `moving` is 0 otherwise, and so is the side of one held with no
+          // known side, 0 === -0, which read as a contact at the first step after its instant)
+          if (fromStart && moving === -this.arming.fromSide(k) && this.contact < 0) {
             this.contact = k;
             this.contactFromStart = true;
           }

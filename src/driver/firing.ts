@@ -160,6 +160,12 @@ export class Firing {
    * the action's, not the residue's side (Arming.holdSetOnZero).
    */
   readonly setOnZero: number[] = [];
+  /**
+   * per function of setOnZero, what the location leaves in its value where its zero was located
+   * at the instant (its rate before the actions times the location's span; 0: set there by an
+   * action): its value after them is that zero within it, whatever its rate after
+   */
+  readonly locatedBandFire: Float64Array;
   private readonly rateMotion: RateMotion;
   /** the rounding the instant's actions left in the values they wrote (action-residue.ts) */
   private readonly actionResidue: ActionResidue;
@@ -196,6 +202,7 @@ export class Firing {
     this.flowValue = new Float64Array(ws.d.length);
     this.flowOffset = new Float64Array(ws.d.length);
     this.rateBandFire = new Float64Array(ws.nWatch);
+    this.locatedBandFire = new Float64Array(ws.nWatch);
     this.nextSideFire = new Int8Array(ws.nWatch);
     this.rateMotion = new RateMotion(ws);
     this.actionResidue = new ActionResidue(ws);
@@ -487,7 +494,10 @@ export class Firing {
           if (ev.kind === 'state' && ev.fromDelta) continue;
           const before = this.readWritten(k, t, ws.y, ws.d, this.before, m.nSwitch > 0 ? this.swBefore : sw, true),
             after = this.readWritten(k, t, ws.yOut, ws.dOut, this.after, sw, false);
-          const firedHere = zeroFiredHere(m, k, all);
+          // (its zero located here: by an event of the same zeros, WatchEntry.zeroOf, or by its
+          // value at the located instant, whatever its expression: LocatedResidues.located)
+          const sameZeros = zeroFiredHere(m, k, all);
+          const firedHere = sameZeros || this.residues.located(ws, k);
           // (held at its own zero since an earlier instant: it leaves zero, or stays there)
           const held = firedHere ? NOT_HELD : heldThrough(this.held, m, k, ws.dir, before, after);
           if (held === LEFT_ZERO) this.judgedSet.add(k);
@@ -532,9 +542,20 @@ export class Firing {
           if (verdict !== OPEN) this.judgedSet.add(k);
           if (verdict === NOT_CROSSED && leftOnZero(before, after, firedHere, dtZero, tie)) this.onZeroSet.add(k);
           else this.onZeroSet.delete(k);
-          if (verdict === NOT_CROSSED && !firedHere && measured.band > 0 && !this.setOnZero.includes(k)) {
+          // Set onto its zero at rest, or left at rest on the zero located here with no event of
+          // the same zeros to hold it (Arming.band's ring is the text's): held there as if its
+          // own event had fired (2x' rises beside x' crosses, at the equilibrium x := 0 leaves).
+          // Not held, its residue's side or motion was taken for a crossing later.
+          const rests = firedHere
+            ? !sameZeros && verdict !== CROSSED && leftOnZero(before, after, true, dtZero, tie)
+            : verdict === NOT_CROSSED;
+          if (rests && measured.band > 0 && !this.setOnZero.includes(k)) {
             this.setOnZero.push(k);
-            this.sideFire[k] = sideBefore(before);
+            this.locatedBandFire[k] = firedHere ? Math.abs(before.rate) * (dtZero + tie) : 0;
+            // (located here, it came to its zero along its motion: from the side its rate before
+            // the actions leaves behind, which its residue, within the location's band, does not
+            // show; with no side, a held function's first step read as a contact, crossings.ts)
+            this.sideFire[k] = firedHere ? -ws.dir * rateSign(before) : sideBefore(before);
             this.rateBandFire[k] = measured.band;
             this.nextSideFire[k] = measured.side;
           }

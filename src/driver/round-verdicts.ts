@@ -336,20 +336,92 @@ export function readFunction(
 export class LocatedResidues {
   private readonly value: Float64Array;
   private readonly marks: RoundMarks;
+  /** the functions whose value at the instant located() has read, and of those the ones at that zero */
+  private readonly looked: RoundMarks;
+  private readonly atZero: RoundMarks;
+  /** per function located() found at the zero: its value's band there (its rounding and its rate over the span) */
+  private readonly band: Float64Array;
   private readonly point: FunctionPoint = { g: 0, rate: 0, gBound: 0, rateBound: 0 };
+  /** the state at the instant before any action (located() reads it), its time and the location's span */
+  private y0: Float64Array | null = null;
+  private d0: Float64Array | null = null;
+  private sw0: Float64Array | null = null;
+  private t0 = NaN;
+  private dt = 0;
+  /** whether a state event's zero was located at this instant (take) */
+  private zeroLocated = false;
 
   constructor(nWatch: number) {
     this.value = new Float64Array(Math.max(1, nWatch));
     this.marks = new RoundMarks(nWatch);
+    this.looked = new RoundMarks(nWatch);
+    this.atZero = new RoundMarks(nWatch);
+    this.band = new Float64Array(Math.max(1, nWatch));
+  }
+
+  /** Forgets the last instant's (an instant that took none: its zeros are not the last one's). */
+  forget(): void {
+    this.marks.clear();
+    this.looked.clear();
+    this.atZero.clear();
+    this.zeroLocated = false;
   }
 
   /** Forgets the last instant's and takes those of the state events `fired` at t, (ws.y, ws.d) before any action. */
   take(ws: Workspace, t: number, fired: readonly number[], dt: number): void {
     this.marks.clear();
+    this.looked.clear();
+    this.atZero.clear();
+    this.zeroLocated = false;
     for (const e of fired) {
       const k = ws.model.events[e].watchIndex;
-      if (k >= 0) this.note(k, readFunction(ws, k, t, ws.y, ws.d, this.point), dt);
+      if (k >= 0) {
+        this.note(k, readFunction(ws, k, t, ws.y, ws.d, this.point), dt);
+        if (this.marks.has(k)) this.zeroLocated = true;
+      }
     }
+    if (!this.zeroLocated) return;
+    // (the state before the actions, for located(): copied once per instant, not per function)
+    if (this.y0 === null || this.y0.length !== ws.y.length) this.y0 = new Float64Array(ws.y.length);
+    if (this.d0 === null || this.d0.length !== ws.d.length) this.d0 = new Float64Array(ws.d.length);
+    if (this.sw0 === null || this.sw0.length !== ws.sw.length) this.sw0 = new Float64Array(ws.sw.length);
+    this.y0.set(ws.y);
+    this.d0.set(ws.d);
+    this.sw0.set(ws.sw);
+    this.t0 = t;
+    this.dt = dt;
+  }
+
+  /**
+   * Whether watched function k's zero was located at this instant, by its value: a state
+   * event's zero was located here (take), and k's value there, before any action, lies within
+   * its rounding and what its rate covers over the location's span (the coincidence rule,
+   * EVENTS.md 2). The location places the whole state at that instant, so every function at
+   * zero there within what the location cannot resolve is at the zero it found, whatever its
+   * expression: `2*x' rises`, `-x' falls`, `x'*(1 + x*x) rises` beside `x' crosses`, which
+   * WatchEntry.zeroOf (the text) does not relate. Judged from the residue's side instead,
+   * 2x' (left at rest at 0 by x := 0, an equilibrium) was "crossed" by a delta kicking x'
+   * from -2.7e-17 up to 1 (x'(1) = -1 where exact is 1, status ok), or by the residue's
+   * motion on radau5. Read once per function per instant (ws.y: scratch).
+   */
+  located(ws: Workspace, k: number): boolean {
+    if (this.marks.has(k)) return true;
+    if (!this.zeroLocated) return false;
+    if (!this.looked.has(k)) {
+      this.looked.add(k);
+      const at = readFunction(ws, k, this.t0, this.y0!, this.d0!, this.point, this.sw0!);
+      const band = 4 * at.gBound + Math.abs(at.rate) * this.dt;
+      if (Math.abs(at.g) <= band) {
+        this.atZero.add(k);
+        this.band[k] = band + Math.abs(at.g);
+      }
+    }
+    return this.atZero.has(k);
+  }
+
+  /** For a function located() found at the zero by its value (not one of `fired`): what the location leaves in it; else NaN. */
+  bandOf(k: number): number {
+    return this.atZero.has(k) ? this.band[k] : NaN;
   }
 
   /** Takes function k's value at `at` for its zero when it is within its rounding and its rate over dt. */

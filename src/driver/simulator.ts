@@ -704,6 +704,7 @@ export class Simulator {
             rateBandFire[w],
             nextSideFire[w],
             termBound[w],
+            this.firing.locatedBandFire[w],
           );
         }
       // the first step from here checks that no other event function starts it at its zero
