@@ -790,7 +790,9 @@ export class AnalyticSimulator {
       // fire.ts locatedBand)
       const byValue = k >= 0 || start ? NaN : this.firing.locatedBand(plan.watch);
       const located =
-        k >= 0 ? this.locationBand(k, bound, c[1], t) : byValue + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
+        k >= 0
+          ? this.locationBand(k, bound, c[1], t)
+          : byValue + bound + Math.abs(c[1]) * tieTolerance(t, this.dueAt.floor);
       // (only where it is at that zero: one sent across by event iteration with it, x' at 1.6
       // after a delta's kick, was held "at rest" in a band of twice its value and never fired)
       if (Math.abs(c[0]) <= located) {
