@@ -108,6 +108,9 @@ export class RateMotion {
    * the sign of R' after the round where it lies beyond the motion of the states over the
    * span makes of it (0: no side the arithmetic can tell). `gBound`: the value's rounding after
    * the round where it is known beyond the function's own bound (action-residue.ts).
+   * `carried`: where known, how far the rate after the round moves as the instant moves by the
+   * span along the flow before it (the actions applied there: Firing.ownRateBand); the rate's
+   * motion is then no more than that (an impact's v := -e*v carries e times the arrival's).
    */
   measure(
     k: number,
@@ -121,6 +124,7 @@ export class RateMotion {
     span: number,
     out: { band: number; side: number },
     gBound = 0,
+    carried = Infinity,
   ): void {
     out.band = 0;
     out.side = 0;
@@ -138,7 +142,7 @@ export class RateMotion {
     const m = this.ws.model;
     const flight = Math.sqrt(2 * accel * 4 * Math.max(m.boundOne[k](t, yA, this.ws.p, dA, swA), gBound));
     const rate = m.rateOne[k](t, yA, this.ws.p, dA, swA);
-    out.band = Math.max(accel * span, flight) + this.residueThrough(k, t, yA, dA, swA, rate);
+    out.band = Math.max(Math.min(accel * span, carried), flight) + this.residueThrough(k, t, yA, dA, swA, rate);
     if (!(out.band === out.band)) {
       out.band = 0;
       return;
