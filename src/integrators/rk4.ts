@@ -20,6 +20,7 @@ export const RK4_STABILITY_BORDER = 2.78;
 export class Rk4Stepper extends FixedStepper {
   readonly method = 'rk4' as const;
   readonly order = 4;
+  readonly stabilityBorder = RK4_STABILITY_BORDER;
   /**
    * Steps beyond the border of the stability region since resetStats, and the largest h·|λ|
    * among them (driver/fixed-step-stability.ts): Hairer's estimate h‖Δf‖/‖Δy‖ from the
