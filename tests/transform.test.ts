@@ -711,6 +711,10 @@ valueOf(0) = 0
       'mb',
       // (an event's apply: where asked, the magnitudes of the values it writes, emit-events.ts)
       'sc',
+      // (a delta root's apply: the root's residual and the weight's correction, emit-events.ts)
+      'tr',
+      'rootSlope',
+      'rootScale',
     ]);
     for (const id of identifiers) {
       const ok =

@@ -214,6 +214,7 @@ export class AnalyticSimulator {
     this.stopQueue = new StopQueue(n);
     this.stopQueue.rootTime = this.ws.rootTime;
     this.stopQueue.rootAt = this.ws.rootAt;
+    this.stopQueue.rootShift = this.ws.rootShift;
     this.dueAt = new DueEvents(this.heap, this.stopQueue, this.plans, this.unresolved);
     this.deltas = model.events.some(isDeltaArgument);
   }
@@ -280,6 +281,7 @@ export class AnalyticSimulator {
     const probes = settings.probes ? settings.probes.filter((q) => q >= t0 && q <= tEnd).sort(ascending) : NO_PROBES;
     const probeOut: NonNullable<SimulationResult['probes']> = [];
     if (settings.probes) result.probes = probeOut;
+    this.stopQueue.rtol = settings.rtol;
     try {
       this.stopQueue.reset(m.events, p, t0, tEnd, 1, modelStart);
     } catch (err) {

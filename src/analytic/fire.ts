@@ -179,7 +179,7 @@ export class AnalyticFiring {
     const { y, d, yOut, dOut } = ws;
     for (let i = 0; i < ySlots.length; i++) yOut[ySlots[i]] = y[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) dOut[dSlots[i]] = d[dSlots[i]];
-    ev.apply(ws.actionTime(k, t), y, ws.p, d, ws.sw, yOut, dOut, 1);
+    ev.apply(ws.actionTime(k, t), y, ws.p, d, ws.sw, yOut, dOut, 1, undefined, ws.actionShift(k, t));
     for (let i = 0; i < ySlots.length; i++) y[ySlots[i]] = yOut[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) d[dSlots[i]] = dOut[dSlots[i]];
     this.recorder.ledger({
@@ -232,7 +232,18 @@ export class AnalyticFiring {
       }
       this.actionResidue.startRound(round);
       for (const k of round)
-        m.events[k].apply(ws.actionTime(k, t), y, p, d, sw, yOut, dOut, 1, this.actionResidue.scale);
+        m.events[k].apply(
+          ws.actionTime(k, t),
+          y,
+          p,
+          d,
+          sw,
+          yOut,
+          dOut,
+          1,
+          this.actionResidue.scale,
+          ws.actionShift(k, t),
+        );
       this.actionResidue.endRound(yOut, dOut);
       // Event iteration: the functions these actions can move, before and after.
       const nMoved = this.valuesBefore(t, round);
@@ -543,7 +554,7 @@ export class AnalyticFiring {
     const { ySlots, dSlots } = this.plans[k];
     for (let i = 0; i < ySlots.length; i++) yTmp[ySlots[i]] = y[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) dOwn[dSlots[i]] = d[dSlots[i]];
-    m.events[k].apply(ws.actionTime(k, t), y, ws.p, d, ws.sw, yTmp, dOwn, 1);
+    m.events[k].apply(ws.actionTime(k, t), y, ws.p, d, ws.sw, yTmp, dOwn, 1, undefined, ws.actionShift(k, t));
     this.restore(k, yTmp, dOwn);
     const out = new Float64Array(m.outputNames.length);
     m.outputsAtInstant(t, y, ws.p, d, ws.sw, out, -1);

@@ -64,6 +64,10 @@ export interface CompiledSchedule {
   /** roots: the magnitude u's terms add up to (its rounding scale: u is zero to rounding within a few ulps of it) */
   uBound?: ScalarFunction;
   dudt?: ScalarFunction;
+  /** roots: the magnitude du/dt's terms add up to, and the second and third derivatives of u */
+  dudtBound?: ScalarFunction;
+  d2udt?: ScalarFunction;
+  d3udt?: ScalarFunction;
   exactRoot?: ScalarFunction | null;
   candidates?: ScalarFunction[];
   times?: ScalarFunction[];
@@ -86,7 +90,9 @@ export interface CompiledEvent {
   /**
    * writes the post-event values into yOut, dOut (which the caller pre-fills with y, d); with
    * `sc`, also the magnitude each written value is summed from, into sc at its slot in
-   * `written` (an addition's adds to what sc holds; see driver/action-residue.ts)
+   * `written` (an addition's adds to what sc holds; see driver/action-residue.ts); `tr`: for a
+   * delta root's event, the exact root minus t, a fraction of an ulp of t (Workspace.actionShift),
+   * which its weight 1/|u'| is corrected for; 0 or absent elsewhere
    */
   apply: (
     t: number,
@@ -98,6 +104,7 @@ export interface CompiledEvent {
     dOut: Float64Array,
     dir: number,
     sc?: Float64Array,
+    tr?: number,
   ) => void;
   /** the slots its assignments and jumps write: a state's index, or nStates plus a d slot's */
   written: Int32Array;
@@ -349,6 +356,9 @@ function compiledEvents(
               u: f(si.u!),
               uBound: f(si.uBound!),
               dudt: f(si.dudt!),
+              dudtBound: f(si.dudtBound!),
+              d2udt: f(si.d2udt!),
+              d3udt: f(si.d3udt!),
               exactRoot: si.exactRoot === null ? null : f(si.exactRoot!),
               candidates: si.candidates!.map(f),
             }

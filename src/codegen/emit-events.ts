@@ -5,6 +5,7 @@
  * what each event stops or changes.
  */
 import type { AssignAction, FirstOrderSystem, JumpAction } from '../transform/system.js';
+import { differentiate } from '../expression/expr.js';
 import { accumulatorsOf, addedTo } from './accumulators.js';
 import { LEFT_SIDE_HELPER, type Emitter } from './emitter.js';
 import type { Program } from './program.js';
@@ -40,7 +41,19 @@ export function emitEventActions(
     const flowJumps = marcus?.kind === 'marcus' ? marcus.jumps : [];
     const frozen = flowJumps.flatMap((j, k) => (j.frozen ? [{ k, expr: j.frozen }] : []));
     if (frozen.length > 0) parts.push(`const frozen${i} = new Array(${flowJumps.length}).fill(0);`);
-    const read = [...values, ...frozen.map((f) => f.expr)];
+    // A delta root's weight 1/|u'(t)| (rule 1) is read at the double t nearest the root, off
+    // by up to half an ulp of t: where u' is small beside u'' times that ulp, a large error
+    // ((t - 1)^2 - 1e-20: u' = 2e-10 at 1 - 1e-10, read 5.5e-7 off; (t - 1)^2 - 1e-30, 6%,
+    // status ok). The run passes the root's residual tr (the exact root minus t, from the root
+    // finder's Newton step, event-times.ts), and every term of such an event, each of which
+    // carries the factor 1/|u'(t)| once (transform/events.ts), is scaled by |u'(t)| / |u'(t +
+    // tr)|, u'(t + tr) from its Taylor series to the third derivative.
+    const sched = ev.schedule;
+    const slope =
+      sched?.kind === 'roots' && !sched.exactRoot ? differentiate(sched.argument, system.independent) : null;
+    const curvature = slope && differentiate(slope, system.independent);
+    const torsion = curvature && differentiate(curvature, system.independent);
+    const read = [...values, ...frozen.map((f) => f.expr), ...(slope ? [slope, curvature!, torsion!] : [])];
     // Before: a relation of the right-hand side reads the branch of the step that ended at
     // the instant, its left limit, like every other value an action reads (at the instant
     // itself h < R may already read false: a rule's value held there would be the stale one);
@@ -52,8 +65,22 @@ export function emitEventActions(
         read,
         'before',
         ((e: Emitter) => {
-          const lines = values.map((v, k) => `  const x${k} = ${e.expr(v, 'before')};\n`);
-          for (const f of frozen) lines.push(`  frozen${i}[${f.k}] = ${e.expr(f.expr, 'before')};\n`);
+          const lines: string[] = [];
+          let rs = '';
+          if (slope) {
+            lines.push(
+              `  const rootSlope = ${e.expr(slope, 'before')};\n`,
+              `  const rootScale = tr ? Math.abs(rootSlope) / Math.abs(rootSlope + tr * (${e.expr(curvature!, 'before')} + tr * 0.5 * ${e.expr(torsion!, 'before')})) : 1;\n`,
+            );
+            rs = ' * rootScale';
+          }
+          values.forEach((v, k) =>
+            lines.push(`  const x${k} = ${rs ? `(${e.expr(v, 'before')})${rs}` : e.expr(v, 'before')};\n`),
+          );
+          for (const f of frozen)
+            lines.push(
+              `  frozen${i}[${f.k}] = ${rs ? `(${e.expr(f.expr, 'before')})${rs}` : e.expr(f.expr, 'before')};\n`,
+            );
           writes.forEach((a, k) => {
             const s = slotIndex(a.target);
             const target = `${s.array === 'y' ? 'yOut' : 'dOut'}[${s.index}]`;
@@ -105,6 +132,6 @@ export function emitEventActions(
   });
   // (the helper of `before` relations, only in programs whose actions read one)
   if (applyBodies.some((b) => b.includes('leftSide('))) parts.push(LEFT_SIDE_HELPER);
-  family('apply', 't, y, p, d, sw, yOut, dOut, dir, sc', () => applyBodies);
+  family('apply', 't, y, p, d, sw, yOut, dOut, dir, sc, tr', () => applyBodies);
   return eventMeta;
 }

@@ -16,6 +16,9 @@ export interface ScheduleIndex {
   u?: number;
   uBound?: number;
   dudt?: number;
+  dudtBound?: number;
+  d2udt?: number;
+  d3udt?: number;
   exactRoot?: number | null;
   candidates?: number[];
   times?: number[];
@@ -80,7 +83,7 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
   };
   // (the buckets whose functions return the magnitude an expression's terms add up to, its
   // rounding scale, rather than its value)
-  const MAGNITUDES = new Set(['uBound']);
+  const MAGNITUDES = new Set(['uBound', 'dudtBound']);
   const scheduleIndex = system.events.map((ev): ScheduleIndex | null => {
     const s = ev.schedule;
     if (!s) return null;
@@ -94,7 +97,14 @@ export function emitValues(system: FirstOrderSystem, program: Program) {
       };
       scalar('u', s.argument, (k) => (out.u = k));
       scalar('uBound', s.argument, (k) => (out.uBound = k));
-      scalar('dudt', differentiate(s.argument, system.independent), (k) => (out.dudt = k));
+      const du = differentiate(s.argument, system.independent),
+        d2u = differentiate(du, system.independent);
+      scalar('dudt', du, (k) => (out.dudt = k));
+      // (the slope's rounding scale and the next two derivatives: the weight 1/|u'| of a root
+      // that lies between two doubles is corrected to the root itself, event-times.ts)
+      scalar('dudtBound', du, (k) => (out.dudtBound = k));
+      scalar('d2udt', d2u, (k) => (out.d2udt = k));
+      scalar('d3udt', differentiate(d2u, system.independent), (k) => (out.d3udt = k));
       if (s.exactRoot) scalar('exactRoot', s.exactRoot, (k) => (out.exactRoot = k));
       s.candidates.forEach((c, j) => scalar('candidate', c, (k) => (out.candidates![j] = k)));
       return out;

@@ -81,6 +81,7 @@ export function scheduleStream(
   hi: number,
   dir: 1 | -1,
   origin = lo,
+  rtol = Number.POSITIVE_INFINITY,
 ): TimeStream | null {
   const s = ev.schedule;
   if (!s) return null;
@@ -93,7 +94,7 @@ export function scheduleStream(
   }
   if (s.kind === 'every') return new PeriodicStream(ev, p, lo, hi, dir, origin);
   if (s.kind === 'delay') return new DelayStream(ev, p, dir);
-  return rootStream(ev, p, lo, hi, dir);
+  return rootStream(ev, p, lo, hi, dir, rtol);
 }
 
 /**
@@ -293,7 +294,7 @@ class PeriodicStream implements TimeStream {
   }
 }
 
-function rootStream(ev: CompiledEvent, p: Float64Array, lo: number, hi: number, dir: 1 | -1): TimeStream {
+function rootStream(ev: CompiledEvent, p: Float64Array, lo: number, hi: number, dir: 1 | -1, rtol: number): TimeStream {
   const s = ev.schedule!;
   if (s.exactRoot) {
     const r = s.exactRoot(NaN, EMPTY, p, EMPTY, EMPTY);
@@ -308,7 +309,7 @@ function rootStream(ev: CompiledEvent, p: Float64Array, lo: number, hi: number, 
   }
   // a range of one point: only an exact zero there counts
   if (!(hi > lo)) return listStream(at(s.u!, p, lo) === 0 ? [lo] : []);
-  return new RootStream(ev, p, lo, hi, dir);
+  return new RootStream(ev, p, lo, hi, dir, rtol);
 }
 
 /**
@@ -322,9 +323,14 @@ function rootStream(ev: CompiledEvent, p: Float64Array, lo: number, hi: number, 
  * before the run); the refined samples are scanned CHUNK at a time, in the order of
  * integration, as the roots are taken.
  */
-class RootStream implements TimeStream {
+export class RootStream implements TimeStream {
+  /** the residual of the root next() gave last: the exact root minus that double (see residual) */
+  shift = 0;
   private readonly u: (t: number) => number;
   private readonly du: (t: number) => number;
+  private readonly duBound: (t: number) => number;
+  private readonly d2u: (t: number) => number;
+  private readonly d3u: (t: number) => number;
   /** the base grid: times, u and u' there */
   private readonly bt: Float64Array;
   private readonly bu: Float64Array;
@@ -353,10 +359,17 @@ class RootStream implements TimeStream {
     private readonly lo: number,
     private readonly hi: number,
     private readonly dir: 1 | -1,
+    private readonly rtol = Number.POSITIVE_INFINITY,
   ) {
     const s = ev.schedule!;
     this.u = (t) => s.u!(t, EMPTY, p, EMPTY, EMPTY);
     this.du = (t) => s.dudt!(t, EMPTY, p, EMPTY, EMPTY);
+    const slopeBound = s.dudtBound,
+      d2 = s.d2udt,
+      d3 = s.d3udt;
+    this.duBound = slopeBound ? (t) => slopeBound(t, EMPTY, p, EMPTY, EMPTY) : () => NaN;
+    this.d2u = d2 ? (t) => d2(t, EMPTY, p, EMPTY, EMPTY) : () => 0;
+    this.d3u = d3 ? (t) => d3(t, EMPTY, p, EMPTY, EMPTY) : () => 0;
     const bound = s.uBound;
     this.uBound = bound ? (t) => bound(t, EMPTY, p, EMPTY, EMPTY) : () => NaN;
     const base = SCAN_SAMPLES;
@@ -461,9 +474,88 @@ class RootStream implements TimeStream {
       }
       if (t !== this.last) {
         this.last = t;
+        this.shift = this.residual(t);
         return t;
       }
     }
+  }
+
+  /**
+   * The exact root near the double r minus r, for its weight 1/|u'| (rule 1): the run gives
+   * the root's instant as the double r, but the weight belongs to the root itself, and where
+   * u' is small beside u'' times the ulp of r, 1/|u'(r)| is far from it: (t - 1)^2 - 1e-20 has
+   * its root 1 - 1e-10 between doubles 1.1e-16 apart, where u' = 2e-10 moves by 2.2e-16, and
+   * the weight 5e9 was 4999999586.3 (8.3e-8 off, status ok at rtol 1e-12); centred at 1000,
+   * 4.4e-4 off; (t - 1)^2 - 1e-30, 6% off. The residual d solves u(r) + u'(r) d + u''(r) d^2/2
+   * + u'''(r) d^3/6 = 0 (Newton from 0); the actions scale the weight by |u'(r)|/|u'(r + d)|
+   * (codegen/emit-events.ts). It is only as good as u(r) and u'(r) are: u(r) is known to its
+   * rounding (8 ulps of the magnitude its terms add up to), which leaves the root within δ of
+   * r + d, where the slope varies by |u''| δ; u'(r) has its own rounding. Where the weight so
+   * corrected is still known less well than rtol ((t - 1)^2 - a written out as t^2 - 2 t + 1 -
+   * a, whose value near 1 is rounding 2e-16 where the root has u' = 2e-10), the run fails
+   * saying so, as the analytic path does for a delta on the state (analytic/slow-delta.ts).
+   */
+  private residual(r: number): number {
+    const u = this.u(r),
+      s1 = this.du(r),
+      s2 = this.d2u(r),
+      s3 = this.d3u(r);
+    if (!(s1 !== 0 && Number.isFinite(s1) && Number.isFinite(u))) return 0;
+    let d = 0;
+    const s2f = Number.isFinite(s2) ? s2 : 0,
+      s3f = Number.isFinite(s3) ? s3 : 0;
+    for (let k = 0; k < 4; k++) {
+      const f = u + d * (s1 + d * (0.5 * s2f + (d * s3f) / 6)),
+        df = s1 + d * (s2f + 0.5 * d * s3f);
+      const next = d - f / df;
+      if (!Number.isFinite(next)) break;
+      d = next;
+    }
+    // (a residual is a fraction of the ulps of r; more is no correction of a root's double
+    // but a different root, or a value of u that is all rounding: none then)
+    const ulp = Number.EPSILON * Math.max(Math.abs(r), Number.MIN_VALUE / Number.EPSILON);
+    if (!(Math.abs(d) <= 4 * ulp)) d = 0;
+    if (this.rtol !== Number.POSITIVE_INFINITY) {
+      // How well u and u' are known at r, as evaluated: the magnitude bounds (uBound,
+      // dudtBound) take every operand as rounded, and 2 (t - c) near t = c as known to 4.4e-16
+      // where it is exact; so also from the scatter of their values over the doubles beside r
+      // about their Taylor polynomials (what rounding adds there is no smooth function of t),
+      // the smaller of the two, and never below an ulp of the values themselves.
+      const h = Math.max(Math.abs(r) * Number.EPSILON, Number.MIN_VALUE);
+      let uScatter = 0,
+        sScatter = 0,
+        uSize = Math.abs(u);
+      for (const k of [-2, -1, 1, 2]) {
+        const x = r + k * h,
+          dx = x - r;
+        const ux = this.u(x);
+        uSize = Math.max(uSize, Math.abs(ux));
+        uScatter = Math.max(uScatter, Math.abs(ux - (u + dx * (s1 + dx * (0.5 * s2f + (dx * s3f) / 6)))));
+        sScatter = Math.max(sScatter, Math.abs(this.du(x) - (s1 + dx * (s2f + 0.5 * dx * s3f))));
+      }
+      const ub = this.uBound(r),
+        sb = this.duBound(r);
+      const uKnown = Math.max(
+        2 * Number.EPSILON * uSize,
+        Math.min(uScatter, Number.isFinite(ub) ? 8 * Number.EPSILON * ub : Infinity),
+      );
+      const sKnown = Math.max(
+        2 * Number.EPSILON * Math.abs(s1),
+        Math.min(sScatter, Number.isFinite(sb) ? 8 * Number.EPSILON * sb : Infinity),
+      );
+      const delta = uKnown / Math.abs(s1);
+      const slope = Math.abs(s1 + d * (s2f + 0.5 * d * s3f));
+      const uncertainty =
+        (Math.abs(s2f) * delta + 0.5 * Math.abs(s3f) * delta * (delta + 2 * Math.abs(d)) + sKnown) / slope;
+      if (!(uncertainty <= this.rtol))
+        throw new ScheduleError(
+          `the argument of ${this.ev.name} crosses zero at ${this.ev.fromDelta ? '' : 't = '}${fmt(r)} so slowly beside its rounding that the delta's weight 1/|u'| there is known only to ${uncertainty.toExponential(1)} of itself, more than rtol = ${this.rtol.toExponential()}`,
+          this.ev.index,
+          r,
+          'Write the argument so that it has a clear rate at its roots and is computed without cancellation there (as (t - c)^2 - a rather than t^2 - 2*c*t + c^2 - a), or loosen rtol to accept that.',
+        );
+    }
+    return d;
   }
 
   /** The next root the scan brackets, in the order of integration; NaN when the scan is over. */

@@ -179,7 +179,18 @@ export function afterAlone(
 ): FunctionPoint {
   ws.yTmp.set(y);
   ws.dOwn.set(d);
-  ws.model.events[e].apply(ws.actionTime(e, t), y, ws.p, d, ws.sw, ws.yTmp, ws.dOwn, ws.dir);
+  ws.model.events[e].apply(
+    ws.actionTime(e, t),
+    y,
+    ws.p,
+    d,
+    ws.sw,
+    ws.yTmp,
+    ws.dOwn,
+    ws.dir,
+    undefined,
+    ws.actionShift(e, t),
+  );
   return readFunction(ws, k, t, ws.yTmp, ws.dOwn, point);
 }
 

@@ -120,6 +120,7 @@ export class Simulator {
     this.stopQueue = new StopQueue(model.events.length);
     this.stopQueue.rootTime = ws.rootTime;
     this.stopQueue.rootAt = ws.rootAt;
+    this.stopQueue.rootShift = ws.rootShift;
     this.refineStart = new Float64Array(model.nStates);
     this.stepStates = stepStates(ws);
     this.termBound = new Float64Array(ws.nWatch);
@@ -198,6 +199,7 @@ export class Simulator {
     const lo = Math.min(t0, tEnd),
       hi = Math.max(t0, tEnd);
     const queue = this.stopQueue;
+    queue.rtol = rtol;
     try {
       queue.reset(m.events, p, lo, hi, dir, modelStart);
     } catch (err) {

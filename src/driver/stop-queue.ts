@@ -12,7 +12,7 @@
  * that delta's stream.
  */
 import type { CompiledEvent } from '../codegen/compile.js';
-import { DelayStream, ScheduleError, scheduleStream, type TimeStream } from '../codegen/event-times.js';
+import { DelayStream, RootStream, ScheduleError, scheduleStream, type TimeStream } from '../codegen/event-times.js';
 import { tieFloor, tieTolerance } from './time-tie.js';
 
 export class StopQueue {
@@ -40,10 +40,17 @@ export class StopQueue {
   /** where takeDue writes the roots' own times and the instants they were taken for (Workspace.rootTime, rootAt) */
   rootTime: Float64Array | null = null;
   rootAt: Float64Array | null = null;
+  /** where takeDue writes a root's residual, the exact root minus its time (Workspace.rootShift) */
+  rootShift: Float64Array | null = null;
+  /** per event, the residual of its time in the heap (a delta root's; 0 for other times) */
+  private readonly heapShift: Float64Array;
+  /** the run's rtol: a delta root whose weight is known less well than this fails the run (RootStream) */
+  rtol = Number.POSITIVE_INFINITY;
 
   constructor(nEvents: number) {
     this.isRoot = new Uint8Array(nEvents);
     this.heapT = new Float64Array(nEvents);
+    this.heapShift = new Float64Array(nEvents);
     this.heapE = new Int32Array(nEvents);
     this.queued = new Uint8Array(nEvents);
     this.delayedOf = Array.from({ length: nEvents }, () => []);
@@ -78,7 +85,7 @@ export class StopQueue {
       const s = ev.schedule;
       const scanned = s !== null && s !== undefined && s.kind === 'roots' && !s.exactRoot;
       const stream = scanned
-        ? scheduleStream(ev, p, lo, hi, dir, origin)
+        ? scheduleStream(ev, p, lo, hi, dir, origin, this.rtol)
         : scheduleStream(ev, p, below, above, dir, origin);
       this.streams.push(stream);
       if (stream instanceof DelayStream) {
@@ -144,6 +151,7 @@ export class StopQueue {
       if (this.rootAt !== null && this.isRoot[e] === 1) {
         this.rootAt[e] = at;
         this.rootTime![e] = this.heapT[0];
+        if (this.rootShift !== null) this.rootShift[e] = this.heapShift[e];
       }
       // (insertion into the part taken here, by index: a few events at most)
       let i = due.length;
@@ -173,7 +181,11 @@ export class StopQueue {
       this.streams[e] = null;
       return;
     }
-    if (t === t) this.push(t > this.hi ? this.hi : t < this.lo ? this.lo : t, e);
+    if (t !== t) return;
+    const at = t > this.hi ? this.hi : t < this.lo ? this.lo : t;
+    // (a root's residual from the time it is queued at: exact differences of near doubles)
+    this.heapShift[e] = stream instanceof RootStream ? stream.shift + (t - at) : 0;
+    this.push(at, e);
   }
 
   /** whether heap entry a comes before b */

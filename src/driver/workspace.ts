@@ -112,11 +112,14 @@ export class Workspace {
    */
   readonly rootTime: Float64Array;
   readonly rootAt: Float64Array;
+  /** per event, its root's residual: the exact root minus rootTime (see actionShift) */
+  readonly rootShift: Float64Array;
 
   constructor(model: CompiledModel) {
     this.model = model;
     this.rootTime = new Float64Array(model.events.length).fill(NaN);
     this.rootAt = new Float64Array(model.events.length).fill(NaN);
+    this.rootShift = new Float64Array(model.events.length);
     const n = Math.max(1, model.nStates),
       nd = model.nDiscrete,
       nw = model.watchInfo.length,
@@ -159,5 +162,14 @@ export class Workspace {
    */
   actionTime(k: number, t: number): number {
     return this.rootAt[k] === t ? this.rootTime[k] : t;
+  }
+
+  /**
+   * What event k's actions at the instant t pass as `tr`: where its time is a delta root's
+   * (actionTime), the exact root minus that double (the root finder's residual, a fraction of
+   * its ulp), for the weight 1/|u'| at the root itself (codegen/emit-events.ts); else 0.
+   */
+  actionShift(k: number, t: number): number {
+    return this.rootAt[k] === t ? this.rootShift[k] : 0;
   }
 }
