@@ -81,6 +81,8 @@ export class AnalyticSimulator {
    * read it (driver/firing.ts, HeldZeros)
    */
   private readonly restBand: Float64Array;
+  /** per event whose linear scan stopped at its budget (unresolved 2): the last certain sign it saw (Predictor.carry) */
+  private readonly resumeSign: Float64Array;
   /** per event: the time it last fired (NaN: not yet) */
   private readonly lastAt: Float64Array;
   /**
@@ -203,6 +205,7 @@ export class AnalyticSimulator {
     this.preBound = new Float64Array(n);
     this.preApproach = new Int8Array(n);
     this.restBand = new Float64Array(n).fill(NaN);
+    this.resumeSign = new Float64Array(n);
     this.restFrom = new Int8Array(n);
     this.lastAt = new Float64Array(n);
     this.turnedAt = new Float64Array(n);
@@ -867,6 +870,7 @@ export class AnalyticSimulator {
     // it, 5e-36 at x = -2.8e-21, and no longer shows the history's rounding the root carries)
     const resumedKnown = this.unresolved[j] === 2 ? this.rootKnown[j] : 0;
     this.unresolved[j] = pr.outcome === 'unresolved' ? 1 : pr.outcome === 'resume' ? 2 : 0;
+    this.resumeSign[j] = pr.outcome === 'resume' ? pr.resumeSign : 0;
     let uncertainty = 0;
     if (pr.s !== Infinity && plan.linear === null && isDeltaArgument(this.model.events[j])) {
       const known = Math.max(resumedKnown, valueKnownAt(c, plan.degree, pr.s, bound));
@@ -944,6 +948,9 @@ export class AnalyticSimulator {
     }
     if (++run.instants > run.s.maxSteps)
       return this.failAt(run, stepsMessage(this.model, run.s.maxSteps, hi + lo), hi + lo);
+    // (its scan goes on with the sign it saw: stopped inside the band of a crossing, the
+    // first certain sign from here is already across; predict.ts, carry)
+    this.predictor.carry = this.resumeSign[k];
     return !this.predictOne(run, k, false, true);
   }
 

@@ -20,6 +20,12 @@ export class LinearScan {
   where = NaN;
   /** set by `next`: where it stopped at its budget of windows (Infinity: it did not) */
   resumeAt = Infinity;
+  /**
+   * set by `next` with resumeAt: the last certain sign it saw before stopping (0: none), for
+   * the scan that resumes there (`next`'s carry): where it stopped inside the band a crossing
+   * takes to pass through, the resumed scan's first certain sign is already across
+   */
+  resumeSign = 0;
   private readonly c = new Float64Array(2 * (K + 1));
 
   constructor(private readonly roots: PolynomialRoots) {}
@@ -124,13 +130,18 @@ export class LinearScan {
     return b;
   }
 
-  /** The earliest crossing in (from, H] in direction dir of f (its coefficients taken at the instant), or Infinity. */
-  next(f: LinearEventFunction, from: number, H: number, dir: number): number {
+  /**
+   * The earliest crossing in (from, H] in direction dir of f (its coefficients taken at the
+   * instant), or Infinity. `carry`: the last certain sign of a scan that stopped at its budget
+   * at the instant (resumeSign), taken as the sign at `from`.
+   */
+  next(f: LinearEventFunction, from: number, H: number, dir: number, carry = 0): number {
     const c = this.c,
       roots = this.roots;
     this.unresolved = false;
     this.where = NaN;
     this.resumeAt = Infinity;
+    this.resumeSign = 0;
     // (a function the motion does not move never crosses)
     if (f.constant()) return Infinity;
     let s0 = from;
@@ -139,14 +150,18 @@ export class LinearScan {
     // the last certain sign of the function at a window's start, and where (flip; from the
     // first window's start: before it, `first` judged, and at the instant of its own event
     // the value is the location's residue, which has no sign)
-    let sign = 0,
+    let sign = carry,
       at = from;
     for (let count = 0; s0 < end; count++) {
       if (count === BUDGET) {
         const s = this.flip(f, sign, at, s0, dir);
         if (s < Infinity) return s;
-        // (the rest waits until the calendar reaches it: an event before then predicts again)
+        // (the rest waits until the calendar reaches it: an event before then predicts again;
+        // the sign seen goes with it: x - 1 = 1e-13 e^{-t/10} sin t beside the rounding of 1,
+        // 7.1e-15, takes 0.5 of t through that band, the budget ran out in it, and the scan
+        // resumed from there as at a start lost the crossing, n = 5 for 6, status ok)
         this.resumeAt = s0;
+        this.resumeSign = sign;
         return Infinity;
       }
       w = Math.min(w, end - s0);

@@ -39,6 +39,14 @@ export class Predictor {
   resting = false;
   /** |t| of the instant predicted from (set by the engine): the scale of a place's precision */
   timeScale = 0;
+  /**
+   * set by the engine for one prediction: the last certain sign of the linear scan that
+   * stopped at its budget at this instant (resumeSign of the last), 0 for none; the scan goes
+   * on with it, for this instant is no start but a place inside that scan
+   */
+  carry = 0;
+  /** the last prediction's outcome was 'resume' from a linear scan: its last certain sign (LinearScan.resumeSign) */
+  resumeSign = 0;
   private readonly roots = new PolynomialRoots();
   private readonly scan = new LinearScan(this.roots);
   private readonly rotation = new RotationRoots();
@@ -81,6 +89,16 @@ export class Predictor {
       dir = plan.dir;
     this.outcome = 'crossing';
     this.resting = false;
+    this.resumeSign = 0;
+    const carry = this.carry;
+    this.carry = 0;
+    if (lin && carry !== 0) {
+      // the rest of a scan that stopped at its budget here with a certain sign before: neither
+      // a start nor an instant's zero, the function just where the scan left it
+      this.s = this.scan.next(lin, 0, range, dir, carry);
+      this.scanned();
+      return;
+    }
     const atZero = still || !(Math.abs(c[0]) > bound);
     if (atZero && start && dir !== 0 && plan.touchesOwn && !plan.movesOwn) {
       // At rest at its zero at the start (zero rate), pushed across in its direction, by a
@@ -244,6 +262,7 @@ export class Predictor {
     } else if (this.scan.resumeAt < Infinity) {
       this.outcome = 'resume';
       this.s = this.scan.resumeAt;
+      this.resumeSign = this.scan.resumeSign;
     }
   }
 }
