@@ -366,14 +366,14 @@ export class Simulator {
         if (this.crossings.noise.function >= 0) {
           const k = this.crossings.noise.function;
           const at = origin.abs(stepper.tPrev);
-          const { band, reach, stiff, still } = this.crossings.noise;
+          const { band, reach, stiff, still, absolute, wanderedFrom } = this.crossings.noise;
           // (an explicit method at the border of its stability region carries the function
           // back and forth at the tolerance: that is the cause, and tightening rtol a poor cure)
           const border = (stepper as Stepper & { looksStiff?: boolean }).looksStiff
             ? `; ${stepper.method} runs at the border of its stability region here (the problem looks stiff): --method auto or rodas (implicit) follows the slow solution`
             : '';
           return failed(
-            this.diagnosis.toleranceMessage(k, at, tNewAbs, band, reach, stiff, still) + border,
+            this.diagnosis.toleranceMessage(k, at, tNewAbs, band, reach, stiff, still, absolute, wanderedFrom) + border,
             at,
             stepper.yPrev,
           );
@@ -524,6 +524,8 @@ export class Simulator {
       ws.y.set(stepper.y);
     }
     rs.t = t;
+    // (where a crossing within atol landed: the time a failure names, crossing-noise.ts)
+    cr.noise.landed(crossing, t);
     const dtZero =
       locate === 'exact'
         ? 4 * (Math.abs(tc - (firedEvents.length > 0 ? eventLeft : tc)) + Number.EPSILON * Math.abs(tc))
