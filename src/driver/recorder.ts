@@ -209,7 +209,72 @@ export class Recorder {
       stepper.interpolate(tau, ws.yTmp);
       // (left limits: a grid row at an instant's time comes before its events)
       ws.model.outputsAtInstant(tg, ws.yTmp, ws.p, ws.d, ws.sw, this.out, dir);
-      this.push(tg, this.out, false);
+      if (this.held !== null) this.hold(tg, this.gridNext - 1);
+      else this.push(tg, this.out, false);
+    }
+  }
+
+  /**
+   * Grid rows computed but not yet written (holdGridRows), row after row: [k, t, ...out], k
+   * the grid point's index; null when rows are written as they come.
+   */
+  private held: number[] | null = null;
+
+  private hold(t: number, k: number): void {
+    const h = this.held!;
+    h.push(k, t);
+    for (let i = 0; i < this.out.length; i++) h.push(this.out[i]);
+  }
+
+  /**
+   * The grid rows of {@link gridRows} over the whole step, kept back until
+   * {@link releaseGridRows} says where the instant in it stands. For an instant located again
+   * on the solution after the step's dense output is gone (solution-refine.ts: radau5, rodas
+   * over a stiff step), which moves it a few ulps either way from where the dense output put
+   * it: rows written up to the first guess stood after the instant with the values before it
+   * (a stop at 1.4142135623730945 after a row at 1.4142135623730951), or were lost between
+   * the guess and a later instant. Memory: the rows of one step, held only at such an instant.
+   * The dense solution keeps the step up to the guess (tGuess, tauGuess), as gridRows would.
+   */
+  holdGridRows(
+    stepper: Stepper,
+    tPrevAbs: number,
+    tGuess: number,
+    tAbs: number,
+    tau0: number,
+    tauGuess: number,
+    tau1: number,
+  ): void {
+    const dense = this.dense;
+    if (dense !== null && tGuess !== tPrevAbs) dense.piece(stepper, tPrevAbs, tGuess, tau0, tauGuess);
+    this.dense = null;
+    this.held = [];
+    try {
+      this.gridRows(stepper, tPrevAbs, tAbs, tau0, tau1);
+    } finally {
+      this.dense = dense;
+    }
+  }
+
+  /**
+   * Writes the held rows up to the instant t (a row at t itself is its left limit, before the
+   * instant's rows), and moves the grid back to the first row past it: the motion after the
+   * instant writes that one, with the values after it.
+   */
+  releaseGridRows(t: number): void {
+    const h = this.held;
+    if (h === null) return;
+    this.held = null;
+    const width = this.out.length + 2,
+      dir = this.ws.dir;
+    const row = new Float64Array(this.out.length);
+    for (let i = 0; i < h.length; i += width) {
+      if (dir * (h[i + 1] - t) > 0) {
+        this.gridNext = h[i];
+        return;
+      }
+      for (let j = 0; j < row.length; j++) row[j] = h[i + 2 + j];
+      this.push(h[i + 1], row, false);
     }
   }
 

@@ -500,8 +500,13 @@ export class Simulator {
     if (locate === 'after') at = stepper.t;
     else if (locate === 'before') at = stepper.tPrev;
     let t = locate === 'after' ? tNewAbs : origin.abs(at);
-    // grid rows inside the step up to the instant (they use ws.yTmp: before the state there)
-    if (locate !== 'before' && dir * (t - rs.t) > 0)
+    // grid rows inside the step up to the instant (they use ws.yTmp: before the state there);
+    // where the instant is located again on the solution (below), which moves it, the rows of
+    // the whole step are held until it has landed (recorder.holdGridRows), and written up to it
+    const refines = locate === 'exact' && firedEvents.length > 0 && refinesOnSolution(stepper);
+    if (refines && dir * (t - rs.t) > 0)
+      this.recorder.holdGridRows(stepper, rs.t, t, tNewAbs, stepper.tPrev, at, stepper.t);
+    else if (locate !== 'before' && dir * (t - rs.t) > 0)
       this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
     if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
     else ws.y.set(locate === 'after' ? stepper.y : stepper.yPrev);
@@ -514,10 +519,7 @@ export class Simulator {
     // that is the step size the motion allowed, the proposal after the instant (a landing step
     // of 7e-14, an event just after the last, would start the next motion with one as short).
     const hFound = stepper.hLast;
-    const onSolution =
-      locate === 'exact' && firedEvents.length > 0 && refinesOnSolution(stepper)
-        ? refineOnSolution(ws, stepper, crossing, eventLeft, this.refineStart)
-        : NaN;
+    const onSolution = refines ? refineOnSolution(ws, stepper, crossing, eventLeft, this.refineStart) : NaN;
     if (onSolution === onSolution) {
       at = tc = eventLeft = stateAt = onSolution;
       t = origin.abs(at);
@@ -536,7 +538,10 @@ export class Simulator {
       if (firedEvents.length > before) firedEvents.sort((a, b) => a - b);
       // a delta's argument crossing so slowly that the run cannot tell it from a touch
       const touching = cr.touchingDelta(firedEvents, t, at, ws.y);
-      if (touching >= 0) return this.failTouch(rs, touching, at);
+      if (touching >= 0) {
+        this.recorder.releaseGridRows(t);
+        return this.failTouch(rs, touching, at);
+      }
     }
     if (firedEvents.length > 0) {
       // Placed at the start of its step, an event has used up its crossing in that step: the
@@ -583,6 +588,8 @@ export class Simulator {
       // oscillator on [0, 1e5] its phase lagged 1.4e-10. (Where they are different doubles,
       // the bracket is an ulp of t wide, and nothing after the instant may stand before it.)
       origin.moveTo(origin.abs(stateAt) === t ? stateAt : at);
+      // (the rows held over the step, up to where the instant landed)
+      this.recorder.releaseGridRows(t);
       return this.processInstant(rs, t, firedEvents, dtZero, locate, hFound);
     }
     if (switched) {

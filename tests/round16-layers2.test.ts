@@ -1,0 +1,75 @@
+/**
+ * Round 16, the command line and library layers (second helper):
+ * 1. rows at listed times (outputTimes) around an event that radau5, or rodas over a stiff
+ *    step, locates again on the solution: the rows stay in time order, a row after the instant
+ *    has the values after it, and a run stopped there writes no row after the stop.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+
+/** the doubles k ulps (of t's binade) from t, for k in -n..n */
+function aroundUlps(t: number, n: number): number[] {
+  const ulp = 2 ** (Math.floor(Math.log2(t)) - 52);
+  return Array.from({ length: 2 * n + 1 }, (_, k) => t + (k - n) * ulp);
+}
+
+/** rows in the run's time order, and a row at every listed time the run reached */
+function expectOrdered(r: ReturnType<typeof simulate>, listed: number[]): void {
+  const t = r.rows.map((row) => row[0]);
+  for (let i = 1; i < t.length; i++) expect(t[i] >= t[i - 1], `row ${i}: ${t[i]} after ${t[i - 1]}`).toBe(true);
+  const written = new Set(t);
+  for (const x of listed) if (x <= r.final.t) expect(written.has(x), `a row at ${x}`).toBe(true);
+}
+
+describe('1. listed times around an event located again on the solution', () => {
+  // y1' = -1e8 (y1^3 - y2), y2' = 1; where y1 - 0.8 rises, y2 := y2 - 0.5 and n := 1.
+  // y1 follows y1^3 = y2 within 1e-8 of time: the event is at 0.512 + 1/(3 * 0.64)/1e8 to
+  // O(1e-16) (radau5-events.test.ts). radau5 (and rodas over a stiff step) locate it on the
+  // dense output and then again on the solution, a few ulps of t away (rodas: 2e-15 earlier).
+  // Listed times every ulp around it: each row before the instant reads n = 0, each after
+  // n = 1, and the rows are in time order. (The rows at the instant's own time are its two:
+  // before (n = 0) and after (n = 1), after the listed time's left limit.)
+  const STIFF = `model St
+independent t from 0 to 1
+parameter L = 1e8
+discrete n = 0
+event e when y1 - 0.8 rises do y2 := y2 - 0.5; n := n + 1 end
+y1' = -L*(y1^3 - y2)
+y2' = 1
+y1(0) = 0; y2(0) = 0`;
+  const at = 0.512 + 1 / (3 * 0.64) / 1e8;
+  for (const method of ['radau5', 'rodas', 'auto'] as const)
+    it(method, () => {
+      const listed = aroundUlps(at, 48);
+      const r = simulate(STIFF, { method, rtol: 1e-12, atol: 1e-15, outputTimes: listed });
+      expect(r.status).toBe('ok');
+      expect(r.events).toHaveLength(1);
+      const te = r.events[0].t;
+      // the location to the tolerance (radau5-events: within 1e-12 of the expansion)
+      expect(Math.abs(te - at)).toBeLessThan(1e-12);
+      expectOrdered(r, listed);
+      const n = r.columns.indexOf('n');
+      for (const row of r.rows) if (row[0] > te) expect(row[n], `row at ${row[0]}, event at ${te}`).toBe(1);
+      for (const row of r.rows) if (row[0] < te) expect(row[n], `row at ${row[0]}, event at ${te}`).toBe(0);
+    });
+
+  // y' = t, y(0) = 0 stops where y - 1 rises: at sqrt(2) = 1.41421356237309504880...
+  // y = t^2/2 is a polynomial every method of order 2 and more integrates to rounding, so the
+  // stop is within a few ulps of sqrt(2). Listed times every ulp around it: none after the
+  // stop has a row, the last row is the stop's (the final values).
+  const STOP = `model S
+independent t from 0 to 5
+event hit when y - 1 rises do stop end
+y' = t
+y(0) = 0`;
+  for (const method of ['analytic', 'radau5', 'rodas', 'dopri5', 'dop853', 'rk4'] as const)
+    it(`a stop: ${method}`, () => {
+      const listed = aroundUlps(Math.SQRT2, 24);
+      const r = simulate(STOP, { method, step: method === 'rk4' ? 0.01 : undefined, outputTimes: listed });
+      expect(r.status).toBe('stopped');
+      expect(Math.abs(r.final.t - Math.SQRT2)).toBeLessThan(16 * 2 ** -52);
+      expectOrdered(r, listed);
+      for (const row of r.rows) expect(row[0]).toBeLessThanOrEqual(r.final.t);
+      expect(r.rows[r.rows.length - 1]).toEqual([r.final.t, r.final.y]);
+    });
+});
