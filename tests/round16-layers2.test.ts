@@ -3,9 +3,11 @@
  * 1. rows at listed times (outputTimes) around an event that radau5, or rodas over a stiff
  *    step, locates again on the solution: the rows stay in time order, a row after the instant
  *    has the values after it, and a run stopped there writes no row after the stop.
+ * 2. transform --format js: the closed forms' header names what each array advances (it said
+ *    "every part is a polynomial in the independent variable" above linear blocks' matrices).
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/index.js';
+import { compileModel, simulate } from '../src/index.js';
 
 /** the doubles k ulps (of t's binade) from t, for k in -n..n */
 function aroundUlps(t: number, n: number): number[] {
@@ -72,4 +74,50 @@ y(0) = 0`;
       for (const row of r.rows) expect(row[0]).toBeLessThanOrEqual(r.final.t);
       expect(r.rows[r.rows.length - 1]).toEqual([r.final.t, r.final.y]);
     });
+});
+
+describe("2. the generated source's closed forms say what they advance", () => {
+  // x'' = -k x (a linear block x, u1 with a delayed kick), z' = -z + delta(t^3 - 3t - 1) (a
+  // linear block of one state, the kick at the root 2 cos(pi/9) found numerically), w' = t^2 +
+  // delta(x - 0.1) (a polynomial of degree 3, a state event on the block's x)
+  const CAP = `model C
+independent t from 0 to 4
+parameter d = 0.5, k = 2
+event fire every 1 from 0.25
+x'' = -k*x + delta(t - fire - d)
+z' = -z + delta(t^3 - 3*t - 1)
+w' = t^2 + delta(x - 0.1)
+x(0) = 1; x'(0) = 0; z(0) = 1; w(0) = 0`;
+  it('linear blocks, a polynomial and an event on a block', () => {
+    const source = compileModel(CAP).source;
+    const header = source.slice(source.indexOf('// Closed forms of the analytic path'));
+    expect(header.slice(0, header.indexOf('\n\n'))).toBe(
+      [
+        '// Closed forms of the analytic path (every part in closed form; h is the time advanced from t)',
+        '// advance[k]: a clock group of polynomials, by their Taylor coefficients in h:',
+        '//   [0] u3: degree 3',
+        "// matrix[k]: a linear block's A and b, y' = A y + b, advanced by exp(A h):",
+        '//   [0] x, u1',
+        '//   [1] u2',
+        "// gradient[k]: a state event's function affine in a linear block's states:",
+        "//   [0] delta(x - 0.1): c and the constant of its function, c·(the block's states) + constant",
+      ].join('\n'),
+    );
+  });
+  it('polynomials only: a ball', () => {
+    const source = compileModel(`model B
+independent t from 0 to 5
+event bounce when h falls
+h'' = -9.81 - 1.8*h'*delta(t - bounce)
+h(0) = 1; h'(0) = 0`).source;
+    expect(source).toContain(
+      [
+        '// advance[k]: a clock group of polynomials, by their Taylor coefficients in h:',
+        '//   [0] h, u1: degree 2',
+        "// coefficients[k]: a state event's function, a polynomial in h (its coefficients and their rounding):",
+        '//   [0] bounce: degree 2',
+      ].join('\n'),
+    );
+    expect(source).not.toContain('matrix[k]');
+  });
 });

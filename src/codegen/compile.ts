@@ -20,7 +20,7 @@ import type { Expr } from '../expression/ast.js';
 import { evaluate } from '../expression/evaluate.js';
 import { compileJacobian, type CompiledJacobian } from './jacobian.js';
 import { compileClosedForm, type CompiledClosedForm } from './closed-form.js';
-import { structureOf } from '../structure/structure.js';
+import { structureOf, type SystemStructure } from '../structure/structure.js';
 import type { FirstOrderSystem, SwitchingFunction } from '../transform/system.js';
 import { constraintBuilder } from './constraints.js';
 import { Emitter } from './emitter.js';
@@ -327,9 +327,8 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     closedForm: () => (closedForm ??= compileClosedForm(system, structureOf(system), em)),
     // a getter, so that compiling a model does not differentiate it: only printing does
     get source() {
-      const closed = structureOf(system).closedForm
-        ? `\n\n// Closed forms of the analytic path (every part is a polynomial in the independent variable)\n\n${this.closedForm().source}`
-        : '';
+      const st = structureOf(system);
+      const closed = st.closedForm ? `\n\n${closedFormHeader(system, st)}\n\n${this.closedForm().source}` : '';
       return `${source()}\n\n// Jacobian (compiled on first use by the implicit methods)\n\n${this.jacobian().source}${closed}`;
     },
   };
@@ -409,4 +408,50 @@ export function parameterValues(system: FirstOrderSystem, overrides?: ReadonlyMa
     out[i] = v;
   });
   return out;
+}
+
+/** parts listed by name in the closed forms' header at most; the rest are counted */
+const HEADER_PARTS = 8;
+
+/**
+ * The header of the closed forms in the generated source: which parts each array advances. It
+ * said "every part is a polynomial in the independent variable" also where linear blocks are
+ * advanced by exp(A h) (matrix[k]), which the source then showed without a word.
+ */
+function closedFormHeader(system: FirstOrderSystem, st: SystemStructure): string {
+  const names = (states: readonly number[]) => states.map((i) => system.states[i].name).join(', ');
+  const listed = (what: string, parts: string[]) =>
+    parts.length === 0
+      ? []
+      : [
+          `// ${what}:`,
+          ...parts.slice(0, HEADER_PARTS).map((p, k) => `//   [${k}] ${p}`),
+          ...(parts.length > HEADER_PARTS ? [`//   ... and ${parts.length - HEADER_PARTS} more`] : []),
+        ];
+  const polynomial = st.groups.filter((g) => g.degree >= 0);
+  const linear = st.groups.filter((g) => g.linear !== null);
+  const coefficients = system.events.flatMap((ev, i) =>
+    ev.kind === 'state' && ev.condition && st.events[i].degree >= 0 && st.events[i].taylor !== null
+      ? [`${ev.name}: degree ${st.events[i].degree}`]
+      : [],
+  );
+  const gradients = system.events.flatMap((ev, i) =>
+    st.events[i].linear ? [`${ev.name}: c and the constant of its function, c·(the block's states) + constant`] : [],
+  );
+  return [
+    '// Closed forms of the analytic path (every part in closed form; h is the time advanced from t)',
+    ...listed(
+      'advance[k]: a clock group of polynomials, by their Taylor coefficients in h',
+      polynomial.map((g) => `${names(g.states)}: degree ${g.degree}`),
+    ),
+    ...listed(
+      "matrix[k]: a linear block's A and b, y' = A y + b, advanced by exp(A h)",
+      linear.map((g) => names(g.linear!.states)),
+    ),
+    ...listed(
+      "coefficients[k]: a state event's function, a polynomial in h (its coefficients and their rounding)",
+      coefficients,
+    ),
+    ...listed("gradient[k]: a state event's function affine in a linear block's states", gradients),
+  ].join('\n');
 }
