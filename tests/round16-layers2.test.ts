@@ -2,7 +2,8 @@
  * Round 16, the command line and library layers (second helper):
  * 1. rows at listed times (outputTimes) around an event that radau5, or rodas over a stiff
  *    step, locates again on the solution: the rows stay in time order, a row after the instant
- *    has the values after it, and a run stopped there writes no row after the stop.
+ *    has the values after it, and a run stopped there writes no row after the stop; sol(t)
+ *    (dense: true) between the dense output's guess and the instant reads the step.
  * 2. transform --format js: the closed forms' header names what each array advances (it said
  *    "every part is a polynomial in the independent variable" above linear blocks' matrices).
  */
@@ -53,6 +54,26 @@ y1(0) = 0; y2(0) = 0`;
       const n = r.columns.indexOf('n');
       for (const row of r.rows) if (row[0] > te) expect(row[n], `row at ${row[0]}, event at ${te}`).toBe(1);
       for (const row of r.rows) if (row[0] < te) expect(row[n], `row at ${row[0]}, event at ${te}`).toBe(0);
+    });
+
+  // dense: true keeps each step's dense output up to the instant; the step was kept up to the
+  // dense output's guess, and sol(t) between the guess and a later instant read no piece: the
+  // end's values (n = 1, y2 = 0.5 at t = 0.512). y2' = 1 between events: y2 = t before the
+  // instant and t - 0.5 after it, to rounding on every interpolant.
+  for (const method of ['radau5', 'rodas', 'auto'] as const)
+    it(`sol(t) around it: ${method}`, () => {
+      const r = simulate(STIFF, { method, rtol: 1e-12, atol: 1e-15, dense: true });
+      const te = r.events[0].t;
+      for (const t of aroundUlps(te, 48)) {
+        const v = r.sol!(t);
+        if (t < te) {
+          expect(v.n, `sol(${t}), event at ${te}`).toBe(0);
+          expect(Math.abs(v.y2 - t)).toBeLessThan(1e-14);
+        } else {
+          expect(v.n, `sol(${t}), event at ${te}`).toBe(1);
+          expect(Math.abs(v.y2 - (t - 0.5))).toBeLessThan(1e-14);
+        }
+      }
     });
 
   // y' = t, y(0) = 0 stops where y - 1 rises: at sqrt(2) = 1.41421356237309504880...

@@ -182,6 +182,21 @@ export class StepDense implements DenseSource {
     return true;
   }
 
+  /**
+   * Ends the last piece at t, inside the step it was sampled over (the polynomial is the
+   * step's: only where it holds moves): an instant located again on the solution after the
+   * step was kept whole (recorder.holdGridRows).
+   */
+  cutLastPiece(t: number): void {
+    const P = this.pieces;
+    if (P.count === 0) return;
+    P.at(P.count - 1);
+    const from = P.buf[P.off + P_FROM];
+    if (this.dir * (t - from) < 0 || this.dir * (P.buf[P.off + P_TO] - t) < 0) return;
+    P.buf[P.off + P_TO] = t;
+    this.last = this.dir * (t - from) >= 0 ? t : from;
+  }
+
   /** Keeps the state the events of the instant at t read (ws.y, ws.d): call before their actions. */
   instantBefore(t: number): boolean {
     this.instantOpen = false;

@@ -234,19 +234,13 @@ export class Recorder {
    * it: rows written up to the first guess stood after the instant with the values before it
    * (a stop at 1.4142135623730945 after a row at 1.4142135623730951), or were lost between
    * the guess and a later instant. Memory: the rows of one step, held only at such an instant.
-   * The dense solution keeps the step up to the guess (tGuess, tauGuess), as gridRows would.
+   * The dense solution keeps the whole step too, cut at the instant on release: cut at the
+   * guess, sol(t) between the guess and a later instant read no piece (the end's values: n = 1
+   * before the event that makes it 1).
    */
-  holdGridRows(
-    stepper: Stepper,
-    tPrevAbs: number,
-    tGuess: number,
-    tAbs: number,
-    tau0: number,
-    tauGuess: number,
-    tau1: number,
-  ): void {
+  holdGridRows(stepper: Stepper, tPrevAbs: number, tAbs: number, tau0: number, tau1: number): void {
     const dense = this.dense;
-    if (dense !== null && tGuess !== tPrevAbs) dense.piece(stepper, tPrevAbs, tGuess, tau0, tauGuess);
+    if (dense !== null && tAbs !== tPrevAbs) dense.piece(stepper, tPrevAbs, tAbs, tau0, tau1);
     this.dense = null;
     this.held = [];
     try {
@@ -262,6 +256,7 @@ export class Recorder {
    * instant writes that one, with the values after it.
    */
   releaseGridRows(t: number): void {
+    this.dense?.cutLastPiece(t);
     const h = this.held;
     if (h === null) return;
     this.held = null;

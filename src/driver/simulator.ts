@@ -504,8 +504,7 @@ export class Simulator {
     // where the instant is located again on the solution (below), which moves it, the rows of
     // the whole step are held until it has landed (recorder.holdGridRows), and written up to it
     const refines = locate === 'exact' && firedEvents.length > 0 && refinesOnSolution(stepper);
-    if (refines && dir * (t - rs.t) > 0)
-      this.recorder.holdGridRows(stepper, rs.t, t, tNewAbs, stepper.tPrev, at, stepper.t);
+    if (refines && dir * (t - rs.t) > 0) this.recorder.holdGridRows(stepper, rs.t, tNewAbs, stepper.tPrev, stepper.t);
     else if (locate !== 'before' && dir * (t - rs.t) > 0)
       this.recorder.gridRows(stepper, rs.t, t, stepper.tPrev, locate === 'after' ? stepper.t : at);
     if (locate === 'exact') stepper.interpolate(firedEvents.length > 0 ? eventLeft : at, ws.y);
