@@ -256,10 +256,10 @@ export class Recorder {
    * instant writes that one, with the values after it.
    */
   releaseGridRows(t: number): void {
-    this.dense?.cutLastPiece(t);
     const h = this.held;
     if (h === null) return;
     this.held = null;
+    this.dense?.cutLastPiece(t);
     const width = this.out.length + 2,
       dir = this.ws.dir;
     const row = new Float64Array(this.out.length);
