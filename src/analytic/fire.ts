@@ -179,7 +179,7 @@ export class AnalyticFiring {
     const { y, d, yOut, dOut } = ws;
     for (let i = 0; i < ySlots.length; i++) yOut[ySlots[i]] = y[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) dOut[dSlots[i]] = d[dSlots[i]];
-    ev.apply(ws.actionTime(k, t), y, ws.p, d, ws.sw, yOut, dOut, 1, undefined, ws.actionShift(k, t));
+    ws.applyActions(k, t, y, d, ws.sw, yOut, dOut, 1);
     for (let i = 0; i < ySlots.length; i++) y[ySlots[i]] = yOut[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) d[dSlots[i]] = dOut[dSlots[i]];
     this.recorder.ledger({
@@ -231,19 +231,7 @@ export class AnalyticFiring {
         for (let i = 0; i < dSlots.length; i++) dPre[dSlots[i]] = dOut[dSlots[i]] = d[dSlots[i]];
       }
       this.actionResidue.startRound(round);
-      for (const k of round)
-        m.events[k].apply(
-          ws.actionTime(k, t),
-          y,
-          p,
-          d,
-          sw,
-          yOut,
-          dOut,
-          1,
-          this.actionResidue.scale,
-          ws.actionShift(k, t),
-        );
+      for (const k of round) ws.applyActions(k, t, y, d, sw, yOut, dOut, 1, this.actionResidue.scale);
       this.actionResidue.endRound(yOut, dOut);
       // Event iteration: the functions these actions can move, before and after.
       const nMoved = this.valuesBefore(t, round);
@@ -554,7 +542,7 @@ export class AnalyticFiring {
     const { ySlots, dSlots } = this.plans[k];
     for (let i = 0; i < ySlots.length; i++) yTmp[ySlots[i]] = y[ySlots[i]];
     for (let i = 0; i < dSlots.length; i++) dOwn[dSlots[i]] = d[dSlots[i]];
-    m.events[k].apply(ws.actionTime(k, t), y, ws.p, d, ws.sw, yTmp, dOwn, 1, undefined, ws.actionShift(k, t));
+    ws.applyActions(k, t, y, d, ws.sw, yTmp, dOwn, 1);
     this.restore(k, yTmp, dOwn);
     const out = new Float64Array(m.outputNames.length);
     m.outputsAtInstant(t, y, ws.p, d, ws.sw, out, -1);

@@ -341,36 +341,12 @@ export class Firing {
     for (let pass = 0; pass <= round.length + 1; pass++) {
       ws.yOut.set(ws.y);
       ws.dOut.set(ws.d);
-      for (const k of round)
-        m.events[k].apply(
-          ws.actionTime(k, t),
-          yEst,
-          ws.p,
-          dEst,
-          ws.sw,
-          ws.yOut,
-          ws.dOut,
-          -1,
-          undefined,
-          ws.actionShift(k, t),
-        );
+      for (const k of round) ws.applyActions(k, t, yEst, dEst, ws.sw, ws.yOut, ws.dOut, -1);
       if (sameBits(ws.yOut, yEst) && sameBits(ws.dOut, dEst)) {
         if (sc !== undefined) {
           ws.yOut.set(ws.y);
           ws.dOut.set(ws.d);
-          for (const k of round)
-            m.events[k].apply(
-              ws.actionTime(k, t),
-              yEst,
-              ws.p,
-              dEst,
-              ws.sw,
-              ws.yOut,
-              ws.dOut,
-              -1,
-              sc,
-              ws.actionShift(k, t),
-            );
+          for (const k of round) ws.applyActions(k, t, yEst, dEst, ws.sw, ws.yOut, ws.dOut, -1, sc);
         }
         return null;
       }
@@ -499,15 +475,12 @@ export class Firing {
         const failed = this.crossReads(t, round);
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
-        for (const k of round)
-          m.events[k].apply(ws.actionTime(k, t), ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc, ws.actionShift(k, t));
+        for (const k of round) ws.applyActions(k, t, ws.y, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
       } else if (ws.dir < 0) {
         const failed = this.undoTogether(t, round, sc);
         if (failed !== null)
           return { count, stopped, stopper, iterationFailed: false, fired: all, sliding: -1, flowFailed: failed };
-      } else
-        for (const k of round)
-          m.events[k].apply(ws.actionTime(k, t), ws.y, p, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc, ws.actionShift(k, t));
+      } else for (const k of round) ws.applyActions(k, t, ws.y, ws.d, sw, ws.yOut, ws.dOut, ws.dir, sc);
       this.flowRound++;
       for (const k of round) {
         const failed = m.events[k].marcus ? this.marcusFlow(t, k) : null;
@@ -690,18 +663,7 @@ export class Firing {
       dk = ws.dOwn;
     yk.set(ws.yPre);
     dk.set(ws.dPre);
-    m.events[k].apply(
-      ws.actionTime(k, t),
-      ws.yPre,
-      ws.p,
-      ws.dPre,
-      ws.sw,
-      yk,
-      dk,
-      ws.dir,
-      undefined,
-      ws.actionShift(k, t),
-    );
+    ws.applyActions(k, t, ws.yPre, ws.dPre, ws.sw, yk, dk, ws.dir);
     // (its Marcus flow too, alone from the values before: its ledger jump was 0 in a round of two)
     if (m.events[k].marcus) {
       this.flowRound++;

@@ -179,18 +179,7 @@ export function afterAlone(
 ): FunctionPoint {
   ws.yTmp.set(y);
   ws.dOwn.set(d);
-  ws.model.events[e].apply(
-    ws.actionTime(e, t),
-    y,
-    ws.p,
-    d,
-    ws.sw,
-    ws.yTmp,
-    ws.dOwn,
-    ws.dir,
-    undefined,
-    ws.actionShift(e, t),
-  );
+  ws.applyActions(e, t, y, d, ws.sw, ws.yTmp, ws.dOwn, ws.dir);
   return readFunction(ws, k, t, ws.yTmp, ws.dOwn, point);
 }
 

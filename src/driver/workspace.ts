@@ -172,4 +172,23 @@ export class Workspace {
   actionShift(k: number, t: number): number {
     return this.rootAt[k] === t ? this.rootShift[k] : 0;
   }
+
+  /**
+   * Event k's actions at the instant t, from (y, d) into (yOut, dOut), in direction `dir`, with
+   * rounding scales into `sc` if given: at its own root's time and shift (actionTime,
+   * actionShift), which every place an action runs must pass alike.
+   */
+  applyActions(
+    k: number,
+    t: number,
+    y: Float64Array,
+    d: Float64Array,
+    sw: Float64Array,
+    yOut: Float64Array,
+    dOut: Float64Array,
+    dir: number,
+    sc?: Float64Array,
+  ): void {
+    this.model.events[k].apply(this.actionTime(k, t), y, this.p, d, sw, yOut, dOut, dir, sc, this.actionShift(k, t));
+  }
 }
