@@ -109,6 +109,7 @@ x'' = -k*x + delta(t - fire - d)
 z' = -z + delta(t^3 - 3*t - 1)
 w' = t^2 + delta(x - 0.1)
 x(0) = 1; x'(0) = 0; z(0) = 1; w(0) = 0`;
+  // (by slot and event index: the generated source holds no text of the model)
   it('linear blocks, a polynomial and an event on a block', () => {
     const source = compileModel(CAP).source;
     const header = source.slice(source.indexOf('// Closed forms of the analytic path'));
@@ -116,12 +117,12 @@ x(0) = 1; x'(0) = 0; z(0) = 1; w(0) = 0`;
       [
         '// Closed forms of the analytic path (every part in closed form; h is the time advanced from t)',
         '// advance[k]: a clock group of polynomials, by their Taylor coefficients in h:',
-        '//   [0] u3: degree 3',
+        '//   [0] y[3]: degree 3',
         "// matrix[k]: a linear block's A and b, y' = A y + b, advanced by exp(A h):",
-        '//   [0] x, u1',
-        '//   [1] u2',
+        '//   [0] y[0], y[1]',
+        '//   [1] y[2]',
         "// gradient[k]: a state event's function affine in a linear block's states:",
-        "//   [0] delta(x - 0.1): c and the constant of its function, c·(the block's states) + constant",
+        "//   [0] event 3: c and the constant of its function, c·(the block's states) + constant",
       ].join('\n'),
     );
   });
@@ -134,9 +135,9 @@ h(0) = 1; h'(0) = 0`).source;
     expect(source).toContain(
       [
         '// advance[k]: a clock group of polynomials, by their Taylor coefficients in h:',
-        '//   [0] h, u1: degree 2',
+        '//   [0] y[0], y[1]: degree 2',
         "// coefficients[k]: a state event's function, a polynomial in h (its coefficients and their rounding):",
-        '//   [0] bounce: degree 2',
+        '//   [0] event 0: degree 2',
       ].join('\n'),
     );
     expect(source).not.toContain('matrix[k]');

@@ -419,7 +419,8 @@ const HEADER_PARTS = 8;
  * advanced by exp(A h) (matrix[k]), which the source then showed without a word.
  */
 function closedFormHeader(system: FirstOrderSystem, st: SystemStructure): string {
-  const names = (states: readonly number[]) => states.map((i) => system.states[i].name).join(', ');
+  // (slots, not names: the generated source holds no text of the model, tests/transform.test.ts)
+  const names = (states: readonly number[]) => states.map((i) => `y[${i}]`).join(', ');
   const listed = (what: string, parts: string[]) =>
     parts.length === 0
       ? []
@@ -432,11 +433,11 @@ function closedFormHeader(system: FirstOrderSystem, st: SystemStructure): string
   const linear = st.groups.filter((g) => g.linear !== null);
   const coefficients = system.events.flatMap((ev, i) =>
     ev.kind === 'state' && ev.condition && st.events[i].degree >= 0 && st.events[i].taylor !== null
-      ? [`${ev.name}: degree ${st.events[i].degree}`]
+      ? [`event ${i}: degree ${st.events[i].degree}`]
       : [],
   );
   const gradients = system.events.flatMap((ev, i) =>
-    st.events[i].linear ? [`${ev.name}: c and the constant of its function, c·(the block's states) + constant`] : [],
+    st.events[i].linear ? [`event ${i}: c and the constant of its function, c·(the block's states) + constant`] : [],
   );
   return [
     '// Closed forms of the analytic path (every part in closed form; h is the time advanced from t)',
