@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { compileModel, transformReport } from '../src/index.js';
-import type { SimulateOptions } from '../src/index.js';
+import type { SimulateOptions, SimulationResult } from '../src/index.js';
 import { ModelError } from '../src/expression/errors.js';
 import { evaluate } from '../src/expression/evaluate.js';
 import { parseModel } from '../src/language/parser.js';
@@ -226,4 +226,15 @@ export function runCli(args: readonly string[], cwd = ROOT): CliRun {
     env: { ...process.env, NO_COLOR: '1' },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The times of the events named `name` in a run, in order. */
+export function eventTimes(r: SimulationResult, name: string): number[] {
+  return r.events.filter((e) => e.name === name).map((e) => e.t);
+}
+
+/** That `got` has as many times as `want`, each within `tol` of its own. */
+export function expectTimes(got: number[], want: number[], tol: number): void {
+  expect(got.length).toBe(want.length);
+  got.forEach((t, i) => expect(Math.abs(t - want[i]), `event ${i}: ${t} vs ${want[i]}`).toBeLessThan(tol));
 }

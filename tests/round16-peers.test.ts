@@ -13,6 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
 import type { MethodName, SimulationResult } from '../src/index.js';
+import { eventTimes as times, expectTimes } from './helpers.js';
 
 const TIGHT = { rtol: 1e-10, atol: 1e-12 };
 type Run = [MethodName, { rtol?: number; atol?: number }, number];
@@ -27,15 +28,6 @@ const STIFF: Run[] = [
   ['rodas', {}, 1e-5],
   ['radau5', TIGHT, 1e-8],
 ];
-
-function times(r: SimulationResult, name: string): number[] {
-  return r.events.filter((e) => e.name === name).map((e) => e.t);
-}
-
-function expectTimes(got: number[], want: number[], tol: number): void {
-  expect(got.length).toBe(want.length);
-  got.forEach((t, i) => expect(Math.abs(t - want[i]), `event ${i}: ${t} vs ${want[i]}`).toBeLessThan(tol));
-}
 
 describe('SUNDIALS examples/cvodes/serial/cvsRoberts_dns.c: Robertson with two root functions', () => {
   // g1 = y1 - 1e-4, g2 = y3 - 0.01 on [0, 4e10]. Published (cvsRoberts_dns.out, rtol 1e-4,

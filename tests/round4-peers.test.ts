@@ -13,7 +13,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../src/index.js';
-import type { MethodName, SimulationResult } from '../src/index.js';
+import type { MethodName } from '../src/index.js';
+import { eventTimes as times, expectTimes } from './helpers.js';
 
 const TIGHT = { rtol: 1e-10, atol: 1e-12 };
 /** the methods every problem runs on: the default, one explicit and one implicit, each at default and tight tolerances */
@@ -24,15 +25,6 @@ const RUNS: [MethodName, { rtol?: number; atol?: number }, number][] = [
   ['rodas', {}, 1e-5],
   ['radau5', TIGHT, 1e-8],
 ];
-
-function times(r: SimulationResult, name: string): number[] {
-  return r.events.filter((e) => e.name === name).map((e) => e.t);
-}
-
-function expectTimes(got: number[], want: number[], tol: number): void {
-  expect(got.length).toBe(want.length);
-  got.forEach((t, i) => expect(Math.abs(t - want[i]), `event ${i}: ${t} vs ${want[i]}`).toBeLessThan(tol));
-}
 
 /** a ball thrown up at v from the ground under g, v := -e v at each bounce: the bounce times below T */
 function bounceTimes(v: number, g: number, e: number, T: number, count = Infinity): number[] {
