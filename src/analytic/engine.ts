@@ -233,7 +233,7 @@ export class AnalyticSimulator {
     const p = parameterValues(m, settings.set, this.pBuffer);
     initialState(m, p, settings.init, ws.y, ws.d);
     const { t0, tEnd, modelStart } = resolveRange(m, p, options);
-    this.refusal = rangeRefusal(m, p, ws.d, t0, tEnd);
+    this.refusal = rangeRefusal(m, p, ws.y, ws.d, t0, tEnd);
     this.stepperNeeded = false;
     this.handOverAt = NaN;
     if (this.refusal !== null) return null;

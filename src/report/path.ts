@@ -9,6 +9,7 @@
  * {@link rangeRefusal} (a range that runs backwards; linear event functions too stiff to scan).
  */
 import type { CompiledModel } from '../codegen/compile.js';
+import { structureOf } from '../structure/structure.js';
 
 /** The options of a run that choose its path (a part of SimulateOptions, named as there). */
 export interface PathOptions {
@@ -73,15 +74,53 @@ const MAX_WINDOWS = 1e5;
 export function rangeRefusal(
   m: CompiledModel,
   p: Float64Array,
+  y: Float64Array,
   d: Float64Array,
   t0: number,
   tEnd: number,
 ): string | null {
   if (tEnd < t0) return BACKWARDS;
+  const overflow = overflowingGroup(m, p, y, d, t0, tEnd);
+  if (overflow !== null) return `${overflow}: the stepper integrates it (use method auto)`;
   const linear = m.closedForm().linear;
   for (let k = 0; k < linear.length; k++) {
     const stiff = stiffScan(m, k, p, d, tEnd - t0);
     if (stiff !== null) return `${stiff}: the stepper integrates it (use method auto)`;
+  }
+  return null;
+}
+
+/**
+ * Why a polynomial group's closed form cannot be evaluated in doubles from the start, or null:
+ * a Taylor coefficient beyond their range, which a step far inside the range (2^-40 of it)
+ * shows as a value that is not finite. b' = 2 B t / T with B = 1e200, T = 1e-150 has the
+ * coefficient B/T = 1e350 of t^2, though b stays below 8e50 over [0, 3e-150]: the analytic
+ * path failed "b is Infinity" where a stepper integrates it exactly.
+ */
+function overflowingGroup(
+  m: CompiledModel,
+  p: Float64Array,
+  y: Float64Array,
+  d: Float64Array,
+  t0: number,
+  tEnd: number,
+): string | null {
+  const h = (tEnd - t0) * 2 ** -40;
+  if (!(h > 0)) return null;
+  const advance = m.closedForm().advance;
+  const groups = structureOf(m.system).groups;
+  let scratch: Float64Array | null = null;
+  for (let g = 0; g < advance.length; g++) {
+    const step = advance[g];
+    if (step === null) continue;
+    const states = groups[g].states;
+    if (!states.every((i) => Number.isFinite(y[i]))) continue;
+    scratch ??= new Float64Array(y.length);
+    scratch.set(y);
+    step(t0, h, scratch, p, d);
+    const i = states.find((s) => !Number.isFinite(scratch![s]));
+    if (i !== undefined)
+      return `the closed form of ${m.system.states[i].name} has a coefficient beyond double precision (a parameter large for its time scale)`;
   }
   return null;
 }
@@ -123,5 +162,5 @@ export function transformPathNote(model: CompiledModel, obstacles: readonly stri
   model.initial(p, y, d);
   const t0 = sys.range.from ? model.parametersExpr(sys.range.from, p) : 0;
   const tEnd = model.parametersExpr(sys.range.to, p);
-  return Number.isFinite(t0) && Number.isFinite(tEnd) ? rangeRefusal(model, p, d, t0, tEnd) : null;
+  return Number.isFinite(t0) && Number.isFinite(tEnd) ? rangeRefusal(model, p, y, d, t0, tEnd) : null;
 }
