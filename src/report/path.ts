@@ -92,10 +92,13 @@ export function rangeRefusal(
 
 /**
  * Why a polynomial group's closed form cannot be evaluated in doubles from the start, or null:
- * a Taylor coefficient beyond their range, which a step far inside the range (2^-40 of it)
- * shows as a value that is not finite. b' = 2 B t / T with B = 1e200, T = 1e-150 has the
- * coefficient B/T = 1e350 of t^2, though b stays below 8e50 over [0, 3e-150]: the analytic
- * path failed "b is Infinity" where a stepper integrates it exactly.
+ * a Taylor coefficient beyond their range, which the smallest step there is shows as a value
+ * that is not finite (a finite coefficient times its powers stays finite; an infinite one
+ * makes Infinity or NaN). b' = 2 B t / T with B = 1e200, T = 1e-150 has the coefficient
+ * B/T = 1e350 of t^2, though b stays below 8e50 over [0, 3e-150]: the analytic path failed
+ * "b is Infinity" where a stepper integrates it exactly. A group whose right-hand side is not
+ * finite at the start (y' = 1/T, T = 1e-320), or whose values leave doubles later (h'' = -g,
+ * g = 1e200, to t = 1e200), is the analytic path's to report, as it does.
  */
 function overflowingGroup(
   m: CompiledModel,
@@ -105,19 +108,24 @@ function overflowingGroup(
   t0: number,
   tEnd: number,
 ): string | null {
-  const h = (tEnd - t0) * 2 ** -40;
-  if (!(h > 0)) return null;
+  if (!(tEnd > t0)) return null;
   const advance = m.closedForm().advance;
   const groups = structureOf(m.system).groups;
-  let scratch: Float64Array | null = null;
+  let scratch: Float64Array | null = null,
+    rate: Float64Array | null = null;
   for (let g = 0; g < advance.length; g++) {
     const step = advance[g];
     if (step === null) continue;
     const states = groups[g].states;
     if (!states.every((i) => Number.isFinite(y[i]))) continue;
     scratch ??= new Float64Array(y.length);
+    if (rate === null) {
+      rate = new Float64Array(y.length);
+      m.rhs(t0, y, p, d, new Float64Array(Math.max(1, m.nSwitch)), rate);
+    }
+    if (!states.every((i) => Number.isFinite(rate![i]))) continue;
     scratch.set(y);
-    step(t0, h, scratch, p, d);
+    step(t0, Number.MIN_VALUE, scratch, p, d);
     const i = states.find((s) => !Number.isFinite(scratch![s]));
     if (i !== undefined)
       return `the closed form of ${m.system.states[i].name} has a coefficient beyond double precision (a parameter large for its time scale)`;
