@@ -80,7 +80,7 @@ export function rangeRefusal(
   tEnd: number,
 ): string | null {
   if (tEnd < t0) return BACKWARDS;
-  const overflow = overflowingGroup(m, p, y, d, t0, tEnd);
+  const overflow = tEnd > t0 ? overflowingGroup(m, p, y, d, t0) : null;
   if (overflow !== null) return `${overflow}: the stepper integrates it (use method auto)`;
   const linear = m.closedForm().linear;
   for (let k = 0; k < linear.length; k++) {
@@ -106,27 +106,20 @@ function overflowingGroup(
   y: Float64Array,
   d: Float64Array,
   t0: number,
-  tEnd: number,
 ): string | null {
-  if (!(tEnd > t0)) return null;
   const advance = m.closedForm().advance;
+  if (advance.every((step) => step === null)) return null;
   const groups = structureOf(m.system).groups;
-  let scratch: Float64Array | null = null,
-    rate: Float64Array | null = null;
+  const rate = new Float64Array(y.length),
+    moved = new Float64Array(y.length);
+  m.rhs(t0, y, p, d, new Float64Array(Math.max(1, m.nSwitch)), rate);
   for (let g = 0; g < advance.length; g++) {
-    const step = advance[g];
-    if (step === null) continue;
-    const states = groups[g].states;
-    if (!states.every((i) => Number.isFinite(y[i]))) continue;
-    scratch ??= new Float64Array(y.length);
-    if (rate === null) {
-      rate = new Float64Array(y.length);
-      m.rhs(t0, y, p, d, new Float64Array(Math.max(1, m.nSwitch)), rate);
-    }
-    if (!states.every((i) => Number.isFinite(rate![i]))) continue;
-    scratch.set(y);
-    step(t0, Number.MIN_VALUE, scratch, p, d);
-    const i = states.find((s) => !Number.isFinite(scratch![s]));
+    const step = advance[g],
+      states = groups[g].states;
+    if (step === null || !states.every((i) => Number.isFinite(y[i]) && Number.isFinite(rate[i]))) continue;
+    moved.set(y);
+    step(t0, Number.MIN_VALUE, moved, p, d);
+    const i = states.find((s) => !Number.isFinite(moved[s]));
     if (i !== undefined)
       return `the closed form of ${m.system.states[i].name} has a coefficient beyond double precision (a parameter large for its time scale)`;
   }
