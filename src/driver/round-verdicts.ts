@@ -333,6 +333,12 @@ export function readFunction(
  * events turning a ball's x' at x = 1.7e-16 by -1 and -0.8 in turn). Both paths' event
  * iteration keep one (Firing, AnalyticFiring).
  */
+/**
+ * How many of the location's spans of t a function's zero may lie from the instant, by its
+ * value, rounding and rate, to be the zero located there (LocatedResidues.located).
+ */
+const SAME_ZERO_SPANS = 64;
+
 export class LocatedResidues {
   private readonly value: Float64Array;
   private readonly marks: RoundMarks;
@@ -411,7 +417,23 @@ export class LocatedResidues {
       this.looked.add(k);
       const at = readFunction(ws, k, this.t0, this.y0!, this.d0!, this.point, this.sw0!);
       const band = 4 * at.gBound + Math.abs(at.rate) * this.dt;
-      if (Math.abs(at.g) <= band) {
+      // (one heading across in its own event's direction there is at a zero of its own, which
+      // this location does not resolve from the other's: its event was due too, and did not
+      // fire; taken for "that zero", its crossing was divided out as spent. C12 in absolute
+      // positions at e = 0.1715763, with rows: x2 - x3 at -5.2e-14 falling at c12's instant,
+      // c23 lost, n = 50 for 1263, status ok, where "precision ran out" is the answer)
+      const w = ws.model.watchInfo[k];
+      const heading = ws.dir * rateSign(at);
+      const ownWay =
+        w.kind === 'event' && heading !== 0 && matches(ws.model.events[w.event].direction ?? 'crosses', -heading);
+      // (and one whose zero its value and rate place no nearer than its rounding lets a slow
+      // function sit: within its rounding of zero for a long span of t, it is at zero there
+      // because the arithmetic cannot tell, not because this location found its zero. The
+      // same collapse: x3 - x4 within its rounding, 1.4e-14, at a rate of 1e-11, a span of
+      // 1e-3 around the instant; 2x' beside x' crosses at a rate of 2.6 places its zero to
+      // 1e-16, x' + 1 - 1 to 3e-15: within SAME_ZERO_SPANS of the location's span)
+      const sharp = Math.abs(at.g) + at.gBound <= Math.abs(at.rate) * SAME_ZERO_SPANS * this.dt;
+      if (!ownWay && sharp && Math.abs(at.g) <= band) {
         this.atZero.add(k);
         this.band[k] = band + Math.abs(at.g);
       }
