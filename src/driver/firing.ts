@@ -708,7 +708,10 @@ export class Firing {
       stamp = this.flowStamp,
       value = this.flowValue,
       offset = this.flowOffset;
-    flow.t = t;
+    // (at the event's own time, as its actions are: a delta root's within the instant's tie,
+    // where the rate's 1/|u'| belongs to the root; delta(t^2 - 1e-300) on [0, 1] read 1/|2 t|
+    // at t = 0, Infinity, and failed; Workspace.actionTime)
+    flow.t = ws.actionTime(k, t);
     dm.set(pre);
     ym.set(yPre);
     // Pulses on one level at one instant compose: the flow starts where the round's actions
