@@ -95,3 +95,64 @@ y(${lo}) = 1`,
     },
   );
 });
+
+describe('a fixed step beyond the stability region off the real axis warns', () => {
+  // Euler's region is the disc |1 + z| <= 1, RK4's |R(z)| <= 1 with R(z) = 1 + z + z^2/2 +
+  // z^3/6 + z^4/24. Only h·|λ| against the real axis' border (2, 2.78) was judged, so modes
+  // off the axis grew a step at a time, status ok and no warning:
+  // - x'' = -x - 0.01 x' (λ = -0.005 ± 0.99999i), euler at 0.05 to t = 2000: exactly the
+  //   amplitude decays as e^(-0.005 t), |x(2000)| <= e^-10 (1 + 1e-5) = 4.54e-5; Euler's
+  //   factor |1 + hλ| = 1.0009995 a step, 1e17.35 over 40000 steps: it gave x = 1.65e17.
+  // - x'' = -x, euler at 0.05 to 2000: |x| <= 1 exactly; |1 + 0.05i|^40000 = e^50: 4.7e21.
+  // - x' = -1.5335755 x - 2.318738 y, y' = 2.318738 x - 1.5335755 y (λ at 123.5°, |λ| = 2.78),
+  //   rk4 at 1 to t = 200: |(x, y)| = e^(-1.53 t) exactly; |R(λ)| = 1.2300670 (inside the
+  //   disc |z| < 2.78 where the real border lies, outside RK4's region, whose border comes in
+  //   to |z| = 2.616 at 122°): 1.23^200 = 9.7e17, it gave -9.5e17.
+  // Each now warns naming the mode and what a step multiplied it by.
+  const cases = [
+    ['damped', 'euler', "independent t from 0 to 2000\nx'' = -x - 0.01*x'\nx(0) = 1; x'(0) = 0", 0.05, 4.6e-5, /below 0\.01 here/],
+    ['undamped', 'euler', "independent t from 0 to 2000\nx'' = -x\nx(0) = 1; x'(0) = 0", 0.05, 1, /no fixed step of euler/],
+    [
+      'rotation at 123.5 deg',
+      'rk4',
+      "independent t from 0 to 200\nx' = -1.5335755*x - 2.318738*y\ny' = 2.318738*x - 1.5335755*y\nx(0) = 1; y(0) = 0",
+      1,
+      1e-100,
+      /below 0\.9\d here/,
+    ],
+  ] as const;
+  it.each(cases)('%s, %s', (_what, method, text, step, bound, advice) => {
+    const run = simulate(text, { method, step });
+    expect(run.status).toBe('ok');
+    // (the numbers are far from the solution: that is what the warning is for)
+    expect(Math.abs(run.final.x)).toBeGreaterThan(1e6 * bound);
+    expect(run.warnings.join('\n')).toMatch(/beyond its stability region/);
+    expect(run.warnings.join('\n')).toMatch(advice);
+  });
+
+  // Inside the regions, or where the mode's growth is the solution's own, no warning:
+  // - rk4 at 0.9 on the rotation above: |R(0.9 λ)| = 0.8725 (inside);
+  // - euler at 0.1 on x'' = -x over [0, 10]: |1 + 0.1i|^100 = e^0.5 = 1.65, Euler's own
+  //   first-order error in amplitude (the warning asks for a doubling, fixed-step-stability.ts);
+  // - euler at 0.1 on x' = x and x'' = 0.5 x' - x (growing modes: |1 + z| below e^Re z
+  //   for the real one; the pair's excess over e^Re z, about ((h Im λ)^2 - (h Re λ)^2)/2 a
+  //   step, is 0.41 over 100);
+  // - euler at 0.01 on x'' = -x - 0.5 x' (|1 + z|^2 = 1 - 0.005 + 0.0001 < 1).
+  const quiet = [
+    [
+      'rotation at 123.5 deg',
+      'rk4',
+      "independent t from 0 to 200\nx' = -1.5335755*x - 2.318738*y\ny' = 2.318738*x - 1.5335755*y\nx(0) = 1; y(0) = 0",
+      0.9,
+    ],
+    ['undamped over [0, 10]', 'euler', "independent t from 0 to 10\nx'' = -x\nx(0) = 1; x'(0) = 0", 0.1],
+    ['growing real mode', 'euler', "independent t from 0 to 10\nx' = x\nx(0) = 1", 0.1],
+    ['growing pair', 'euler', "independent t from 0 to 10\nx'' = 0.5*x' - x\nx(0) = 1; x'(0) = 0", 0.1],
+    ['damped, small step', 'euler', "independent t from 0 to 100\nx'' = -x - 0.5*x'\nx(0) = 1; x'(0) = 0", 0.01],
+  ] as const;
+  it.each(quiet)('%s, %s: no warning', (_what, method, text, step) => {
+    const run = simulate(text, { method, step });
+    expect(run.status).toBe('ok');
+    expect(run.warnings).toEqual([]);
+  });
+});

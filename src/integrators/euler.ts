@@ -22,17 +22,42 @@ const RECURRENCE = 0.1;
  * is Euler's factor; the largest |μ - 1| of the fit, or NaN where neither fits to RECURRENCE
  * (no one mode made them: a nilpotent chain's differences reach a new state at each step)
  */
-function modeEstimate(pp: number, pq: number, qq: number, pr: number, qr: number, rr: number, pair: boolean): number {
+function modeEstimate(
+  pp: number,
+  pq: number,
+  qq: number,
+  pr: number,
+  qr: number,
+  rr: number,
+  pair: boolean,
+  mode: Float64Array,
+): number {
+  // (mode: the factor μ itself as re, im, for countGrowth: a complex pair's, im > 0, where the
+  // pair fits Df_n better than one real mode does; a slow rotation by 0.05 a step passes as
+  // one real mode, sin^2 0.05 within RECURRENCE, and its |μ| > 1 was lost; else the real one)
+  mode[0] = mode[1] = Number.NaN;
   if (!(rr > 0) || !(pp > 0)) return Number.NaN;
   const mu = pr / pp;
-  if (Math.max(0, rr - mu * pr) <= RECURRENCE * RECURRENCE * rr) return Math.abs(mu - 1);
-  if (!pair) return Number.NaN;
+  const realResidual = Math.max(0, rr - mu * pr);
+  const realFits = realResidual <= RECURRENCE * RECURRENCE * rr;
+  if (realFits) {
+    mode[0] = mu;
+    mode[1] = 0;
+  }
+  if (!pair) return realFits ? Math.abs(mu - 1) : Number.NaN;
   const det = pp * qq - pq * pq;
-  if (!(det > 1e-9 * pp * qq)) return Number.NaN;
+  if (!(det > 1e-9 * pp * qq)) return realFits ? Math.abs(mu - 1) : Number.NaN;
   const a = (pr * qq - qr * pq) / det,
     b = (qr * pp - pr * pq) / det;
-  if (!(Math.max(0, rr - a * pr - b * qr) <= RECURRENCE * RECURRENCE * rr)) return Number.NaN;
+  const pairResidual = Math.max(0, rr - a * pr - b * qr);
+  const pairFits = pairResidual <= RECURRENCE * RECURRENCE * rr;
   const disc = a * a + 4 * b;
+  if (pairFits && disc < 0 && (!realFits || pairResidual < 0.5 * realResidual)) {
+    mode[0] = a / 2;
+    mode[1] = Math.sqrt(-disc) / 2;
+  }
+  if (realFits) return Math.abs(mu - 1);
+  if (!pairFits) return Number.NaN;
   if (disc < 0) return Math.hypot(a / 2 - 1, Math.sqrt(-disc) / 2);
   const root = Math.sqrt(disc) / 2;
   return Math.max(Math.abs(a / 2 + root - 1), Math.abs(a / 2 - root - 1));
@@ -78,6 +103,9 @@ export class EulerStepper extends FixedStepper {
   private readonly dfNew: Float64Array;
   private hPrev = Number.NaN;
   private hlPrev = Number.NaN;
+  /** the mode's μ = 1 + hλ of this step's fit (modeEstimate), and the last step's excess growth (countGrowth) */
+  private readonly mu = new Float64Array(2);
+  private growthPrev = 0;
   /** how many of dfPrev, dfPrev2 hold differences of steps of size hPrev since a restart */
   private sameSteps = 0;
 
@@ -93,7 +121,13 @@ export class EulerStepper extends FixedStepper {
     // (an instant's actions changed the state: differences across it are no flow's)
     this.hPrev = Number.NaN;
     this.hlPrev = Number.NaN;
+    this.growthPrev = 0;
     this.sameSteps = 0;
+  }
+
+  /** |1 + z|: Euler's factor */
+  amplification(zr: number, zi: number): number {
+    return Math.hypot(1 + zr, zi);
   }
 
   override resetStats(): void {
@@ -131,7 +165,7 @@ export class EulerStepper extends FixedStepper {
     let hl = Number.NaN;
     // (a pair needs Df_{n-2} of the same step size too)
     if (this.sameSteps >= 1 && Math.sqrt(pp) > ROUNDING_ULPS * Number.EPSILON * size * Math.sqrt(n))
-      hl = modeEstimate(pp, pq, qq, pr, qr, rr, this.sameSteps >= 2);
+      hl = modeEstimate(pp, pq, qq, pr, qr, rr, this.sameSteps >= 2, this.mu);
     if (
       hl > EULER_STABILITY_BORDER &&
       this.hlPrev > EULER_STABILITY_BORDER &&
@@ -141,6 +175,17 @@ export class EulerStepper extends FixedStepper {
       this.unstableSteps++;
       if (steady > this.largestHLambda) this.largestHLambda = steady;
     }
+    // Off the real axis the border is no distance: |1 + z| > 1 wherever |z|^2 > -2 Re z, so
+    // a lightly damped oscillation grows at any h·|λ| above 2 |Re λ|/|λ|. Counted as the real
+    // border's steps are: where the fit held still over two steps (growth within STEADY).
+    let grown = 0;
+    if (!Number.isNaN(this.mu[0])) {
+      const g = Math.log(this.amplification(this.mu[0] - 1, this.mu[1])) - Math.max(0, this.mu[0] - 1);
+      if (g > 0 && this.growthPrev > 0 && Math.abs(g - this.growthPrev) <= STEADY * Math.max(g, this.growthPrev))
+        this.countGrowth(this.mu[0] - 1, this.mu[1]);
+      grown = g;
+    }
+    this.growthPrev = grown;
     q.set(p);
     p.set(df);
     this.hPrev = h;

@@ -39,6 +39,46 @@ export abstract class FixedStepper extends StepperBase implements Stepper {
   abstract readonly order: number;
 
   /**
+   * Steps whose mode z = hλ lay outside the method's stability region off the real axis
+   * (countGrowth): |R(z)| > 1 where the mode itself does not grow as fast (|R(z)| beyond
+   * max(1, e^Re z)). A lightly damped oscillation (x'' = -x - 0.01 x', euler at a step of
+   * 0.05: z = -0.00025 ± 0.05i, |1 + z| = 1.00122) or a damped one at 123° (rk4 at |z| = 2.7,
+   * inside the real axis' border 2.78: |R| = 1.2) grew a step at a time, status ok and no
+   * word, since only h·|λ| against the real border was judged. `spuriousGrowth`: the sum over
+   * them of ln |R(z)| - max(0, Re z), the log of what the step alone multiplied the mode by;
+   * `growthMode`: the z of the step that grew most, and its |R(z)|.
+   */
+  growthSteps = 0;
+  spuriousGrowth = 0;
+  readonly growthMode = new Float64Array(3);
+
+  /** |R(z)| of one step on y' = λy, z = hλ = zr + i zi: the method's amplification factor */
+  abstract amplification(zr: number, zi: number): number;
+
+  override resetStats(): void {
+    super.resetStats();
+    this.growthSteps = 0;
+    this.spuriousGrowth = 0;
+    this.growthMode.fill(0);
+  }
+
+  /** A step whose mode was estimated as z = zr + i zi (see growthSteps); returns its excess growth (0: none). */
+  protected countGrowth(zr: number, zi: number): number {
+    if (!Number.isFinite(zr) || !Number.isFinite(zi)) return 0;
+    const r = this.amplification(zr, zi);
+    const g = Math.log(r) - Math.max(0, zr);
+    if (!(r > 1 && g > 0)) return 0;
+    this.growthSteps++;
+    this.spuriousGrowth += g;
+    if (r > this.growthMode[2]) {
+      this.growthMode[0] = zr;
+      this.growthMode[1] = Math.abs(zi);
+      this.growthMode[2] = r;
+    }
+    return g;
+  }
+
+  /**
    * One attempt from (t0, y, f(t0, y) = dydt) to tNew = t0 + h: writes the new state into
    * yNew and f(tNew, yNew) into fNew; returns the number of f evaluations it made.
    */

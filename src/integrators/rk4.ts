@@ -68,11 +68,38 @@ export class Rk4Stepper extends FixedStepper {
     f(tNew, y1, f1);
     // (the fourth stage's state, y + h k3, and the end share t: Hairer's estimate of h·|λ|)
     const hl = Math.abs(h) * lambdaEstimate(f1, k4, y1, ys, n);
+    // Off the real axis the region ends nearer: at |z| = 2.62 at 122° (|R| up to 1.23 inside
+    // |z| = 2.78). The mode's z = hλ from the same pair: Re λ the Rayleigh quotient of Δf on
+    // Δy (exact for a normal block, damping plus rotation), |λ| as above (countGrowth).
+    let dot = 0,
+      den = 0;
+    for (let i = 0; i < n; i++) {
+      const dy = y1[i] - ys[i];
+      dot += dy * (f1[i] - k4[i]);
+      den += dy * dy;
+    }
+    if (den > 0) {
+      const zr = Math.max(-hl, Math.min(hl, (h * dot) / den));
+      this.countGrowth(zr, Math.sqrt(Math.max(0, hl * hl - zr * zr)));
+    }
     if (hl > RK4_STABILITY_BORDER) {
       this.unstableSteps++;
       if (hl > this.largestHLambda) this.largestHLambda = hl;
     }
     return 4;
+  }
+
+  /** |R(z)|, R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 (Horner, complex) */
+  amplification(zr: number, zi: number): number {
+    let re = 1,
+      im = 0;
+    for (let k = 4; k >= 1; k--) {
+      // (re + i im := 1 + (z/k) (re + i im))
+      const r = (zr * re - zi * im) / k;
+      im = (zr * im + zi * re) / k;
+      re = 1 + r;
+    }
+    return Math.hypot(re, im);
   }
 
   override resetStats(): void {
