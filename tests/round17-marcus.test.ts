@@ -110,8 +110,22 @@ describe('a fixed step beyond the stability region off the real axis warns', () 
   //   to |z| = 2.616 at 122°): 1.23^200 = 9.7e17, it gave -9.5e17.
   // Each now warns naming the mode and what a step multiplied it by.
   const cases = [
-    ['damped', 'euler', "independent t from 0 to 2000\nx'' = -x - 0.01*x'\nx(0) = 1; x'(0) = 0", 0.05, 4.6e-5, /below 0\.01 here/],
-    ['undamped', 'euler', "independent t from 0 to 2000\nx'' = -x\nx(0) = 1; x'(0) = 0", 0.05, 1, /no fixed step of euler/],
+    [
+      'damped',
+      'euler',
+      "independent t from 0 to 2000\nx'' = -x - 0.01*x'\nx(0) = 1; x'(0) = 0",
+      0.05,
+      4.6e-5,
+      /below 0\.01 here/,
+    ],
+    [
+      'undamped',
+      'euler',
+      "independent t from 0 to 2000\nx'' = -x\nx(0) = 1; x'(0) = 0",
+      0.05,
+      1,
+      /no fixed step of euler/,
+    ],
     [
       'rotation at 123.5 deg',
       'rk4',
@@ -154,5 +168,86 @@ describe('a fixed step beyond the stability region off the real axis warns', () 
     const run = simulate(text, { method, step });
     expect(run.status).toBe('ok');
     expect(run.warnings).toEqual([]);
+  });
+});
+
+describe('a closed form whose coefficient overflows only after an event', () => {
+  // b' = B*2*t/T with T = 1e-150 and a discrete B set from 1 to 1e200 at t1 = 5e-151; b(0) =
+  // -1e50. Before t1, b = -1e50 + t^2/T (moves by 2.5e-151, nothing beside 1e50); after it,
+  // b = b(t1) + B (t^2 - t1^2)/T, which rises through 0 at t^2 = t1^2 + 1e50 T/B = 1.25e-300,
+  // t = sqrt(1.25) 1e-150 = 1.1180339887498949e-150, and ends at b(3e-150) = -1e50 + 1e350
+  // (9e-300 - 2.5e-301) = 7.75e50 (both to 1e-100 relative). The closed form's coefficient of
+  // t^2 after the event, B/T = 1e350, is beyond doubles, though B*2*t/T as written never is
+  // (dopri5 at rtol 1e-12: 7.750000000000002e50, the crossing at 1.1180339887498949e-150).
+  // The check of the start (report/path.ts, overflowingGroup) cannot see it: the analytic
+  // path (and auto, which took it) failed "precision ran out ... its own rounding (Infinity)".
+  // Now the instant that makes such a coefficient hands the run to the stepper under auto
+  // (exact, as dopri5) and fails under method analytic naming the coefficient and the event.
+  const text = `independent t from 0 to 3e-150
+discrete n = 0, B = 1
+parameter T = 1e-150
+event go at 5e-151 do B := 1e200 end
+event eb when b rises do n := n + 1 end
+b' = B*2*t/T
+b(0) = -1e50`;
+  const rise = Math.sqrt(1.25) * 1e-150;
+  it('auto: the stepper, exact to rtol', () => {
+    const r = simulate(text, { method: 'auto', rtol: 1e-12, atol: 1e-300 });
+    expect(r.status, r.message ?? undefined).toBe('ok');
+    expect(r.final.n).toBe(1);
+    expect(r.events.map((e) => e.name)).toEqual(['go', 'eb']);
+    expect(Math.abs(r.events[1].t - rise)).toBeLessThanOrEqual(1e-11 * rise);
+    expect(Math.abs(r.final.b - 7.75e50)).toBeLessThanOrEqual(1e-11 * 7.75e50);
+  });
+  it('auto with a sink (a streamed run): the stepper goes on after the instant, each event once', () => {
+    const rows: number[][] = [];
+    const events: { t: number; name: string }[] = [];
+    const r = simulate(text, {
+      method: 'auto',
+      rtol: 1e-12,
+      atol: 1e-300,
+      sink: { row: (row) => rows.push(Array.from(row)), event: (e) => events.push({ t: e.t, name: e.name }) },
+    });
+    expect(r.status, r.message ?? undefined).toBe('ok');
+    expect(events.map((e) => e.name)).toEqual(['go', 'eb']);
+    expect(Math.abs(events[1].t - rise)).toBeLessThanOrEqual(1e-11 * rise);
+    // (rows in order of t)
+    for (let i = 1; i < rows.length; i++) expect(rows[i][0]).toBeGreaterThanOrEqual(rows[i - 1][0]);
+    expect(Math.abs(r.final.b - 7.75e50)).toBeLessThanOrEqual(1e-11 * 7.75e50);
+  });
+  it('analytic: a failure naming the coefficient and the event', () => {
+    const r = simulate(text, { method: 'analytic', rtol: 1e-12, atol: 1e-300 });
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/closed form of b has a coefficient beyond double precision/);
+    expect(r.message).toMatch(/go/);
+  });
+});
+
+describe('open: a closed-form coefficient that underflows where the motion does not', () => {
+  // b' = B*t/T*2 with B = 1e-200, T = 1e150, b(0) = 0 on [0, 1e160]: b = B t^2/T exactly,
+  // b(1e160) = 1e-200 * 1e320 / 1e150 = 1e-30 (each factor a power of ten, exact to the
+  // rounding of the doubles: 1e-15 relative is ample). The right-hand side as written,
+  // ((B*t)/T)*2, stays a normal double for t above 1e-124 and dopri5 at rtol 1e-12 gives
+  // 9.999999999999999e-31. The closed form's coefficient of t^2, B/T = 1e-350, underflows
+  // to 0, and the analytic path (and auto, which takes it) gives b = 0 with status ok.
+  // Diagnosis: the Taylor coefficients are evaluated in doubles in absolute units of t; the
+  // start's check (report/path.ts, overflowingGroup) and the instants' (finite-after.ts,
+  // overflowing) find a coefficient that overflows by the Infinity a step of MIN_VALUE makes,
+  // but one that underflows leaves no trace in any value. A remedy: the coefficients in units
+  // of the range (c_k H^k, H the span, which is what the closed form adds up), or a check of
+  // the closed form's rate against the right-hand side at the end of a segment.
+  const text = `independent t from 0 to 1e160
+parameter T = 1e150, B = 1e-200
+b' = B*t/T*2
+b(0) = 0`;
+  it('dopri5: 1e-30', () => {
+    const r = simulate(text, { method: 'dopri5', rtol: 1e-12, atol: 1e-300 });
+    expect(r.status).toBe('ok');
+    expect(Math.abs(r.final.b - 1e-30)).toBeLessThanOrEqual(1e-11 * 1e-30);
+  });
+  it.fails('auto: 1e-30 or a failure that says why (gives 0, status ok)', () => {
+    const r = simulate(text, { method: 'auto', rtol: 1e-12, atol: 1e-300 });
+    if (r.status === 'ok') expect(Math.abs(r.final.b - 1e-30)).toBeLessThanOrEqual(1e-11 * 1e-30);
+    else expect(r.message).toMatch(/coefficient/);
   });
 });

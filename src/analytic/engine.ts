@@ -140,6 +140,7 @@ export class AnalyticSimulator {
   /** after the actions, the right-hand sides of what they touched (finite-after.ts) */
   private readonly finite: FiniteAfter;
   private readonly changesOf = (k: number): Int32Array => this.plans[k].changes;
+  private readonly coefficientRiskOf = (k: number): boolean => this.plans[k].coefficientRisk;
   /** per event, the state slots its actions write (its jumps folded in) and its step and discrete slots (finite-after.ts) */
   private readonly writtenSlots: { y: Int32Array; d: Int32Array }[];
   private readonly writtenOf = (k: number): { y: Int32Array; d: Int32Array } => this.writtenSlots[k];
@@ -412,6 +413,10 @@ export class AnalyticSimulator {
       // (as `instant` does: `k := 0` under x' = 1/k fails here, not where the Infinity surfaces)
       if (plan.finiteRisk && !this.finite.check(t, ws, one, this.changesOf))
         return this.failAt(run, this.diagnosis.nonFiniteAt(t, y, d) ?? `not finite at ${t}`, t);
+      if (plan.coefficientRisk) {
+        const beyond = this.finite.overflowing(t, ws, one, this.changesOf, this.coefficientRiskOf);
+        if (beyond >= 0) return this.beyondDoubles(run, beyond, one, t);
+      }
       if (outcome.stopped) return this.stoppedBy(run, outcome.stopper, t);
       this.firedNow = one;
       // (the delayed deltas that follow k are due their delays later)
@@ -567,6 +572,8 @@ export class AnalyticSimulator {
       return this.failAt(run, this.diagnosis.nonFiniteAfter(t, outcome.fired) ?? `not finite at ${t}`, t);
     if (!this.finite.check(t, this.ws, outcome.fired, this.changesOf))
       return this.failAt(run, this.diagnosis.nonFiniteAt(t, this.ws.y, this.ws.d) ?? `not finite at ${t}`, t);
+    const beyond = this.finite.overflowing(t, this.ws, outcome.fired, this.changesOf, this.coefficientRiskOf);
+    if (beyond >= 0) return this.beyondDoubles(run, beyond, outcome.fired, t);
     // (a stop ends the run here: what the next crossings would be, or whether its own function
     // rests at zero pushed across, is for a run that goes on; the steppers stop at once too)
     if (outcome.stopped) {
@@ -952,6 +959,30 @@ export class AnalyticSimulator {
     // first certain sign from here is already across; predict.ts, carry)
     this.predictor.carry = this.resumeSign[k];
     return !this.predictOne(run, k, false, true);
+  }
+
+  /**
+   * The instant at t left the closed form of `state` with a coefficient beyond doubles
+   * (finite-after.ts, overflowing): the run stops and asks for the stepper (stepperNeeded),
+   * as a block an event makes too stiff to scan does (resumeAt): under auto the stepper takes
+   * the run (from the start, or from the instant into a sink that has its rows and ledger up
+   * to it); under method analytic it fails naming the coefficient and the events. It failed
+   * later, "precision ran out" within a rounding of Infinity, or "left the range".
+   */
+  private beyondDoubles(run: Run, state: number, fired: readonly number[], t: number): boolean {
+    this.stepperNeeded = true;
+    const m = this.model,
+      sys = m.system;
+    const events = fired.map((k) => m.events[k].name).join(', ');
+    const message = `from ${sys.independent} = ${t}, after the actions of ${events}, the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale): the stepper integrates it (use method auto)`;
+    if (this.handsOver) {
+      // (the instant's rows and ledger stand; the stepper writes what follows it)
+      this.handOverAt = t;
+      run.result.status = 'failed';
+      run.result.message = message;
+      return true;
+    }
+    return this.failAt(run, message, t);
   }
 
   /** Grid rows (outputStep, or outputTimes: the recorder's grid) up to and including the time hi + lo. */

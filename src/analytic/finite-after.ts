@@ -20,6 +20,8 @@ import type { Workspace } from '../driver/workspace.js';
 
 export class FiniteAfter {
   private readonly dydt: Float64Array;
+  /** the states a closed form is tried on (overflowing) */
+  private readonly moved: Float64Array;
 
   constructor(
     private readonly model: CompiledModel,
@@ -29,6 +31,48 @@ export class FiniteAfter {
     private readonly risky: (k: number) => boolean,
   ) {
     this.dydt = new Float64Array(model.nStates);
+    this.moved = new Float64Array(Math.max(1, model.nStates));
+  }
+
+  /**
+   * A state of a changed polynomial group whose closed form the values after the actions put
+   * beyond doubles, or -1. The check of the start (report/path.ts, overflowingGroup) sees only
+   * the values there: an event that sets B := 1e200 under b' = 2 B t / T, T = 1e-150, makes
+   * the coefficient B/T = 1e350 of t^2 where the motion stays below 1e51, and the analytic
+   * path failed later, "precision ran out" within a rounding of Infinity. As there: a step of
+   * Number.MIN_VALUE from each group's values (a finite coefficient times its powers stays
+   * finite; an infinite one gives Infinity or NaN), where its rates are finite (a rate that is
+   * not is the instant's own failure, `check`). Only events with EventPlan.coefficientRisk ask.
+   */
+  overflowing(
+    t: number,
+    ws: Workspace,
+    fired: readonly number[],
+    changes: (k: number) => Int32Array,
+    risky: (k: number) => boolean,
+  ): number {
+    const advance = this.model.closedForm().advance;
+    const moved = this.moved;
+    for (let j = 0; j < fired.length; j++) {
+      if (!risky(fired[j])) continue;
+      const groups = changes(fired[j]);
+      for (let a = 0; a < groups.length; a++) {
+        const step = advance[groups[a]];
+        if (step === null) continue;
+        const slots = this.groupStates[groups[a]];
+        // (a group's closed form reads its own states, p and d: the rest of moved is not read)
+        for (let b = 0; b < slots.length; b++) moved[slots[b]] = ws.y[slots[b]];
+        step(t, Number.MIN_VALUE, moved, ws.p, ws.d);
+        for (let b = 0; b < slots.length; b++) {
+          if (Number.isFinite(moved[slots[b]])) continue;
+          const f = this.dydt;
+          this.model.rhs(t, ws.y, ws.p, ws.d, ws.sw, f);
+          if (slots.every((s) => Number.isFinite(f[s]) && Number.isFinite(ws.y[s]))) return slots[b];
+          break;
+        }
+      }
+    }
+    return -1;
   }
 
   /**

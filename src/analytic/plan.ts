@@ -54,6 +54,14 @@ export interface EventPlan {
    */
   finiteRisk: boolean;
   /**
+   * Whether a polynomial group its actions change has a Taylor coefficient (the rate's
+   * included, as the closed form writes it) that multiplies, divides or calls (B/T of b' = 2 B t / T), which the values an action
+   * sets can take beyond doubles where the motion stays inside them: judged after the
+   * instant (finite-after.ts, overflowing). Sums of what the values are cannot, short of
+   * the values themselves overflowing.
+   */
+  coefficientRisk: boolean;
+  /**
    * What it reads and writes, for deciding whether two events at one time commute: the
    * states, step variables and discrete variables of its function and actions, except
    * counters (a discrete only ever incremented by a constant, `hits := hits + 1`, and read by
@@ -95,6 +103,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
   const stateIndex = new Map(m.stateNames.map((n, i) => [n, i]));
   const counters = countersOf(sys, st);
   const risky = riskOf(sys);
+  const coefficientRisk = coefficientRiskOf(sys, st);
   const discreteIndex = new Map(m.discreteNames.map((n, i) => [n, i]));
   return m.events.map((ev, k) => {
     const e = st.events[k];
@@ -147,6 +156,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       turnsEvents: Int32Array.from(turnsEvents),
       stops: ev.stops,
       finiteRisk: e.changes.some((g) => st.groups[g].states.some((i) => risky(i))),
+      coefficientRisk: e.changes.some((g) => coefficientRisk[g]),
     };
   });
 }
@@ -214,6 +224,33 @@ function riskOf(sys: FirstOrderSystem): (state: number) => boolean {
   };
   const byState = sys.equations.map((q) => risky(q.rhs));
   return (i) => byState[i] ?? true;
+}
+
+/** Per clock group: whether a Taylor coefficient of its states (x's own left out) is more than sums (EventPlan.coefficientRisk). */
+function coefficientRiskOf(sys: FirstOrderSystem, st: SystemStructure): boolean[] {
+  const named = new Set(sys.namedValues.map((v) => v.name));
+  const more = (e: Expr): boolean => {
+    switch (e.kind) {
+      case 'number':
+      case 'derivative':
+        return false;
+      case 'name':
+        // (a named value may be a product: judged as one)
+        return named.has(e.name);
+      case 'unary':
+        return e.op === 'not' || more(e.operand);
+      case 'binary':
+        return !(e.op === '+' || e.op === '-') || more(e.left) || more(e.right);
+      default:
+        return true;
+    }
+  };
+  const risky = new Array<boolean>(st.groups.length).fill(false);
+  for (const c of st.components) {
+    if (c.kind !== 'polynomial' || c.taylor === null || c.group < 0) continue;
+    if (c.taylor.slice(1).some(more)) risky[c.group] = true;
+  }
+  return risky;
 }
 
 function sorted(s: Set<number>): Int32Array {

@@ -57,7 +57,8 @@ function growthWarning(stepper: Stepper): string | null {
   const amplify = own.amplification.bind(stepper);
   const count = own.growthSteps ?? 0;
   const steps = count === 1 ? 'one step' : `${count} steps`;
-  const factor = growth / Math.LN10 < 6 ? `${+Math.exp(growth).toPrecision(3)}` : `about 1e${Math.floor(growth / Math.LN10)}`;
+  const factor =
+    growth / Math.LN10 < 6 ? `${+Math.exp(growth).toPrecision(3)}` : `about 1e${Math.floor(growth / Math.LN10)}`;
   // The largest step that keeps this mode inside: the region along its ray from 0 (|R(s z)|
   // <= 1 for s up to the border), by bisection; none where the ray leaves it at once (a mode
   // on the imaginary axis, which euler never holds).
