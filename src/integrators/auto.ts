@@ -277,6 +277,9 @@ export class AutoStepper implements Stepper {
     return outcome;
   }
 
+  /** whether the implicit method took part in the current run (since resetStats) */
+  private stiffUsed = false;
+
   private stiffStepper(): Implicit {
     if (this.stiff === null) {
       this.stiff =
@@ -295,6 +298,7 @@ export class AutoStepper implements Stepper {
     const h = from.hLast;
     next.reset(from.t, from.y, h !== 0 ? h : undefined);
     if (!(next instanceof Dopri5Stepper)) {
+      this.stiffUsed = true;
       next.nonStiffSteps = 0;
       if (this.stats.switches! > 0 && this.explicitSteps < SHORT_EXPLICIT_PHASE)
         this.backAfter = Math.min(4 * this.backAfter, MAX_NON_STIFF_STEPS);
@@ -319,7 +323,10 @@ export class AutoStepper implements Stepper {
     st.steps = a.steps + (b ? b.steps : 0);
     st.rejected = a.rejected + (b ? b.rejected : 0);
     st.rhsEvaluations = a.rhsEvaluations + (b ? b.rhsEvaluations : 0);
-    if (b) {
+    // (the implicit method's counts only for a run that used it: the stepper outlives the run
+    // that made it, and a later run on dopri5 alone reported jacobians: 0, factorizations: 0
+    // where a fresh Simulator's run reports none)
+    if (b && this.stiffUsed) {
       st.jacobians = b.jacobians;
       st.factorizations = b.factorizations;
       if (b.newtonIterations !== undefined) st.newtonIterations = b.newtonIterations;
@@ -342,6 +349,11 @@ export class AutoStepper implements Stepper {
   resetStats(): void {
     this.explicit.resetStats();
     this.stiff?.resetStats();
+    this.stiffUsed = false;
+    const st = this.stats;
+    if (st.jacobians !== undefined) delete st.jacobians;
+    if (st.factorizations !== undefined) delete st.factorizations;
+    if (st.newtonIterations !== undefined) delete st.newtonIterations;
     this.active = this.explicit;
     this.stiffCount = 0;
     this.unstableCount = 0;
