@@ -186,8 +186,8 @@ describe('one Simulator, many settings: each run as a fresh Simulator gives it',
   });
 });
 
-describe('a continuation from a run\'s final values', () => {
-  it.each(['auto', 'dopri5'] as const)('%s: RC from t = 4 gives the straight run\'s switchings', (method) => {
+describe("a continuation from a run's final values", () => {
+  it.each(['auto', 'dopri5'] as const)("%s: RC from t = 4 gives the straight run's switchings", (method) => {
     // t = 4 lies between the switchings at ln 5 + ln 4 = 2.996 and ln 5 + 2 ln 4 = 4.382
     const sim = new Simulator(compileModel(RC));
     const o = { method, rtol: 1e-10, atol: 1e-12 } as const;
@@ -224,7 +224,13 @@ describe('a batch on one Simulator: each run as alone', () => {
   it.each(['auto', 'dopri5', 'rodas'] as const)('doses, ka swept, %s: runChunk gives each fresh run', (method) => {
     const model = compileModel(DOSES);
     const options = { method, rtol: 1e-10, atol: 1e-13 };
-    const chunk = runChunk(new Simulator(model), parseReport('gut, blood, tissue, n'), options, ['ka'], Float64Array.from(KA));
+    const chunk = runChunk(
+      new Simulator(model),
+      parseReport('gut, blood, tissue, n'),
+      options,
+      ['ka'],
+      Float64Array.from(KA),
+    );
     KA.forEach((ka, i) => {
       const alone = new Simulator(model).run({ ...options, set: { ka } });
       expect(chunk.status[i]).toBe('ok');
