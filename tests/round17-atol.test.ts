@@ -1,0 +1,91 @@
+/**
+ * Round 17, a crossing located within atol over a stiff step is provisional (crossing-noise.ts).
+ *
+ * y' = -1e6 (y - x), x' = -x, x(0) = y(0) = 1: y = a e^-t + (1 - a) e^(-1e6 t) with
+ * a = 1e6 / (1e6 - 1) > 0, positive for every t, falls through c > 0 once, at
+ * ln a + ln(1/c) (mpmath: 460.51701959880963680 for c = 1e-200, 32.236192301917139577 for
+ * c = 1e-14), and never crosses -c. At the default atol 1e-9 the stiff steppers hold y (and x)
+ * to about ±1e-13 around zero from t = 25 on; that noise crosses any threshold below it (near
+ * t = 28.6), and the crossing was taken as an event with status ok whenever the run ended
+ * before the noise crossed the same way a second time (round 16's "wanders" rule): on [0, 50],
+ * and on every range with an action that sends x back up (a dose: the function leaves its band
+ * on the side it came from, which counted as the crossing standing, and the next noise crossing
+ * was a first one again: 31 falls on [0, 1000] where there are 2).
+ * Exact answers here are: no crossing (n = 0), or the true falls; deltastep may instead fail
+ * naming atol, a clear failure, since y near 1e-200 (or 1e-14) is far below what atol resolves.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../src/index.js';
+
+const model = (fn: string, end: number, action = '') => `independent t from 0 to ${end}
+x' = -x
+y' = -1e6*(y - x)
+x(0) = 1; y(0) = 1
+discrete n = 0
+event e when ${fn} do n := n + 1${action} end
+output y, n
+`;
+const STIFF = ['auto', 'rodas', 'radau5'] as const;
+
+/** ok with exactly the events `times` (each to `tol`), or a failure that names atol */
+function exactOrAtol(r: ReturnType<typeof simulate>, times: number[], tol: number) {
+  const fired = r.events.filter((e) => e.name === 'e');
+  if (r.status === 'ok') {
+    expect(fired.map((e) => e.t).length, `fired at ${fired.map((e) => e.t).join(', ')}`).toBe(times.length);
+    fired.forEach((e, i) => expect(Math.abs(e.t - times[i])).toBeLessThan(tol));
+    expect(r.final.n).toBe(times.length);
+  } else {
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/atol 1e-9/);
+    expect(r.message).toMatch(/Lower atol/);
+    // (what the run computed is kept: its events up to the failure, n counting them)
+    expect(r.final.n).toBe(fired.length);
+  }
+}
+
+describe('a crossing within atol over stiff steps is provisional until the motion confirms it', () => {
+  // no fall of y - c for c = 1e-200, 1e-30 on [0, 50] (the one fall is at 460.5, 69.1); ends
+  // chosen just after the noise crossing (28.6 to 30.3) and well after it
+  for (const c of ['1e-200', '1e-30'])
+    for (const end of [28.7, 29, 30.5, 35, 50])
+      it.each(STIFF)(`%s: y - ${c} falls on [0, ${end}]: no fall, or a failure naming atol`, (method) => {
+        exactOrAtol(simulate(model(`y - ${c} falls`, end), { method, eventsOnly: true }), [], 0);
+      });
+
+  // y + 1e-200 never rises: y > 0 throughout
+  it.each(STIFF)('%s: y + 1e-200 rises on [0, 50]: never, or a failure naming atol', (method) => {
+    exactOrAtol(simulate(model('y + 1e-200 rises', 50), { method, eventsOnly: true }), [], 0);
+  });
+
+  // one fall through 1e-14, at 32.2361923; y there is known to ±atol = 1e-9, 1e5 times
+  // itself: an ok run must still have the one fall, placed to the 10% of y a resolved run
+  // would need (0.1 in t, y's logarithmic rate being 1)
+  for (const end of [50, 1000])
+    it.each(STIFF)(`%s: y - 1e-14 falls on [0, ${end}]: once at 32.236, or a failure naming atol`, (method) => {
+      exactOrAtol(simulate(model('y - 1e-14 falls', end), { method, eventsOnly: true }), [32.236192301917139577], 0.1);
+    });
+
+  // a dose at each fall (x := x + 1; the function does not read x): x = 1 + e^-t1 after the
+  // first, and y falls through 1e-200 again at t2 = 921.03403919761927361 (mpmath, the root
+  // of a X e^-s + (1e-200 - a X) e^(-1e6 s) = 1e-200): two falls on [0, 1000], none on [0, 50]
+  it.each(STIFF)('%s: a dose at each fall of y - 1e-200 on [0, 1000]: two, or a failure naming atol', (method) => {
+    const r = simulate(model('y - 1e-200 falls', 1000, '; x := x + 1'), { method, eventsOnly: true });
+    exactOrAtol(r, [460.51701959880963680, 921.03403919761927361], 1e-3);
+  });
+  it.each(STIFF)('%s: a dose at each fall of y - 1e-200 on [0, 50]: none, or a failure naming atol', (method) => {
+    exactOrAtol(simulate(model('y - 1e-200 falls', 50, '; x := x + 1'), { method, eventsOnly: true }), [], 0);
+  });
+
+  // with an atol that resolves y there, the dosed run is right: two falls, each to the relative
+  // error rtol 1e-10 lets y's logarithm drift over 460 (5e-8; round16-atol measured 5e-9)
+  it.each(STIFF)('%s: the dosed run at atol 1e-220: falls at t1 and t2', (method) => {
+    const r = simulate(model('y - 1e-200 falls', 1000, '; x := x + 1'), {
+      method,
+      rtol: 1e-10,
+      atol: 1e-220,
+      eventsOnly: true,
+    });
+    expect(r.status, r.message ?? '').toBe('ok');
+    exactOrAtol(r, [460.51701959880963680, 921.03403919761927361], 1e-6);
+  });
+});
