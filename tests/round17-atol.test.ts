@@ -70,10 +70,22 @@ describe('a crossing within atol over stiff steps is provisional until the motio
   // of a X e^-s + (1e-200 - a X) e^(-1e6 s) = 1e-200): two falls on [0, 1000], none on [0, 50]
   it.each(STIFF)('%s: a dose at each fall of y - 1e-200 on [0, 1000]: two, or a failure naming atol', (method) => {
     const r = simulate(model('y - 1e-200 falls', 1000, '; x := x + 1'), { method, eventsOnly: true });
-    exactOrAtol(r, [460.51701959880963680, 921.03403919761927361], 1e-3);
+    exactOrAtol(r, [460.5170195988096368, 921.03403919761927361], 1e-3);
   });
   it.each(STIFF)('%s: a dose at each fall of y - 1e-200 on [0, 50]: none, or a failure naming atol', (method) => {
     exactOrAtol(simulate(model('y - 1e-200 falls', 50, '; x := x + 1'), { method, eventsOnly: true }), [], 0);
+  });
+
+  // an action that writes y itself moves it off the crossing at once, and no later motion
+  // can refute it: the step that found the crossing must. A restart (y := 1; x := 1): the
+  // falls are t1 and 2 t1 = 921.03403919761927361 (the same motion again); deltastep counted
+  // 33 on [0, 1000], every 29.7, status ok (auto, rodas). y := 1 alone: none on [0, 50]
+  it.each(STIFF)('%s: a restart at each fall of y - 1e-200 on [0, 1000]: two, or a failure naming atol', (method) => {
+    const r = simulate(model('y - 1e-200 falls', 1000, '; y := 1; x := 1'), { method, eventsOnly: true });
+    exactOrAtol(r, [460.5170195988096368, 921.03403919761927361], 1e-3);
+  });
+  it.each(STIFF)('%s: y := 1 at each fall of y - 1e-200 on [0, 50]: none, or a failure naming atol', (method) => {
+    exactOrAtol(simulate(model('y - 1e-200 falls', 50, '; y := 1'), { method, eventsOnly: true }), [], 0);
   });
 
   // with an atol that resolves y there, the dosed run is right: two falls, each to the relative
@@ -86,6 +98,16 @@ describe('a crossing within atol over stiff steps is provisional until the motio
       eventsOnly: true,
     });
     expect(r.status, r.message ?? '').toBe('ok');
-    exactOrAtol(r, [460.51701959880963680, 921.03403919761927361], 1e-6);
+    exactOrAtol(r, [460.5170195988096368, 921.03403919761927361], 1e-6);
+  });
+  it.each(STIFF)('%s: the restarted run at atol 1e-220: falls at t1 and 2 t1', (method) => {
+    const r = simulate(model('y - 1e-200 falls', 1000, '; y := 1; x := 1'), {
+      method,
+      rtol: 1e-10,
+      atol: 1e-220,
+      eventsOnly: true,
+    });
+    expect(r.status, r.message ?? '').toBe('ok');
+    exactOrAtol(r, [460.5170195988096368, 921.03403919761927361], 1e-6);
   });
 });

@@ -347,8 +347,9 @@ export class Crossings implements SampledFunction {
       const a0 = Math.abs(g0),
         a1 = Math.abs(g1);
       if (a0 > this.peak[k] || a1 > this.peak[k]) this.peak[k] = Math.max(a0, a1);
-      // (out of the band of a crossing located within atol: that crossing stands, crossing-noise.ts)
-      this.noise.leftBand(k, g0, g1);
+      // (a crossing located within atol, provisional: confirmed or refuted by the motion after
+      // it, crossing-noise.ts; refuted, the run fails as the simulator reads noise.function)
+      this.noise.follow(stepper, k, g0, g1);
       if (held[k]) {
         const fromStart = this.arming.restsFromStart(k);
         const moving = fromStart ? this.movingAtEnd(k, stepper) : 0;

@@ -590,6 +590,7 @@ export class Diagnosis {
     still = false,
     absolute = 0,
     wanderedFrom = NaN,
+    returned: 'within' | 'after' | null = null,
   ): string {
     const m = this.ws.model,
       t = m.system.independent;
@@ -605,6 +606,9 @@ export class Diagnosis {
       return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol}, and over the step from ${t} = ${a} to ${b} it went no more than ${Math.max(0, reach).toPrecision(2)} across zero and back: whether it crosses (a grazing approach) cannot be told from the errors the tolerances allow. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol`;
     // (a crossing within atol through the function, after one within it that the function
     // has not left since: crossing-noise.ts, judge. A tighter rtol does nothing for it)
+    // (a crossing within atol refuted by the motion after it: crossing-noise.ts, follow)
+    if (absolute > 0 && returned !== null)
+      return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} over the stiff step from ${t} = ${a} to ${b}, what atol ${this.atol} allows the states it reads (a state near zero carries an error of up to atol whatever its size), and it came back across zero to the side it crossed from at ${t} = ${wanderedFrom} without having left that band since: it wanders across zero within the states' errors, around a zero the motion approaches, and that crossing${returned === 'after' ? ` (its event fired at ${t} = ${wanderedFrom})` : ''} cannot be told from that noise. Lower atol well below the values those states have where the function crosses zero`;
     if (absolute > 0)
       return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} over the stiff step from ${t} = ${a} to ${b}, what atol ${this.atol} allows the states it reads (a state near zero carries an error of up to atol whatever its size), and it crossed zero there again without having left that band since it crossed at ${t} = ${wanderedFrom}: it wanders across zero within the states' errors, and neither crossing can be told from that noise. Lower atol well below the values those states have where the function crosses zero`;
     return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol} (its terms, some 1/rtol times that, cancel), and over the stiff step from ${t} = ${a} to ${b}, in which it seemed to cross zero, it showed no more than ${Math.max(0, reach).toPrecision(2)} on either side of zero: the crossing cannot be told from the noise of the states' errors. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol, or write the function without the cancellation (on a state, rather than on the derivative of a stiff one)`;

@@ -252,6 +252,7 @@ export class Simulator {
     takeProbes(rs, this.ws, t0);
     // (a run past the row limit stops there: its rows could otherwise fill a disk)
     while (end === null && !rs.ended && !this.recorder.overflow) end = this.advance(rs);
+    if (end === null && rs.ended && !this.recorder.overflow) end = this.provisionalAtEnd(rs);
     return this.finish(rs, end);
   }
 
@@ -366,14 +367,25 @@ export class Simulator {
         if (this.crossings.noise.function >= 0) {
           const k = this.crossings.noise.function;
           const at = origin.abs(stepper.tPrev);
-          const { band, reach, stiff, still, absolute, wanderedFrom } = this.crossings.noise;
+          const { band, reach, stiff, still, absolute, wanderedFrom, returned } = this.crossings.noise;
           // (an explicit method at the border of its stability region carries the function
           // back and forth at the tolerance: that is the cause, and tightening rtol a poor cure)
           const border = (stepper as Stepper & { looksStiff?: boolean }).looksStiff
             ? `; ${stepper.method} runs at the border of its stability region here (the problem looks stiff): --method auto or rodas (implicit) follows the slow solution`
             : '';
           return failed(
-            this.diagnosis.toleranceMessage(k, at, tNewAbs, band, reach, stiff, still, absolute, wanderedFrom) + border,
+            this.diagnosis.toleranceMessage(
+              k,
+              at,
+              tNewAbs,
+              band,
+              reach,
+              stiff,
+              still,
+              absolute,
+              wanderedFrom,
+              returned,
+            ) + border,
             at,
             stepper.yPrev,
           );
@@ -440,6 +452,33 @@ export class Simulator {
     // to tEnd (steps below one ulp of t, or a crossing half an ulp before the end) has not
     // integrated the rest, and events or probes at the end would be lost.
     if (tStop === rs.tEnd) rs.ended = true;
+    return null;
+  }
+
+  /**
+   * A crossing taken within atol over a stiff step that nothing after it confirmed, and that
+   * the motion at the end of the range carries back (crossing-noise.ts, refutedAtEnd): the
+   * run fails as it would have a step later, keeping what it computed.
+   */
+  private provisionalAtEnd(rs: RunState): RunEnd | null {
+    const noise = this.crossings.noise,
+      ws = this.ws;
+    for (let k = 0; k < ws.nWatch; k++) {
+      if (!noise.refutedAtEnd(k, rs.t, ws.y)) continue;
+      const message = this.diagnosis.toleranceMessage(
+        k,
+        noise.wanderedFrom,
+        rs.t,
+        noise.band,
+        0,
+        true,
+        false,
+        noise.absolute,
+        noise.wanderedFrom,
+        'after',
+      );
+      return failed(message, rs.t, ws.y);
+    }
     return null;
   }
 
