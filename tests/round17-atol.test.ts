@@ -111,3 +111,45 @@ describe('a crossing within atol over stiff steps is provisional until the motio
     exactOrAtol(r, [460.5170195988096368, 921.03403919761927361], 1e-6);
   });
 });
+
+/**
+ * A function whose whole motion is below atol: y' = -1e6 (y - 1e-11 cos t), y(0) = 1e-11. Up to
+ * a transient of 1e-23, y = 1e-11 (cos t + 1e-6 sin t) / (1 + 1e-12): it falls through zero
+ * once on [0, 7], at pi/2 + atan(1e-6) = 1.57079732679489661890 (mpmath), and turns back at pi.
+ * At atol 1e-14 the steppers resolve it. At the default atol 1e-9 (100 times its amplitude)
+ * its sign is not what the tolerances control: the fall is provisional, and once the motion
+ * heads back (at the end of [0, 4], or back above zero on [0, 7]) the run fails naming atol.
+ * A correct count is acceptable too, a wrong one is not.
+ */
+describe('a motion below atol', () => {
+  const cosine = (end: number) => `independent t from 0 to ${end}
+y' = -1e6*(y - 1e-11*cos(t))
+y(0) = 1e-11
+discrete n = 0
+event e when y falls do n := n + 1 end
+`;
+  const FALL = 1.5707973267948966189;
+  for (const end of [2.5, 4, 7])
+    it.each(STIFF)(`%s at atol 1e-14 on [0, ${end}]: one fall, at pi/2 + atan(1e-6)`, (method) => {
+      const r = simulate(cosine(end), { method, atol: 1e-14, eventsOnly: true });
+      expect(r.status, r.message ?? '').toBe('ok');
+      // (y's error of 1e-14 against its rate 1e-11 there: 1e-3 in t at most)
+      exactOrAtol(r, [FALL], 1e-3);
+    });
+  for (const end of [4, 7])
+    it.each(['rodas', 'radau5'] as const)(
+      `%s at atol 1e-9 on [0, ${end}]: one fall or a failure naming atol`,
+      (method) => {
+        exactOrAtol(simulate(cosine(end), { method, eventsOnly: true }), [FALL], 1e-3);
+      },
+    );
+  // Open (not from round 17's change: the path is not the stiff one): auto at atol 1e-9 counts
+  // 14 falls at t = 1.07e-4 to 1.60e-4, 4.1e-6 apart, before the one at pi/2, status ok on
+  // [0, 2.5]. Diagnosis, not confirmed: auto starts on an explicit stepper, which at its
+  // stability border (h ~ 3.3e-6 for a rate of 1e6) carries y back and forth by up to atol
+  // around 1e-11, and each swing through zero is located as a crossing before the switch to
+  // rodas; the crossing-noise judge trusts a non-stiff step's ends (only dips are judged).
+  it.fails('auto at atol 1e-9 on [0, 2.5]: one fall or a failure naming atol', () => {
+    exactOrAtol(simulate(cosine(2.5), { method: 'auto', eventsOnly: true }), [FALL], 1e-3);
+  });
+});
