@@ -163,9 +163,10 @@ export interface CompiledModel {
   /** d/dt of each watched function along the flow; NaN where unknown */
   watchRate: HotFunction;
   /**
-   * A bound on the rounding of each watched function as evaluated (and of its rate): the
-   * sum of the magnitudes of the terms it adds, times a few ulps. Zero is judged on this
-   * scale, the function's own (EVENTS.md, 1): a gap of 1e-300 kept as a state is not zero.
+   * A bound on the rounding of each watched function as evaluated: its running error bound
+   * (Emitter.rounding; its rate's: the sum of the magnitudes of the terms it adds, times 8
+   * ulps). Zero is judged on this scale, the function's own (EVENTS.md, 1): a gap of 1e-300
+   * kept as a state is not zero.
    */
   watchBound: HotFunction;
   rateBound: HotFunction;
@@ -173,6 +174,8 @@ export interface CompiledModel {
   watchOne: ScalarFunction[];
   rateOne: ScalarFunction[];
   boundOne: ScalarFunction[];
+  /** the magnitudes watched function k adds up: the scale of its terms (Emitter.magnitude) */
+  sizeOne: ScalarFunction[];
   rateBoundOne: ScalarFunction[];
   /** per watched function: the states it or its rate reads (what the root finder interpolates) */
   watchStates: Int32Array[];
@@ -290,6 +293,9 @@ export function compile(system: FirstOrderSystem): CompiledModel {
     },
     get boundOne() {
       return flow.families().boundOne;
+    },
+    get sizeOne() {
+      return flow.families().sizeOne;
     },
     get rateBoundOne() {
       return flow.families().rateBoundOne;

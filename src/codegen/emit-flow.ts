@@ -44,7 +44,7 @@ export function watchedFunctions(system: FirstOrderSystem, em: Emitter) {
 
 export type Watched = ReturnType<typeof watchedFunctions>;
 
-/** Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up. */
+/** Rounding bounds of the rates (EVENTS.md, 1): 8 ulps of the magnitudes each rate adds up. */
 const ULPS = literal(8 * Number.EPSILON);
 
 /**
@@ -99,11 +99,11 @@ export function emitWatchArrays(
       'locked',
     ),
   );
-  // Rounding bounds (EVENTS.md, 1): 8 ulps of the magnitudes each function adds up.
+  // Rounding bounds (EVENTS.md, 1): each function's running error bound (Emitter.rounding).
   parts.push(
     outFn(
       'watchBound',
-      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${ULPS} * ${e.magnitude(w, 'direct')};\n` })),
+      watchExprs.map((w, i) => ({ deps: [w], line: (e) => `  out[${i}] = ${e.rounding(w, 'direct')};\n` })),
       'direct',
     ),
   );
@@ -148,7 +148,11 @@ export function emitWatchFamilies({ watchExprs, rateExprs, zeroSides }: Watched,
     rateExprs.map((r) => bodyOf(r ? [r] : [], 'locked', `  return ${r ? e.expr(r, 'locked') : 'NaN'};\n`)),
   );
   family('watchBound', 't, y, p, d, sw', (e) =>
-    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${ULPS} * ${e.magnitude(w, 'direct')};\n`)),
+    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.rounding(w, 'direct')};\n`)),
+  );
+  // the magnitudes each function adds up, the scale of its terms (a tolerance relative to them)
+  family('watchSize', 't, y, p, d, sw', (e) =>
+    watchExprs.map((w) => bodyOf([w], 'direct', `  return ${e.magnitude(w, 'direct')};\n`)),
   );
   family('rateBound', 't, y, p, d, sw', (e) =>
     rateExprs.map((r) =>

@@ -16,6 +16,40 @@ import { foldSum, MIN_SUM_TERMS } from './loops.js';
 const MAGNITUDE_ULPS = literal(8 * Number.EPSILON);
 
 /**
+ * Running error bounds (Higham, Accuracy and Stability of Numerical Algorithms, 3.3): for a
+ * computed value v of an operation on computed operands va, vb whose own errors (against the
+ * same expression in exact arithmetic on the same inputs) are at most ea, eb, a bound on
+ * v's error: the operation's rounding, at most half an ulp of v in round-to-nearest (U |v|,
+ * U = 2^-53, plus 2^-1074 where an underflowing product or quotient loses to the subnormal
+ * grid), plus what the operands' errors become through it (a sum passes them on, a product
+ * takes them times the other factor, a function times its slope over the operand's interval).
+ * The library functions exp, log, sin, cos and pow are taken within 1 ulp of their exact
+ * value (EPS |v|: fdlibm's documented accuracy, which V8 and SpiderMonkey use); sinh, cosh,
+ * tanh and atan within 2. Each helper is a rigorous bound given those; the caller multiplies
+ * the whole by 1 + 1e-9 for the rounding of the bound's own arithmetic.
+ */
+const U = literal(2 ** -53),
+  EPS = literal(Number.EPSILON);
+export const RUNNING_ERROR_HELPERS: readonly string[] = [
+  `const reAdd = (v, ea, eb) => ea + eb + ${U} * Math.abs(v);`,
+  `const reMul = (v, va, ea, vb, eb) => Math.abs(va) * eb + Math.abs(vb) * ea + ea * eb + ${U} * Math.abs(v) + 5e-324;`,
+  // |a'/b' - a/b| <= (ea + |a'/b'| eb) / (|b'| - eb); unbounded where b' is within its error of 0
+  `const reDiv = (v, va, ea, vb, eb) => { const b = Math.abs(vb) - eb; return b > 0 ? (ea + Math.abs(v) * (1 + ${EPS}) * eb) / b + ${U} * Math.abs(v) + 5e-324 : Infinity; };`,
+  // x^n for a whole n >= 2 computed with r roundings: n (|x'| + e)^(n-1) e by the mean value theorem
+  `const rePowN = (v, va, ea, n, r) => n * Math.pow(Math.abs(va) + ea, n - 1) * ea + r * ${U} * Math.abs(v) + 5e-324;`,
+  // x^p, p a constant: |p| max(xi^(p-1)) e over [x' - e, x' + e] where that lies above 0; else the fallback
+  `const rePowP = (v, va, ea, p, fallback) => va - ea > 0 ? Math.abs(p) * Math.max(Math.pow(va - ea, p - 1), Math.pow(va + ea, p - 1)) * ea + ${EPS} * Math.abs(v) + 5e-324 : fallback;`,
+  // |sqrt x' - sqrt x| <= min(e / sqrt x', sqrt e); sqrt is correctly rounded
+  `const reSqrt = (v, va, ea) => (ea === 0 ? 0 : Math.min(va > 0 ? ea / Math.sqrt(va) : Infinity, Math.sqrt(ea))) + ${U} * Math.abs(v);`,
+  // |e^x' - e^x| <= e^x' (e^e - 1)
+  `const reExp = (v, ea) => Math.abs(v) * (1 + ${EPS}) * (${EPS} + Math.expm1(ea)) + 5e-324;`,
+  // |log x' - log x| <= -log(1 - e/x')
+  `const reLog = (v, va, ea) => (ea === 0 ? 0 : va > ea ? -Math.log1p(-ea / va) : Infinity) + ${EPS} * Math.abs(v) + 5e-324;`,
+  // a function of slope at most L over the operand's interval, within k ulps
+  `const reLip = (v, ea, L, k) => L * ea + k * ${EPS} * Math.abs(v) + 5e-324;`,
+];
+
+/**
  * What every generated source defines before the emitted code, which calls these by name:
  * small powers as products, and the magnitudes of a product and of a whole power (see
  * productMagnitude). As functions, each operand's text appears once: written out, the
@@ -30,6 +64,7 @@ export const PRELUDE: readonly string[] = [
   'const onSide = (va, vb) => (va === 0 ? vb * 5e-324 : va);',
   `const magProduct = (va, ma, vb, mb) => Math.min(ma * mb, (va + ${MAGNITUDE_ULPS} * ma) * mb + vb * ma + va * vb);`,
   `const magPower = (vp, va, ma, k) => Math.min(vp + ma, k * ma * Math.pow(va + ${MAGNITUDE_ULPS} * ma, k - 1) + vp);`,
+  ...RUNNING_ERROR_HELPERS,
 ];
 
 const MATH: Readonly<Record<string, string>> = {
@@ -222,6 +257,102 @@ export class Emitter {
         return `(${this.expr(e.condition, mode)} !== 0 ? ${m(e.then)} : ${m(e.otherwise)})`;
       default:
         return `(Math.abs(${this.expr(e, mode)})${e.kind === 'call' ? e.args.map((a) => ` + ${m(a)}`).join('') : ''})`;
+    }
+  }
+
+  /**
+   * Code for a bound on the rounding of e as evaluated (EVENTS.md 1): its running error bound
+   * (RUNNING_ERROR_HELPERS), the error of each computed operation on top of what its operands'
+   * errors become through it. Numbers, parameters and discrete variables are exact inputs and
+   * carry none; a state and the independent variable carry half an ulp of their value (the
+   * rounding that made them). So u - c with c = exp(50 eps) is bounded by 1.5 eps (exp's ulp
+   * and u's half), where 8 ulps of the magnitudes it adds, |u| + |c|, made 16 eps: the
+   * subtraction itself is exact. What has no bound here (tan, asin, acos, atan2, the jumps of
+   * step and sign, a power with a varying exponent) takes the magnitudes' bound, 8 ulps of
+   * magnitude(e), as before.
+   */
+  rounding(e: Expr, mode: Mode): string {
+    return `(${literal(1 + 1e-9)} * ${this.runningError(e, mode)})`;
+  }
+
+  private runningError(e: Expr, mode: Mode): string {
+    const r = (a: Expr) => this.runningError(a, mode),
+      x = (a: Expr) => this.expr(a, mode);
+    const fallback = () => `(${MAGNITUDE_ULPS} * ${this.magnitude(e, mode)})`;
+    switch (e.kind) {
+      case 'number':
+        return '0';
+      case 'name': {
+        const named = this.named.get(e.name);
+        if (named) {
+          // (a long sum is added left to right by loops, not as written: a bound for any order,
+          // n U sum |t_i| plus the terms' own errors)
+          const terms = sumTerms(named.expr);
+          if (terms !== null && terms.length > 0)
+            return `(${terms.map(r).join(' + ')} + ${literal(terms.length * 2 ** -53 * (1 + 1e-6))} * (${terms.map((t) => `Math.abs(${x(t)})`).join(' + ')}))`;
+          return r(named.expr);
+        }
+        const s = this.slot.get(e.name);
+        return s === 't' || s?.startsWith('y[') ? `(${U} * Math.abs(${s}))` : '0';
+      }
+      case 'unary':
+        return e.op === 'not' ? '0' : r(e.operand);
+      case 'binary':
+        switch (e.op) {
+          case '+':
+          case '-':
+            return `reAdd(${x(e)}, ${r(e.left)}, ${r(e.right)})`;
+          case '*':
+            return `reMul(${x(e)}, ${x(e.left)}, ${r(e.left)}, ${x(e.right)}, ${r(e.right)})`;
+          case '/':
+            return `reDiv(${x(e)}, ${x(e.left)}, ${r(e.left)}, ${x(e.right)}, ${r(e.right)})`;
+          case '^': {
+            const p = e.right;
+            if (p.kind !== 'number') return fallback();
+            const n = p.value;
+            // (as power() computes them: sq, cube, sq(sq), sqrt, 1/b, b, Math.pow)
+            if (n === 1) return r(e.left);
+            if (n === 0.5) return `reSqrt(${x(e)}, ${x(e.left)}, ${r(e.left)})`;
+            if (n === 2 || n === 3 || n === 4)
+              return `rePowN(${x(e)}, ${x(e.left)}, ${r(e.left)}, ${n}, ${n === 2 ? 1 : 2})`;
+            if (Number.isInteger(n) && n > 4) return `rePowN(${x(e)}, ${x(e.left)}, ${r(e.left)}, ${n}, 2)`;
+            return `rePowP(${x(e)}, ${x(e.left)}, ${r(e.left)}, ${literal(n)}, ${fallback()})`;
+          }
+          default:
+            // relations and logic: exact 0 or 1
+            return '0';
+        }
+      case 'if':
+        return `(${x(e.condition)} !== 0 ? ${r(e.then)} : ${r(e.otherwise)})`;
+      case 'call': {
+        const a = e.args;
+        switch (e.name) {
+          case 'exp':
+            return `reExp(${x(e)}, ${r(a[0])})`;
+          case 'log':
+            return `reLog(${x(e)}, ${x(a[0])}, ${r(a[0])})`;
+          case 'sqrt':
+            return `reSqrt(${x(e)}, ${x(a[0])}, ${r(a[0])})`;
+          case 'sin':
+          case 'cos':
+            return `reLip(${x(e)}, ${r(a[0])}, 1, 1)`;
+          case 'atan':
+          case 'tanh':
+            return `reLip(${x(e)}, ${r(a[0])}, 1, 2)`;
+          case 'sinh':
+          case 'cosh':
+            return `reLip(${x(e)}, ${r(a[0])}, Math.cosh(Math.abs(${x(a[0])}) + ${r(a[0])}), 2)`;
+          case 'abs':
+            return r(a[0]);
+          case 'min':
+          case 'max':
+            return `Math.max(${a.map(r).join(', ')})`;
+          default:
+            return fallback();
+        }
+      }
+      default:
+        return fallback();
     }
   }
 

@@ -27,6 +27,8 @@ export interface WatchFamilies {
   watchOne: ScalarFunction[];
   rateOne: ScalarFunction[];
   boundOne: ScalarFunction[];
+  /** the magnitudes each watched function adds up (the scale of its terms, not its rounding) */
+  sizeOne: ScalarFunction[];
   rateBoundOne: ScalarFunction[];
 }
 
@@ -58,7 +60,7 @@ export function flowProgram(system: FirstOrderSystem, em: Emitter, stateSlot: Ma
     const f = program.families;
     return {
       parts: program.parts.slice(PRELUDE_PARTS),
-      members: `watchOne: ${f.get('watch')}, rateOne: ${f.get('watchRate')}, boundOne: ${f.get('watchBound')}, rateBoundOne: ${f.get('rateBound')}`,
+      members: `watchOne: ${f.get('watch')}, rateOne: ${f.get('watchRate')}, boundOne: ${f.get('watchBound')}, sizeOne: ${f.get('watchSize')}, rateBoundOne: ${f.get('rateBound')}`,
     };
   });
   const compiled = <T>(parts: string[], returned: string): T =>

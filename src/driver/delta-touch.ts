@@ -22,7 +22,7 @@ export function functionTolerance(
   rtol: number,
   atol: number,
 ): number {
-  const size = ws.model.boundOne[k](t, y, ws.p, ws.d, ws.sw) / (8 * Number.EPSILON);
+  const size = ws.model.sizeOne[k](t, y, ws.p, ws.d, ws.sw);
   return atol + rtol * size;
 }
 
