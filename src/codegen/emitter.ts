@@ -264,12 +264,16 @@ export class Emitter {
    * Code for a bound on the rounding of e as evaluated (EVENTS.md 1): its running error bound
    * (RUNNING_ERROR_HELPERS), the error of each computed operation on top of what its operands'
    * errors become through it. Numbers, parameters and discrete variables are exact inputs and
-   * carry none; a state and the independent variable carry half an ulp of their value (the
-   * rounding that made them). So u - c with c = exp(50 eps) is bounded by 1.5 eps (exp's ulp
-   * and u's half), where 8 ulps of the magnitudes it adds, |u| + |c|, made 16 eps: the
-   * subtraction itself is exact. What has no bound here (tan, asin, acos, atan2, the jumps of
-   * step and sign, a power with a varying exponent) takes the magnitudes' bound, 8 ulps of
-   * magnitude(e), as before.
+   * carry none. A state and the independent variable carry 8 ulps of their value, as in the
+   * magnitudes' bound: they are sums a stepper accumulated, many ulps off the exact flow's
+   * values by rounding alone (radau5 ends x' = 3 on [0, 1] at 3 - 8 ulps, and a delta(x - 3)
+   * there must still count: tests/range-ends; x = u + S lifted onto zero by a delta's jump is
+   * u's residue, 19 ulps of 0.5 on dop853: tests/round10-zerorate). Half an ulp, the rounding
+   * of their last operation, lost both. So u - exp(k eps) is bounded by 9 eps (u's 8 ulps
+   * and exp's one), where 8 ulps of the magnitudes it adds, |u| + |c|, made 16 eps: c is an
+   * exact function of exact inputs and the subtraction is exact. What has no bound here
+   * (tan, asin, acos, atan2, the jumps of step and sign, a power with a varying exponent)
+   * takes the magnitudes' bound, 8 ulps of magnitude(e), as before.
    */
   rounding(e: Expr, mode: Mode): string {
     return `(${literal(1 + 1e-9)} * ${this.runningError(e, mode)})`;
@@ -293,7 +297,7 @@ export class Emitter {
           return r(named.expr);
         }
         const s = this.slot.get(e.name);
-        return s === 't' || s?.startsWith('y[') ? `(${U} * Math.abs(${s}))` : '0';
+        return s === 't' || s?.startsWith('y[') ? `(${MAGNITUDE_ULPS} * Math.abs(${s}))` : '0';
       }
       case 'unary':
         return e.op === 'not' ? '0' : r(e.operand);
