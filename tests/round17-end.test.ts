@@ -91,16 +91,23 @@ const fromFixed = (x: bigint): Q => ({ n: x, d: 1n << SCALE });
 const expQ = (a: Q): Q => {
   let x = fixed(a),
     halvings = 0n;
-  while ((x < 0n ? -x : x) > 1n << (SCALE - 4n)) ((x >>= 1n), halvings++);
+  while ((x < 0n ? -x : x) > 1n << (SCALE - 4n)) {
+    x >>= 1n;
+    halvings++;
+  }
   let term = 1n << SCALE,
     sum = term;
-  for (let k = 1n; k < 80n; k++) ((term = (term * x) / (k << SCALE)), (sum += term));
+  for (let k = 1n; k < 80n; k++) {
+    term = (term * x) / (k << SCALE);
+    sum += term;
+  }
   for (; halvings > 0n; halvings--) sum = (sum * sum) >> SCALE;
   return fromFixed(sum);
 };
 const isqrt = (n: bigint): bigint => {
   if (n < 2n) return n;
-  let x = BigInt(Math.floor(Math.sqrt(Number(n)))) + 1n;
+  // (Newton from above: a power of two at or over the root)
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
   for (;;) {
     const y = (x + n / x) >> 1n;
     if (y >= x) return x;
@@ -112,7 +119,10 @@ const sinQ = (a: Q): Q => {
   const x = fixed(a);
   let term = x,
     sum = x;
-  for (let k = 1n; k < 400n; k++) ((term = -(term * x * x) / ((2n * k * (2n * k + 1n)) << (2n * SCALE))), (sum += term));
+  for (let k = 1n; k < 400n; k++) {
+    term = -(term * x * x) / ((2n * k * (2n * k + 1n)) << (2n * SCALE));
+    sum += term;
+  }
   return fromFixed(sum);
 };
 const qNumber = (a: Q): number => Number((a.n << 64n) / a.d) / 2 ** 64;
@@ -185,9 +195,10 @@ x(0) = 1; y(0) = 1; z(0) = 1; w(0) = 1`;
       const exactValue = exact(B(y[idx('x')]), B(y[idx('y')]), B(y[idx('z')]), B(y[idx('w')]), B(pa), B(pb));
       if (exactValue === null) continue;
       const err = absDiff(v, exactValue);
-      expect(err, `${_g} at x=${y[idx('x')]}, y=${y[idx('y')]}, z=${y[idx('z')]}, w=${y[idx('w')]}`).toBeLessThanOrEqual(
-        bound,
-      );
+      expect(
+        err,
+        `${_g} at x=${y[idx('x')]}, y=${y[idx('y')]}, z=${y[idx('z')]}, w=${y[idx('w')]}`,
+      ).toBeLessThanOrEqual(bound);
       worst = Math.max(worst, err / bound);
     }
     // (and not vacuous: the largest error takes a part of its bound, 0.007 to 0.8 of it (the

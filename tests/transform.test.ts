@@ -702,6 +702,25 @@ valueOf(0) = 0
       // (the prelude's magnitudes of a product and a power: emitter.ts, PRELUDE)
       'magProduct',
       'magPower',
+      // (the prelude's running error bounds of the watched functions: emitter.ts, RUNNING_ERROR_HELPERS)
+      'reAdd',
+      'reMul',
+      'reDiv',
+      'rePowN',
+      'rePowP',
+      'reSqrt',
+      'reExp',
+      'reLog',
+      'reLip',
+      'ea',
+      'eb',
+      'fallback',
+      'expm1',
+      'log1p',
+      'L',
+      'n',
+      'r',
+      'Infinity',
       // (a jump's stand-in off zero on the jump's side: emitter.ts, PRELUDE)
       'onSide',
       'va',
@@ -719,7 +738,7 @@ valueOf(0) = 0
     for (const id of identifiers) {
       const ok =
         allowed.has(id) ||
-        /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|local\d+|\w+Family\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|\w+Part\d+|outputs|outputsAtInstant|leftSide|initial|apply\d*|rate\d*|scalar\d*|advance\d*|coefficients\d*|matrix\d*|gradient\d*|A|b|c|h|c\d+|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(
+        /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|local\d+|\w+Family\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|watchSize\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|sizeOne|\w+Part\d+|outputs|outputsAtInstant|leftSide|initial|apply\d*|rate\d*|scalar\d*|advance\d*|coefficients\d*|matrix\d*|gradient\d*|A|b|c|h|c\d+|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(
           id,
         );
       expect(ok, `${file}: identifier '${id}' in the generated source`).toBe(true);

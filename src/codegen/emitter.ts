@@ -31,22 +31,22 @@ const MAGNITUDE_ULPS = literal(8 * Number.EPSILON);
 const U = literal(2 ** -53),
   EPS = literal(Number.EPSILON);
 export const RUNNING_ERROR_HELPERS: readonly string[] = [
-  `const reAdd = (v, ea, eb) => ea + eb + ${U} * Math.abs(v);`,
-  `const reMul = (v, va, ea, vb, eb) => Math.abs(va) * eb + Math.abs(vb) * ea + ea * eb + ${U} * Math.abs(v) + 5e-324;`,
+  `const reAdd = (vp, ea, eb) => ea + eb + ${U} * Math.abs(vp);`,
+  `const reMul = (vp, va, ea, vb, eb) => Math.abs(va) * eb + Math.abs(vb) * ea + ea * eb + ${U} * Math.abs(vp) + 5e-324;`,
   // |a'/b' - a/b| <= (ea + |a'/b'| eb) / (|b'| - eb); unbounded where b' is within its error of 0
-  `const reDiv = (v, va, ea, vb, eb) => { const b = Math.abs(vb) - eb; return b > 0 ? (ea + Math.abs(v) * (1 + ${EPS}) * eb) / b + ${U} * Math.abs(v) + 5e-324 : Infinity; };`,
+  `const reDiv = (vp, va, ea, vb, eb) => { const b = Math.abs(vb) - eb; return b > 0 ? (ea + Math.abs(vp) * (1 + ${EPS}) * eb) / b + ${U} * Math.abs(vp) + 5e-324 : Infinity; };`,
   // x^n for a whole n >= 2 computed with r roundings: n (|x'| + e)^(n-1) e by the mean value theorem
-  `const rePowN = (v, va, ea, n, r) => n * Math.pow(Math.abs(va) + ea, n - 1) * ea + r * ${U} * Math.abs(v) + 5e-324;`,
+  `const rePowN = (vp, va, ea, n, r) => n * Math.pow(Math.abs(va) + ea, n - 1) * ea + r * ${U} * Math.abs(vp) + 5e-324;`,
   // x^p, p a constant: |p| max(xi^(p-1)) e over [x' - e, x' + e] where that lies above 0; else the fallback
-  `const rePowP = (v, va, ea, p, fallback) => va - ea > 0 ? Math.abs(p) * Math.max(Math.pow(va - ea, p - 1), Math.pow(va + ea, p - 1)) * ea + ${EPS} * Math.abs(v) + 5e-324 : fallback;`,
+  `const rePowP = (vp, va, ea, p, fallback) => va - ea > 0 ? Math.abs(p) * Math.max(Math.pow(va - ea, p - 1), Math.pow(va + ea, p - 1)) * ea + ${EPS} * Math.abs(vp) + 5e-324 : fallback;`,
   // |sqrt x' - sqrt x| <= min(e / sqrt x', sqrt e); sqrt is correctly rounded
-  `const reSqrt = (v, va, ea) => (ea === 0 ? 0 : Math.min(va > 0 ? ea / Math.sqrt(va) : Infinity, Math.sqrt(ea))) + ${U} * Math.abs(v);`,
+  `const reSqrt = (vp, va, ea) => (ea === 0 ? 0 : Math.min(va > 0 ? ea / Math.sqrt(va) : Infinity, Math.sqrt(ea))) + ${U} * Math.abs(vp);`,
   // |e^x' - e^x| <= e^x' (e^e - 1)
-  `const reExp = (v, ea) => Math.abs(v) * (1 + ${EPS}) * (${EPS} + Math.expm1(ea)) + 5e-324;`,
+  `const reExp = (vp, ea) => Math.abs(vp) * (1 + ${EPS}) * (${EPS} + Math.expm1(ea)) + 5e-324;`,
   // |log x' - log x| <= -log(1 - e/x')
-  `const reLog = (v, va, ea) => (ea === 0 ? 0 : va > ea ? -Math.log1p(-ea / va) : Infinity) + ${EPS} * Math.abs(v) + 5e-324;`,
+  `const reLog = (vp, va, ea) => (ea === 0 ? 0 : va > ea ? -Math.log1p(-ea / va) : Infinity) + ${EPS} * Math.abs(vp) + 5e-324;`,
   // a function of slope at most L over the operand's interval, within k ulps
-  `const reLip = (v, ea, L, k) => L * ea + k * ${EPS} * Math.abs(v) + 5e-324;`,
+  `const reLip = (vp, ea, L, k) => L * ea + k * ${EPS} * Math.abs(vp) + 5e-324;`,
 ];
 
 /**
