@@ -105,8 +105,9 @@ export type Mode = 'locked' | 'direct' | 'before';
 
 /**
  * The generated helper of `before` relations: a number with the sign of a - b just before the
- * instant. At zero within 4 of the watched functions' 8 ulps of the magnitudes g adds up (as
- * the driver judges zero), or within the rounding of t at its rate, the side the motion
+ * instant. At zero within 4 times 8 ulps of the magnitudes g adds up (the driver's band for
+ * zero before its running bound, Emitter.rounding, and as wide or wider where states are
+ * summed), or within the rounding of t at its rate, the side the motion
  * comes from (the run's direction `dir`); elsewhere, and where the rate is zero, the
  * comparison itself (NaN where it has none).
  */

@@ -11,7 +11,8 @@
  * expression's: `x := 1e-20` from x = -3 is no sum, and carries 1e-20's). A function's
  * residue is what moving each written slot by 8 ulps of its magnitude makes of it, added to
  * its own bound. (A delta's jump into S of x = u + S is also seen by the function's own
- * bound, which sums |u| and |S|; the fold after the instant sums them: Simulator's termBound.)
+ * bound, which gives the state u 8 ulps of itself (Emitter.rounding: a stepper's accumulated
+ * rounding); the fold after the instant sums them: Simulator's termBound.)
  */
 import type { Workspace } from './workspace.js';
 import { RoundMarks } from './round-marks.js';
