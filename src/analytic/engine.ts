@@ -20,7 +20,7 @@ import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
 import { foldSlots, stepStates } from '../driver/step-fold.js';
 import { crossingAtEnd, endGuard } from './range-ends.js';
 import { stepsMessage, touchesZeroMessage } from './messages.js';
-import { rangeRefusal, stiffScan } from '../report/path.js';
+import { rangeRefusal, stiffScan, underflowMessage } from '../report/path.js';
 import type { Limits, Run } from './run.js';
 import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
@@ -963,7 +963,7 @@ export class AnalyticSimulator {
 
   /**
    * The instant at t left the closed form of `state` with a coefficient beyond doubles
-   * (finite-after.ts, overflowing): the run stops and asks for the stepper (stepperNeeded),
+   * or below it (finite-after.ts, overflowing): the run stops and asks for the stepper (stepperNeeded),
    * as a block an event makes too stiff to scan does (resumeAt): under auto the stepper takes
    * the run (from the start, or from the instant into a sink that has its rows and ledger up
    * to it); under method analytic it fails naming the coefficient and the events. It failed
@@ -974,7 +974,9 @@ export class AnalyticSimulator {
     const m = this.model,
       sys = m.system;
     const events = fired.map((k) => m.events[k].name).join(', ');
-    const message = `from ${sys.independent} = ${t}, after the actions of ${events}, the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale): the stepper integrates it (use method auto)`;
+    const message = this.finite.below
+      ? `from ${sys.independent} = ${t}, after the actions of ${events}, ${underflowMessage(m, state)}: the stepper integrates it (use method auto)`
+      : `from ${sys.independent} = ${t}, after the actions of ${events}, the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale): the stepper integrates it (use method auto)`;
     if (this.handsOver) {
       // (the instant's rows and ledger stand; the stepper writes what follows it)
       this.handOverAt = t;

@@ -22,6 +22,8 @@ export class FiniteAfter {
   private readonly dydt: Float64Array;
   /** the states a closed form is tried on (overflowing) */
   private readonly moved: Float64Array;
+  /** whether the state `overflowing` last returned has a coefficient that underflowed (else one that overflowed) */
+  below = false;
 
   constructor(
     private readonly model: CompiledModel,
@@ -42,7 +44,10 @@ export class FiniteAfter {
    * path failed later, "precision ran out" within a rounding of Infinity. As there: a step of
    * Number.MIN_VALUE from each group's values (a finite coefficient times its powers stays
    * finite; an infinite one gives Infinity or NaN), where its rates are finite (a rate that is
-   * not is the instant's own failure, `check`). Only events with EventPlan.coefficientRisk ask.
+   * not is the instant's own failure, `check`). Then, below: a coefficient that underflowed
+   * (CompiledClosedForm.rangeLost; `below` tells which). Only events with
+   * EventPlan.coefficientRisk ask: a coefficient that is a sum neither overflows from finite
+   * terms nor loses range by underflow.
    */
   overflowing(
     t: number,
@@ -51,7 +56,7 @@ export class FiniteAfter {
     changes: (k: number) => Int32Array,
     risky: (k: number) => boolean,
   ): number {
-    const advance = this.model.closedForm().advance;
+    const { advance, rangeLost: guards } = this.model.closedForm();
     const moved = this.moved;
     for (let j = 0; j < fired.length; j++) {
       if (!risky(fired[j])) continue;
@@ -63,12 +68,24 @@ export class FiniteAfter {
         // (a group's closed form reads its own states, p and d: the rest of moved is not read)
         for (let b = 0; b < slots.length; b++) moved[slots[b]] = ws.y[slots[b]];
         step(t, Number.MIN_VALUE, moved, ws.p, ws.d);
+        let over = false;
         for (let b = 0; b < slots.length; b++) {
           if (Number.isFinite(moved[slots[b]])) continue;
+          over = true;
           const f = this.dydt;
           this.model.rhs(t, ws.y, ws.p, ws.d, ws.sw, f);
-          if (slots.every((s) => Number.isFinite(f[s]) && Number.isFinite(ws.y[s]))) return slots[b];
+          if (slots.every((s) => Number.isFinite(f[s]) && Number.isFinite(ws.y[s]))) {
+            this.below = false;
+            return slots[b];
+          }
           break;
+        }
+        // (and below: a coefficient that underflowed, B := 1e-200 under b' = 2 B t/T with
+        // T = 1e150, leaves no trace in the step; its range guard finds it, closed-form.ts)
+        const lost = over ? -1 : guards[groups[a]]!(t, ws.y, ws.p, ws.d);
+        if (lost >= 0) {
+          this.below = true;
+          return slots[lost];
         }
       }
     }

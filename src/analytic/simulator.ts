@@ -109,11 +109,18 @@ export class Simulator {
     const replayable = settings.sink === undefined || settings.sink === DISCARD_SINK;
     const engine = (this.analytic ??= new AnalyticSimulator(m));
     engine.handsOver = !asked && !replayable;
-    const result = engine.run(options, settings);
+    // (a streamed run that may be handed over: the ledger entries it wrote are counted, so
+    // that the stepper's own entries for the same events are not written again: stepperAfter)
+    const written = { events: 0 };
+    const sink = settings.sink;
+    const result = engine.run(
+      options,
+      engine.handsOver && sink ? { ...settings, sink: counted(sink, written) } : settings,
+    );
     if (result && engine.stepperNeeded && !asked)
       return replayable
         ? this.stepperRun(options)
-        : this.stepperAfter(options, settings.sink as SimulationSink, engine.handOverAt);
+        : this.stepperAfter(options, sink as SimulationSink, engine.handOverAt, written.events);
     if (result) return result;
     if (asked) throw refused(m, this.analytic.refusal ?? 'it cannot take the analytic path', byModel);
     return this.stepperRun(options);
@@ -121,23 +128,60 @@ export class Simulator {
 
   /**
    * The stepper's run of the whole range into a sink that already has the analytic path's
-   * rows and ledger entries up to tHand: it writes only what comes after. The stepper
-   * integrates from the start (its state at tHand is its own, within its tolerances of the
-   * closed form's), so that its events, arming and zeno detection see the whole run; the rows
-   * and ledger up to the hand-over, a point of a scan and no instant, are the closed form's.
-   * (Cut by time, rows and ledger alike: an event the stepper placed otherwise before tHand
-   * cannot shift the ledger against the rows.)
+   * rows and ledger entries up to tHand, the instant whose actions asked for the stepper, and
+   * `events` ledger entries: it writes only what comes after. The stepper integrates from the
+   * start (its state at tHand is its own, within its tolerances of the closed form's), so that
+   * its events, arming and zeno detection see the whole run; the rows and ledger up to the
+   * hand-over are the closed form's. The ledger is cut by count: the stepper's first `events`
+   * entries are those already written (the same events in the same order), wherever the
+   * stepper placed them. Cut by time, a state event at the hand-over's own instant, which the
+   * stepper located a few ulps after tHand (go when c - 5e159 rises, c' = 1: 5.000000000000001e159),
+   * was written twice, and its rows with it: the stepper writes an instant's row before its
+   * entries, so rows after tHand wait (a few: those of that instant) until the last entry
+   * already written has come, and then those up to its time are dropped as the instant's.
    */
-  private stepperAfter(options: SimulateOptions, sink: SimulationSink, tHand: number): SimulationResult {
+  private stepperAfter(
+    options: SimulateOptions,
+    sink: SimulationSink,
+    tHand: number,
+    events: number,
+  ): SimulationResult {
+    let skip = events,
+      cut = tHand;
+    const held: number[][] = [];
+    const release = () => {
+      for (const r of held) if (r[0] > cut) sink.row(r);
+      held.length = 0;
+    };
     const rest: SimulationSink = {
       row(row) {
-        if (row[0] > tHand) sink.row(row);
+        if (row[0] <= cut) return;
+        if (skip === 0) sink.row(row);
+        // (a stepper that has not reached the last entry by a few rows disagrees with the
+        // closed form's ledger: its rows go on rather than pile up)
+        else if (held.length < MAX_HELD) held.push(Array.from(row));
+        else {
+          skip = 0;
+          release();
+          sink.row(row);
+        }
       },
       event(record) {
-        if (record.t > tHand) sink.event?.(record);
+        if (skip > 0) {
+          if (--skip === 0) {
+            cut = Math.max(cut, record.t);
+            release();
+          }
+          return;
+        }
+        if (record.t >= cut) sink.event?.(record);
       },
     };
-    return this.stepperRun({ ...options, sink: rest });
+    try {
+      return this.stepperRun({ ...options, sink: rest });
+    } finally {
+      release();
+    }
   }
 
   private stepperRun(options: SimulateOptions): SimulationResult {
@@ -145,6 +189,20 @@ export class Simulator {
     if (methodOf(this.model, options) === 'auto') checkRangeLength(this.model, options, asMap(options.set));
     return (this.stepper ??= new StepperSimulator(this.model)).run(options);
   }
+}
+
+/** rows after the hand-over held back while the stepper's ledger catches up with the closed form's (stepperAfter) */
+const MAX_HELD = 64;
+
+/** sink, counting the ledger entries written through it into written.events */
+function counted(sink: SimulationSink, written: { events: number }): SimulationSink {
+  return {
+    row: (row) => sink.row(row),
+    event: (record) => {
+      written.events++;
+      sink.event?.(record);
+    },
+  };
 }
 
 function refused(m: CompiledModel, why: string, byModel: boolean): Error {

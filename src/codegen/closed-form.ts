@@ -36,6 +36,8 @@ export interface ClosedFormEmitter {
 }
 
 export type AdvanceFunction = (t: number, h: number, y: Float64Array, p: Float64Array, d: Float64Array) => void;
+/** A group's range guard (see CompiledClosedForm.rangeLost): the position in the group of a state whose coefficient lost range, or -1. */
+export type RangeGuard = (t: number, y: Float64Array, p: Float64Array, d: Float64Array) => number;
 export type CoefficientFunction = (
   t: number,
   y: Float64Array,
@@ -47,6 +49,18 @@ export type CoefficientFunction = (
 export interface CompiledClosedForm {
   /** per clock group (structure.groups): its state slots and its propagator; null for a numeric group */
   advance: (AdvanceFunction | null)[];
+  /**
+   * per clock group: null for a group without polynomial coefficients, else its range guard,
+   * which evaluates the group's Taylor coefficients as `advance` does, beside a bound on what
+   * leaving the range of normal doubles cost them, and returns the position (in the group's
+   * states) of the first state whose coefficient lost more than its rounding there, or -1.
+   * A product or quotient that underflows, B*T/T^2 with B = 1e-200, T = 1e150 (1e-350, 0 in
+   * doubles), or that divides by a power that overflowed, (B*T)/T^2 with T = 1e200, leaves
+   * no trace in any value: b' = 2 B t/T then moved as b = 0, status ok, where every value of
+   * the motion is a normal double. An overflow that survives to a coefficient (Infinity) is
+   * the advance's own check (report/path.ts, overflowingGroup).
+   */
+  rangeLost: (RangeGuard | null)[];
   /** per event of the system: the Taylor coefficients of its function (state events with a polynomial or linear function), else null */
   coefficients: (CoefficientFunction | null)[];
   /**
@@ -66,6 +80,9 @@ export interface CompiledClosedForm {
 
 /** 8 ulps, as the rounding bounds of compile.ts */
 const ULPS = 8 * Number.EPSILON;
+
+/** the smallest normal double: below it a double has fewer than 53 bits */
+const MIN_NORMAL = 2.2250738585072014e-308;
 
 export function compileClosedForm(
   sys: FirstOrderSystem,
@@ -142,26 +159,47 @@ export function compileClosedForm(
     gradientIndex.push(i);
   });
 
+  // Per polynomial group: its range guard (rangeLost), indexed as groupBodies.
+  const guardBodies: string[] = [];
+  structure.groups.forEach((g) => {
+    if (g.degree < 0) return;
+    const lines: string[] = [];
+    const temp = { n: 0 };
+    g.states.forEach((s, j) => {
+      for (const c of (taylorOf[s] ?? []).slice(1)) {
+        const [v, e] = guardCode(c, em, lines, temp);
+        if (e !== '0') lines.push(`  if (!(${e} <= ${ULPS} * Math.abs(${v}))) return ${j};\n`);
+      }
+    });
+    guardBodies.push(lines.join('') + '  return -1;\n');
+  });
+
   const adv = foldFunctions('advance', 't, h, y, p, d', groupBodies);
+  const guard = foldFunctions('rangeLost', 't, y, p, d', guardBodies);
   const coef = foldFunctions('coefficients', 't, y, p, d, out', eventBodies);
   const mat = foldFunctions('matrix', 'p, d, A, b', matrixBodies);
   const grad = foldFunctions('gradient', 'p, d, c', gradientBodies);
   const source = [
     ...PRELUDE,
+    ...RANGE_PRELUDE,
     adv.definitions,
+    guard.definitions,
     coef.definitions,
     mat.definitions,
     grad.definitions,
-    `return { advance: ${adv.list}, coefficients: ${coef.list}, matrix: ${mat.list}, gradient: ${grad.list} };`,
+    `return { advance: ${adv.list}, rangeLost: ${guard.list}, coefficients: ${coef.list}, matrix: ${mat.list}, gradient: ${grad.list} };`,
   ].join('\n');
   const made = new Function(source)() as {
     advance: AdvanceFunction[];
+    rangeLost: RangeGuard[];
     coefficients: CoefficientFunction[];
     matrix: MatrixFunction[];
     gradient: GradientFunction[];
   };
   const advance: (AdvanceFunction | null)[] = structure.groups.map(() => null);
   groupIndex.forEach((gi, k) => (advance[gi] = made.advance[k]));
+  const rangeLost: (RangeGuard | null)[] = structure.groups.map(() => null);
+  groupIndex.forEach((gi, k) => (rangeLost[gi] = made.rangeLost[k]));
   const coefficients: (CoefficientFunction | null)[] = sys.events.map(() => null);
   eventIndex.forEach((ei, k) => (coefficients[ei] = made.coefficients[k]));
   // (a polynomial's coefficients are few: all of them)
@@ -187,5 +225,75 @@ export function compileClosedForm(
   });
   let maxDegree = 0;
   for (const D of degree) if (D > maxDegree) maxDegree = D;
-  return { advance, coefficients, valueRate, linear, degree, maxDegree, source };
+  return { advance, rangeLost, coefficients, valueRate, linear, degree, maxDegree, source };
+}
+
+/**
+ * The helpers of the range guards: the bound on what leaving the normal range cost a product,
+ * a quotient and a power, from the operands' values (a, b), their bounds (ea, eb) and the
+ * result r. An operand's loss carries on to first order (|b| ea + |a| eb for a product); a
+ * result below the smallest normal double from nonzero operands lost up to the smallest
+ * subnormal, MIN_VALUE (it is 0 or has fewer digits); a quotient by a divisor that overflowed
+ * to Infinity lost everything (1e-50 divided by an Infinity that stands for 1e400 is 1e-450,
+ * not 0). Ordinary rounding is not counted: the guard compares with the coefficient's own ulps.
+ */
+const RANGE_PRELUDE: readonly string[] = [
+  `const lostMul = (r, a, b, ea, eb) => (ea === 0 ? 0 : Math.abs(b) * ea) + (eb === 0 ? 0 : Math.abs(a) * eb) + (Math.abs(r) < ${MIN_NORMAL} && a !== 0 && b !== 0 ? ${Number.MIN_VALUE} : 0);`,
+  `const lostDiv = (r, a, b, ea, eb) => (ea === 0 ? 0 : ea / Math.abs(b)) + (eb === 0 ? 0 : Math.abs(r / b) * eb) + (Math.abs(r) < ${MIN_NORMAL} && a !== 0 && Math.abs(a) < Infinity ? (Math.abs(b) < Infinity ? ${Number.MIN_VALUE} : Infinity) : 0);`,
+  `const lostPow = (r, a, n, ea) => (ea === 0 ? 0 : Math.abs((n * r) / a) * ea) + (Math.abs(r) < ${MIN_NORMAL} && a !== 0 && Math.abs(a) < Infinity ? ${Number.MIN_VALUE} : 0);`,
+];
+
+/**
+ * Code for e's value and for the bound on what leaving the range of normal doubles cost it
+ * (RANGE_PRELUDE), as statements into lines (temporaries g0, g1, ... and their bounds u0,
+ * u1, ...); returns the two expressions. Sums and signs pass the bounds on; a function of an
+ * argument that lost range is judged lost (Infinity: the stepper is the safe side); other
+ * nodes (numbers, names, relations) lose nothing.
+ */
+function guardCode(e: Expr, em: ClosedFormEmitter, lines: string[], temp: { n: number }): [string, string] {
+  const fresh = (value: string, lost: string): [string, string] => {
+    const k = temp.n++;
+    lines.push(`  const g${k} = ${value};\n`);
+    if (lost === '0') return [`g${k}`, '0'];
+    lines.push(`  const u${k} = ${lost.replace(/\$r/g, `g${k}`)};\n`);
+    return [`g${k}`, `u${k}`];
+  };
+  switch (e.kind) {
+    case 'unary': {
+      if (e.op === 'not') return [em.expr(e, 'direct'), '0'];
+      const [v, u] = guardCode(e.operand, em, lines, temp);
+      return [e.op === '-' ? `(-${v})` : v, u];
+    }
+    case 'binary': {
+      if (!['+', '-', '*', '/', '^'].includes(e.op)) return [em.expr(e, 'direct'), '0'];
+      const [a, ua] = guardCode(e.left, em, lines, temp);
+      if (e.op === '^') {
+        if (e.right.kind === 'number')
+          return fresh(`Math.pow(${a}, ${e.right.value})`, `lostPow($r, ${a}, ${e.right.value}, ${ua})`);
+        const [x, ux] = guardCode(e.right, em, lines, temp);
+        return fresh(
+          `Math.pow(${a}, ${x})`,
+          ux === '0' && ua === '0'
+            ? `lostPow($r, ${a}, 1, 0)`
+            : `(${ua} + ${ux} === 0 ? lostPow($r, ${a}, 1, 0) : Infinity)`,
+        );
+      }
+      const [b, ub] = guardCode(e.right, em, lines, temp);
+      if (e.op === '+' || e.op === '-')
+        return fresh(`${a} ${e.op} ${b}`, ua === '0' && ub === '0' ? '0' : `${ua} + ${ub}`);
+      return fresh(`${a} ${e.op} ${b}`, `${e.op === '*' ? 'lostMul' : 'lostDiv'}($r, ${a}, ${b}, ${ua}, ${ub})`);
+    }
+    case 'call': {
+      const lost = e.args.map((a) => guardCode(a, em, lines, temp)[1]).filter((u) => u !== '0');
+      return fresh(em.expr(e, 'direct'), lost.length === 0 ? '0' : `(${lost.join(' + ')} === 0 ? 0 : Infinity)`);
+    }
+    case 'if': {
+      const [t, ut] = guardCode(e.then, em, lines, temp);
+      const [o, uo] = guardCode(e.otherwise, em, lines, temp);
+      const c = em.expr(e.condition, 'direct');
+      return fresh(`(${c} !== 0 ? ${t} : ${o})`, ut === '0' && uo === '0' ? '0' : `(${c} !== 0 ? ${ut} : ${uo})`);
+    }
+    default:
+      return [em.expr(e, 'direct'), '0'];
+  }
 }

@@ -107,7 +107,7 @@ function overflowingGroup(
   d: Float64Array,
   t0: number,
 ): string | null {
-  const advance = m.closedForm().advance;
+  const { advance, rangeLost: guards } = m.closedForm();
   if (advance.every((step) => step === null)) return null;
   const groups = structureOf(m.system).groups;
   const rate = new Float64Array(y.length),
@@ -125,8 +125,20 @@ function overflowingGroup(
     for (const s of states) moved[s] = y[s];
     if (i !== undefined)
       return `the closed form of ${m.system.states[i].name} has a coefficient beyond double precision (a parameter large for its time scale)`;
+    const lost = guards[g]?.(t0, y, p, d) ?? -1;
+    if (lost >= 0) return underflowMessage(m, states[lost]);
   }
   return null;
+}
+
+/**
+ * What a run is told where a closed form's coefficient lost range below the normal doubles
+ * (CompiledClosedForm.rangeLost): b' = 2 B t/T, B = 1e-200, T = 1e150 has the coefficient
+ * B/T = 1e-350 of t^2, 0 in doubles, and the analytic path gave b = 0 over [0, 1e160]
+ * where b = 1e-30 (status ok). Also after an instant (analytic/finite-after.ts).
+ */
+export function underflowMessage(m: CompiledModel, state: number): string {
+  return `the closed form of ${m.system.states[state].name} has a coefficient below double precision (it underflows: a parameter small, or large, for its time scale)`;
 }
 
 /**
