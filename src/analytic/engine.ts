@@ -20,7 +20,7 @@ import { deltasDueAtEnd, isDeltaArgument } from '../driver/delta-touch.js';
 import { foldSlots, stepStates } from '../driver/step-fold.js';
 import { crossingAtEnd, endGuard } from './range-ends.js';
 import { stepsMessage, touchesZeroMessage } from './messages.js';
-import { rangeRefusal, stiffScan, underflowMessage } from '../report/path.js';
+import { eventUnderflowMessage, rangeRefusal, stiffScan, underflowMessage } from '../report/path.js';
 import type { Limits, Run } from './run.js';
 import { iterationMessage } from '../driver/firing.js';
 import { Recorder } from '../driver/recorder.js';
@@ -141,6 +141,7 @@ export class AnalyticSimulator {
   private readonly finite: FiniteAfter;
   private readonly changesOf = (k: number): Int32Array => this.plans[k].changes;
   private readonly coefficientRiskOf = (k: number): boolean => this.plans[k].coefficientRisk;
+  private readonly functionRiskOf = (k: number): Int32Array => this.plans[k].functionRisk;
   /** per event, the state slots its actions write (its jumps folded in) and its step and discrete slots (finite-after.ts) */
   private readonly writtenSlots: { y: Int32Array; d: Int32Array }[];
   private readonly writtenOf = (k: number): { y: Int32Array; d: Int32Array } => this.writtenSlots[k];
@@ -417,6 +418,10 @@ export class AnalyticSimulator {
         const beyond = this.finite.overflowing(t, ws, one, this.changesOf, this.coefficientRiskOf);
         if (beyond >= 0) return this.beyondDoubles(run, beyond, one, t);
       }
+      if (plan.functionRisk.length > 0) {
+        const lost = this.finite.functionLost(t, ws, one, this.functionRiskOf);
+        if (lost >= 0) return this.beyondDoubles(run, -1, one, t, lost);
+      }
       if (outcome.stopped) return this.stoppedBy(run, outcome.stopper, t);
       this.firedNow = one;
       // (the delayed deltas that follow k are due their delays later)
@@ -574,6 +579,8 @@ export class AnalyticSimulator {
       return this.failAt(run, this.diagnosis.nonFiniteAt(t, this.ws.y, this.ws.d) ?? `not finite at ${t}`, t);
     const beyond = this.finite.overflowing(t, this.ws, outcome.fired, this.changesOf, this.coefficientRiskOf);
     if (beyond >= 0) return this.beyondDoubles(run, beyond, outcome.fired, t);
+    const lost = this.finite.functionLost(t, this.ws, outcome.fired, this.functionRiskOf);
+    if (lost >= 0) return this.beyondDoubles(run, -1, outcome.fired, t, lost);
     // (a stop ends the run here: what the next crossings would be, or whether its own function
     // rests at zero pushed across, is for a run that goes on; the steppers stop at once too)
     if (outcome.stopped) {
@@ -963,20 +970,24 @@ export class AnalyticSimulator {
 
   /**
    * The instant at t left the closed form of `state` with a coefficient beyond doubles
-   * or below it (finite-after.ts, overflowing): the run stops and asks for the stepper (stepperNeeded),
+   * or below it (finite-after.ts, overflowing), or an event's function (`event` >= 0) with one
+   * below it (functionLost): the run stops and asks for the stepper (stepperNeeded),
    * as a block an event makes too stiff to scan does (resumeAt): under auto the stepper takes
    * the run (from the start, or from the instant into a sink that has its rows and ledger up
    * to it); under method analytic it fails naming the coefficient and the events. It failed
    * later, "precision ran out" within a rounding of Infinity, or "left the range".
    */
-  private beyondDoubles(run: Run, state: number, fired: readonly number[], t: number): boolean {
+  private beyondDoubles(run: Run, state: number, fired: readonly number[], t: number, event = -1): boolean {
     this.stepperNeeded = true;
     const m = this.model,
       sys = m.system;
     const events = fired.map((k) => m.events[k].name).join(', ');
-    const message = this.finite.below
-      ? `from ${sys.independent} = ${t}, after the actions of ${events}, ${underflowMessage(m, state)}: the stepper integrates it (use method auto)`
-      : `from ${sys.independent} = ${t}, after the actions of ${events}, the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale): the stepper integrates it (use method auto)`;
+    const message =
+      event >= 0
+        ? `from ${sys.independent} = ${t}, after the actions of ${events}, ${eventUnderflowMessage(m, event)}: the stepper integrates it (use method auto)`
+        : this.finite.below
+          ? `from ${sys.independent} = ${t}, after the actions of ${events}, ${underflowMessage(m, state)}: the stepper integrates it (use method auto)`
+          : `from ${sys.independent} = ${t}, after the actions of ${events}, the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale): the stepper integrates it (use method auto)`;
     if (this.handsOver) {
       // (the instant's rows and ledger stand; the stepper writes what follows it)
       this.handOverAt = t;

@@ -93,6 +93,25 @@ export class FiniteAfter {
   }
 
   /**
+   * An event whose function's Taylor coefficients the values after the actions made lose range
+   * (CompiledClosedForm.eventRangeLost), or -1: B := 1e-200 under an event x*B/T - c with
+   * T = 1e200 makes its rate 1e-400, 0 in doubles, and its crossing was never found. Only the
+   * events each fired event repredicts and whose coefficients are more than sums
+   * (EventPlan.functionRisk) are judged: nothing for an instant of sums.
+   */
+  functionLost(t: number, ws: Workspace, fired: readonly number[], risk: (k: number) => Int32Array): number {
+    const guards = this.model.closedForm().eventRangeLost;
+    for (let j = 0; j < fired.length; j++) {
+      const events = risk(fired[j]);
+      for (let a = 0; a < events.length; a++) {
+        const guard = guards[events[a]];
+        if (guard !== null && guard(t, ws.y, ws.p, ws.d) >= 0) return events[a];
+      }
+    }
+    return -1;
+  }
+
+  /**
    * Whether every value the fired events' actions wrote is finite: per event, the state slots
    * it writes (its jumps folded in, step-fold.ts) and its step and discrete slots.
    */

@@ -62,6 +62,13 @@ export interface EventPlan {
    */
   coefficientRisk: boolean;
   /**
+   * The events of repredict whose functions' Taylor coefficients multiply, divide or call
+   * (x*A/T under x' = 1: the rate A/T), which the values an action sets can make underflow,
+   * hiding a crossing: their range guards are judged after the instant (finite-after.ts,
+   * functionLost). Empty for functions that are sums, as a collision's gap.
+   */
+  functionRisk: Int32Array;
+  /**
    * What it reads and writes, for deciding whether two events at one time commute: the
    * states, step variables and discrete variables of its function and actions, except
    * counters (a discrete only ever incremented by a constant, `hits := hits + 1`, and read by
@@ -104,6 +111,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
   const counters = countersOf(sys, st);
   const risky = riskOf(sys);
   const coefficientRisk = coefficientRiskOf(sys, st);
+  const functionRisk = functionRiskOf(sys, st);
   const discreteIndex = new Map(m.discreteNames.map((n, i) => [n, i]));
   return m.events.map((ev, k) => {
     const e = st.events[k];
@@ -157,6 +165,7 @@ export function planEvents(m: CompiledModel, st: SystemStructure): EventPlan[] {
       stops: ev.stops,
       finiteRisk: e.changes.some((g) => st.groups[g].states.some((i) => risky(i))),
       coefficientRisk: e.changes.some((g) => coefficientRisk[g]),
+      functionRisk: Int32Array.from([...again].filter((j) => functionRisk[j])),
     };
   });
 }
@@ -228,6 +237,23 @@ function riskOf(sys: FirstOrderSystem): (state: number) => boolean {
 
 /** Per clock group: whether a Taylor coefficient of its states (x's own left out) is more than sums (EventPlan.coefficientRisk). */
 function coefficientRiskOf(sys: FirstOrderSystem, st: SystemStructure): boolean[] {
+  const more = moreThanSums(sys);
+  const risky = new Array<boolean>(st.groups.length).fill(false);
+  for (const c of st.components) {
+    if (c.kind !== 'polynomial' || c.taylor === null || c.group < 0) continue;
+    if (c.taylor.slice(1).some(more)) risky[c.group] = true;
+  }
+  return risky;
+}
+
+/** Per event: whether its function's Taylor coefficients are more than sums (EventPlan.functionRisk). */
+function functionRiskOf(sys: FirstOrderSystem, st: SystemStructure): boolean[] {
+  const more = moreThanSums(sys);
+  return st.events.map((e) => e.taylor !== null && e.taylor.some(more));
+}
+
+/** Whether e multiplies, divides or calls (a named value judged as one): what may under- or overflow. */
+function moreThanSums(sys: FirstOrderSystem): (e: Expr) => boolean {
   const named = new Set(sys.namedValues.map((v) => v.name));
   const more = (e: Expr): boolean => {
     switch (e.kind) {
@@ -245,12 +271,7 @@ function coefficientRiskOf(sys: FirstOrderSystem, st: SystemStructure): boolean[
         return true;
     }
   };
-  const risky = new Array<boolean>(st.groups.length).fill(false);
-  for (const c of st.components) {
-    if (c.kind !== 'polynomial' || c.taylor === null || c.group < 0) continue;
-    if (c.taylor.slice(1).some(more)) risky[c.group] = true;
-  }
-  return risky;
+  return more;
 }
 
 function sorted(s: Set<number>): Int32Array {

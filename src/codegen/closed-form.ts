@@ -61,6 +61,13 @@ export interface CompiledClosedForm {
    * the advance's own check (report/path.ts, overflowingGroup).
    */
   rangeLost: (RangeGuard | null)[];
+  /**
+   * per event: the range guard of its function's Taylor coefficients (state events with a
+   * polynomial function), returning the order of the first that lost range, or -1; else
+   * null. x*A/T - 5e-101 under x' = 1, A = 1e-200, T = 1e200 has the rate A/T = 1e-400, 0 in
+   * doubles: the function looked constant and its crossing at x = 5e299 was never found.
+   */
+  eventRangeLost: (RangeGuard | null)[];
   /** per event of the system: the Taylor coefficients of its function (state events with a polynomial or linear function), else null */
   coefficients: (CoefficientFunction | null)[];
   /**
@@ -121,6 +128,7 @@ export function compileClosedForm(
 
   // Per state event with a polynomial function: its coefficients and their rounding bounds.
   const eventBodies: string[] = [];
+  const eventGuardBodies: string[] = [];
   const eventIndex: number[] = [];
   const degree = new Int32Array(sys.events.length).fill(-1);
   sys.events.forEach((ev, i) => {
@@ -131,6 +139,13 @@ export function compileClosedForm(
     const lines = coefficients.map((c, k) => `  out[${k}] = ${em.expr(c, 'direct')};\n`);
     coefficients.forEach((c, k) => lines.push(`  out[${D + 1 + k}] = ${ULPS} * ${em.magnitude(c, 'direct')};\n`));
     eventBodies.push(lines.join(''));
+    const guardLines: string[] = [];
+    const temp = { n: 0 };
+    coefficients.forEach((c, k) => {
+      const [v, e] = guardCode(c, em, guardLines, temp);
+      if (e !== '0') guardLines.push(`  if (${e} > ${ULPS} * Math.abs(${v})) return ${k};\n`);
+    });
+    eventGuardBodies.push(guardLines.join('') + '  return -1;\n');
     eventIndex.push(i);
     degree[i] = D;
   });
@@ -168,7 +183,7 @@ export function compileClosedForm(
     g.states.forEach((s, j) => {
       for (const c of (taylorOf[s] ?? []).slice(1)) {
         const [v, e] = guardCode(c, em, lines, temp);
-        if (e !== '0') lines.push(`  if (!(${e} <= ${ULPS} * Math.abs(${v}))) return ${j};\n`);
+        if (e !== '0') lines.push(`  if (${e} > ${ULPS} * Math.abs(${v})) return ${j};\n`);
       }
     });
     guardBodies.push(lines.join('') + '  return -1;\n');
@@ -177,6 +192,7 @@ export function compileClosedForm(
   const adv = foldFunctions('advance', 't, h, y, p, d', groupBodies);
   const guard = foldFunctions('rangeLost', 't, y, p, d', guardBodies);
   const coef = foldFunctions('coefficients', 't, y, p, d, out', eventBodies);
+  const eventGuard = foldFunctions('eventRangeLost', 't, y, p, d', eventGuardBodies);
   const mat = foldFunctions('matrix', 'p, d, A, b', matrixBodies);
   const grad = foldFunctions('gradient', 'p, d, c', gradientBodies);
   const source = [
@@ -185,13 +201,15 @@ export function compileClosedForm(
     adv.definitions,
     guard.definitions,
     coef.definitions,
+    eventGuard.definitions,
     mat.definitions,
     grad.definitions,
-    `return { advance: ${adv.list}, rangeLost: ${guard.list}, coefficients: ${coef.list}, matrix: ${mat.list}, gradient: ${grad.list} };`,
+    `return { advance: ${adv.list}, rangeLost: ${guard.list}, eventRangeLost: ${eventGuard.list}, coefficients: ${coef.list}, matrix: ${mat.list}, gradient: ${grad.list} };`,
   ].join('\n');
   const made = new Function(source)() as {
     advance: AdvanceFunction[];
     rangeLost: RangeGuard[];
+    eventRangeLost: RangeGuard[];
     coefficients: CoefficientFunction[];
     matrix: MatrixFunction[];
     gradient: GradientFunction[];
@@ -202,6 +220,8 @@ export function compileClosedForm(
   groupIndex.forEach((gi, k) => (rangeLost[gi] = made.rangeLost[k]));
   const coefficients: (CoefficientFunction | null)[] = sys.events.map(() => null);
   eventIndex.forEach((ei, k) => (coefficients[ei] = made.coefficients[k]));
+  const eventRangeLost: (RangeGuard | null)[] = sys.events.map(() => null);
+  eventIndex.forEach((ei, k) => (eventRangeLost[ei] = made.eventRangeLost[k]));
   // (a polynomial's coefficients are few: all of them)
   const valueRate = coefficients.slice();
   // the linear blocks' propagators, and their events' functions along them
@@ -225,7 +245,7 @@ export function compileClosedForm(
   });
   let maxDegree = 0;
   for (const D of degree) if (D > maxDegree) maxDegree = D;
-  return { advance, rangeLost, coefficients, valueRate, linear, degree, maxDegree, source };
+  return { advance, rangeLost, eventRangeLost, coefficients, valueRate, linear, degree, maxDegree, source };
 }
 
 /**

@@ -80,7 +80,7 @@ export function rangeRefusal(
   tEnd: number,
 ): string | null {
   if (tEnd < t0) return BACKWARDS;
-  const overflow = tEnd > t0 ? overflowingGroup(m, p, y, d, t0) : null;
+  const overflow = tEnd > t0 ? (overflowingGroup(m, p, y, d, t0) ?? underflowingEvent(m, p, y, d, t0)) : null;
   if (overflow !== null) return `${overflow}: the stepper integrates it (use method auto)`;
   const linear = m.closedForm().linear;
   for (let k = 0; k < linear.length; k++) {
@@ -129,6 +129,28 @@ function overflowingGroup(
     if (lost >= 0) return underflowMessage(m, states[lost]);
   }
   return null;
+}
+
+/**
+ * Why an event function's Taylor coefficients cannot be evaluated in doubles at the start
+ * (CompiledClosedForm.eventRangeLost: one underflowed, so its crossings would be those of
+ * another polynomial), or null. After an instant: analytic/finite-after.ts, functionLost.
+ */
+function underflowingEvent(
+  m: CompiledModel,
+  p: Float64Array,
+  y: Float64Array,
+  d: Float64Array,
+  t0: number,
+): string | null {
+  const events = m.closedForm().eventRangeLost;
+  for (let k = 0; k < events.length; k++) if ((events[k]?.(t0, y, p, d) ?? -1) >= 0) return eventUnderflowMessage(m, k);
+  return null;
+}
+
+/** As underflowMessage, for the Taylor coefficients of event k's function (CompiledClosedForm.eventRangeLost). */
+export function eventUnderflowMessage(m: CompiledModel, k: number): string {
+  return `the function of event ${m.events[k].name} has a Taylor coefficient below double precision (it underflows: a parameter small, or large, for its time scale)`;
 }
 
 /**
