@@ -747,7 +747,7 @@ valueOf(0) = 0
     for (const id of identifiers) {
       const ok =
         allowed.has(id) ||
-        /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|local\d+|\w+Family\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|watchSize\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|sizeOne|\w+Part\d+|outputs|outputsAtInstant|leftSide|initial|apply\d*|rate\d*|scalar\d*|advance\d*|rangeLost\d*|g\d+|u\d+|coefficients\d*|matrix\d*|gradient\d*|A|b|c|h|c\d+|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(
+        /^(t|x|y|p|d|sw|out|yOut|dOut|y0|d0|v\d+|local\d+|\w+Family\d+|x\d+|sq|cube|rhs|jac|jacBand|dfdt|watch\d*|watchLocked|watchRate\d*|watchBound\d*|watchSize\d*|rateBound\d*|watchOne|rateOne|rateBoundOne|boundOne|sizeOne|\w+Part\d+|outputs|outputsAtInstant|leftSide|initial|apply\d*|rate\d*|scalar\d*|advance\d*|rangeLost\d*|eventRangeLost\d*|g\d+|u\d+|coefficients\d*|matrix\d*|gradient\d*|A|b|c|h|c\d+|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|log|sqrt|abs|sign|min|max|pow|e\d*)$/.test(
           id,
         );
       expect(ok, `${file}: identifier '${id}' in the generated source`).toBe(true);
