@@ -29,7 +29,7 @@ import { matches } from './round-verdicts.js';
 import { functionTolerance, isDeltaArgument, touchingDelta } from './delta-touch.js';
 import { Arming } from './arming.js';
 import { StepSamples, valueOnStep, type SampledFunction } from './step-samples.js';
-import { isStiffStep } from './stiff-step.js';
+import { isNoisyStep, isStiffStep } from './stiff-step.js';
 import { EventConflicts } from './event-conflicts.js';
 import { CrossingNoise } from './crossing-noise.js';
 import { isPole } from './poles.js';
@@ -487,11 +487,21 @@ export class Crossings implements SampledFunction {
     for (let c = 0; c < found; c++) if (candidates[c] >= 0) this.fromZero[candidates[c]] = 0;
     // (on steps that are not stiff, only event functions: a switch has its own rules at zero;
     // nor a relation's jump at a pole, where its terms are huge and no noise of theirs is)
+    // (an explicit step held by stability is judged as a stiff one: its states are as far off
+    // the slow solution, stiff-step.ts, isNoisyStep; its rates are left as they are)
     if (
       best >= 0 &&
       (this.curveRates || this.isEvent[best]) &&
       !this.atPole[best] &&
-      this.noise.judge(stepper, best, a, this.candidateRight[best], b, this.arming.crossedTo[best], this.curveRates)
+      this.noise.judge(
+        stepper,
+        best,
+        a,
+        this.candidateRight[best],
+        b,
+        this.arming.crossedTo[best],
+        this.curveRates || isNoisyStep(stepper),
+      )
     )
       return -1;
     return best;

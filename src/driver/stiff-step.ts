@@ -13,3 +13,19 @@ export const STIFF_STEP = 10;
 export function isStiffStep(stepper: Stepper): boolean {
   return (stepper as Stepper & { hNorm?: number }).hNorm! >= STIFF_STEP;
 }
+
+/**
+ * Whether the last step was held by stability, not accuracy, whatever the method: a stiff
+ * step of an implicit method (isStiffStep), or an explicit one whose own stiffness test found
+ * its h·|λ| near the border of its stability region with an error near the tolerance
+ * (StiffnessTest.heldAtBorder: dopri5, dop853, and auto's steps before it switches). Over
+ * either, a state is off the slow solution by up to its tolerance, near zero by up to atol
+ * whatever its size: a crossing located within that is judged as noise (crossing-noise.ts).
+ * (auto's dopri5 steps on y' = -1e6 (y - 1e-11 cos t) at atol 1e-9 held y at -4.7e-10 where
+ * it is +1e-11, and its dense output swung across zero in each step: 14 falls, 4.1e-6 apart,
+ * were counted with status ok where there is one, at pi/2. Their ends were trusted as a
+ * non-stiff step's are.)
+ */
+export function isNoisyStep(stepper: Stepper): boolean {
+  return isStiffStep(stepper) || (stepper as Stepper & { heldAtBorder?: boolean }).heldAtBorder === true;
+}

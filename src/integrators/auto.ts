@@ -238,6 +238,15 @@ export class AutoStepper implements Stepper {
   get current(): 'dopri5' | 'rodas' | 'radau5' {
     return this.active.method;
   }
+  /**
+   * dopri5's last step was held by stability (StiffnessTest.heldAtBorder): the steps before
+   * the switch to the implicit method, whose states are off the slow solution by up to the
+   * tolerance as an implicit method's stiff steps are (driver: stiff-step.ts). False under
+   * the implicit method, whose steps say so by hNorm.
+   */
+  get heldAtBorder(): boolean {
+    return this.active === this.explicit && this.explicit.heldAtBorder;
+  }
   /** |h|·‖J‖∞ of the implicit method's last step, NaN under dopri5 (see Rodas.hNorm) */
   get hNorm(): number {
     return (this.active as Stepper & { hNorm?: number }).hNorm ?? Number.NaN;

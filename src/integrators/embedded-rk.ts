@@ -76,6 +76,10 @@ export abstract class EmbeddedRkStepper extends StepperBase {
   get hLambda(): number {
     return this.stiffness.hLambda;
   }
+  /** the last accepted step was held by stability, not accuracy (StiffnessTest.heldAtBorder) */
+  get heldAtBorder(): boolean {
+    return this.stiffness.heldAtBorder;
+  }
 
   override resetStats(): void {
     super.resetStats();
