@@ -65,6 +65,33 @@ describe('a motion below atol, over explicit steps held at the stability border'
   });
 });
 
+/**
+ * y' = -1e6 (y - x), x' = -1e-4, x(0) = y(0) = 1e-8: y - x = 1e-10 (1 - e^(-1e6 t)), so y =
+ * 1.01e-8 - 1e-4 t - 1e-10 e^(-1e6 t) falls through zero once, at 1.01e-4 (less 1e-6 e^-101).
+ * DOP853 held at its border (h·|λ| 6.0 to 6.8) carries y within ±1.1e-9 of that at its steps'
+ * ends, but its dense output swings 10 to 60 times that inside them (EmbeddedRkStepper.
+ * denseSpread): at atol 1e-9 it counted 11 falls, at 1e-10 three, status ok. The answer is the
+ * one fall, placed to y's error over its rate (100 atol, the spread, over 1e-4), or a failure
+ * naming atol.
+ */
+describe('a slow crossing over steps held at the border, the dense output swinging inside', () => {
+  const lin = `independent t from 0 to 3e-4
+x' = -1e-4
+y' = -1e6*(y - x)
+x(0) = 1e-8; y(0) = 1e-8
+discrete n = 0
+event e when y falls do n := n + 1 end
+`;
+  for (const atol of ['1e-9', '1e-10', '1e-12', '1e-14'])
+    it.each(['dopri5', 'dop853'] as const)(
+      `%s at atol ${atol}: one fall at 1.01e-4, or a failure naming atol`,
+      (method) => {
+        const r = simulate(lin, { method, atol: Number(atol), eventsOnly: true });
+        exactOrAtol(r, [1.01e-4], (100 * Number(atol)) / 1e-4, atol);
+      },
+    );
+});
+
 describe('no legitimate crossing lost', () => {
   // y' = -1e6 (y - cos(1000 t)), y(0) = 1: y = (cos wt + 1e-3 sin wt)/(1 + 1e-6) + C e^(-1e6 t)
   // with C = 1e-6/(1 + 1e-6) (gone, e^-1500, by the crossings): zero where tan wt = -1000, at

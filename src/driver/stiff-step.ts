@@ -29,3 +29,13 @@ export function isStiffStep(stepper: Stepper): boolean {
 export function isNoisyStep(stepper: Stepper): boolean {
   return isStiffStep(stepper) || (stepper as Stepper & { heldAtBorder?: boolean }).heldAtBorder === true;
 }
+
+/**
+ * How many times a state's deviation from the slow solution the last step's dense output may
+ * show inside it: over an explicit step held at its border, its interpolant's spread of the
+ * stiff mode (EmbeddedRkStepper.denseSpread: 10 to 60 for dop853 there); 1 otherwise.
+ */
+export function denseSpread(stepper: Stepper): number {
+  const s = stepper as Stepper & { heldAtBorder?: boolean; denseSpread?: () => number };
+  return s.heldAtBorder === true && s.denseSpread !== undefined ? s.denseSpread() : 1;
+}

@@ -247,6 +247,10 @@ export class AutoStepper implements Stepper {
   get heldAtBorder(): boolean {
     return this.active === this.explicit && this.explicit.heldAtBorder;
   }
+  /** dopri5's dense output's spread of the stiff mode (EmbeddedRkStepper.denseSpread); 1 under the implicit method */
+  denseSpread(): number {
+    return this.active === this.explicit ? this.explicit.denseSpread() : 1;
+  }
   /** |h|·‖J‖∞ of the implicit method's last step, NaN under dopri5 (see Rodas.hNorm) */
   get hNorm(): number {
     return (this.active as Stepper & { hNorm?: number }).hNorm ?? Number.NaN;
