@@ -89,3 +89,78 @@ describe('a slow approach to a steady state crossed once at t ~ 1e9 by a slow an
     (method, rtol, d) => check(method, rtol, d),
   );
 });
+
+describe("Robertson's kinetics to 4e10 with thresholds on y1 and y3 (no find: a guard)", () => {
+  // SciPy's Radau, BDF and LSODA at rtol 1e-12, atol 1e-22 agree to 1e-9 relative on these
+  // times (y1 falls through 1e-1..1e-6, y3 rises through 0.1..0.999). y1 decays as 1/t late,
+  // so a relative error of the state moves a time by as much relative: 10 rtol.
+  const src = `independent t from 0 to 4e10
+${[1, 2, 3, 4, 5, 6].map((k) => `event a${k} when y1 - 1e-${k} falls`).join('\n')}
+${['0.1', '0.5', '0.9', '0.99', '0.999'].map((c, i) => `event b${i + 1} when y3 - ${c} rises`).join('\n')}
+y1' = -0.04*y1 + 1e4*y2*y3
+y2' = 0.04*y1 - 1e4*y2*y3 - 3e7*y2^2
+y3' = 3e7*y2^2
+y1(0) = 1; y2(0) = 0; y3(0) = 0`;
+  const ref: Record<string, number> = {
+    a1: 11142.583722740137,
+    a2: 189351.7893022982,
+    a3: 2054899.0224345885,
+    a4: 20795496.88303274,
+    a5: 208286768.05623928,
+    a6: 2083284789.0602257,
+    b1: 4.3786432694239705,
+    b2: 268.33325482849096,
+    b3: 11142.658834019721,
+    b4: 189352.61440665953,
+    b5: 2054907.347572635,
+  };
+  it.each(['rodas', 'radau5', 'auto'] as MethodName[])(
+    '%s at rtol 1e-6, atol 1e-12: each once, at its time',
+    (method) => {
+      const r = simulate(src, { method, rtol: 1e-6, atol: 1e-12, eventsOnly: true });
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(r.events.map((e) => e.name).sort()).toEqual(Object.keys(ref).sort());
+      for (const e of r.events) expect(Math.abs(e.t - ref[e.name]) / ref[e.name], e.name).toBeLessThan(1e-5);
+      // y1(4e10) = 5.208345177e-8 (SciPy, as above), to 10 (rtol + atol/y1)
+      expect(Math.abs(r.final.y1 - 5.208345177e-8) / 5.208345177e-8).toBeLessThan(10 * (1e-6 + 1e-12 / 5.2e-8));
+    },
+  );
+});
+
+describe('a stiff linear pair (eigenvalues -1 and -1e8) driven by a sawtooth of ticks over [0, 9.5e6] (no find: a guard)', () => {
+  // u1 = (x + y)/2 obeys u1' = -u1 + z, u2 = (x - y)/2 obeys u2' = -1e8 u2; z' = 1e-6 with
+  // z := z - 0.5 every 1e6 from 1e6. After its transient (e^-s, gone in 40 units) u1 = z - 1e-6.
+  // Exact (mpmath, piecewise closed form): x - 0.3 rises at 300001; x - 2.2 rises at 3700001,
+  // falls at 4e6 + 0.916290313325809 (1e-6 (s - 1) + 0.5 e^-s = 0.2) and rises at 4200001;
+  // y - 3.7 the same at 6700001, 7e6 + 0.916290313, 7200001; x(9.5e6) = y = 5 - 1e-6.
+  const src = `independent t from 0 to 9.5e6
+parameter L = 1e8
+event kick every 1e6 from 1e6 do z := z - 0.5 end
+event a when x - 0.3 rises
+event b when x - 2.2 crosses
+event c when y - 3.7 crosses
+x' = -(1 + L)/2*x + (L - 1)/2*y + z
+y' = (L - 1)/2*x - (1 + L)/2*y + z
+z' = 1e-6
+x(0) = 1; y(0) = -1; z(0) = 0`;
+  const ref: [string, number][] = [
+    ['a', 300001],
+    ['b', 3700001],
+    ['b', 4000000.916290313],
+    ['b', 4200001],
+    ['c', 6700001],
+    ['c', 7000000.916290313],
+    ['c', 7200001],
+  ];
+  it.each(['rodas', 'radau5', 'auto'] as MethodName[])('%s at the default tolerances: the 7 crossings', (method) => {
+    const r = simulate(src, { method, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    const found = r.events.filter((e) => e.name !== 'kick');
+    expect(found.map((e) => e.name)).toEqual(ref.map(([n]) => n));
+    expect(r.events.filter((e) => e.name === 'kick')).toHaveLength(9);
+    // the slow crossings move at rate 1e-6: a state error of 10 (rtol x + atol) ~ 5e-5 is 50
+    // units of t; the falls, at rate ~0.2, move by 3e-4
+    found.forEach((e, i) => expect(Math.abs(e.t - ref[i][1]), `${e.name} at ${e.t}`).toBeLessThan(100));
+    expect(Math.abs(r.final.x - (5 - 1e-6))).toBeLessThan(1e-4);
+  });
+});
