@@ -415,6 +415,12 @@ export class LocatedResidues {
     if (!this.zeroLocated) return false;
     if (!this.looked.has(k)) {
       this.looked.add(k);
+      // (its value beyond what its rate covers in SAME_ZERO_SPANS spans cannot pass `sharp`
+      // below, whatever its rounding: the two bounds are read only for one near its zero)
+      const m = ws.model,
+        g = m.watchOne[k](this.t0, this.y0!, ws.p, this.d0!, this.sw0!),
+        rate = m.rateOne[k](this.t0, this.y0!, ws.p, this.d0!, this.sw0!);
+      if (!(Math.abs(g) <= Math.abs(rate) * SAME_ZERO_SPANS * this.dt)) return false;
       const at = readFunction(ws, k, this.t0, this.y0!, this.d0!, this.point, this.sw0!);
       const band = 4 * at.gBound + Math.abs(at.rate) * this.dt;
       // (one heading across in its own event's direction there is at a zero of its own, which
