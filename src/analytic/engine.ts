@@ -982,12 +982,13 @@ export class AnalyticSimulator {
     const m = this.model,
       sys = m.system;
     const events = fired.map((k) => m.events[k].name).join(', ');
-    const message =
+    const what =
       event >= 0
-        ? `from ${sys.independent} = ${t}, after the actions of ${events}, ${eventUnderflowMessage(m, event)}: the stepper integrates it (use method auto)`
+        ? eventUnderflowMessage(m, event)
         : this.finite.below
-          ? `from ${sys.independent} = ${t}, after the actions of ${events}, ${underflowMessage(m, state)}: the stepper integrates it (use method auto)`
-          : `from ${sys.independent} = ${t}, after the actions of ${events}, the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale): the stepper integrates it (use method auto)`;
+          ? underflowMessage(m, state)
+          : `the closed form of ${sys.states[state].name} has a coefficient beyond double precision (a value large for its time scale)`;
+    const message = `from ${sys.independent} = ${t}, after the actions of ${events}, ${what}: the stepper integrates it (use method auto)`;
     if (this.handsOver) {
       // (the instant's rows and ledger stand; the stepper writes what follows it)
       this.handOverAt = t;
