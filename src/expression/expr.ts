@@ -482,6 +482,9 @@ export function differentiateAlong(e: Expr, seed: (key: string) => Expr | number
           const da = d(a),
             db = d(b);
           if (constantValue(da) === 0 && constantValue(db) === 0) return num(0, s);
+          // (a divisor that does not move: a'/b, without b^2, which overflows for b beyond
+          // 1.3e154 and sent x/T with T = 1e200 from its closed form to the stepper)
+          if (constantValue(db) === 0) return div(da, b, s);
           return div(sub(mul(da, b, s), mul(a, db, s), s), pow(b, num(2), s), s);
         }
         case '^': {

@@ -1,0 +1,44 @@
+/**
+ * Round 18, the lead's finds.
+ *
+ * A quotient by a constant differentiates to a'/b (expression/expr.ts): the quotient rule's
+ * (a'b - ab')/b^2 squared the divisor, which overflows beyond 1.3e154, so event functions and
+ * closed forms with a large constant divisor lost their rate or coefficient and went to the
+ * stepper (round 17's range guards), or, before those guards, gave n = 0 with status ok.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Expr } from '../src/expression/ast.js';
+import { differentiate, toText } from '../src/expression/expr.js';
+import { simulate } from '../src/index.js';
+import { parseModel } from '../src/language/parser.js';
+import { evalText } from './helpers.js';
+
+const expr = (text: string): Expr => {
+  const st = parseModel(`r = ${text}`, 'x.delta').statements[0];
+  if (st.kind !== 'equation') throw new Error('not an expression');
+  return st.rhs;
+};
+
+describe('a quotient by a constant', () => {
+  // hit when x/T = 5e-101, T = 1e200, x = t: at t = 5e99 exactly (powers of ten: the
+  // crossing of x/T - 5e-101 = 0 is x = 5e-101 * 1e200 to one rounding)
+  const plain = `independent t from 0 to 1e100
+discrete n = 0
+parameter T = 1e200
+event hit when x/T - 5e-101 rises do n := n + 1 end
+x' = 1
+x(0) = 0`;
+  it('x/T with T = 1e200 stays on the analytic path and crosses at 5e99', () => {
+    const r = simulate(plain, { method: 'auto', rtol: 1e-12, atol: 1e-300 });
+    expect(r.status, r.message ?? undefined).toBe('ok');
+    expect(r.stats.method).toBe('analytic');
+    expect(r.final.n).toBe(1);
+    expect(Math.abs(r.events[0].t - 5e99)).toBeLessThanOrEqual(4 * Number.EPSILON * 5e99);
+  });
+  it('d(x/y): 1/y along x, -x/y^2 along y (the quotient rule where the divisor moves)', () => {
+    // at x = 3, y = 2: 0.5 and -0.75, exact in doubles
+    expect(evalText(toText(differentiate(expr('x/y'), 'x')), { x: 3, y: 2 })).toBe(0.5);
+    expect(toText(differentiate(expr('x/y'), 'x'))).not.toMatch(/\^/);
+    expect(evalText(toText(differentiate(expr('x/y'), 'y')), { x: 3, y: 2 })).toBe(-0.75);
+  });
+});
