@@ -228,7 +228,16 @@ class Newton {
       const norm = maxAbs(this.R);
       const iterate: ShootIteration = { k, unknowns: this.res.record(this.u), residualNorm: norm };
       this.iterations.push(iterate);
-      if (this.res.within(this.R)) return this.confirming ? this.confirm(k) : this.finish('converged', null);
+      if (this.res.within(this.R)) {
+        if (!this.confirming) return this.finish('converged', null);
+        const unresolved = this.unresolved(k);
+        if (unresolved)
+          return this.finish(
+            'stalled',
+            `the residual is within its tolerance at ${this.at()} (iteration ${k}) only by a rounding accident: ${unresolved}`,
+          );
+        return this.confirm(k);
+      }
       if (k >= this.maxIterations)
         return this.finish(
           'max_iter',
@@ -292,8 +301,14 @@ class Newton {
     u.set(line.trial);
     R.set(line.Rtrial);
     // Steps at the noise floor of the integration: converged if the residual is within the
-    // tolerance (the next iteration says so), stalled if not.
-    if (stepSize <= 10 * this.rtol * (1 + maxAbs(u)) && maxAbs(R) <= 1e3 * this.res.maxTolerance(R)) {
+    // tolerance (the next iteration says so), stalled if not. A short step is at the noise
+    // floor only if it no longer pays: one that at least halved the residual is still Newton
+    // converging, with a short step because the residual is steep in the unknowns (Troesch's
+    // problem at mu = 5: |dR/ds| ~ 53, a step of 7e-6 took the residual from 4e-4 to 2.3e-5,
+    // and the next one meets the tolerance). Where the residual is noise, a step cannot keep
+    // halving it, and the iteration ends here or in the line search.
+    const progressing = maxAbs(R) <= 0.5 * norm;
+    if (!progressing && stepSize <= 10 * this.rtol * (1 + maxAbs(u)) && maxAbs(R) <= 1e3 * this.res.maxTolerance(R)) {
       if (this.res.within(R)) return { kind: 'next' };
       this.iterations.push({ k: k + 1, unknowns: this.res.record(u), residualNorm: maxAbs(R) });
       return this.done('stalled', this.stalledMessage(k + 1, `the steps have shrunk to ${stepSize.toExponential(1)}`));
@@ -394,8 +409,68 @@ class Newton {
     let worst = 0;
     for (let i = 1; i < this.n; i++)
       if (Math.abs(R[i]) / res.tolerance(i, R[i]) > Math.abs(R[worst]) / res.tolerance(worst, R[worst])) worst = i;
-    const at = res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ');
-    return `the iteration stalled at iteration ${k}: the residual of ${res.labels[worst]} is ${R[worst].toExponential(2)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}, and ${why}. The boundary conditions may have no solution near ${at} (the residual has a minimum that is not zero there); if one is expected, try another guess`;
+    const head = `the iteration stalled at iteration ${k}: the residual of ${res.labels[worst]} is ${R[worst].toExponential(2)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}, and ${why}`;
+    // (J here is the difference Jacobian the last step was computed with, or its update)
+    const unresolved = this.roundingFloor(this.J);
+    if (unresolved) return `${head}; ${unresolved}`;
+    return `${head}. The boundary conditions may have no solution near ${this.at()} (the residual has a minimum that is not zero there); if one is expected, try another guess`;
+  }
+
+  private at(): string {
+    return this.res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ');
+  }
+
+  /**
+   * Whether the residual at the converged iterate k can be resolved at all in doubles (see
+   * {@link roundingFloor}), with the Jacobian of the last step; at iteration 0 no step was
+   * taken, and a forward-difference Jacobian is formed for it (n shots, not counted: like the
+   * confirmation's, they are a check of the answer, not its search).
+   */
+  private unresolved(k: number): string | null {
+    if (k > 0) return this.roundingFloor(this.J);
+    const shots = this.res.shots,
+      evaluations = this.differences.evaluations;
+    const J = new Float64Array(this.n * this.n);
+    const ok = this.differences.forward(this.u, this.R, J);
+    this.res.shots = shots;
+    this.differences.evaluations = evaluations;
+    return ok ? this.roundingFloor(J) : null;
+  }
+
+  /**
+   * The residuals' rounding floor: one rounding unit of each unknown moves residual i by
+   * sum_j |J_ij| ulp(u_j), and a residual computed from the unknowns carries a rounding error
+   * of that order (the cancellation that makes it small: cosh(40) + (s/40) sinh(40) at s =
+   * -40 is 1.2e17 - 1.2e17, each term off by 16). Where that floor exceeds a residual's
+   * tolerance, no double value of the unknowns can be told to meet the condition: the problem
+   * is too ill-conditioned for single shooting over its range (y'' = k^2 y on [0, 1] with y(1)
+   * given: dR/ds = sinh(k)/k, 2.9e15 at k = 40, a floor of 20). The analytic path's exact
+   * propagators found a residual of exactly 0 there by that accident and reported converged,
+   * with rows off by 0.125 at x = 0.875; the steppers stalled with "may have no solution",
+   * which there is. A message (the largest ratio's condition and unknown) or null.
+   */
+  private roundingFloor(J: Float64Array): string | null {
+    const { n, u, R, res } = this;
+    let worst = -1,
+      ratio = 1,
+      floorOfWorst = 0;
+    for (let i = 0; i < n; i++) {
+      let floor = 0;
+      for (let j = 0; j < n; j++) floor += Math.abs(J[i * n + j]) * ulp(u[j]);
+      const r = floor / res.tolerance(i, R[i]);
+      if (r > ratio) {
+        ratio = r;
+        worst = i;
+        floorOfWorst = floor;
+      }
+    }
+    if (worst < 0) return null;
+    let j = 0;
+    for (let m = 1; m < n; m++)
+      if (Math.abs(J[worst * n + m]) * ulp(u[m]) > Math.abs(J[worst * n + j]) * ulp(u[j])) j = m;
+    const name = res.names[j],
+      label = res.labels[worst];
+    return `the conditions are too ill-conditioned for single shooting in double precision: one rounding unit of ${name} (${ulp(u[j]).toExponential(1)}) moves the residual of ${label} by ${(Math.abs(J[worst * n + j]) * ulp(u[j])).toExponential(1)} (its derivative in ${name} is ${J[worst * n + j].toExponential(1)})${n > 1 ? `, and those of all the unknowns together by ${floorOfWorst.toExponential(1)}` : ''}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}: no value of the unknowns can be told to meet it. Split the range into shorter pieces (more unknowns and conditions that join them), rescale the model, or loosen the tolerances above that`;
   }
 
   /** What in the conditions themselves makes the (difference) Jacobian singular at iteration k, if anything. */
@@ -433,4 +508,11 @@ class Newton {
       solution,
     };
   }
+}
+
+/** One unit in the last place of x (the spacing of doubles at |x|); 0 for 0. */
+function ulp(x: number): number {
+  const a = Math.abs(x);
+  if (!(a > 0) || !Number.isFinite(a)) return 0;
+  return Math.max(2 ** Math.floor(Math.log2(a)) * Number.EPSILON, Number.MIN_VALUE);
 }
