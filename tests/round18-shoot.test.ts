@@ -90,3 +90,35 @@ describe('a boundary value problem beyond what double precision resolves by sing
     }
   });
 });
+
+describe('a point load whose position is the unknown', () => {
+  // y'' = F delta(x - a), y(0) = y'(0) = 0 on [0, 10]: y(10) = F (10 - a) for 0 <= a <= 10 (a
+  // delta at either end counts), so y(10) = 3 with F = 2 gives a = 8.5, exactly.
+  const model = (guess: number) => `independent x from 0 to 10
+parameter F = 2
+unknown a = ${guess}
+y'' = F*delta(x - a)
+y(0) = 0; y'(0) = 0
+y(10) = 3
+`;
+  // From a = 10 the forward difference moved the load past the end of the range (no delta,
+  // y(10) = 0, as at a = 10 itself): the Jacobian came out exactly zero and the result was
+  // `singular`, "no boundary condition depends on any of the unknowns a", which is false.
+  it.each(['auto', 'dopri5', 'rk4'])('from a guess at the end of the range (%s)', (method) => {
+    const r = shoot(compileModel(model(10), 'load.delta'), { method, rtol: 1e-10, atol: 1e-12 } as never);
+    expect(r.status).toBe('converged');
+    // linear in a: Newton lands on it to rounding (y(10) is a sum of a few terms of size 10)
+    expect(Math.abs(r.unknowns.a - 8.5)).toBeLessThan(1e-12);
+  });
+
+  it('an unknown nothing depends on is still named (both sides see no change)', () => {
+    const r = shoot(
+      compileModel(
+        `independent x from 0 to 1\nunknown q = 1, v = 0\ny' = v\ny(0) = 0\ny(1) = 2\ny(0.5) = 1`,
+        'free.delta',
+      ),
+    );
+    expect(r.status).toBe('singular');
+    expect(r.message).toMatch(/no boundary condition depends on q/);
+  });
+});
