@@ -83,6 +83,24 @@ export class DifferenceJacobian {
         const outside = this.bounds !== null && (up[j] < this.bounds.lower[j] || up[j] > this.bounds.upper[j]);
         if (outside || !this.residual.evaluate(up, Rp)) return false;
       }
+      // A step that changes no residual at all, not even by rounding, may have gone off the
+      // edge of where the unknown acts, not shown that nothing depends on it: a load's
+      // position `delta(x - a)` at the end of the range, a = 10 on [0, 10], moved to 10 + h
+      // leaves the range (y(10) = F (10 - a) for a <= 10, 0 beyond: the same value at both
+      // points), and the Jacobian was called singular, "no condition depends on a". Try the
+      // other side (inside the bounds) before taking the column as zero.
+      if (Rp.every((r, i) => r === R[i])) {
+        const other = u[j] - (up[j] - u[j]);
+        const inside = this.bounds === null || (other >= this.bounds.lower[j] && other <= this.bounds.upper[j]);
+        if (inside) {
+          const keep = up[j];
+          up[j] = other;
+          if (!this.residual.evaluate(up, Rp)) {
+            up[j] = keep;
+            Rp.set(R);
+          }
+        }
+      }
       const dh = up[j] - u[j]; // the step as represented in doubles
       for (let i = 0; i < n; i++) J[i * n + j] = (Rp[i] - R[i]) / dh;
     }
