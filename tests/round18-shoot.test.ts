@@ -33,6 +33,19 @@ describe("Troesch's problem, mu = 5, at the default tolerances", () => {
   });
 });
 
+describe("Troesch's problem with central differences (--jacobian central)", () => {
+  // At s = 0.0472 the central step cbrt(1e-6) max(1, |s|) = 0.01 reached s = 0.057, whose
+  // solution blows up before x = 1 (at about ln(8/s)/mu): "a simulation near the iterate
+  // failed while forming the Jacobian", status failed, though the iterate ran and the solution
+  // (s = 0.045750461406) is 0.0015 away.
+  it.each(['auto', 'rodas'])('converges from s = 0.01 (%s)', (method) => {
+    const r = shoot(compileModel(troesch(5, 0.01), 'troesch.delta'), { method, jacobian: 'central' } as never);
+    expect(r.status).toBe('converged');
+    // as with Broyden above: within 1e-7 by the tolerance over dR/ds ~ 53, 5e-7 allowed
+    expect(Math.abs(r.unknowns.s - TROESCH5)).toBeLessThan(5e-7);
+  });
+});
+
 // y'' = k^2 y, y(0) = 1, y(1) = 0: y = sinh(k (1 - x))/sinh(k), y'(0) = -k coth(k). The
 // shooting residual y(1; s) = cosh(k) + (s/k) sinh(k) has dR/ds = sinh(k)/k, 2.9e15 at k = 40:
 // one rounding unit of s (7.1e-15 at s = -40) moves y(1) by 20, and each of the two terms
