@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Expr } from '../src/expression/ast.js';
 import { differentiate, toText } from '../src/expression/expr.js';
-import { simulate } from '../src/index.js';
+import { ModelError } from '../src/expression/errors.js';
+import { compileModel, shoot, simulate } from '../src/index.js';
 import { parseModel } from '../src/language/parser.js';
 import { evalText } from './helpers.js';
 
@@ -40,5 +41,26 @@ x(0) = 0`;
     expect(evalText(toText(differentiate(expr('x/y'), 'x')), { x: 3, y: 2 })).toBe(0.5);
     expect(toText(differentiate(expr('x/y'), 'x'))).not.toMatch(/\^/);
     expect(evalText(toText(differentiate(expr('x/y'), 'y')), { x: 3, y: 2 })).toBe(-0.75);
+  });
+});
+
+describe('shoot through the library: as many conditions as unknowns, or an error at its line', () => {
+  // (the command line named the line; the library said only the counts)
+  const text = `independent x from 0 to 1
+unknown a = 1, b = 2
+y'' = a + b
+y(0) = 0; y'(0) = 0
+y(1) = 1`;
+  it('two unknowns, one condition: a ModelError at b (line 2, column 16)', () => {
+    let err: unknown;
+    try {
+      shoot(compileModel(text, 'two.delta'));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ModelError);
+    const m = err as ModelError;
+    expect([m.file, m.line, m.column]).toEqual(['two.delta', 2, 16]);
+    expect(m.message).toMatch(/2 unknown\(s\) but 1 boundary condition\(s\)/);
   });
 });

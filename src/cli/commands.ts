@@ -6,7 +6,6 @@
 import { compileModel, parse } from '../codegen/stages.js';
 import type { SimulateOptions } from '../driver/index.js';
 import type { Expr } from '../expression/ast.js';
-import { ModelError } from '../expression/errors.js';
 import { references, walk } from '../expression/expr.js';
 import type { ShootOptions, ShootResult } from '../shooting/newton.js';
 import { needsExactRoots } from '../transform/algebra.js';
@@ -100,7 +99,7 @@ export async function runShoot(
     );
   if (inits[0]) options.init = inits[0];
   // (Newton's method and its linear algebra load only for shoot)
-  const { checkShootConditions, checkShootOptions, shoot } = await import('../shooting/newton.js');
+  const { checkShootable, checkShootConditions, checkShootOptions, shoot } = await import('../shooting/newton.js');
   const shootOptions: ShootOptions = { ...options, jacobian: flags.jacobian as ShootOptions['jacobian'] };
   if (shootOptions.jacobian === undefined) delete shootOptions.jacobian;
   if (flags.lower !== undefined) shootOptions.lower = parseAssignments('--lower', flags.lower);
@@ -126,26 +125,6 @@ export async function runShoot(
   if (end === 'failed' || end === 'zeno')
     process.stderr.write(`${escapeText(file)}: the solution's run: ${result.solution!.message}\n`);
   return end === 'failed' ? EXIT.numerics : end === 'zeno' ? EXIT.zeno : EXIT.ok;
-}
-
-/** As many boundary conditions as unknowns, or a model error at the place to change. */
-function checkShootable(model: CompiledModel): void {
-  const sys = model.system;
-  const unknowns = sys.parameters.filter((q) => q.unknown);
-  const bcs = sys.boundaryConditions;
-  if (unknowns.length === bcs.length && unknowns.length > 0) return;
-  const span = bcs.length > unknowns.length ? bcs[unknowns.length].span : (unknowns[bcs.length]?.span ?? null);
-  throw new ModelError(
-    sys.file,
-    sys.source,
-    span,
-    unknowns.length === 0
-      ? 'the model has no unknowns to shoot for'
-      : `${unknowns.length} unknown(s) but ${bcs.length} boundary condition(s)`,
-    unknowns.length === 0
-      ? "Declare what shooting should find with 'unknown NAME = GUESS'."
-      : 'Shooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.',
-  );
 }
 
 export async function runTransform(file: string, flags: { format?: string; out?: string }): Promise<number> {

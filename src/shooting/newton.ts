@@ -27,6 +27,7 @@
  * steps that shrink to that level with the residual above it end it as `stalled`.
  */
 import { ShootInputError } from './errors.js';
+import { ModelError } from '../expression/errors.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, SimulationResult } from '../driver/index.js';
 import { checkOptions, count, oneOf, resolveSettings, type Naming, type OptionSpec } from '../driver/settings.js';
@@ -141,16 +142,34 @@ export function checkShootConditions(model: CompiledModel, options: SimulateOpti
   checkConditions(model, options, unknowns, naming);
 }
 
+/**
+ * As many boundary conditions as unknowns, or a model error at the place to change (the
+ * library's as the command line's: a count alone named no line).
+ */
+export function checkShootable(model: CompiledModel): void {
+  const sys = model.system;
+  const unknowns = sys.parameters.filter((q) => q.unknown);
+  const bcs = sys.boundaryConditions;
+  if (unknowns.length === bcs.length && unknowns.length > 0) return;
+  const span = bcs.length > unknowns.length ? bcs[unknowns.length].span : (unknowns[bcs.length]?.span ?? null);
+  throw new ModelError(
+    sys.file,
+    sys.source,
+    span,
+    unknowns.length === 0
+      ? 'the model has no unknowns to shoot for'
+      : `${unknowns.length} unknown(s) but ${bcs.length} boundary condition(s)`,
+    unknowns.length === 0
+      ? "Declare what shooting should find with 'unknown NAME = GUESS'."
+      : 'Shooting needs as many boundary conditions (y(A) = VALUE with A after the start) as unknowns.',
+  );
+}
+
 export function shoot(model: CompiledModel, shootOptions: ShootOptions = {}): ShootResult {
   checkShootOptions(shootOptions);
   const { jacobian = 'broyden', maxIterations = 50, lower, upper, ...options } = shootOptions;
   const sys = model.system;
-  const n = sys.parameters.filter((q) => q.unknown).length;
-  if (n === 0) throw new ShootInputError(`${sys.model} has no unknowns: declare them with 'unknown NAME = GUESS'`);
-  if (model.boundary.length !== n)
-    throw new ShootInputError(
-      `${sys.model} has ${n} unknown(s) and ${model.boundary.length} boundary condition(s); shooting needs as many conditions as unknowns`,
-    );
+  checkShootable(model);
   // An unknown that sets an array's size or a range (N of `x[1:N]`, or of a parameter a range
   // reads) shapes the model: it is fixed when the model is written out, and every Newton
   // iterate between integers would be another model. Refuse before any shot (the Jacobian's
