@@ -33,7 +33,7 @@ export class Coincidence {
    * order cannot be told, and the first step after the instant says so
    * (Crossings.startsUnresolved).
    */
-  coincident(t: number, tLocal: number, y: Float64Array, dtZero: number, fired: number[]): void {
+  coincident(t: number, tLocal: number, y: Float64Array, dtZero: number, fired: number[], onSolution = false): void {
     const ws = this.ws,
       m = ws.model,
       dir = ws.dir,
@@ -59,6 +59,18 @@ export class Coincidence {
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
         rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
       const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
+      // An instant located again on the solution (solution-refine.ts) stands on a state off
+      // the interpolant the candidates were located on by up to the tolerance. A function
+      // that state already shows past its zero, on the side its direction leads to from where
+      // the step started, crossed on the solution no later than the instant, however far past
+      // its rounding: its own bracket, later on the interpolant, is within the tolerance's
+      // uncertainty of the instant, and the next step, starting past its zero, would never see
+      // it (y and x following it through 1 - 1e-6 near t = 1.4e9 at rtol 1e-10: one fired,
+      // the other lost, status ok). It is at the instant as well as the run can tell.
+      if (onSolution && this.crossedOnSolution(k, w.event, g, fired, n, t, y, rate)) {
+        fired.push(w.event);
+        continue;
+      }
       // (an infinite value is a pole, never a zero, however large its bound: see coincidentAt)
       if (!(Math.abs(g) < Infinity) || !(Math.abs(g) <= bound + Math.abs(rate) * dtZero)) continue;
       // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
@@ -74,6 +86,44 @@ export class Coincidence {
       if (cr.conflicts.conflictsWith(w.event, fired, n) && !this.sameCrossing(g, rate, t, y, fired, n)) continue;
       fired.push(w.event);
     }
+    if (!onSolution) return;
+    // (on the solution, a function need not have been a candidate of the interpolant at all:
+    // one whose sign there changed only after the step's end, or not at all, can be past its
+    // zero on the solution: y and x through 1 - 1e-3 near t = 6.9e8 on radau5 at rtol 1e-8)
+    for (let k = 0; k < ws.nWatch; k++) {
+      const w = m.watchInfo[k];
+      if (w.kind !== 'event' || held[k] || unturned[k] || fired.includes(w.event)) continue;
+      const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (this.crossedOnSolution(k, w.event, g, fired, n, t, y, m.rateOne[k](t, y, ws.p, ws.d, ws.sw)))
+        fired.push(w.event);
+    }
+  }
+
+  /**
+   * Whether candidate k (of event e), of value g at the instant's state on the solution, is
+   * past its zero on the side its direction leads to from its value at the step's start, and commutes with
+   * the first n events of `fired` (or is their function to the bit): then it crossed in the
+   * step no later than the instant and joins it. (An interacting one stays out: the order
+   * cannot be told, and the next step says so, Crossings.startsUnresolved.)
+   */
+  private crossedOnSolution(
+    k: number,
+    e: number,
+    g: number,
+    fired: readonly number[],
+    n: number,
+    t: number,
+    y: Float64Array,
+    rate: number,
+  ): boolean {
+    const ws = this.ws,
+      cr = this.crossings,
+      g0 = ws.gPrev[k];
+    // (one exactly at zero is left to the rules of a zero: open, see round17-longstiff)
+    if (!(Math.abs(g) < Infinity) || g === 0 || !(g0 !== 0 && Math.sign(g0) === -Math.sign(g))) return false;
+    // (the side it came from, in the run's direction of t: a backward run reads it reversed)
+    if (!matches(cr.direction[k], ws.dir * Math.sign(g0))) return false;
+    return !cr.conflicts.conflictsWith(e, fired, n) || this.sameCrossing(g, rate, t, y, fired, n);
   }
 
   /**
