@@ -17,6 +17,7 @@
 import type { Workspace } from './workspace.js';
 import { tieTolerance } from './time-tie.js';
 import { atolThrough } from './crossing-noise.js';
+import { functionTolerance } from './delta-touch.js';
 import { isImpact } from './round-verdicts.js';
 
 /**
@@ -67,6 +68,19 @@ export class Arming {
     nextSide: 0,
     tie: 0,
   };
+  /**
+   * Whether the instant afterInstant re-arms at was located over a noisy step (stiff-step.ts,
+   * isNoisyStep): its state, and every state the steps after it land on, is off the solution
+   * by up to the tolerance (the simulator sets it for the instant, and clears it after).
+   */
+  noisyInstant = false;
+  /**
+   * per function fired at an instant located over a noisy step (noiseBand): that band, while
+   * no state the run stood on since (a step's start, an instant) has shown it beyond the band
+   * (0: none); and the side it fired to. Within it, a return across and back is noise.
+   */
+  private readonly noiseHold: Float64Array;
+  private readonly noiseSide: Int8Array;
   /** per function: held at zero after firing (see the header) */
   readonly held: Uint8Array;
   /** per function held: the scale of its zero, and its rate (how fast it leaves) */
@@ -119,11 +133,13 @@ export class Arming {
     private readonly direction: readonly ('rises' | 'falls' | 'crosses')[],
     private readonly isBoolean: Uint8Array,
     /** the run's tolerances (crossing-noise.ts holds them) */
-    private readonly tolerances: { readonly atol: number },
+    private readonly tolerances: { readonly atol: number; readonly rtol: number },
   ) {
     const nw = ws.nWatch;
     this.yScratch = new Float64Array(ws.y.length);
     this.held = new Uint8Array(nw);
+    this.noiseHold = new Float64Array(nw);
+    this.noiseSide = new Int8Array(nw);
     this.holdScale = new Float64Array(nw);
     this.holdRate = new Float64Array(nw);
     this.holdSide = new Int8Array(nw);
@@ -230,10 +246,66 @@ export class Arming {
         this.rearm(w, at, dtZero, f);
       } else this.arm(w);
     }
+    this.holdInNoise(fired);
+  }
+
+  /**
+   * After an instant (ws.gPrev, ws.rPrev there, after the actions): each function still in
+   * the noise band of its own last firing (noiseHold), not fired here, that this instant's
+   * state shows within that band is held at that zero again, as if it had just fired there.
+   * An instant located on the solution (solution-refine.ts) stands on a state off the one the
+   * step before ended on by up to the tolerance: it may put the function back on the side it
+   * came from, within the band, though the step's end had shown it out of its hold. Left so,
+   * it "crossed" again from there (x - (1 - 1e-6) rises, fired twice on rodas at rtol 1e-12:
+   * noiseBand). One the state shows beyond its band has left it: the record ends.
+   */
+  private holdInNoise(fired: readonly number[]): void {
+    const ws = this.ws,
+      m = ws.model;
+    for (let w = 0; w < ws.nWatch; w++) {
+      const band = this.noiseHold[w];
+      if (!(band > 0) || this.held[w]) continue;
+      const info = m.watchInfo[w];
+      if (info.kind === 'event' && fired.includes(info.event)) continue;
+      const g = ws.gPrev[w],
+        rate = ws.rPrev[w];
+      if (!(Math.abs(g) <= band)) {
+        this.noiseHold[w] = 0;
+        continue;
+      }
+      const side = this.noiseSide[w];
+      this.startRest[w] = 0;
+      this.restsInBand[w] = 0;
+      this.unturned[w] = 0;
+      this.crossedTo[w] = 0;
+      this.held[w] = 1;
+      this.holdScale[w] = band;
+      this.holdRate[w] = rate === rate ? Math.abs(rate) : 0;
+      this.holdSide[w] = side;
+      this.sitting[w] = 0;
+      this.sittingFrom[w] = -side;
+    }
+  }
+
+  /**
+   * Whether function k, of value g at a state the run stands on, is within the noise band of
+   * its own last firing (noiseHold): no new crossing of it can be told there (coincidence.ts).
+   */
+  withinNoise(k: number, g: number): boolean {
+    return this.noiseHold[k] > 0 && Math.abs(g) <= this.noiseHold[k];
+  }
+
+  /**
+   * Function k not held, g0 at the start of a step (a state the run stands on): its noise
+   * record ends once that shows it beyond the band (crossings.ts, each step).
+   */
+  noiseAtStart(k: number, g0: number): void {
+    if (this.noiseHold[k] > 0 && !(Math.abs(g0) <= this.noiseHold[k])) this.noiseHold[k] = 0;
   }
 
   reset(): void {
     this.held.fill(0);
+    this.noiseHold.fill(0);
     this.startRest.fill(0);
     this.unturned.fill(0);
     this.crossedTo.fill(0);
@@ -293,6 +365,7 @@ export class Arming {
     this.unturned[w] = 0;
     this.startRest[w] = 0;
     this.restsInBand[w] = 0;
+    this.noiseHold[w] = 0;
     if (this.isBoolean[w]) {
       // A truth value is +1 or -1, never near zero. At its instant it may still show the side
       // it fired from (read with the state at the left end) or already the other (a condition
@@ -326,7 +399,12 @@ export class Arming {
     // (a jump: far from zero on its own scale and with no rate that could have carried it
     // there; a continuous function may stand off its zero by more than its rounding where
     // flights are lower than it, a ball riding a table, but it moves)
-    const jumped = !(Math.abs(gPre) <= zero) && !(Math.abs(ratePre) > 4 * ws.rBound[w]);
+    // (located over a noisy step, the state is off the solution by up to the tolerance, and
+    // the function's residue there by up to its band: no jump either. x - (1 - 1e-6) rises,
+    // x = y to the bit (x' = -L (x - y) = 0) at the state rodas located at rtol 1e-12, was
+    // -2.7e-14 there, "jumped" across and scanned at once from there: it fired again.)
+    const noise = this.noiseBand(w, at);
+    const jumped = !(Math.abs(gPre) <= Math.max(zero, noise)) && !(Math.abs(ratePre) > 4 * ws.rBound[w]);
     if (!set && jumped && Math.abs(g - gPre) <= zero) {
       // It jumped across its zero (step(sin(x)) - 0.5, sign(h)): a discontinuity, not a zero
       // it sits at. Where its action assigned what it reads (x := 0 at step(x - 1) - 0.5
@@ -356,6 +434,7 @@ export class Arming {
         2 * (zero + Math.abs(g)),
         this.restBand(w, at, inBand),
         inBand ? 2 * rateBand * span : 0,
+        noise,
       );
       this.holdRate[w] = inBand ? 0 : rate === rate ? Math.abs(rate) : 0;
       // (an even order: the side it leaves for is the same in either direction of the run)
@@ -393,6 +472,16 @@ export class Arming {
       // Scanned from zero, each counted as a new `falls` (rodas 2 events with status ok,
       // dop853 more than 100000), where the rate of h is never positive.
       const from = this.sittingFrom[w];
+      // (located over a noisy step: known to its band until it has left it, holdInNoise; and
+      // a rate within its rounding there is the stiff f read off the slow solution, no side:
+      // x' = -L (x - y) = 0 at x = y to the bit, where x climbs at 1e-11. Left with no side,
+      // the first step out of the hold was scanned from the side x had before it fired, and
+      // x "rose" again at its start, 2.7 after: it goes on the way it fired.)
+      if (noise > 0 && from !== 0) {
+        this.noiseHold[w] = noise;
+        this.noiseSide[w] = -from;
+        if (!(Math.abs(rate) > 4 * ws.rBound[w])) this.holdSide[w] = -from;
+      }
       if (from !== 0 && this.holdSide[w] === -from) this.unturned[w] = from;
     } else {
       // moved away by the action: armed at once, nothing of the old value carried
@@ -474,6 +563,29 @@ export class Arming {
   }
 
   /**
+   * Where the instant at `at` was located over a noisy step (noisyInstant): the band function w
+   * is known to there (ws.y, ws.gPrev), rtol of its terms and atol through the states it reads,
+   * what a state off the solution by its tolerance makes of it; else 0. It is held at its zero
+   * until it has left that band (or its rate has surely carried it out): any later state the
+   * steps land on (another event located on the solution, solution-refine.ts) is off by as
+   * much, and may show it back on the side it came from. A crossing back and again within the
+   * band is that noise, not a new event: x - (1 - 1e-6) rises, x following y' = -1e-8 (y - 1)
+   * at L = 1e6 and climbing at 1e-14 per unit time, fired at 1381551062.68 on rodas at rtol
+   * 1e-12; y's event, located on the solution 2.6 later, put x back 1e-13 below its zero, and
+   * x "rose" again at 1381551065.50 (fired twice, status ok, where it crosses once).
+   */
+  private noiseBand(w: number, at: number): number {
+    if (!this.noisyInstant || !(at === at)) return 0;
+    const ws = this.ws,
+      { rtol, atol } = this.tolerances;
+    const y = this.yScratch;
+    y.set(ws.y);
+    const cancelling = functionTolerance(ws, w, at, y, rtol, 0);
+    const band = 2 * (cancelling + (atol > 0 ? atolThrough(ws, w, at, y, ws.gPrev[w], atol) : 0));
+    return band === band && band < Infinity ? band : 0;
+  }
+
+  /**
    * The rounding of t that function w sees at the instant `at` (ws.y there): the run's tie of t
    * there (time-tie.ts) where w reads t itself, its value moving when t alone moves by that
    * tie; else the tie of the stepper's own clock, which counts from the instant (the time
@@ -496,6 +608,7 @@ export class Arming {
 
   /** Arms watched function w as it stands (an event placed before or after its crossing). */
   arm(w: number): void {
+    this.noiseHold[w] = 0;
     this.startRest[w] = 0;
     this.restsInBand[w] = 0;
     this.held[w] = 0;

@@ -58,6 +58,9 @@ export class Coincidence {
       if (dir * (a + earliest[k] * h - tLocal) > slack) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw),
         rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      // (within the noise band of its own last firing, located over a noisy step: no new
+      // crossing of it can be told there, arming.ts, holdInNoise)
+      if (cr.arming.withinNoise(k, g)) continue;
       const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);
       // An instant located again on the solution (solution-refine.ts) stands on a state off
       // the interpolant the candidates were located on by up to the tolerance. A function
@@ -94,6 +97,7 @@ export class Coincidence {
       const w = m.watchInfo[k];
       if (w.kind !== 'event' || held[k] || unturned[k] || fired.includes(w.event)) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (cr.arming.withinNoise(k, g)) continue;
       if (this.crossedOnSolution(k, w.event, g, fired, n, t, y, m.rateOne[k](t, y, ws.p, ws.d, ws.sw)))
         fired.push(w.event);
     }
@@ -177,6 +181,7 @@ export class Coincidence {
       if (atEnd && !cr.deltaArgument[k]) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
       const rate = m.rateOne[k](t, y, ws.p, ws.d, ws.sw);
+      if (cr.arming.withinNoise(k, g)) continue;
       // (within its rounding, or closer to zero than its rate takes over the rounding of t:
       // near t = 1e6 a tick and a crossing 2e-11 apart are one double of t)
       const bound = 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw);

@@ -350,6 +350,7 @@ export class Crossings implements SampledFunction {
       // (a crossing located within atol, provisional: confirmed or refuted by the motion after
       // it, crossing-noise.ts; refuted, the run fails as the simulator reads noise.function)
       this.noise.follow(stepper, k, g0, g1);
+      if (!held[k]) this.arming.noiseAtStart(k, g0);
       if (held[k]) {
         const fromStart = this.arming.restsFromStart(k);
         const moving = fromStart ? this.movingAtEnd(k, stepper) : 0;

@@ -37,6 +37,7 @@ import { Firing, iterationMessage } from './firing.js';
 import { Recorder } from './recorder.js';
 import { fixedStepWarning } from './fixed-step-stability.js';
 import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
+import { isNoisyStep } from './stiff-step.js';
 import { Switching } from './switching.js';
 import { resolveRange } from './range.js';
 import { resolveSettings } from './settings.js';
@@ -557,6 +558,7 @@ export class Simulator {
     // that is the step size the motion allowed, the proposal after the instant (a landing step
     // of 7e-14, an event just after the last, would start the next motion with one as short).
     const hFound = stepper.hLast;
+    const noisy = isNoisyStep(stepper);
     const onSolution = refines ? refineOnSolution(ws, stepper, crossing, eventLeft, this.refineStart) : NaN;
     if (onSolution === onSolution) {
       at = tc = eventLeft = stateAt = onSolution;
@@ -628,7 +630,15 @@ export class Simulator {
       origin.moveTo(origin.abs(stateAt) === t ? stateAt : at);
       // (the rows held over the step, up to where the instant landed)
       this.recorder.releaseGridRows(t);
-      return this.processInstant(rs, t, firedEvents, dtZero, locate, hFound);
+      // (located over a noisy step, its functions are known to the tolerance's band there:
+      // arming.ts, noiseBand; the stepper's own test, before processInstant restarts it)
+      const arming = this.crossings.arming;
+      arming.noisyInstant = locate === 'exact' && noisy;
+      try {
+        return this.processInstant(rs, t, firedEvents, dtZero, locate, hFound);
+      } finally {
+        arming.noisyInstant = false;
+      }
     }
     if (switched) {
       this.recorder.stepRow(t, ws.y, ws.d);
