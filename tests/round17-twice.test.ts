@@ -67,11 +67,10 @@ describe('a chain of fast states following a slow approach, each crossing 1 - d 
     ['1e-6', '1e6', '1e-5', 'rodas', 1e-11],
   ];
   it.each(cases)('k = %s, L = %s, d = %s, %s at rtol %s: each once, at its time', check);
-  // Open (LOST, status ok): a fast function the refined state puts on the slow one's double
-  // (x = y to the bit, x' = 0), off its zero by the noise, and never seen crossing after
-  // (round17-longstiff's (B)). Exact: ez once at ln(1e5)/1e-7 = 115129254.65; deltastep: ex
-  // and ey only, status ok (radau5, rtol 1e-12, k = 1e-7, L = 1e5, d = 1e-5).
-  it.fails('open: k = 1e-7, L = 1e5, d = 1e-5, radau5 at rtol 1e-12 (ez lost)', () =>
-    check('1e-7', '1e5', '1e-5', 'radau5', 1e-12),
-  );
+  // LOST before (status ok): a fast function the refined state puts on the slow one's double
+  // (z = x to the bit, z' = 0) exactly at its zero, never seen crossing after (round17-longstiff's
+  // second find). Exact: ez once at ln(1e5)/1e-7 = 115129254.65; deltastep gave ex and ey only,
+  // status ok (radau5, rtol 1e-12). Fixed: coincidence.ts, crossedOnSolution (g = 0).
+  it('k = 1e-7, L = 1e5, d = 1e-5, radau5 at rtol 1e-12: ez no longer lost', () =>
+    check('1e-7', '1e5', '1e-5', 'radau5', 1e-12));
 });
