@@ -11,7 +11,9 @@
  * there, and only appends to the instant's events.
  */
 import type { Crossings } from './crossings.js';
-import { poleAt } from './poles.js';
+import { isPole, poleAt } from './poles.js';
+import { valueOnStep } from './step-samples.js';
+import { tieTolerance } from './time-tie.js';
 import { matches } from './round-verdicts.js';
 import type { Workspace } from './workspace.js';
 
@@ -33,7 +35,14 @@ export class Coincidence {
    * order cannot be told, and the first step after the instant says so
    * (Crossings.startsUnresolved).
    */
-  coincident(t: number, tLocal: number, y: Float64Array, dtZero: number, fired: number[], onSolution = false): void {
+  coincident(
+    t: number,
+    tLocal: number,
+    y: Float64Array,
+    dtZero: number,
+    fired: number[],
+    refinedFrom: Float64Array | null = null,
+  ): void {
     const ws = this.ws,
       m = ws.model,
       dir = ws.dir,
@@ -70,7 +79,7 @@ export class Coincidence {
       // uncertainty of the instant, and the next step, starting past its zero, would never see
       // it (y and x following it through 1 - 1e-6 near t = 1.4e9 at rtol 1e-10: one fired,
       // the other lost, status ok). It is at the instant as well as the run can tell.
-      if (onSolution && this.crossedOnSolution(k, w.event, g, fired, n, t, y, rate)) {
+      if (refinedFrom !== null && this.crossedOnSolution(k, w.event, g, fired, n, t, y, rate, refinedFrom)) {
         fired.push(w.event);
         continue;
       }
@@ -89,7 +98,7 @@ export class Coincidence {
       if (cr.conflicts.conflictsWith(w.event, fired, n) && !this.sameCrossing(g, rate, t, y, fired, n)) continue;
       fired.push(w.event);
     }
-    if (!onSolution) return;
+    if (refinedFrom === null) return;
     // (on the solution, a function need not have been a candidate of the interpolant at all:
     // one whose sign there changed only after the step's end, or not at all, can be past its
     // zero on the solution: y and x through 1 - 1e-3 near t = 6.9e8 on radau5 at rtol 1e-8)
@@ -98,7 +107,7 @@ export class Coincidence {
       if (w.kind !== 'event' || held[k] || unturned[k] || fired.includes(w.event)) continue;
       const g = m.watchOne[k](t, y, ws.p, ws.d, ws.sw);
       if (cr.arming.withinNoise(k, g)) continue;
-      if (this.crossedOnSolution(k, w.event, g, fired, n, t, y, m.rateOne[k](t, y, ws.p, ws.d, ws.sw)))
+      if (this.crossedOnSolution(k, w.event, g, fired, n, t, y, m.rateOne[k](t, y, ws.p, ws.d, ws.sw), refinedFrom))
         fired.push(w.event);
     }
   }
@@ -119,6 +128,7 @@ export class Coincidence {
     t: number,
     y: Float64Array,
     rate: number,
+    refinedFrom: Float64Array,
   ): boolean {
     const ws = this.ws,
       cr = this.crossings,
@@ -137,7 +147,56 @@ export class Coincidence {
     }
     // (the side it came from, in the run's direction of t: a backward run reads it reversed)
     if (!matches(cr.direction[k], ws.dir * Math.sign(g0))) return false;
+    if (!this.zeroOnRefinedStep(k, g0, refinedFrom)) return false;
     return !cr.conflicts.conflictsWith(e, fired, n) || this.sameCrossing(g, rate, t, y, fired, n);
+  }
+
+  /**
+   * Whether function k, g0 at the step's start (`start` the state there), reached its zero on
+   * the way to the instant rather than changing its sign through a pole. crossedOnSolution
+   * reads only the two ends, and a sign change through a pole is no crossing (poles.ts):
+   * tan(t) - 1 from +1e3 before 13 pi/2 to -1e-16 at 29 pi/4, where its rise was located on
+   * the solution (radau5), "fell" there (round11-poles). The landing on the instant
+   * (solution-refine.ts takes the step again from its start, in one step or a few) leaves
+   * the stepper's dense output of its last step, which ends on the instant's state: the sign
+   * change, where that step holds it, is bracketed there to a few ulps and put to the pole
+   * test of the candidates (isPole). Where it lies in an earlier step of the landing, no
+   * dense output is left to tell: it stays out, as before the rule.
+   *
+   * Also no crossing: a start within the function's own rounding of zero, or closer to it
+   * than its rate takes over the rounding of t, where its side is noise: its zero of the
+   * instant the step began at (v^2 - 1e-12 crosses, fired at 1.0036997 on radau5, where
+   * Newton's correction on the solution stopped at 4.7e-22, its rate 1e-6 over the rounding
+   * of t; v = 0, located on the solution 2e-6 later, shows it at -1e-12, and it "crossed"
+   * again there: a false persisting contact after, round4-peers).
+   */
+  private zeroOnRefinedStep(k: number, g0: number, start: Float64Array): boolean {
+    const ws = this.ws,
+      m = ws.model,
+      cr = this.crossings,
+      stepper = cr.scannedStepper;
+    if (stepper === null) return false;
+    const t0 = ws.origin.abs(cr.scannedStart),
+      zero = 4 * m.boundOne[k](t0, start, ws.p, ws.d, ws.sw) + Math.abs(ws.rPrev[k]) * tieTolerance(t0);
+    if (!(Math.abs(g0) > zero)) return false;
+    const side = Math.sign(g0),
+      a = stepper.tPrev,
+      b = stepper.t,
+      y = cr.scratchY;
+    // (the dense output at the instant still on the start's side: the sign change is the
+    // state's rounding at the end, no pole, whose values there would be huge on both)
+    if (Math.sign(valueOnStep(ws, stepper, k, b, y)) === side) return true;
+    if (Math.sign(valueOnStep(ws, stepper, k, a, y)) !== side) return false;
+    let l = a,
+      r = b;
+    // (halving a bracket of doubles ends within about 1100 halvings, at two neighbours)
+    for (let i = 0; i < 1100; i++) {
+      const mid = l + (r - l) / 2;
+      if (mid === l || mid === r) break;
+      if (Math.sign(valueOnStep(ws, stepper, k, mid, y)) === side) l = mid;
+      else r = mid;
+    }
+    return !isPole(ws, stepper, k, l, r, y);
   }
 
   /**

@@ -574,7 +574,14 @@ export class Simulator {
         : 0;
     if (locate === 'exact' && firedEvents.length > 0) {
       const before = firedEvents.length;
-      this.coincidence.coincident(t, at, ws.y, dtZero, firedEvents, onSolution === onSolution);
+      this.coincidence.coincident(
+        t,
+        at,
+        ws.y,
+        dtZero,
+        firedEvents,
+        onSolution === onSolution ? this.refineStart : null,
+      );
       if (firedEvents.length > before) firedEvents.sort((a, b) => a - b);
       // a delta's argument crossing so slowly that the run cannot tell it from a touch
       const touching = cr.touchingDelta(firedEvents, t, at, ws.y);
