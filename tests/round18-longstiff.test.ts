@@ -1,6 +1,64 @@
 /**
- * Round 17, a state event fired twice after an instant located on a stiff step's solution.
+ * Round 18, events on long stiff ranges: round 17's longstiff rule landed with its pole test.
  *
+ * 1. A sign change through a pole is no crossing, at an instant located on the solution too.
+ *
+ *   y' = -k (y - 1),  x' = -L (x - y),  k = 1e-8, L = 1e6, x(0) = y(0) = 0 on [0, 3e9],
+ *   ey, ex when y, x - (1 - d) rise; p when 1/(t - T) rises, q when 1/(T - t) falls, c when
+ *   1/(t - T) crosses, with T = ln(1/d)/k - 100.
+ *
+ * Exact: ey and ex once each at ln(1/d)/k (round17-longstiff); 1/(t - T) goes from -Infinity
+ * to +Infinity at T, a pole, and is never zero: p, q and c never fire (docs/language.md,
+ * "Events, precisely"). The danger: the stiff step that holds ey's crossing also holds T
+ * (steps are ~1e7 long there); ey is located again on the solution (solution-refine.ts), and
+ * the rule that lets a function the solution shows past its zero join that instant
+ * (coincidence.ts, crossedOnSolution) reads only the step's start and the instant: without
+ * the pole test (zeroOnRefinedStep), p, q and c would fire at ey's instant, status ok.
+ *
+ * 2. A chain of fast states following the slow approach (moved here from round17-twice, a
+ * branch that was not landed): each fast function once, though the refined states put them
+ * back within their noise band (arming.ts, noiseBand).
+ *
+ * The time's tolerance, as in round17-longstiff: a relative state error of 10 (rtol + atol)
+ * moves a crossing of a function climbing at k d by 10 (rtol + atol)/(k d).
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate, type MethodName } from '../src/index.js';
+
+const withPoles = (d: string) => {
+  const T = Math.log(1 / Number(d)) / 1e-8 - 100;
+  return `independent t from 0 to 3e9
+parameter k = 1e-8, L = 1e6, T = ${T}
+event ey when y - (1 - ${d}) rises
+event ex when x - (1 - ${d}) rises
+event p when 1/(t - T) rises
+event q when 1/(T - t) falls
+event c when 1/(t - T) crosses
+y' = -k*(y - 1)
+x' = -L*(x - y)
+x(0) = 0; y(0) = 0`;
+};
+
+describe('a pole of 1/(t - T) in the stiff step of a crossing located on the solution', () => {
+  const cases: [MethodName, number, string][] = [];
+  for (const method of ['rodas', 'radau5', 'auto'] as MethodName[])
+    for (const rtol of [1e-8, 1e-10, 1e-12]) for (const d of ['1e-3', '1e-6']) cases.push([method, rtol, d]);
+  it.each(cases)('%s at rtol %s, threshold 1 - %s: ey and ex once, p, q and c never', (method, rtol, d) => {
+    const atol = 1e-14;
+    const r = simulate(withPoles(d), { method, rtol, atol, eventsOnly: true });
+    // a clear failure naming the tolerances is acceptable; a pole taken for a crossing is not
+    if (r.status !== 'ok') {
+      expect(r.message).toMatch(/^crossing not resolved at these tolerances/);
+      return;
+    }
+    expect(r.events.map((e) => e.name).sort()).toEqual(['ex', 'ey']);
+    const exact = Math.log(1 / Number(d)) / 1e-8;
+    const dt = (10 * (rtol + atol)) / (1e-8 * Number(d));
+    for (const e of r.events) expect(Math.abs(e.t - exact), `${e.name} at ${e.t}`).toBeLessThan(dt);
+  });
+});
+
+/**
  * A slow approach to a steady state followed by a chain of fast states:
  *
  *   y' = -k (y - 1),  x' = -L (x - y),  z' = -L (z - x),  x(0) = y(0) = z(0) = 0 on [0, 30/k],
@@ -21,14 +79,9 @@
  * refined instant (the next function's) put it back below its zero within that band, and it
  * "rose" again. Fixed (arming.ts, noiseBand and holdInNoise): fired at an instant located over
  * a noisy step, a function is held at its zero until it has left the band of the step's noise,
- * at that instant and at any later one that shows it within the band.
- *
- * The time's tolerance, as in round17-longstiff: a relative state error of 10 (rtol + atol)
- * moves a crossing of a function climbing at k d by 10 (rtol + atol)/(k d).
+ * at that instant and at any later one that shows it within the band (and whose rate is
+ * within its rounding: x = y to the bit; a function the flow moves is followed by it).
  */
-import { describe, expect, it } from 'vitest';
-import { simulate, type MethodName } from '../src/index.js';
-
 const chain = (k: string, L: string, d: string) => `independent t from 0 to ${30 / Number(k)}
 parameter k = ${k}, L = ${L}
 event ey when y - (1 - ${d}) rises
