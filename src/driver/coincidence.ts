@@ -140,10 +140,18 @@ export class Coincidence {
     // starts it at zero with no rate, it was taken as at rest there and never fired (status ok,
     // one crossing lost). Fired here, it is held in its noise band (arming.ts, noiseBand), so
     // the noise around that zero after the instant is neither a contact nor a new crossing.
-    if (!(Math.abs(g) < Infinity) || !(g0 !== 0 && (g === 0 || Math.sign(g0) === -Math.sign(g)))) return false;
-    if (g === 0) {
-      const back = Math.sign(ws.dir * rate) === Math.sign(g0);
-      if (back && Math.abs(rate) > 4 * ws.model.rateBoundOne[k](t, y, ws.p, ws.d, ws.sw)) return false;
+    // So too one within its own rounding of zero there with its rate within its rounding (no
+    // side the arithmetic can tell, and no motion that says it turns back): x following y at
+    // L = 1e8 is y's double, x - c = y - c = -2.3e-15 with x' = 0, where y's event was located
+    // (auto, rtol 1e-9, d = 1e-7, near t = 1.6e9); its own zero lies 1/L = 1e-8 later, below
+    // the rounding of t there. Left out, the next instant's start read it at its zero, and
+    // its crossing was lost (status ok).
+    if (!(Math.abs(g) < Infinity) || g0 === 0) return false;
+    if (Math.sign(g0) !== -Math.sign(g)) {
+      const m = ws.model,
+        unread = !(Math.abs(rate) > 4 * m.rateBoundOne[k](t, y, ws.p, ws.d, ws.sw));
+      if (g !== 0 && !(unread && Math.abs(g) <= 4 * m.boundOne[k](t, y, ws.p, ws.d, ws.sw))) return false;
+      if (!unread && Math.sign(ws.dir * rate) === Math.sign(g0)) return false;
     }
     // (the side it came from, in the run's direction of t: a backward run reads it reversed)
     if (!matches(cr.direction[k], ws.dir * Math.sign(g0))) return false;
