@@ -138,3 +138,36 @@ describe('a chain of fast states following a slow approach, each crossing 1 - d 
     for (const rtol of [1e-8, 1e-9, 1e-10]) far.push(['1e-8', '1e8', '1e-7', method, rtol]);
   it.each(far)('k = %s, L = %s, d = %s, %s at rtol %s: each once, at its time', check);
 });
+
+describe('a function of t alone beside a stiff pair: no state noise to judge it by', () => {
+  // Exact: tan(t/1e7) - 1 rises at t = 1e7 (pi/4 + j pi), j = 0..95 (s = t/1e7 up to 300),
+  // and never falls (its sign changes from + to - are poles). It reads no state, so the
+  // states' tolerances say nothing about it. deltastep gave (status failed, all six runs): "crossing
+  // not resolved at these tolerances: event p's function (tan(t/10000000) - 1) is known only
+  // to ±1.6e-6 at rtol 1e-8 (its terms ... cancel)", from rtol times the size of its terms
+  // (delta-touch.ts, functionTolerance), over a stiff step of 1.5e8 around t = 1.6e9.
+  // Fixed: a function that reads no state has no tolerance of the states (0).
+  // The times: located to a few ulps of t (4.8e-7 at 3e9) and of s = t/1e7 (5.7e-14 at 300,
+  // 5.7e-7 in t): 32 ulps of t.
+  const src = `independent t from 0 to 3e9
+parameter k = 1e-8, L = 1e6
+event p when tan(t/1e7) - 1 rises
+event q when tan(t/1e7) - 1 falls
+y' = -k*(y - 1)
+x' = -L*(x - y)
+x(0) = 0; y(0) = 0`;
+  const cases: [MethodName, number][] = [];
+  for (const method of ['rodas', 'radau5', 'auto'] as MethodName[])
+    for (const rtol of [1e-8, 1e-10]) cases.push([method, rtol]);
+  it.each(cases)('%s at rtol %s: 96 rises at 1e7 (pi/4 + j pi), no falls', (method, rtol) => {
+    const r = simulate(src, { method, rtol, atol: 1e-14, eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.events.filter((e) => e.name === 'q')).toHaveLength(0);
+    const rises = r.events.filter((e) => e.name === 'p').map((e) => e.t);
+    expect(rises).toHaveLength(96);
+    rises.forEach((t, j) => {
+      const exact = 1e7 * (Math.PI / 4 + j * Math.PI);
+      expect(Math.abs(t - exact), `rise ${j} at ${t}`).toBeLessThan(32 * Number.EPSILON * exact);
+    });
+  });
+});
