@@ -87,7 +87,11 @@ export class LinearScan {
   private flip(f: LinearEventFunction, sign: number, a: number, b: number, dir: number): number {
     if (sign === 0 || (dir !== 0 && -sign !== dir)) return Infinity;
     const vb = f.valueAt(b);
-    if (!(Math.abs(vb) > f.valueBound) || Math.sign(vb) === sign) return Infinity;
+    // (the opposite sign must be certain on the scale of the terms the propagator summed the
+    // states from, not only of the states: x2 - x1 of two equal masses, zero in exact
+    // arithmetic, is -2e-16 there beside a bound of 1.7e-16 from |x1| + |x2|, and 1.1e-15
+    // from the terms; on the states' own scale it was a crossing, n = 1 for 0, status ok)
+    if (!(Math.abs(vb) > f.termsBound) || Math.sign(vb) === sign) return Infinity;
     return this.bisectValues(f, sign, a, b);
   }
 
