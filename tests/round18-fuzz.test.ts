@@ -50,3 +50,39 @@ ${stop}`;
     });
   }
 });
+
+describe('two balls dropped alike onto two floors, and a tick when they land: one instant in file order', () => {
+  // x1 = x2 = 4 - 4 t^2 (g = 8) reach 0 at t = 1 exactly, the closed form's root to the bit;
+  // `tick` fires at 1 too. Every method's ledger: floor1, floor2, tick at t = 1, one instant
+  // (two rows at t = 1), x1' = x2' = 4 after (e = 0.5), n = 2, m = 1. The analytic path took
+  // floor1 with the tick (a tick that commutes joins the crossing at its time to the bit) and
+  // floor2, which commutes with both, as an instant of its own after them: floor1, tick,
+  // floor2, four rows at t = 1 (the same values; the ledger out of file order).
+  const BALLS = (tick: string) => `parameter g = 8, e = 0.5
+discrete n = 0, m = 0
+x1'' = -g
+x1(0) = 4; x1'(0) = 0
+event floor1 when x1 falls do x1' := -e*x1'; n := n + 1 end
+x2'' = -g
+x2(0) = 4; x2'(0) = 0
+event floor2 when x2 falls do x2' := -e*x2'; n := n + 1 end
+${tick}`;
+  for (const [tick, m] of [
+    ['event tick at 1 do m := m + 1 end', 1],
+    ["event tick at 1 do m := m + x1' end", -8],
+    ['event tick every 0.5 do m := m + 1 end', 3],
+  ] as const) {
+    for (const method of ['analytic', 'dop853'] as const) {
+      it(`${tick}, ${method}`, () => {
+        const r = simulate(BALLS(tick), { to: 1.2, method, rtol: 1e-12, atol: 1e-14 });
+        expect(r.status).toBe('ok');
+        const at1 = r.events.filter((e) => Math.abs(e.t - 1) < 1e-12);
+        expect(at1.map((e) => e.name)).toEqual(['floor1', 'floor2', 'tick']);
+        expect(r.rows.filter((row) => Math.abs(row[0] - 1) < 1e-12)).toHaveLength(2);
+        expect(r.final).toMatchObject({ n: 2, m });
+        // x' = 4 - 8 (t - 1) = 2.4 at t = 1.2: a few ulps of the velocities (8)
+        for (const v of ["x1'", "x2'"]) expect(Math.abs((r.final[v] as number) - 2.4)).toBeLessThan(1e-14);
+      });
+    }
+  }
+});

@@ -63,7 +63,10 @@ export class DueEvents {
     if (k >= 0 && heap.hi[k] === hi && heap.lo[k] === lo) {
       const n = heap.within(hi, lo, tieTolerance(hi, this.floor), this.due);
       list.push(k);
-      if (n > 1) this.conflicting(n, list);
+      if (n > 1) {
+        this.conflicting(n, list);
+        this.sameTime(n, hi, lo, list);
+      }
       const q = this.stopQueue.peek();
       // (time events a few ulps after the crossing, its root rounded below their decimal
       // time, x = 0.3 - 0.1 t at 2.9999999999999996 and `at 3`, are at the same instant)
@@ -142,6 +145,25 @@ export class DueEvents {
         list.push(c);
         grown = true;
       }
+    }
+  }
+
+  /**
+   * Of the n crossings in this.due, those predicted at hi + lo to the last bit, into list: one
+   * instant with the crossing taken, in file order, as on the stepper, where they commute as
+   * where they do not (two balls dropped alike onto two floors and a tick at the time they
+   * land: the analytic path wrote floor1 and the tick as one instant and floor2 as the next,
+   * the ledger out of file order and four rows where the stepper writes two). Commuting, they
+   * read the same values together as one after the other. A few ulps apart, each keeps its
+   * own time (conflicting takes those that interact).
+   */
+  private sameTime(n: number, hi: number, lo: number, list: number[]): void {
+    const due = this.due,
+      heap = this.heap;
+    for (let i = 0; i < n; i++) {
+      const c = due[i];
+      if (this.notCrossing[c] === 2 || list.includes(c)) continue;
+      if (heap.hi[c] === hi && heap.lo[c] === lo) list.push(c);
     }
   }
 
