@@ -86,3 +86,41 @@ ${tick}`;
     }
   }
 });
+
+describe('a body reaching its wall at a tick, a rounding after another wall stops a second body', () => {
+  // x1 = s (1 - t) reaches its wall at 0 at t = 1 exactly, where `tick` fires; x2 = s (9 + t)
+  // reaches the wall W a rounding before 1 (W = 9.999999999999998 s, its double: t = 1 - 1.8e-15
+  // for s = 1). wl bounces x1 back (x1' := -x1'), so x1(1.5) = 0.5 s; wr halves x2' (x2(1.5) =
+  // x2 at its wall + 0.25 s). wl fires once, at 1 (with the tick: one instant, or an ulp
+  // after). The steppers moved wr's instant to the tick, where x1 stood at exactly 0 (s = 1)
+  // or -2e-22 (s = 1e-6), not judged coincident (its side forgotten when its crossing was
+  // located in that step; or already across): wl never fired, x1(1.5) = -0.5 s, status ok,
+  // on dop853, dopri5 and rodas.
+  const model = (s: number, W: string) => `discrete n = 0
+x1'' = 0
+x2'' = 0
+x1(0) = ${s}; x1'(0) = ${-s}
+x2(0) = ${9 * s}; x2'(0) = ${s}
+event wl when x1 falls do x1' := -x1' end
+event wr when ${W} - x2 falls do x2' := -0.5*x2' end
+event tick every 0.2 do n := n + 100 end`;
+  for (const [s, W] of [
+    [1, '9.999999999999998'],
+    [1e-6, '0.000009999999999999999'],
+  ] as const) {
+    for (const method of ['analytic', 'dop853', 'dopri5', 'rodas', 'radau5'] as const) {
+      it(`s = ${s}, ${method}: wl fires at 1 and x1(1.5) = 0.5 s`, () => {
+        const run = simulate(model(s, W), { to: 1.5, method, rtol: 1e-10, atol: 1e-14 * s });
+        expect(run.status).toBe('ok');
+        const walls = run.events.filter((e) => e.name !== 'tick');
+        expect(walls.map((e) => e.name).sort()).toEqual(['wl', 'wr']);
+        // (both within a few ulps of 1: the tie of t)
+        for (const e of walls) expect(Math.abs(e.t - 1)).toBeLessThan(4e-15);
+        expect(run.final.n).toBe(800);
+        // (x1 = 0.5 s after a flight of 0.5 at speed s: rtol 1e-10 of the motion, at most)
+        expect(Math.abs((run.final.x1 as number) / s - 0.5)).toBeLessThan(1e-9);
+        expect(run.final["x1'"]).toBeCloseTo(s, 12);
+      });
+    }
+  }
+});

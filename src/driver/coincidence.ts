@@ -271,11 +271,22 @@ export class Coincidence {
       // (near zero by its rate alone: a pole's value and rate look so too, poles.ts)
       if (!(Math.abs(g) <= bound) && this.poleAtInstant(k, t, g, rate, timeTie)) continue;
       const heading = Math.sign(dir * rate);
-      if (heading === 0 || Math.sign(g) === heading || !matches(cr.direction[k], -dir * heading)) continue;
+      if (heading === 0 || !matches(cr.direction[k], -dir * heading)) continue;
+      // The step that reached the instant says where the function came from where its last
+      // side does not: ws.gPrev holds that step's start where a crossing's instant moved to
+      // the tick (on a step that landed on the tick it is the instant's value, g itself), and
+      // a crossing located in that step forgot its side. x1 = 1 - t reaches 0 at a tick at 1
+      // while a wall at 9.999999999999998 stops x2 = 9 + t 1.8e-15 before it: the instant moved
+      // to 1, where x1 sat at exactly 0 (sideless), or at -2e-22 (already across, within the
+      // tie of t at its rate, with x in units of 1e-6), did not join, and x1 went through its
+      // wall (x1(1.5) = -0.5 for 0.5, status ok, on dop853, dopri5 and rodas).
+      const before = Math.sign(ws.gPrev[k]);
+      // (already across: only from the other side at the start of the step that crossed)
+      if (Math.sign(g) === heading && before !== -heading) continue;
       // (it must have come from the other side: one within its rounding of zero ever since the
       // start left it there, by the start's rule, not here. x - 1 = -t^3/6 is 1 - 1 in doubles
       // until t = 1e-5, and a tick at 1e-6 fired `x - 1 crosses` there, status ok)
-      if (Math.sign(g) !== -heading && lastSides[k] !== -heading) continue;
+      if (Math.sign(g) !== -heading && lastSides[k] !== -heading && before !== -heading) continue;
       fired.push(w.event);
     }
   }
