@@ -42,7 +42,10 @@ ${stop}`;
     // with a threshold that does fire (x1 falls through -0.4), the prediction restarts at its
     // instants, from states that are sums of the propagator's terms
     it(`c = ${c}, analytic, with x1 - -0.4 falls: only that event fires`, () => {
-      const run = simulate(model(c, 'event stop1 when x1 - -0.4 falls do n := n + 10 end'), { to: 10, method: 'analytic' });
+      const run = simulate(model(c, 'event stop1 when x1 - -0.4 falls do n := n + 10 end'), {
+        to: 10,
+        method: 'analytic',
+      });
       expect(run.status).toBe('ok');
       expect(run.events.every((e) => e.name === 'stop1')).toBe(true);
       // x1 = exact(c, t) falls through -0.4 once per period while its envelope allows
