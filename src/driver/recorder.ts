@@ -349,22 +349,28 @@ export class Recorder {
       this.lastWasStep = false;
       return;
     }
-    // A listed output time at an instant has its own row, the left limit, before the
-    // instant's two rows: the grid writes it inside the range (gridRows, the analytic path's
-    // outputsUntil), but never at the ends, whose rows are the ends' own, and an instant there
-    // writes no start or end row. A time listed at an end with an instant there had 2 rows
-    // where one inside had 3. (Once per time: a second instant at t finds the row written.)
-    const times = this.times;
-    if (
-      times !== null &&
-      times.length > 0 &&
-      this.keep &&
-      this.lastT !== t &&
-      (t === this.gridStart || t === this.tEnd) &&
-      (t === times[0] || t === times[times.length - 1])
-    )
+    // A point of the grid (a listed output time, or FROM + k·DT of outputStep) at an instant
+    // has its own row, the left limit, before the instant's two rows: the grid writes it
+    // inside the range (gridRows, the analytic path's outputsUntil), but never at the ends,
+    // whose rows are the ends' own, and an instant there writes no start or end row. A grid
+    // point at an end with an instant there had 2 rows where one inside had 3 (outputStep
+    // after outputTimes: --output-step 0.5 and --output-times 0:2:5 wrote different rows for
+    // a tick at 2 = TO). (Once per time: a second instant at t finds the row written.)
+    if (this.keep && this.lastT !== t && (t === this.gridStart || t === this.tEnd) && this.onGrid(t))
       this.push(t, out, false);
     this.fixedRow(t, out);
+  }
+
+  /** Whether t, an end of the range, is a point of the grid (a listed time, or FROM + k·DT). */
+  private onGrid(t: number): boolean {
+    const times = this.times;
+    if (times !== null) return times.length > 0 && (t === times[0] || t === times[times.length - 1]);
+    if (this.outputStep === 0 || this.eventsOnly) return false;
+    if (t === this.gridStart) return true;
+    // (the point nearest t: the quotient may be off by one in rounding either way)
+    const k = Math.round((this.ws.dir * (t - this.gridStart)) / this.outputStep);
+    for (let j = Math.max(0, k - 1); j <= k + 1; j++) if (this.stepPoint(j) === t) return true;
+    return false;
   }
 
   /** Why the run stopped at the row limit (or the dense solution's), naming the limit and how to raise it or need less. */
