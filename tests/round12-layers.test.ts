@@ -153,7 +153,9 @@ x(0) = 0`;
   it.each(methods)('%s: from 0.1 by 0.3, rows at 0.1, 0.4, 0.7 and 1 only (and the tick at 0.5)', (method) => {
     const r = simulate(line, { method, from: 0.1, init: { x: 0.2, n: 0 }, outputStep: 0.3 });
     expect(r.status).toBe('ok');
-    expect(r.rows.map((row) => row[0])).toEqual([0.1, 0.4, 0.5, 0.5, 0.7, 1, 1]);
+    // (1 is a grid point and the tick's instant: its own row, the left limit, then the
+    // instant's two, as --output-times 0.1:1:4 writes them; round18-layers)
+    expect(r.rows.map((row) => row[0])).toEqual([0.1, 0.4, 0.5, 0.5, 0.7, 1, 1, 1]);
   });
 
   it.each(methods)('%s: from 0 by 0.1, the grid is the doubles nearest k/10', (method) => {
