@@ -12,9 +12,15 @@
  *    time listed with --output-times (outputTimes) has three (its own row, the left limit,
  *    then the instant's before and after rows, cli.md), and where a grid point inside the
  *    range at an instant has three with --output-step too.
+ * 2. transform --format js said how each part is integrated only when every part has a closed
+ *    form; text, latex and json say it for every model.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileModel, simulate, type SimulateOptions } from '../src/index.js';
+import { ensureCliBuilt, runCli } from './helpers.js';
 
 // y'' = -k y + 2 delta(t - 1) + 0.5 delta(t - tick), tick at 2, at rest at t = 0 (k = 1):
 // y = 0 up to t = 1, then y = 2 sin(t - 1), y' = 2 cos(t - 1); at t = 2 y' jumps by 1/2.
@@ -89,4 +95,45 @@ describe('1. an --output-step grid point at an end with an instant: its own row,
       });
     }
   }
+});
+
+/**
+ * 2. transform says how each part is integrated in every format (CLI.md): text, latex and
+ *    JSON did; --format js only for a model whose every part has a closed form (its analytic
+ *    path's header). Here x, x' are a linear block with a closed form, w a polynomial of degree
+ *    1 and z' = sin(z) + 1 numeric: the generated source said nothing of any of them.
+ */
+describe('2. transform --format js says how each part is integrated, as text, latex and json', () => {
+  const MIX = `model Mix
+independent t from 0 to 4
+parameter k = 2, c = 0.3
+x'' = -k*x - c*x' + delta(t - 1)
+z' = sin(z) + 1
+w' = 3
+x(0) = 0; x'(0) = 1; z(0) = 0; w(0) = 0
+`;
+  it('every segment line of the text is in the js, as a comment', () => {
+    ensureCliBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'ds-r18-'));
+    try {
+      const file = join(dir, 'mix.delta');
+      writeFileSync(file, MIX);
+      const text = runCli(['transform', file]);
+      const json = runCli(['transform', file, '--format', 'json']);
+      const js = runCli(['transform', file, '--format', 'js']);
+      expect(js.status, js.stderr).toBe(0);
+      const segments = (JSON.parse(json.stdout) as { segments: { states: string[]; integration: string }[] }).segments;
+      expect(segments.map((s) => [s.states.join(', '), s.integration.split(':')[0]])).toEqual([
+        ['x, u1', 'closed form'],
+        ['z', 'numerically'],
+        ['w', 'closed form'],
+      ]);
+      const section = text.stdout.split('integration between events (closed form where the algebra allows)\n')[1];
+      const lines = section.split('\n').filter((l) => l.trim() !== '');
+      expect(lines.length).toBe(4);
+      for (const line of lines) expect(js.stdout).toContain(`// ${line}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

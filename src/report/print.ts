@@ -618,6 +618,17 @@ export function formatLatex(sys: FirstOrderSystem, r: TransformReport): string {
 }
 
 /**
+ * The lines "integration between events" as JavaScript comments, for `transform --format js`:
+ * every format says how each part is integrated (CLI.md), and the generated source said it
+ * only for a model whose every part has a closed form (the analytic path's header), not for
+ * one integrated numerically beside linear blocks and polynomials.
+ */
+export function segmentsComments(r: TransformReport): string[] {
+  if (!r.segments) return [];
+  return segmentsLatex(r as SegmentsPart, reportHints.get(r)?.extents).map((l) => `//${l.slice(1)}`);
+}
+
+/**
  * An event as an item: its name, when it acts and its actions; in an array model (`extents`)
  * copies among the actions folded, `$\mathit{S[j]} \leftarrow \mathit{S[j]} + w$ for
  * $j = 1, \dots, N$`.
