@@ -64,3 +64,31 @@ y(1) = 1`;
     expect(m.message).toMatch(/2 unknown\(s\) but 1 boundary condition\(s\)/);
   });
 });
+
+describe('a start past the end of the range without an end (reported by layers19)', () => {
+  // x' = 1 on [0, 5]; from 6 with x(6) = 6 and no end: the rules give 6 back to 5 (x = 5
+  // there, exactly), status ok, every row in reverse. Right, but a user who forgot --to
+  // sees no sign of it: the result says so.
+  const text = `independent t from 0 to 5
+x' = 1
+x(0) = 0`;
+  it.each(['auto', 'dopri5', 'rk4'] as const)('%s: backwards to 5, with a warning saying why', (method) => {
+    const r = simulate(text, { method, from: 6, init: { x: 6 } });
+    expect(r.status).toBe('ok');
+    expect(Math.abs(r.final.x - 5)).toBeLessThanOrEqual(8 * Number.EPSILON * 5);
+    expect(r.warnings.some((w) => /starts at t = 6, beyond the model's end 5, so it runs backwards/.test(w))).toBe(
+      true,
+    );
+  });
+  it('no warning where the end is given, or the start stays before it', () => {
+    for (const options of [
+      { from: 6, to: 7, init: { x: 6 } },
+      { from: 2, init: { x: 2 } },
+      { from: 6, to: 5, init: { x: 6 } },
+    ]) {
+      const r = simulate(text, { method: 'dopri5', ...options });
+      expect(r.status).toBe('ok');
+      expect(r.warnings.filter((w) => /runs backwards/.test(w))).toEqual([]);
+    }
+  });
+});

@@ -47,6 +47,21 @@ export function resolveRange(
   return { t0, tEnd, modelStart };
 }
 
+/**
+ * A word for a run that a start alone turned backwards: the caller moved the start past the
+ * model's end without giving an end, so the run goes back to that end (`--from 6` on a model
+ * of 0 to 5). That is the range the rules give, but one a user who forgot `--to` would not
+ * see, status ok with every row in reverse.
+ */
+export function reversedByStart(model: CompiledModel, options: SimulateOptions, range: RunRange): string | null {
+  if (options.from === undefined || options.to !== undefined) return null;
+  const forward = Math.sign(range.tEnd - range.modelStart),
+    actual = Math.sign(range.tEnd - range.t0);
+  if (forward === 0 || actual === 0 || forward === actual) return null;
+  const x = model.system.independent;
+  return `the run starts at ${x} = ${range.t0}, beyond the model's end ${range.tEnd}, so it runs backwards to it; give the end (to, --to) to run the other way`;
+}
+
 /** per model: the states whose initial value is stated where a parameter can move it off the start of the range */
 const MOVABLE = new WeakMap<CompiledModel, readonly SystemState[]>();
 

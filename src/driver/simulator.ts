@@ -39,7 +39,7 @@ import { fixedStepWarning } from './fixed-step-stability.js';
 import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
 import { isNoisyStep } from './stiff-step.js';
 import { Switching } from './switching.js';
-import { resolveRange } from './range.js';
+import { resolveRange, reversedByStart } from './range.js';
 import { resolveSettings } from './settings.js';
 import { DenseBudget } from './dense-store.js';
 import {
@@ -148,7 +148,8 @@ export class Simulator {
     const p = startValues(ws, settings, set);
     const { y, d } = ws;
 
-    const { t0, tEnd, modelStart } = resolveRange(m, p, options);
+    const range = resolveRange(m, p, options);
+    const { t0, tEnd, modelStart } = range;
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
     // (an empty range takes no step: any positive step will do for a fixed-step method)
@@ -169,6 +170,8 @@ export class Simulator {
     this.crossings.reset();
 
     const result = emptyResult(m, settings.warnings);
+    const reversed = reversedByStart(m, options, range);
+    if (reversed !== null) result.warnings.push(reversed);
     const keep = settings.record;
     this.recorder.begin(result, {
       keep,
