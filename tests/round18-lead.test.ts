@@ -92,3 +92,24 @@ x(0) = 0`;
     }
   });
 });
+
+describe('steps that shrink below the ulp of t near a singularity (reported by layers19)', () => {
+  // x' = 1/(c - t), x(0) = 0: x = -log(1 - t/c), which no step passes at t = c = 1. The
+  // steppers fail there, clearly; the message advised counting t from the start of the range,
+  // which already was 0 (and would give t no more digits near 1).
+  const text = `independent t from 0 to 2
+parameter c = 1
+x' = 1/(c - t)
+x(0) = 0`;
+  it.each(['dopri5', 'rodas'] as const)('%s: fails near t = 1 naming a singularity, not the origin of t', (method) => {
+    const r = simulate(text, { method });
+    expect(r.status).toBe('failed');
+    expect(r.message).not.toMatch(/count t from the start/);
+    expect(r.message).toMatch(/would give it no more digits there: the steps shrink toward t = 0\.9999999/);
+    expect(r.message).toMatch(/as they do at a singularity of the solution/);
+    // what it computed is kept, and right where the solution is not yet steep: at the last
+    // row before t = 0.9, x = -log(1 - t) to the tolerances (rtol 1e-6 over a few hundred steps)
+    const row = r.rows.filter(([t]) => t <= 0.9).pop()!;
+    expect(Math.abs(row[1] + Math.log1p(-row[0]))).toBeLessThan(1e-4 * Math.abs(row[1]));
+  });
+});

@@ -131,10 +131,19 @@ export class Diagnosis {
       const sys = m.system,
         t = sys.independent;
       const eq = sys.equations.find((q) => q.state === sys.states[i].name);
-      return `the right-hand side of ${sys.states[i].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''} reads ${t}, which double precision resolves at ${t} = ${tAbs} only to ${u.toPrecision(3)} (one ulp), coarser than the steps this solution needs (${h.toPrecision(2)}): between those values of ${t} the right-hand side stands still and at each it jumps, by more than the tolerances allow; count ${t} from the start of the range (write the model with ${t} from 0, and ${t} - T0 as ${t}), so that ${t} keeps its digits`;
+      const staircase = `the right-hand side of ${sys.states[i].standsFor}'${eq ? ` = ${toText(eq.rhs)}` : ''} reads ${t}, which double precision resolves at ${t} = ${tAbs} only to ${u.toPrecision(3)} (one ulp), coarser than the steps this solution needs (${h.toPrecision(2)}): between those values of ${t} the right-hand side stands still and at each it jumps, by more than the tolerances allow`;
+      // (counting t from the start gives it digits only where the time since the start is far
+      // below t itself; where the range starts near 0 the steps shrank for another reason, and
+      // x' = 1/(c - t) near t = c was advised to count t from a start that was already 0)
+      if (4 * ulpOf(tAbs - this.rangeStart) <= u)
+        return `${staircase}; count ${t} from the start of the range (write the model with ${t} from 0, and ${t} - T0 as ${t}), so that ${t} keeps its digits`;
+      return `${staircase}; counting ${t} from the start of the range (${this.rangeStart}) would give it no more digits there: the steps shrink toward ${t} = ${tAbs}, where ${sys.states[i].standsFor}' is ${a[i].toPrecision(3)}, as they do at a singularity of the solution, which no step passes; end the range before it, or look at the model there`;
     }
     return null;
   }
+
+  /** where the run's range starts (timeResolutionCause: whether counting t from there would help) */
+  rangeStart = 0;
 
   /** whether timeResolutionCause has named the run's failure (set until the next run) */
   timeResolutionNamed = false;

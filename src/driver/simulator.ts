@@ -150,6 +150,7 @@ export class Simulator {
 
     const range = resolveRange(m, p, options);
     const { t0, tEnd, modelStart } = range;
+    this.diagnosis.rangeStart = t0;
     const dir = tEnd >= t0 ? 1 : -1;
     ws.dir = dir;
     // (an empty range takes no step: any positive step will do for a fixed-step method)
