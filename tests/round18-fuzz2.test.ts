@@ -213,3 +213,60 @@ event e2 when x2 - k rises do x2 := x2 - 100*k end`;
     });
   }
 });
+
+describe('two commuting crossings at one instant in rationals, a rounding apart in doubles', () => {
+  // x1 = a t^2 reaches h = a (3.3)^2 and x2 = b t reaches k = 3.3 b at t = 3.3 exactly (a = 0.001,
+  // b = 0.002, h = 0.01089, k = 0.0066 as written). The language: "two crossings that coincide
+  // in exact arithmetic are one instant even where rounding locates them apart", in file order:
+  // e1, e2 at 3.3, two rows there, n = 11. Every stepper does so (dop853: e1, e2 at 3.3).
+  const MODEL = `independent t from 0 to 3.8
+parameter a = 0.001, b = 0.002, h = 0.01089, k = 0.0066
+discrete n = 0
+x1'' = 2*a
+x2'' = 0
+x1(0) = 0; x1'(0) = 0; x2(0) = 0; x2'(0) = b
+event e1 when x1 - h rises do n := n + 1 end
+event e2 when x2 - k rises do n := n + 10 end`;
+  const check = (method: 'analytic' | 'dop853') => {
+    const run = simulate(MODEL, { method, rtol: 1e-12, atol: 1e-14 });
+    expect(run.status).toBe('ok');
+    expect(run.final.n).toBe(11);
+    expect(run.events.map((e) => e.name)).toEqual(['e1', 'e2']);
+    expect(run.events[0].t).toBe(run.events[1].t);
+    expect(run.rows.filter((row) => Math.abs(row[0] - 3.3) < 1e-12)).toHaveLength(2);
+  };
+  it('dop853: one instant, in file order', () => check('dop853'));
+  // Open: the analytic path gives e2 at 3.3 and then e1 at 3.3000000000000003 (the root of
+  // a t^2 - h in doubles, 2 ulps from 3.3), two instants, four rows at 3.3 and the ledger out of
+  // file order; n = 11 and every value are right. DueEvents.take (src/analytic/due.ts) joins a
+  // crossing to the instant only where it interacts with it or is predicted at the same time to
+  // the last bit (sameTime, round 18): "a few ulps apart, each keeps its own time". Joining
+  // commuting crossings within the tie tolerance needs the fired function, left a rounding
+  // short of its zero, held there rather than predicted to cross again an ulp later.
+  it.fails('analytic: one instant, in file order', () => check('analytic'));
+});
+
+describe('a delta in time at the instant a ball lands: its weight reads the velocity before the bounce', () => {
+  // x = 1000 - 1000 t^2 lands at t = 1 exactly; `y' = x'*delta(t - 1)` weighs x'(1-) = -2000
+  // (weights are left limits, read before every action and jump of the instant), so y = -2000.
+  // The analytic path computes the landing at 1 to the bit: one instant. (dop853 at rtol 1e-12
+  // locates the landing 5 ulps before 1, two instants, and reads x' = +1000 after the bounce:
+  // interacting events a stepper's rounding places apart fire one after the other, as the
+  // language says; rtol 1e-10 on rodas lands within the tie and gives -2000.)
+  it('analytic: y = -2000', () => {
+    const run = simulate(
+      `independent t from 0 to 1.3
+parameter g = 2000, e = 0.5
+discrete n = 0
+x'' = -g - (1 + e)*x'*delta(t - bounce)
+y' = x'*delta(t - 1)
+x(0) = 1000; x'(0) = 0; y(0) = 0
+event bounce when x falls do n := n + 1 end`,
+      { method: 'analytic' },
+    );
+    expect(run.status).toBe('ok');
+    expect(run.final.y).toBe(-2000);
+    expect(run.final.n).toBe(1);
+    for (const e of run.events) expect(e.t).toBe(1);
+  });
+});
