@@ -121,9 +121,7 @@ export class LinearEventFunction {
     const x = this.xs,
       mag = this.xm,
       c = this.c;
-    x.set(this.x0);
-    mag.fill(0);
-    if (s0 !== 0) this.block.advance(s0, x, mag);
+    this.advancedTo(s0);
     this.taylor(x, w, out, true);
     // The states at the window's start are sums the propagator formed from terms that may be
     // far larger than they are (two equal masses, x1 = x2: each is (a + b)/2 + (a - b)/2 of
@@ -357,6 +355,17 @@ export class LinearEventFunction {
     return true;
   }
 
+  /**
+   * The block's state at s from the instant into xs, and into xm the magnitudes of the terms
+   * its propagator summed for each state (at the instant nothing is summed: the state as it
+   * stands, xm 0).
+   */
+  private advancedTo(s: number): void {
+    this.xs.set(this.x0);
+    this.xm.fill(0);
+    if (s !== 0) this.block.advance(s, this.xs, this.xm);
+  }
+
   /** set by `valueAt`: the rounding of the value it returned */
   valueBound = 0;
 
@@ -369,10 +378,7 @@ export class LinearEventFunction {
     const x = this.xs,
       c = this.c,
       mag = this.xm;
-    x.set(this.x0);
-    // (at the instant nothing is summed: the state as it stands)
-    mag.fill(0);
-    if (s !== 0) this.block.advance(s, x, mag);
+    this.advancedTo(s);
     let v = this.c0,
       m = Math.abs(this.c0),
       terms = m;

@@ -8,6 +8,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import type { Stepper } from '../integrators/stepper.js';
 import { relationText } from './switching.js';
 import type { Workspace } from './workspace.js';
+import { ulpOf } from './ulp.js';
 import { minOf } from '../expression/extremes.js';
 
 /** halvings of a step's chord that a jump of the right-hand side must survive (2^-30 of the step) */
@@ -656,18 +657,6 @@ function jumpMessage(equation: string): string {
 
 function nonFiniteMessage(what: string): string {
   return `${what}: the solution cannot be continued there (a square root or logarithm of a negative number, a division by zero); check the model near this point`;
-}
-
-/** The spacing of the doubles at x (one ulp): 1.2e-4 at 1e12, 2.2e-16 at 1. */
-function ulpOf(x: number): number {
-  const a = Math.abs(x);
-  if (!(a >= 2 ** -1022)) return Number.MIN_VALUE;
-  if (a === Infinity) return Infinity;
-  let e = Math.floor(Math.log2(a));
-  // (log2 of a double next to a power of two may round across it)
-  if (2 ** e > a) e--;
-  else if (2 ** (e + 1) <= a) e++;
-  return 2 ** (e - 52);
 }
 
 /** whether the steps are taken by an implicit method (rodas, radau5, or auto while it uses one) */

@@ -28,6 +28,7 @@
  */
 import { ShootInputError } from './errors.js';
 import { ModelError } from '../expression/errors.js';
+import { ulpOf } from '../driver/ulp.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import type { SimulateOptions, SimulationResult } from '../driver/index.js';
 import { checkOptions, count, oneOf, resolveSettings, type Naming, type OptionSpec } from '../driver/settings.js';
@@ -503,7 +504,7 @@ class Newton {
       floorOfWorst = 0;
     for (let i = 0; i < n; i++) {
       let floor = 0;
-      for (let j = 0; j < n; j++) floor += Math.abs(J[i * n + j]) * ulp(u[j]);
+      for (let j = 0; j < n; j++) floor += Math.abs(J[i * n + j]) * ulpOf(u[j]);
       // (a residual computed along a run carries more than the one rounding of its last
       // operation: every step's rounding, amplified as the error is; measured on y'' = 625 y
       // with dop853, its scatter over s within a few ulps was 3 to 6 times the one-ulp change)
@@ -517,12 +518,12 @@ class Newton {
     if (worst < 0) return null;
     let j = 0;
     for (let m = 1; m < n; m++)
-      if (Math.abs(J[worst * n + m]) * ulp(u[m]) > Math.abs(J[worst * n + j]) * ulp(u[j])) j = m;
+      if (Math.abs(J[worst * n + m]) * ulpOf(u[m]) > Math.abs(J[worst * n + j]) * ulpOf(u[j])) j = m;
     const name = res.names[j],
       label = res.labels[worst];
-    const one = Math.abs(J[worst * n + j]) * ulp(u[j]);
+    const one = Math.abs(J[worst * n + j]) * ulpOf(u[j]);
     const all = n > 1 ? ` (those of all the unknowns together by ${floorOfWorst.toExponential(1)})` : '';
-    return `the conditions are too ill-conditioned for single shooting in double precision: one rounding unit of ${name} (${ulp(u[j]).toExponential(1)}) moves the residual of ${label} by ${one.toExponential(1)}${all}, its derivative in ${name} being ${J[worst * n + j].toExponential(1)}, and the residual computed along the run carries a rounding error of ${ROUNDINGS} times that or more, ${(ROUNDINGS * floorOfWorst).toExponential(1)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}: no value of the unknowns can be told to meet it. Split the range into shorter pieces (more unknowns and conditions that join them), rescale the model, or loosen the tolerances above that`;
+    return `the conditions are too ill-conditioned for single shooting in double precision: one rounding unit of ${name} (${ulpOf(u[j]).toExponential(1)}) moves the residual of ${label} by ${one.toExponential(1)}${all}, its derivative in ${name} being ${J[worst * n + j].toExponential(1)}, and the residual computed along the run carries a rounding error of ${ROUNDINGS} times that or more, ${(ROUNDINGS * floorOfWorst).toExponential(1)}, above its tolerance ${res.tolerance(worst, R[worst]).toExponential(1)}: no value of the unknowns can be told to meet it. Split the range into shorter pieces (more unknowns and conditions that join them), rescale the model, or loosen the tolerances above that`;
   }
 
   /** What in the conditions themselves makes the (difference) Jacobian singular at iteration k, if anything. */
@@ -560,11 +561,4 @@ class Newton {
       solution,
     };
   }
-}
-
-/** One unit in the last place of x (the spacing of doubles at |x|); 0 for 0. */
-function ulp(x: number): number {
-  const a = Math.abs(x);
-  if (!(a > 0) || !Number.isFinite(a)) return 0;
-  return Math.max(2 ** Math.floor(Math.log2(a)) * Number.EPSILON, Number.MIN_VALUE);
 }
