@@ -81,6 +81,8 @@ export class Arming {
    */
   private readonly noiseHold: Float64Array;
   private readonly noiseSide: Int8Array;
+  /** whether some noiseHold may be set (false: holdInNoise has nothing to look at after an instant) */
+  private anyNoise = false;
   /** per function: held at zero after firing (see the header) */
   readonly held: Uint8Array;
   /** per function held: the scale of its zero, and its rate (how fast it leaves) */
@@ -260,10 +262,14 @@ export class Arming {
    * noiseBand). One the state shows beyond its band has left it: the record ends.
    */
   private holdInNoise(fired: readonly number[]): void {
+    // (the loop over every function runs after each instant only while some hold exists)
+    if (!this.anyNoise) return;
     const ws = this.ws,
       m = ws.model;
+    let any = false;
     for (let w = 0; w < ws.nWatch; w++) {
       const band = this.noiseHold[w];
+      if (band > 0) any = true;
       if (!(band > 0) || this.held[w]) continue;
       const info = m.watchInfo[w];
       if (info.kind === 'event' && fired.includes(info.event)) continue;
@@ -285,6 +291,7 @@ export class Arming {
       this.sitting[w] = 0;
       this.sittingFrom[w] = -side;
     }
+    this.anyNoise = any;
   }
 
   /**
@@ -306,6 +313,7 @@ export class Arming {
   reset(): void {
     this.held.fill(0);
     this.noiseHold.fill(0);
+    this.anyNoise = false;
     this.startRest.fill(0);
     this.unturned.fill(0);
     this.crossedTo.fill(0);
@@ -486,6 +494,7 @@ export class Arming {
       // x "rose" again at its start, 2.7 after: it goes on the way it fired.)
       if (noise > 0 && from !== 0) {
         this.noiseHold[w] = noise;
+        this.anyNoise = true;
         this.noiseSide[w] = -from;
         if (!(Math.abs(rate) > 4 * ws.rBound[w])) this.holdSide[w] = -from;
       }
