@@ -27,6 +27,7 @@ import {
   type SimulationSink,
 } from '../driver/types.js';
 import { methodOf, stepperCause } from '../report/path.js';
+import { unimposedConditions } from '../report/unimposed.js';
 import { structureOf } from '../structure/structure.js';
 import { ModelError } from '../expression/errors.js';
 import { AnalyticSimulator } from './engine.js';
@@ -54,7 +55,12 @@ export class Simulator {
     const outer = enterRun(this.model);
     this.running = true;
     try {
-      return this.runOnce(options);
+      const result = this.runOnce(options);
+      if (this.model.boundary.length > 0) {
+        const unimposed = unimposedConditions(this.model, asMap(options.set));
+        if (unimposed !== null) result.warnings.push(unimposed);
+      }
+      return result;
     } finally {
       this.running = false;
       leaveRun(this.model, outer);

@@ -14,7 +14,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CompiledModel } from '../codegen/compile.js';
-import type { SimulateOptions } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 import type { InterruptFlag } from './interrupt.js';
 import { BatchInputError, type ReportExpr } from './report.js';
@@ -31,7 +30,7 @@ import {
   type SharedRing,
 } from './ring.js';
 import type { ChunkReply, ChunkTask } from './sweep-worker.js';
-import { statusCode } from './run.js';
+import { statusCode, type BatchOptions } from './run.js';
 
 /** One batch (or the slice of it that this process runs): a model and how to make its runs' parameters. */
 export interface Job {
@@ -40,7 +39,7 @@ export interface Job {
   source: string;
   model: CompiledModel;
   report: ReportExpr[];
-  options: SimulateOptions;
+  options: BatchOptions;
   names: string[];
   count: number;
   /**

@@ -15,11 +15,10 @@
  * Everything lives in SharedArrayBuffers; the messages of runs (why one failed or stopped)
  * are UTF-8 in a fixed space per run, cut at MESSAGE_BYTES.
  */
-import type { SimulateOptions } from '../driver/index.js';
 import type { Simulator } from '../analytic/index.js';
 import type { InterruptFlag } from './interrupt.js';
 import type { ReportExpr } from './report.js';
-import { runChunk, statusCode, type BatchStatus } from './run.js';
+import { runChunk, statusCode, type BatchOptions, type BatchStatus } from './run.js';
 
 /** The room for one run's message; a longer one is cut, with a mark. */
 export const MESSAGE_BYTES = 1024;
@@ -108,7 +107,7 @@ export function runRingChunk(
   c: number,
   simulator: Simulator,
   report: readonly ReportExpr[],
-  options: SimulateOptions,
+  options: BatchOptions,
   names: readonly string[],
   interrupt?: InterruptFlag,
 ): void {

@@ -7,6 +7,7 @@ import type { CompiledModel } from '../codegen/compile.js';
 import { DISCARD_SINK, type RunStatus, type SimulateOptions, type SimulationResult } from '../driver/index.js';
 import { Simulator } from '../analytic/index.js';
 import { evaluate } from '../expression/evaluate.js';
+import { shoot } from '../shooting/newton.js';
 import { checkInterrupt, Interrupted, type InterruptFlag } from './interrupt.js';
 import { checkReport, finalValue, type ReportExpr } from './report.js';
 
@@ -18,6 +19,17 @@ export const RUN_STATUSES: readonly BatchStatus[] = ['ok', 'stopped', 'zeno', 'f
 
 export function statusCode(s: BatchStatus): number {
   return 1 + RUN_STATUSES.indexOf(s);
+}
+
+/** A batch's run options: a simulation's, and whether each run first shoots for the model's unknowns. */
+export interface BatchOptions extends SimulateOptions {
+  /**
+   * Each run solves for the `unknown`s so that the boundary conditions hold (Newton shooting
+   * from the guesses: the model's, or `set`'s), and reports its solution's final values and
+   * the unknowns found. Every run starts from the same guesses, never from its neighbour's
+   * solution, so that a run's numbers do not depend on which runs a thread took before it.
+   */
+  shoot?: boolean;
 }
 
 export interface ChunkResult {
@@ -37,7 +49,7 @@ export interface ChunkResult {
 export function runChunk(
   simulator: Simulator,
   report: readonly ReportExpr[],
-  options: SimulateOptions,
+  options: BatchOptions,
   names: readonly string[],
   parameters: Float64Array,
   onProgress?: (done: number) => void,
@@ -45,10 +57,11 @@ export function runChunk(
 ): ChunkResult {
   const model = simulator.model;
   const count = names.length === 0 ? 0 : parameters.length / names.length;
+  const { shoot: shoots, ...simulation } = options;
   const set = new Map(options.set instanceof Map ? options.set : Object.entries(options.set ?? {}));
   // No rows, and a ledger that goes nowhere: a run's events are not kept, however many. A
   // signal is seen between runs and, in a long run, every few thousand steps.
-  const runOptions: SimulateOptions = { ...options, set, record: false, eventValues: false, sink: DISCARD_SINK };
+  const runOptions: SimulateOptions = { ...simulation, set, record: false, eventValues: false, sink: DISCARD_SINK };
   if (interrupt) runOptions.progress = () => checkInterrupt(interrupt);
   const nr = report.length;
   const out: ChunkResult = {
@@ -57,22 +70,31 @@ export function runChunk(
     message: new Array<string | null>(count),
   };
   let final: Record<string, number> = Object.create(null) as Record<string, number>;
-  // Parameters are looked up only when a report names one that is not a final value.
+  // Parameters are looked up only when a report names one that is not a final value (with
+  // the unknowns a shooting run found: `found`).
   let params: Float64Array | null = null;
+  let found: Record<string, number> | null = null;
   const lookup = (key: string): number | undefined => {
     const v = finalValue(final, key);
     if (v !== undefined) return v;
     const i = model.paramNames.indexOf(key);
     if (i < 0) return undefined;
-    params ??= model.parameters(set);
+    params ??= model.parameters(found ? new Map([...set, ...Object.entries(found)]) : set);
     return params[i];
   };
   for (let k = 0; k < count; k++) {
     if (interrupt !== undefined && Atomics.load(interrupt, 0) !== 0) break;
     for (let j = 0; j < names.length; j++) set.set(names[j], parameters[k * names.length + j]);
     let run: SimulationResult;
+    let failure: string | null = null;
+    found = null;
     try {
-      run = simulator.run(runOptions);
+      if (shoots) {
+        const shot = shootRun(model, runOptions);
+        run = shot.run;
+        found = shot.unknowns;
+        failure = shot.failure;
+      } else run = simulator.run(runOptions);
     } catch (err) {
       out.values.fill(NaN, k * nr, (k + 1) * nr);
       if (err instanceof Interrupted) {
@@ -91,16 +113,45 @@ export function runChunk(
     final = run.final;
     params = null;
     for (let j = 0; j < nr; j++) out.values[k * nr + j] = reportValue(report[j], lookup);
-    out.status[k] = run.status;
+    // (a shooting run that did not converge reports what its last iterate computed, as failed)
+    out.status[k] = failure !== null ? 'failed' : run.status;
     // (a completed run's warnings travel as its message: a count at the border of dopri5's
     // stability region, a tolerance raised, are part of its answer)
     out.message[k] =
-      run.warnings.length === 0
-        ? run.message
-        : [run.message, ...run.warnings.map((w) => `warning: ${w}`)].filter((x) => x !== null).join('; ');
+      failure !== null
+        ? failure
+        : run.warnings.length === 0
+          ? run.message
+          : [run.message, ...run.warnings.map((w) => `warning: ${w}`)].filter((x) => x !== null).join('; ');
     onProgress?.(k + 1);
   }
   return out;
+}
+
+/**
+ * One run of a shooting batch: the solution's run with the unknowns found, and why it failed
+ * when shooting did not converge (then the run is the last iterate's, or an empty one).
+ */
+function shootRun(
+  model: CompiledModel,
+  options: SimulateOptions,
+): { run: SimulationResult; unknowns: Record<string, number>; failure: string | null } {
+  const r = shoot(model, options);
+  const failure = r.converged ? null : `shooting ${r.status}: ${r.message ?? 'no solution found'}`;
+  if (r.solution) return { run: r.solution, unknowns: r.unknowns, failure };
+  const run: SimulationResult = {
+    model: model.system.model,
+    independent: model.system.independent,
+    status: 'failed',
+    message: failure,
+    columns: [],
+    rows: [],
+    events: [],
+    final: Object.create(null) as Record<string, number>,
+    stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
+    warnings: [],
+  };
+  return { run, unknowns: r.unknowns, failure };
 }
 
 /** A report's value, NaN where the run has none or it cannot be computed. */
@@ -130,7 +181,7 @@ export function runBatch(
   model: CompiledModel,
   sets: { index: number; values: Map<string, number> }[],
   report: ReportExpr[],
-  options: SimulateOptions,
+  options: BatchOptions,
   onProgress?: (done: number) => void,
 ): BatchRow[] {
   checkReport(report, model);

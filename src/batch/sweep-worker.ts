@@ -12,6 +12,7 @@ import { compileModel } from '../codegen/stages.js';
 // workers compile as the main thread does: with exact roots where a delta argument has them
 import '../transform/exact-roots.js';
 import type { SimulateOptions } from '../driver/index.js';
+import type { BatchOptions } from './run.js';
 import { Simulator } from '../analytic/index.js';
 import type { InterruptFlag } from './interrupt.js';
 import { parseReport, type ReportExpr } from './report.js';
@@ -22,7 +23,7 @@ export interface ChunkTask {
   source: string;
   /** the --report text (parsed here: an AST does not need to cross threads) */
   report: string;
-  options: SimulateOptions;
+  options: BatchOptions;
   names: string[];
   ring: SharedRing;
   /** this worker's state at [slot]: 1 once it has its task (the main thread stops yielding to hand out tasks when every worker has one) */

@@ -23,6 +23,10 @@ export function registerBatchCommands(program: Command, ctx: BatchContext): void
         once('--workers'),
       )
       .option(
+        '--shoot',
+        'each run first solves for the unknowns so that the boundary conditions hold (as shoot), then reports its solution and the unknowns',
+      )
+      .option(
         '--shard <K/N>',
         "run only the K-th of N slices (auto: from the batch system's array index: SLURM, Kubernetes Indexed Job, AWS Batch); combine the JSON outputs with merge",
         once('--shard'),

@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import type { SimulateOptions } from '../driver/index.js';
 import { resolveSettings } from '../driver/settings.js';
 import { resolveRange } from '../driver/range.js';
+import type { Expr } from '../expression/ast.js';
 import { references } from '../expression/expr.js';
 import {
   BatchInputError,
@@ -26,6 +27,7 @@ import {
   type ReportExpr,
 } from '../batch/index.js';
 import { execute, type ChunkConsumer, type Job, type PoolClass, type PoolSettings } from '../batch/pool.js';
+import type { BatchOptions } from '../batch/run.js';
 import type { CompiledModel } from '../codegen/compile.js';
 import { Simulator } from '../analytic/index.js';
 import { CliError, formatFlag, initRuns, simulateOptions, workersFlag, type SharedFlags } from './options.js';
@@ -53,6 +55,7 @@ export interface PlotFlags extends PlotLookFlags {
 export interface BatchFlags extends SharedFlags, PlotFlags {
   report?: string;
   shard?: string;
+  shoot?: boolean;
 }
 export interface SweepFlags extends BatchFlags {
   vary?: string[];
@@ -210,6 +213,7 @@ export async function loadCheck(
   names: string[],
   reportText: string,
   set: SimulateOptions['set'],
+  shoots = false,
 ): Promise<{ model: CompiledModel; source: string; report: ReportExpr[] }> {
   const model = await ctx.loadModel(file, set);
   for (const n of names) {
@@ -222,7 +226,9 @@ export async function loadCheck(
         `'${n}' sets the shape of ${model.system.model} (a range or an index uses it): each value would be another model, so it cannot be varied in one batch; run the batch once per value with --set ${n}=...`,
       );
   }
-  const report = guard(() => parseReport(reportText || model.outputNames.join(', ')));
+  // (a shooting batch reports the unknowns it found too, first, by default)
+  const unknowns = shoots ? model.system.parameters.filter((q) => q.unknown).map((q) => q.name) : [];
+  const report = guard(() => parseReport(reportText || [...unknowns, ...model.outputNames].join(', ')));
   guard(() => checkReport(report, model));
   // Workers compile the text; its hash tells the shards of one model from another's. (The text
   // compiled here, not the file read again: a pipe gives it once.)
@@ -244,9 +250,9 @@ export async function prepareBatch(
   const names = varied.names;
   const shard = parseShard(flags.shard, total, flags.quiet);
   const workers = workerThreads(flags);
-  const options = batchOptions(flags);
+  const options: BatchOptions = batchOptions(flags);
   checkNotSet(varied.flag, names, options.set);
-  const { model, source, report } = await loadCheck(ctx, file, names, flags.report ?? '', options.set);
+  const { model, source, report } = await loadCheck(ctx, file, names, flags.report ?? '', options.set, flags.shoot);
   // the run options checked once, before the runs: a flag that no run can take (--locate
   // before with an adaptive method) is a usage error, not a failure of every run; so is a
   // range that no run can take (no end, --from without every initial value, backwards through
@@ -255,6 +261,16 @@ export async function prepareBatch(
   if (!rangeMovesWith(model, names)) resolveRange(model, model.parameters(settings.set), options, 'flags');
   // so is method analytic on a model (or with --zeno continue) that no run can take that way
   new Simulator(model).checkPath(options);
+  // and, with --shoot, a model whose unknowns and conditions shooting cannot take (as shoot's)
+  if (flags.shoot) {
+    const { checkShootable, checkShootConditions } = await import('../shooting/newton.js');
+    checkShootable(model);
+    // (where the conditions lie may move with the varied values: then each run checks its own)
+    const places = model.system.boundaryConditions.map((bc) => bc.at);
+    if (!rangeMovesWith(model, names) && !movesWith(model, places, names))
+      checkShootConditions(model, options, 'flags');
+    options.shoot = true;
+  }
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
   checkSliceSize(end - first, total);
   const common = {
@@ -271,11 +287,21 @@ export async function prepareBatch(
 
 /** Whether the model's range (its ends, through the parameters they use) depends on `names`. */
 function rangeMovesWith(model: CompiledModel, names: readonly string[]): boolean {
+  const { from, to } = model.system.range;
+  return movesWith(
+    model,
+    [from, to].filter((end): end is Expr => end !== null),
+    names,
+  );
+}
+
+/** Whether any of `exprs` depends on `names`, directly or through the parameters it uses. */
+function movesWith(model: CompiledModel, exprs: readonly Expr[], names: readonly string[]): boolean {
   const sys = model.system;
   const definitions = new Map(sys.parameters.map((q) => [q.name, q.value]));
   const used = new Set<string>();
   const todo: string[] = [];
-  for (const end of [sys.range.from, sys.range.to]) if (end) todo.push(...references(end));
+  for (const e of exprs) todo.push(...references(e));
   for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
     if (used.has(n)) continue;
     used.add(n);
