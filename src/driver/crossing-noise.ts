@@ -23,6 +23,12 @@ export class CrossingNoise {
   stiff = false;
   still = false;
   /**
+   * whether the crossing crept across within its band on a step that is not stiff: the
+   * function within the band at every point of the step and its rate too small to carry it
+   * across the band in the step (creptWithin)
+   */
+  crept = false;
+  /**
    * The part of the band that atol makes (0: none, the band is rtol of the function's terms),
    * when the crossing failed as a wandering one (judge), and the time of the crossing before it
    */
@@ -132,6 +138,7 @@ export class CrossingNoise {
     this.function = k;
     this.stiff = true;
     this.still = false;
+    this.crept = false;
     this.band = band;
     this.absolute = band;
     this.wanderedFrom = from;
@@ -235,16 +242,21 @@ export class CrossingNoise {
     const trusted = cancelling + absolute;
     this.band = trusted;
     this.still = false;
+    this.crept = false;
     const g1 = ws.gNew[k];
     if (side * g1 > 0) {
       if (!(trusted > 0)) return false;
       // (trusted ends: unless the step shows neither a value nor a rate off zero, a function
       // at rest at its zero whose noise changed sign: x - 0.5 t with x' = 0.5 after x := 0,
       // which radau5 carried from +6.8e-21 to -4.3e-19; a real crossing moves)
-      if (dipOnly) return this.atRestWithin(stepper, k, cancelling);
+      if (dipOnly)
+        return this.atRestWithin(stepper, k, cancelling) || this.creptWithin(stepper, k, a, b, side, cancelling);
       this.reach = Math.max(Math.abs(ws.gPrev[k]), Math.abs(g1));
       return !(this.reach > trusted);
     }
+    // (a function that crept onto exactly zero: its value rounded to zero at the step's end, q
+    // at V C to the last bit, not a flat zero, whose crossing moves it there)
+    if (g1 === 0 && this.creptWithin(stepper, k, a, b, side, cancelling)) return true;
     const band = dipOnly ? cancelling + this.atolThrough(stepper, k, s) : trusted;
     this.band = band;
     if (!(band > 0)) return false;
@@ -296,6 +308,49 @@ export class CrossingNoise {
     if (Math.abs(g0) > band || Math.abs(g1) > band || !this.atRest(stepper, k)) return false;
     this.reach = Math.max(Math.abs(g0), Math.abs(g1));
     this.still = true;
+    return true;
+  }
+
+  /**
+   * Whether function k crept across zero within `band` over the last step [a, b]: its value
+   * within the band at both ends and at nine points inside, and its motion dying out before
+   * it could cross the band: at its rate r (the larger at the step's ends) the band takes
+   * band / r to cross, longer than the step and longer than the time r / r' in which the rate
+   * changes by its own size (r' from the ends' rates), heading across and slowing down (the
+   * rate at the end at most half the start's). Such a step shows no motion across
+   * zero, only the states' error: a function that tends to its zero and never reaches it (a
+   * threshold at the equilibrium of a critically damped or overdamped motion, q - V C with
+   * q = V C (1 - (1 + w t) e^{-wt}); x - 1 with x = 1 - (1 + t) e^{-t}) enters its band, its
+   * rate decaying with it, and the error carries it across: dop853 at rtol 1e-12 fired
+   * `q - V*C rises` at t = 4.07 where q - V C is -4.4e-16 and reaches 0 only as t goes to
+   * infinity, status ok (and with the action s := 0 that followed, a whole other run). A
+   * crossing the motion makes keeps its rate across the band (u - exp(65 eps) with u' = u on
+   * [0, 130 eps], all of it within the band rtol makes, crosses at rate 1, which no step
+   * changes: found), or moves the function by more than the band in the step.
+   */
+  private creptWithin(stepper: Stepper, k: number, a: number, b: number, side: number, band: number): boolean {
+    const ws = this.ws;
+    const g0 = ws.gPrev[k],
+      g1 = ws.gNew[k];
+    if (!(band > 0) || !(Math.abs(g0) <= band) || !(Math.abs(g1) <= band)) return false;
+    const h = Math.abs(b - a),
+      r0 = ws.rPrev[k],
+      r1 = ws.rNew[k];
+    const r = Math.max(Math.abs(r0), Math.abs(r1));
+    // (heading across at the step's start and slowing down: the rate at its end at most half
+    // that; a ball's last small bounces before its Zeno point, a whole flight within the band
+    // of h - T in one step, leave upwards and come down faster: a flight, not a creep)
+    if (!(side * r0 > 0) || !(Math.abs(r1) <= 0.5 * Math.abs(r0))) return false;
+    // (band / r >= h, and band / r >= r h / |r1 - r0|)
+    if (!(r * h <= band) || !(r * r * h <= band * Math.abs(r1 - r0))) return false;
+    let reach = Math.max(Math.abs(g0), Math.abs(g1));
+    for (let i = 1; i < 10; i++) {
+      const g = valueOnStep(ws, stepper, k, a + (i / 10) * (b - a), this.y);
+      if (!(Math.abs(g) <= band)) return false;
+      reach = Math.max(reach, Math.abs(g));
+    }
+    this.reach = reach;
+    this.crept = true;
     return true;
   }
 

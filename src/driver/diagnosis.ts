@@ -601,6 +601,7 @@ export class Diagnosis {
     absolute = 0,
     wanderedFrom = NaN,
     returned: 'within' | 'after' | null = null,
+    crept = false,
   ): string {
     const m = this.ws.model,
       t = m.system.independent;
@@ -612,6 +613,10 @@ export class Diagnosis {
       return `crossing not resolved: event ${ev?.name ?? '?'}'s function (${cond}) stayed within ±${band.toPrecision(2)} of zero, what rtol ${rtol} allows its cancelling terms, over the whole step from ${t} = ${a} to ${b}, and touched or crossed zero inside: it may be zero along the motion, which never crosses, or cross within that noise, and a numerical method cannot tell which. Where the model's segments have closed forms, --method auto decides it exactly; otherwise write the condition so that its function is not zero along the motion`;
     // (the band shrinks with rtol: a tenth of what the function reached over the step)
     const needed = Math.max(1e-14, (0.1 * rtol * Math.max(reach, Number.MIN_VALUE)) / band);
+    // (crept across within its band, too slowly for the step to show a motion: a zero the
+    // motion approaches, crossing-noise.ts, creptWithin)
+    if (crept)
+      return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol} (its terms, some 1/rtol times that, cancel), and over the step from ${t} = ${a} to ${b}, in which it crossed zero, it stayed within that band, moving too slowly to cross it in the step: a function that tends to zero (a threshold at an equilibrium the motion approaches) is carried across by the states' errors alone, and such a crossing cannot be told from one. Where the model's segments have closed forms, --method auto decides it exactly; otherwise tighten rtol and atol, or move the threshold off the equilibrium`;
     if (!stiff)
       return `crossing not resolved at these tolerances: event ${ev?.name ?? '?'}'s function (${cond}) is known only to ±${band.toPrecision(2)} at rtol ${rtol}, and over the step from ${t} = ${a} to ${b} it went no more than ${Math.max(0, reach).toPrecision(2)} across zero and back: whether it crosses (a grazing approach) cannot be told from the errors the tolerances allow. Tighten rtol (to ${needed.toPrecision(1)} or below) and atol`;
     // (a crossing within atol through the function, after one within it that the function

@@ -372,7 +372,7 @@ export class Simulator {
         if (this.crossings.noise.function >= 0) {
           const k = this.crossings.noise.function;
           const at = origin.abs(stepper.tPrev);
-          const { band, reach, stiff, still, absolute, wanderedFrom, returned } = this.crossings.noise;
+          const { band, reach, stiff, still, absolute, wanderedFrom, returned, crept } = this.crossings.noise;
           // (an explicit method at the border of its stability region carries the function
           // back and forth at the tolerance: that is the cause, and tightening rtol a poor cure)
           const border = (stepper as Stepper & { looksStiff?: boolean }).looksStiff
@@ -390,6 +390,7 @@ export class Simulator {
               absolute,
               wanderedFrom,
               returned,
+              crept,
             ) + border,
             at,
             stepper.yPrev,
