@@ -123,6 +123,34 @@ describe('2. sweep --shoot and montecarlo --shoot', () => {
     expect(one.stderr).not.toContain('not imposed');
   });
 
+  it("the rope's load moved along it (examples/rope.delta): H(a) = H(10 - a), H(4) as shoot's exact value", () => {
+    // The supports are at one height, so the rope with its load at a is the mirror image of
+    // the one with its load at 10 - a: the same H. Exact H at a = 4: 8.1869194939134070 (the
+    // example's header, two catenaries solved to full precision). Shooting's tolerance at
+    // rtol 1e-10, atol 1e-12 (the model's): residuals within 10 atol + rtol |value| ~ 1e-9,
+    // which moves H by about as much (|dR/dH| ~ 1); 1e-8 allows ten times that.
+    const r = runCli([
+      'sweep',
+      'examples/rope.delta',
+      '--vary',
+      'a=1:9:9',
+      '--shoot',
+      '--report',
+      'H',
+      '--format',
+      'json',
+      '--quiet',
+    ]);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout) as { rows: number[][]; status: string[] };
+    expect(doc.status.every((s) => s === 'ok')).toBe(true);
+    const H = doc.rows.map((row) => row[1]);
+    for (let i = 0; i < H.length; i++) expect(Math.abs(H[i] - H[H.length - 1 - i])).toBeLessThan(1e-8);
+    expect(Math.abs(H[3] - 8.186919493913407)).toBeLessThan(1e-8);
+    // largest with the load in the middle
+    expect(Math.max(...H)).toBe(H[4]);
+  });
+
   it('a run whose shooting fails is failed with the reason, the others ok; exit 3', () => {
     // (y(pi/2) = p + F cos a is solvable for every a; a rope shorter than its span is not:
     // l = 9 between supports 10 m apart has no shape)
