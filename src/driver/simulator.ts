@@ -36,6 +36,7 @@ import { StopQueue } from './stop-queue.js';
 import { Firing, iterationMessage } from './firing.js';
 import { Recorder } from './recorder.js';
 import { fixedStepWarning } from './fixed-step-stability.js';
+import { eventScaleWarning } from './watch-scale.js';
 import { refineOnSolution, refinesOnSolution } from './solution-refine.js';
 import { isNoisyStep } from './stiff-step.js';
 import { Switching } from './switching.js';
@@ -97,6 +98,8 @@ export class Simulator {
   private readonly stepStates: Int32Array;
   /** per watched function an instant fired, its rounding bound on the terms before the fold (processInstant) */
   private readonly termBound: Float64Array;
+  /** the run's rtol and atol (eventScaleWarning) */
+  private tolerances: [number, number] = [0, 0];
   /** the run's firstStep: the proposal of the first restart (undefined: the stepper's heuristic) */
   private firstStep: number | undefined = undefined;
 
@@ -195,6 +198,7 @@ export class Simulator {
     this.crossings.noise.rtol = rtol;
     this.crossings.noise.atol = atol;
     this.crossings.atol = atol;
+    this.tolerances = [rtol, atol];
     // probes outside the range are never reached (shoot then reports the run as too short)
     const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
     const probeOut: NonNullable<SimulationResult['probes']> = [];
@@ -272,6 +276,9 @@ export class Simulator {
     if (stiff !== null) result.warnings.push(stiff);
     const unstable = fixedStepWarning(rs.stepper);
     if (unstable !== null) result.warnings.push(unstable);
+    // an event function that never left the band atol leaves it (watch-scale.ts)
+    const scale = eventScaleWarning(ws, rs.stepper, this.crossings.peak, rs.t, ...this.tolerances);
+    if (scale !== null) result.warnings.push(scale);
     if (end !== null && end.kind === 'failed') {
       // what a staircase in t (t read far from 0, steps below its ulp) looks like is not its
       // cause: a run failing anyway names it from a hundredth of the tolerance
