@@ -96,6 +96,7 @@ export function valuesHtml(d: RunData | null): string {
       ),
     );
     parts.push(`<p class="muted">${s.residualEvaluations} shots, ${s.jacobianEvaluations} difference Jacobian(s).</p>`);
+    for (const w of s.warnings) parts.push(`<p class="warning">${escapeHtml(w)}</p>`);
   }
   const r = d.summary;
   if (r) {

@@ -22,7 +22,9 @@
  * margin of 40 and is still 4000 times below the half-period 4.17 that separates crossings.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/index.js';
+import { compileModel, shoot, simulate } from '../src/index.js';
+import { ensureCliBuilt, runCli } from './helpers.js';
+import { tempModel } from './api-helpers.js';
 
 const K = 2.0874382317296236836;
 const EXACT = Array.from({ length: 7 }, (_, j) => (2 * j + 1) * K);
@@ -44,17 +46,20 @@ function exactCrossings(r: ReturnType<typeof simulate>) {
 }
 
 describe('an event function at the scale of atol is named, with the atol that resolves it', () => {
-  it.each(METHODS)('%s: the pendulum at 1e-8, default tolerances: warned (dopri5 counted 3 of 7, status ok)', (method) => {
-    const r = simulate(pendulum('1e-8'), { method, eventsOnly: true });
-    const right = r.final.n === 7 && r.events.every((e, j) => Math.abs(e.t - EXACT[j]) < 1e-3);
-    // whatever it counted (dopri5: 3; the others 7, off by up to 0.5), it says so
-    expect(right).toBe(false);
-    expect(r.status).toBe('ok');
-    expect(r.warnings.length).toBe(1);
-    expect(r.warnings[0]).toMatch(/^event z's function \(x\) was never further from zero than /);
-    expect(r.warnings[0]).toMatch(/at atol 1e-9 its crossings .* not to rtol/);
-    expect(r.warnings[0]).toMatch(/give a smaller atol \(--atol\), about \d(\.\d)?e-1\d or below$/);
-  });
+  it.each(METHODS)(
+    '%s: the pendulum at 1e-8, default tolerances: warned (dopri5 counted 3 of 7, status ok)',
+    (method) => {
+      const r = simulate(pendulum('1e-8'), { method, eventsOnly: true });
+      const right = r.final.n === 7 && r.events.every((e, j) => Math.abs(e.t - EXACT[j]) < 1e-3);
+      // whatever it counted (dopri5: 3; the others 7, off by up to 0.5), it says so
+      expect(right).toBe(false);
+      expect(r.status).toBe('ok');
+      expect(r.warnings.length).toBe(1);
+      expect(r.warnings[0]).toMatch(/^event z's function \(x\) was never further from zero than /);
+      expect(r.warnings[0]).toMatch(/at atol 1e-9 its crossings .* not to rtol/);
+      expect(r.warnings[0]).toMatch(/give a smaller atol \(--atol\), about \d(\.\d)?e-1\d or below$/);
+    },
+  );
 
   it.each(METHODS)('%s: the pendulum at 1e-8 with atol 1e-17: the 7 crossings, no warning', (method) => {
     const r = simulate(pendulum('1e-8'), { method, atol: 1e-17, eventsOnly: true });
@@ -100,21 +105,26 @@ output x1, x2, x3
     const r = simulate(row('1e-8', '1e-7'), { method, eventsOnly: true });
     expect(r.status).toBe('ok');
     expect(r.warnings.length).toBe(1);
-    expect(r.warnings[0]).toMatch(/^event hit12's function \(x1 - x2\) was never further .*; event hit23's function \(x2 - x3\)/);
+    expect(r.warnings[0]).toMatch(
+      /^event hit12's function \(x1 - x2\) was never further .*; event hit23's function \(x2 - x3\)/,
+    );
   });
-  it.each(METHODS)('%s: the row at atol 1e-16, and the row at scale 1 (c = 0.5, v0 = 10): exact, no warning', (method) => {
-    for (const [d, v0, atol] of [
-      ['1e-8', '1e-7', 1e-16],
-      ['1', '10', 1e-9],
-    ] as const) {
-      const r = simulate(row(d, v0), { method, atol, eventsOnly: true });
-      expect(r.status, r.message ?? '').toBe('ok');
-      expect(r.events.map((e) => e.name)).toEqual(['hit12', 'hit23']);
-      expect(Math.abs(r.events[0].t - T1)).toBeLessThan(1e-6);
-      expect(Math.abs(r.events[1].t - T2)).toBeLessThan(1e-6);
-      expect(r.warnings).toEqual([]);
-    }
-  });
+  it.each(METHODS)(
+    '%s: the row at atol 1e-16, and the row at scale 1 (c = 0.5, v0 = 10): exact, no warning',
+    (method) => {
+      for (const [d, v0, atol] of [
+        ['1e-8', '1e-7', 1e-16],
+        ['1', '10', 1e-9],
+      ] as const) {
+        const r = simulate(row(d, v0), { method, atol, eventsOnly: true });
+        expect(r.status, r.message ?? '').toBe('ok');
+        expect(r.events.map((e) => e.name)).toEqual(['hit12', 'hit23']);
+        expect(Math.abs(r.events[0].t - T1)).toBeLessThan(1e-6);
+        expect(Math.abs(r.events[1].t - T2)).toBeLessThan(1e-6);
+        expect(r.warnings).toEqual([]);
+      }
+    },
+  );
 
   // The bouncing ball from 1e-8 (g = 9.81, e = 0.8): bounces accumulate at
   // sqrt(2H/g)(1 + e)/(1 - e) = 4.06371276887157814e-4 (mpmath). On the analytic path (auto
@@ -140,5 +150,82 @@ output h
     expect(r.status).toBe('zeno');
     expect(Math.abs(r.accumulationPoint! - 4.06371276887157814e-4)).toBeLessThan(1e-12);
     expect(r.warnings.some((w) => /^event bounce's function \(h\) was never further from zero/.test(w))).toBe(true);
+  });
+});
+
+/**
+ * 2. Shooting at a double root of the residual (shooting/newton.ts, Newton.spread). The
+ * impulse position a is the unknown: x'' = -4x + 2 delta(t - a), x(0) = x'(0) = 0 gives
+ * x = sin(2(t - a)) after a, so the condition x(2) = 1 is sin(2(2 - a)) = 1: a* = 2 - pi/4 =
+ * 1.2146018366025516904 (mpmath), where the residual sin(2(2 - a)) - 1 = -2 (a - a*)^2 + ...
+ * touches zero: its derivative vanishes there. The stopping test accepts |residual| <= tol
+ * (10 atol + rtol = 1.01e-6 at the defaults), met by every a within sqrt(tol/2) = 7.1e-4 of
+ * a*. Shooting from a = 1 converged at a* - 4.6e-4 (central: a* - 4.1e-4; rtol 1e-10: a* -
+ * 6.1e-6), status converged, no word. Now a converged result carries a warning with the
+ * spread X that the tolerances leave the unknown (sum_i |J^-1_ji| tol_i from the final
+ * Jacobian); X must cover the actual error to within the first-order estimate (at a double
+ * root the linear spread tol/|R'(a)| with R'(a) = 4 |a - a*| is half the distance itself:
+ * X >= |a - a*| / 3 is asserted), and the CLI prints it on stderr.
+ * The control, x(2) = 0.5: sin(2(2 - a)) = 1/2 at a = 2 - pi/12 = 1.7382006122008505635 from
+ * a = 1.5, a simple root with R'(a) = -2 cos(pi/6) = -1.732: the unknown is fixed to tol/1.73
+ * = 6e-7 (asserted within 1e-5, room for the integration's error carried through), no warning.
+ */
+describe('shooting says when the conditions fix an unknown only loosely (a double root)', () => {
+  const bvp = (target: string, guess: string) => `independent t from 0 to 2
+unknown a = ${guess}
+x'' = -4*x + 2*delta(t - a)
+x(0) = 0; x'(0) = 0
+x(2) = ${target}
+`;
+  const A_DOUBLE = 1.2146018366025516904,
+    A_SIMPLE = 1.7382006122008505635;
+  const spreadOf = (w: string) => Number(/only to about ±([0-9.e+-]+)/.exec(w)![1]);
+
+  it.each([
+    ['default tolerances', {}, 1e-6, 1e-9],
+    ['central differences', { jacobian: 'central' as const }, 1e-6, 1e-9],
+    ['dopri5', { method: 'dopri5' as const }, 1e-6, 1e-9],
+    ['rtol 1e-10, atol 1e-12', { rtol: 1e-10, atol: 1e-12 }, 1e-10, 1e-12],
+  ])(
+    'x(2) = 1 (%s): converged off a* by up to sqrt(tol), and the warning gives that spread',
+    (_, options, rtol, atol) => {
+      const r = shoot(compileModel(bvp('1', '1')), options);
+      expect(r.status).toBe('converged');
+      const off = Math.abs(r.unknowns.a - A_DOUBLE);
+      // (off by far more than rtol: the case the warning is for; and within sqrt(tol/2))
+      const tol = 10 * atol + rtol;
+      expect(off).toBeGreaterThan(100 * rtol);
+      expect(off).toBeLessThan(Math.sqrt(tol / 2) * 1.01);
+      expect(r.warnings.length).toBe(1);
+      expect(r.warnings[0]).toMatch(/^the boundary conditions determine a = [0-9.]+ only to about ±/);
+      expect(r.warnings[0]).toMatch(/double root/);
+      const X = spreadOf(r.warnings[0]);
+      expect(X).toBeGreaterThan(off / 3);
+      expect(X).toBeLessThan(3 * Math.sqrt(tol / 2));
+    },
+  );
+
+  it('x(2) = 0.5, a simple root: exact to the tolerance, no warning', () => {
+    for (const options of [{}, { jacobian: 'central' as const }, { rtol: 1e-10, atol: 1e-12 }]) {
+      const r = shoot(compileModel(bvp('0.5', '1.5')), options);
+      expect(r.status).toBe('converged');
+      expect(Math.abs(r.unknowns.a - A_SIMPLE)).toBeLessThan(1e-5);
+      expect(r.warnings).toEqual([]);
+    }
+  });
+
+  it('the command line prints it on stderr, and the JSON carries it', () => {
+    ensureCliBuilt();
+    const file = tempModel('double.delta', bvp('1', '1'));
+    const text = runCli(['shoot', file]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stderr).toMatch(
+      /double\.delta: warning: the boundary conditions determine a = [0-9.]+ only to about ±/,
+    );
+    const json = runCli(['shoot', file, '--format', 'json']);
+    expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings[0]).toMatch(/only to about ±/);
+    const calm = runCli(['shoot', tempModel('simple.delta', bvp('0.5', '1.5'))]);
+    expect(calm.status).toBe(0);
+    expect(calm.stderr).toBe('');
   });
 });

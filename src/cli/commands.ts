@@ -111,7 +111,9 @@ export async function runShoot(
   checkShootConditions(model, options, 'flags');
   const result = shoot(model, shootOptions);
   emit(format === 'json' ? toJson(result) : shootText(result), flags.out);
-  for (const w of result.solution?.warnings ?? []) process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);
+  // (the shooting's own first: how well the conditions fix the unknowns; then the solution's run)
+  for (const w of [...result.warnings, ...(result.solution?.warnings ?? [])])
+    process.stderr.write(`${escapeText(file)}: warning: ${w}\n`);
   if (flags.plot && result.solution)
     await (
       await import('./trajectory-plot.js')
