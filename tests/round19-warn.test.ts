@@ -154,6 +154,69 @@ output h
 });
 
 /**
+ * 1b. Open: a crossing approached slowly through atol's band. x' = -x - x^3, x(0) = 1: x^2 =
+ * 1/(2 e^(2t) - 1), so x falls through c at t = ln((1/c^2 + 1)/2)/2: 6.5611821887019143975
+ * for c = 1e-3, 18.074107153672392867 for 1e-8, 22.679277339660484185 for 1e-10 (mpmath).
+ * The function x - c peaks at 1, far beyond atol, so the peak rule (watch-scale.ts) says
+ * nothing; but near the crossing x's error is held to atol = 1e-9, a tenth of c = 1e-8, and the
+ * steppers put the fall 1.6e-4 (dop853), 4.9e-4 (radau5), 1.2e-3 (rodas), 4.5e-3 (dopri5,
+ * auto) late, status ok, no warning (rtol of the time is 1.8e-5). At c = 1e-10 rodas is 0.17
+ * late, radau5 0.04, and dop853 counts 2 falls (x > 0 always: one), status ok, no warning.
+ * Diagnosis: the crossing's time is known to about A/|g'| (A = what an error of atol in the
+ * states g reads moves it by; 0.1 at c = 1e-8). A rule "warn when A/|g'| > 1000 rtol (t -
+ * t0)" caught these, but also fired on ordinary tests whose answers are right: heyoka's
+ * `v*v - 1e-12` crossing at t = 2e-6 (the elapsed time is tiny, the first steps' error far
+ * below atol: the estimate is pessimistic), Assimulo's bouncing ball near its accumulation,
+ * and the draining tank h' = -k sqrt(h) reaching 0 with zero rate (A/|g'| = 41 where the time
+ * is off by 2.8e-4): the linear estimate fails where the rate vanishes. Not shipped; what the
+ * warning should say is kept here.
+ */
+describe('a crossing whose time atol leaves uncertain', () => {
+  const decay = (c: string) => `independent t from 0 to 40
+discrete n = 0, tt = -1
+event e when x - ${c} falls do n := n + 1; tt := t end
+x' = -x - x^3
+x(0) = 1
+output x, n, tt
+`;
+  it.each(METHODS)('%s: x - 1e-3 falls (the control): within 1e-5, silent', (method) => {
+    const r = simulate(decay('1e-3'), { method, eventsOnly: true });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    expect(Math.abs(r.final.tt - 6.5611821887019143975)).toBeLessThan(1e-5);
+    expect(r.warnings).toEqual([]);
+  });
+  it.each(METHODS)('%s: x - 1e-8 falls at atol 1e-16: within 1e-4, silent', (method) => {
+    const r = simulate(decay('1e-8'), { method, atol: 1e-16, eventsOnly: true });
+    expect(r.status).toBe('ok');
+    expect(r.final.n).toBe(1);
+    // (rtol 1e-6 of the time, 1.8e-5, with room for the global error over 18 units)
+    expect(Math.abs(r.final.tt - 18.074107153672392867)).toBeLessThan(1e-4);
+    expect(r.warnings).toEqual([]);
+  });
+  // open: placed within 1e-4 (5 rtol of the time), or a warning that names the event
+  it.fails.each(METHODS)(
+    '%s: x - 1e-8 falls: within 1e-4 of 18.0741, or said (1.6e-4 to 4.5e-3 late, silent)',
+    (method) => {
+      const r = simulate(decay('1e-8'), { method, eventsOnly: true });
+      expect(r.final.n).toBe(1);
+      if (Math.abs(r.final.tt - 18.074107153672392867) >= 1e-4)
+        expect(r.warnings.some((w) => /event e\b/.test(w))).toBe(true);
+    },
+  );
+  // open: dopri5 and auto fail naming atol here (crossing-noise.ts); these three are silent
+  it.fails.each(['dop853', 'rodas', 'radau5'] as const)(
+    '%s: x - 1e-10 falls once, within 1e-3 of 22.6793, or said (dop853: 2 falls; rodas 0.17 late)',
+    (method) => {
+      const r = simulate(decay('1e-10'), { method, eventsOnly: true });
+      const exact = r.final.n === 1 && Math.abs(r.final.tt - 22.679277339660484185) < 1e-3;
+      if (r.status === 'failed') expect(r.message).toMatch(/atol/);
+      else if (!exact) expect(r.warnings.some((w) => /event e\b/.test(w))).toBe(true);
+    },
+  );
+});
+
+/**
  * 2. Shooting at a double root of the residual (shooting/newton.ts, Newton.spread). The
  * impulse position a is the unknown: x'' = -4x + 2 delta(t - a), x(0) = x'(0) = 0 gives
  * x = sin(2(t - a)) after a, so the condition x(2) = 1 is sin(2(2 - a)) = 1: a* = 2 - pi/4 =
