@@ -151,6 +151,25 @@ describe('2. sweep --shoot and montecarlo --shoot', () => {
     expect(Math.max(...H)).toBe(H[4]);
   });
 
+  it("shooting's own warning (an unknown fixed only loosely) travels with its row", () => {
+    // x'' = -4 x + F delta(t - a) from rest, x(2) = 1: x(2) = (F/2) sin(2 (2 - a)). At F = 2 the
+    // condition touches its target (sin = 1, a = 2 - pi/4, a double root: a is fixed only to
+    // about sqrt(tol)); at F = 2.5 it crosses it (a = 2 - (pi - asin(0.8))/2 from a = 1, a simple root)
+    const dbl = join(dir, 'double.delta');
+    writeFileSync(
+      dbl,
+      "independent t from 0 to 3\nparameter F = 2\nunknown a = 1\nx'' = -4*x + F*delta(t - a)\nx(0) = 0; x'(0) = 0\nx(2) = 1\n",
+    );
+    const r = runCli(['sweep', dbl, '--vary', 'F=2:2.5:2', '--shoot', '--report', 'a', '--format', 'json']);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout) as { rows: number[][]; status: string[] };
+    expect(doc.status).toEqual(['ok', 'ok']);
+    expect(Math.abs(doc.rows[0][1] - (2 - Math.PI / 4))).toBeLessThan(1e-3);
+    expect(Math.abs(doc.rows[1][1] - (2 - (Math.PI - Math.asin(0.8)) / 2))).toBeLessThan(1e-5);
+    expect(r.stderr).toContain('1 of 2 runs completed with a warning; the first, run 0 (F = 2)');
+    expect(r.stderr).toContain('only to about');
+  });
+
   it('a run whose shooting fails is failed with the reason, the others ok; exit 3', () => {
     // (y(pi/2) = p + F cos a is solvable for every a; a rope shorter than its span is not:
     // l = 9 between supports 10 m apart has no shape)

@@ -138,7 +138,9 @@ function shootRun(
 ): { run: SimulationResult; unknowns: Record<string, number>; failure: string | null } {
   const r = shoot(model, options);
   const failure = r.converged ? null : `shooting ${r.status}: ${r.message ?? 'no solution found'}`;
-  if (r.solution) return { run: r.solution, unknowns: r.unknowns, failure };
+  // (shooting's own warnings, an unknown the conditions fix only loosely, are the run's too)
+  if (r.solution)
+    return { run: { ...r.solution, warnings: [...r.warnings, ...r.solution.warnings] }, unknowns: r.unknowns, failure };
   const run: SimulationResult = {
     model: model.system.model,
     independent: model.system.independent,
