@@ -39,7 +39,13 @@ export function checkConditions(
       const own = resolveRange(model, p, {});
       const inModel = at >= Math.min(own.t0, own.tEnd) && at <= Math.max(own.t0, own.tEnd);
       if (inModel && (options.from !== undefined || options.to !== undefined)) {
-        const key = options.to !== undefined ? 'to' : 'from';
+        // The option that moved the end the condition falls beyond: before the start of the
+        // run, `from`; past its end, `to` (each only if given: the other one then moved the
+        // range over it, --to -1 turning a run from 0 around). Naming `to` whenever it was
+        // given blamed `--to 2` for `--from 1 --to 2` leaving out a condition at 0.5.
+        const dir = tEnd >= t0 ? 1 : -1;
+        const side = dir * (at - t0) < 0 ? 'from' : 'to';
+        const key = options[side] !== undefined ? side : side === 'from' ? 'to' : 'from';
         throw new SimulationInputError(
           `${optionLabel(key, naming)} ${options[key]}: the run from ${t0} to ${tEnd} leaves out ${bc.label} (line ${bc.span.line}), at ${x} = ${at}; a boundary condition must lie within the range`,
           { option: optionLabel(key, naming), value: options[key], allowed: `a range that contains ${x} = ${at}` },
