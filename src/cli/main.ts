@@ -216,7 +216,8 @@ export function reportError(err: unknown): number {
   }
   if (err instanceof ShootInputError) {
     process.stderr.write(`deltastep: ${escapeText(err.message)}\n`);
-    return EXIT.model;
+    // (--lower q=1 where q is no unknown is the command line's fault, as --set zz=1 is)
+    return err.usage ? EXIT.usage : EXIT.model;
   }
   // (what was computed and can still be written has been; temporary files go now)
   removeTemporaries();

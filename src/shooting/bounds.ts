@@ -40,13 +40,17 @@ export function boundsOf(
       if (i < 0)
         throw new ShootInputError(
           `${side} (--${side}): ${name} is not an unknown of the model; bounds are for the unknowns (${names.join(', ')})`,
+          true,
         );
       into[i] = value;
       any = true;
     }
   for (let i = 0; i < names.length; i++) {
     if (!(lo[i] < hi[i]))
-      throw new ShootInputError(`the bounds of ${names[i]} leave no room: lower ${lo[i]} is not below upper ${hi[i]}`);
+      throw new ShootInputError(
+        `the bounds of ${names[i]} leave no room: lower ${lo[i]} is not below upper ${hi[i]}`,
+        true,
+      );
     if (!(guess[i] >= lo[i] && guess[i] <= hi[i]))
       throw new ShootInputError(
         `the first guess ${names[i]} = ${guess[i]} is outside its bounds [${lo[i]}, ${hi[i]}]: start shooting inside them (--set ${names[i]}=... or the model's unknown ${names[i]} = ...)`,
