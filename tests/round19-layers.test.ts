@@ -31,6 +31,9 @@
  * 3. (open, it.fails) A boundary condition on a value that jumps, at the delta's instant, means
  *    the right limit in a forward run and the left limit in a backward one: the same three
  *    conditions written from either end give F = -0.188 and F = +0.188, both converged.
+ * 4. (message) `shoot --init "y'=0.5"` where the model's y'(0) = p: "no boundary condition
+ *    depends on p ... make it a parameter or add a condition that it affects", advice that
+ *    misleads: the --init took p's only effect. The message now says so.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -210,10 +213,23 @@ describe('shoot with --init, --from/--to, --method, --jacobian, --lower/--upper'
     expect((JSON.parse(sweep.stdout) as SweepDoc).rows[0][1]).toBe(lib.unknowns.p);
   });
 
-  it("--init y'=0.5 (the state p sets): p has no effect, singular, exit 3, said", () => {
+  it("--init y'=0.5 (the state p sets): p has no effect, singular, exit 3, and found 4: said why", () => {
     const r = runCli(['shoot', at('kick.delta'), '--init', "y'=0.5"]);
     expect(r.status).toBe(3);
-    expect(r.stderr).toContain('no boundary condition depends on any of the unknowns p');
+    expect(r.stderr).toBe(
+      `${at('kick.delta')}: shooting did not converge: the Jacobian is singular at iteration 0: no boundary condition depends on any of the unknowns p: shooting cannot determine them. The initial values given (init, --init) replace the model's for y' (computed from p): drop it from the initial values given to shoot for p\n`,
+    );
+    // one of two unknowns (TWO's c sets y(0)), an array element, and through a parameter
+    expect(shoot(compileModel(TWO), { init: { y: 1 } }).message).toBe(
+      "the Jacobian is singular at iteration 0: no boundary condition depends on c: shooting cannot determine it. The initial values given (init, --init) replace the model's for y (computed from c): drop it from the initial values given to shoot for c",
+    );
+    expect(shoot(compileModel(ARR), { init: { "y[2]'": 0.5 } }).message).toContain(
+      "replace the model's for y[2]' (computed from p[2]): drop it from the initial values given to shoot for p[2]",
+    );
+    const through = KICK.replace("y'(0) = p", "y'(0) = q").replace('unknown p = 0', 'unknown p = 0\nparameter q = 2*p');
+    expect(shoot(compileModel(through), { init: { "y'": 0.5 } }).message).toContain("for y' (computed from p)");
+    // without --init the old advice stands (GATE at g = 0: p multiplied by 0)
+    expect(shoot(compileModel(GATE), { set: { g: 0 } }).message).not.toContain('initial values given');
   });
 
   it('--to past the condition, or --from at the start: the bits of the model range', () => {

@@ -11,6 +11,7 @@ import { resolveRange } from '../driver/range.js';
 import { optionLabel, type Naming } from '../driver/settings.js';
 import type { SimulateOptions } from '../driver/types.js';
 import { ModelError } from '../expression/errors.js';
+import type { Expr } from '../expression/ast.js';
 import { references } from '../expression/expr.js';
 
 const EMPTY = new Float64Array(0);
@@ -112,17 +113,69 @@ export interface JacobianAt {
   labels: readonly string[];
   /** the relative noise of J's entries (about the square root of the integration's relative noise) */
   theta: number;
+  /** unknown -> the states whose initial value the caller's init gives in place of the
+   * model's, which uses that unknown ({@link initOverrides}) */
+  overridden?: ReadonlyMap<string, readonly string[]>;
 }
 
-function structuralConflict({ J, n, R, tolerance, names, labels, theta }: JacobianAt): string | null {
+/**
+ * For each unknown, the states whose initial value the caller gives (`init`) where the model
+ * computes it from that unknown (directly or through the parameters): `y'(0) = p` with
+ * `--init "y'=0.5"`. Such an unknown acts on nothing there, and a Jacobian column of zeros for
+ * it is the caller's init, not the model: the advice to make it a parameter would mislead.
+ */
+export function initOverrides(
+  model: CompiledModel,
+  init: SimulateOptions['init'],
+  unknowns: readonly string[],
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const given = new Set(init instanceof Map ? init.keys() : Object.keys(init ?? {}));
+  if (given.size === 0) return out;
+  const sys = model.system;
+  const byName = new Map(sys.parameters.map((q) => [q.name, q]));
+  // the unknowns an expression depends on, through the parameters it uses
+  const uses = (e: Expr, seen = new Set<string>()): Set<string> => {
+    const found = new Set<string>();
+    for (const name of references(e)) {
+      if (unknowns.includes(name)) found.add(name);
+      const q = byName.get(name);
+      if (q && !q.unknown && !seen.has(name)) {
+        seen.add(name);
+        for (const u of uses(q.value, seen)) found.add(u);
+      }
+    }
+    return found;
+  };
+  for (const st of sys.states) {
+    if (!given.has(st.variable)) continue;
+    for (const u of uses(st.initial)) out.set(u, [...(out.get(u) ?? []), st.variable]);
+  }
+  return out;
+}
+
+/** The note for unknowns that act on nothing because the caller's init replaced where they act, or ''. */
+function overriddenNote(free: readonly string[], overridden: JacobianAt['overridden']): string {
+  const hit = free.filter((u) => overridden?.has(u));
+  if (hit.length === 0) return '';
+  const keys = hit.flatMap((u) => overridden!.get(u)!);
+  const states = hit.map((u) => `${overridden!.get(u)!.join(', ')} (computed from ${u})`).join(' and ');
+  return `. The initial values given (init, --init) replace the model's for ${states}: drop ${keys.length > 1 ? 'them' : 'it'} from the initial values given to shoot for ${hit.join(', ')}`;
+}
+
+function structuralConflict({ J, n, R, tolerance, names, labels, theta, overridden }: JacobianAt): string | null {
   let scale = 0;
   for (let k = 0; k < n * n; k++) scale = Math.max(scale, Math.abs(J[k]));
   if (!(scale > 0))
-    return `no boundary condition depends on any of the unknowns ${names.join(', ')}: shooting cannot determine them`;
+    return `no boundary condition depends on any of the unknowns ${names.join(', ')}: shooting cannot determine them${overriddenNote(names, overridden)}`;
   const zero = theta * scale;
   const free = names.filter((_, j) => lineMax(J, n, j, 'column') <= zero);
-  if (free.length > 0)
+  if (free.length > 0) {
+    const note = overriddenNote(free, overridden);
+    if (note)
+      return `no boundary condition depends on ${free.join(', ')}: shooting cannot determine ${free.length > 1 ? 'them' : 'it'}${note}`;
     return `no boundary condition depends on ${free.join(', ')}: shooting cannot determine ${free.length > 1 ? 'them' : 'it'}; make ${free.length > 1 ? 'them parameters' : 'it a parameter'} or add a condition that ${free.length > 1 ? 'they affect' : 'it affects'}`;
+  }
   const fixed = labels.filter((_, i) => lineMax(J, n, i, 'row') <= zero);
   if (fixed.length > 0)
     return `${fixed.join(' and ')} ${fixed.length > 1 ? 'do' : 'does'} not depend on any unknown (${names.join(', ')}): ${fixed.length > 1 ? 'they hold' : 'it holds'} or fail${fixed.length > 1 ? '' : 's'} whatever the unknowns are`;

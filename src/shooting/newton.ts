@@ -550,7 +550,7 @@ class Newton {
     const later = k > 0 ? `${res.names.map((name, i) => `${name} = ${this.u[i]}`).join(', ')} (iteration ${k})` : null;
     const tolerance = (i: number) => res.tolerance(i, R[i]);
     return conditionConflict(
-      { J: this.J, n: this.n, R, tolerance, names: res.names, labels: res.labels, theta },
+      { J: this.J, n: this.n, R, tolerance, names: res.names, labels: res.labels, theta, overridden: res.overridden },
       later,
     );
   }

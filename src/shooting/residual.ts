@@ -13,6 +13,7 @@ import { SimulationInputError, type SimulateOptions, type SimulationResult } fro
 import { Simulator } from '../analytic/index.js';
 import { MIN_RTOL, resolveSettings } from '../driver/settings.js';
 import { resolveRange } from '../driver/range.js';
+import { initOverrides } from './diagnosis.js';
 
 const EMPTY = new Float64Array(0);
 
@@ -73,6 +74,12 @@ export class ShootingResidual {
     const p = model.parameters(this.set);
     this.targets = Float64Array.from(this.bcs, (bc) => bc.value(NaN, EMPTY, p, EMPTY, EMPTY));
   }
+
+  /** unknown -> the states whose initial value the caller's init gives in place of the model's, which uses it */
+  get overridden(): ReadonlyMap<string, readonly string[]> {
+    return (this.overrides ??= initOverrides(this.model, this.options.init, this.names));
+  }
+  private overrides: Map<string, string[]> | undefined;
 
   /** The unknowns' first guess (their declared values, or the caller's `set`). */
   guess(): Float64Array {
