@@ -439,7 +439,7 @@ describe('exit codes of a sweep --shoot', () => {
   }, 30_000);
 });
 
-describe('found 3 (open): a condition at a delta read the same way whichever end the model starts from', () => {
+describe('found 3: a condition at a delta read the same way whichever end the model starts from', () => {
   // The conditions y(0) = 1, y(2) = 2 and y'(1) = 1/2 on y'' = -y + F delta(x - 1), with F
   // unknown, stated from x = 0 (FWD: y'(0) = q unknown) and from x = 2 (BWD, a backward range:
   // y'(2) = v unknown). y = cos x + q sin x + F sin(x - 1) for x > 1. language.md ("What a
@@ -454,7 +454,8 @@ describe('found 3 (open): a condition at a delta read the same way whichever end
   // values at the end of the range do", which agree only for forward runs. Either the stepper
   // takes probes before an instant's events in a backward run (and the docs say a condition is
   // a property of the trajectory, whatever the run's direction), or language.md says that a
-  // backward range reads the left limit; the lead's call.
+  // backward range reads the left limit. The lead's call: the first (a backward run's probe
+  // at an instant is kept before it, driver/simulator.ts), so BWD gives FWD's F.
   const F = -0.188395105778121216262;
   const FWD = `model Fwd
 independent x from 0 to 2
@@ -477,7 +478,7 @@ y'(1) = 0.5
     expect(r.converged).toBe(true);
     expect(Math.abs(r.unknowns.F - F)).toBeLessThan(1e-8);
   });
-  it.fails('backward: the same F (it gives +0.188, the left limit)', () => {
+  it('backward: the same F (gave +0.188, the left limit)', () => {
     const r = shoot(compileModel(BWD), { rtol: 1e-10, atol: 1e-12 });
     expect(r.converged).toBe(true);
     expect(Math.abs(r.unknowns.F - F)).toBeLessThan(1e-8);

@@ -247,6 +247,8 @@ export class Simulator {
     let end: RunEnd | null = null;
     // At the start either the instant's before/after rows (fire writes them) or the initial row.
     if (due.length > 0) {
+      // (a backward run keeps its probes before the instant, as at a landing: advanceTo)
+      if (ws.dir < 0) takeProbes(rs, this.ws, t0);
       end = this.processInstant(rs, t0, [...due], 0);
       // (and after an instant there, on the state it left: a no-op tick at t0 beside a ball at
       // rest on the floor let it fall through with status ok, where the run without the tick
@@ -457,6 +459,12 @@ export class Simulator {
     if (due.length > 0) {
       // fire() writes the before and after rows of the instant; the origin moves there exactly
       origin.set(tStop);
+      // A probe reads the right limit at its time (a boundary condition at a delta's instant
+      // is the value after it, language.md): after the instant in a forward run, before it
+      // in a backward one, whose instants undo their jumps. Read after it, a backward run
+      // took y'(1-) for y'(1) = 1/2 beside F delta(x - 1), and shooting found F of the other
+      // sign from the same conditions stated from the other end, converged both times.
+      if (ws.dir < 0) takeProbes(rs, this.ws, tStop);
       const end = this.processInstant(rs, tStop, [...due], 0);
       if (end !== null) return end;
     } else if (tStop !== rs.tEnd) this.recorder.stepRow(tStop, ws.y, ws.d);

@@ -99,7 +99,10 @@ export interface SimulateOptions {
    * per event.
    */
   eventValues?: boolean;
-  /** times at which to keep the state (after any event there), for boundary conditions */
+  /**
+   * times at which to keep the state, for boundary conditions: the right limit there (after
+   * any event there in a forward run, before it in a backward one, whose events undo their jumps)
+   */
   probes?: readonly number[] | Float64Array;
   /** called with the current time every few thousand steps (a progress bar) */
   progress?: (t: number) => void;
@@ -185,7 +188,7 @@ export interface SimulationResult {
   stats: RunStats;
   /** contacts held with zeno = continue, in the order they began */
   contacts?: ContactRecord[];
-  /** state at each probe time (post-event), in the order of `options.probes` */
+  /** state at each probe time (its right limit: see `options.probes`), in the order of `options.probes` */
   probes?: { t: number; y: Float64Array; d: Float64Array }[];
   /** what the run changed to be meaningful (a tolerance below double precision raised), in words */
   warnings: string[];
