@@ -236,16 +236,14 @@ event e2 when x2 - k rises do n := n + 10 end`;
     expect(run.rows.filter((row) => Math.abs(row[0] - 3.3) < 1e-12)).toHaveLength(2);
   };
   it('dop853: one instant, in file order', () => check('dop853'));
-  // Open: the analytic path gives e2 at 3.3 and then e1 at 3.3000000000000003 (the root of
-  // a t^2 - h in doubles, 2 ulps from 3.3), two instants, four rows at 3.3 and the ledger out of
-  // file order; n = 11 and every value are right. DueEvents.take (src/analytic/due.ts) joins a
-  // crossing to the instant only where it interacts with it or is predicted at the same time to
-  // the last bit (sameTime, round 18): "a few ulps apart, each keeps its own time". Joining
-  // commuting crossings within the tie tolerance needs the fired function, left a rounding
-  // short of its zero, held there rather than predicted to cross again an ulp later: tried
-  // (sameTime taking every crossing within the tie), this test and round 14 to 18 passed, but
-  // round8-coincident's row (a wall and two spheres at one instant) fired c[1] three times.
-  it.fails('analytic: one instant, in file order', () => check('analytic'));
+  // Open until round 19: the analytic path gave e2 at 3.3 and then e1 at 3.3000000000000003
+  // (the root of a t^2 - h in doubles, 2 ulps from 3.3), two instants, four rows at 3.3 and
+  // the ledger out of file order; n = 11 and every value were right. DueEvents.take
+  // (src/analytic/due.ts) joined a commuting crossing only where it was predicted at the same
+  // time to the last bit; it now joins every crossing within the tie tolerance, and e1, fired
+  // a rounding before its root, is re-armed as a function fired at its root (its value left
+  // where it was, its root divided out): it does not fire again (round19-commute).
+  it('analytic: one instant, in file order', () => check('analytic'));
 });
 
 describe('a delta in time at the instant a ball lands: its weight reads the velocity before the bounce', () => {

@@ -142,3 +142,30 @@ event e when x falls do n := n + 10 end`;
       expect(Math.abs((run.final.x as number) - (Number(c) - 1))).toBeLessThan(1e-15);
     });
 });
+
+describe('two decays of linear blocks that cross their levels at one time in exact arithmetic', () => {
+  // x1' = -2 x1 and x2' = -5 x2 from 1 reach 0.5 and 0.5^2.5 at t = ln(2)/2 exactly (e^{-2t} =
+  // 1/2 and e^{-5t} = 2^{-5/2}); in doubles the roots are 0.34657359027997264 and
+  // 0.3465735902799727 (1 ulp apart): once two instants, e1 and e2, four rows. Exactly: one
+  // instant, e1 then e2 (file order), n = 11, and at t = 3, x1 = e^{-6}, x2 = e^{-15}.
+  const MODEL = `independent t from 0 to 3
+parameter a = 2, b = 5
+discrete n = 0
+x1' = -a*x1
+x2' = -b*x2
+x1(0) = 1; x2(0) = 1
+event e1 when x1 - 0.5 falls do n := n + 1 end
+event e2 when x2 - 0.5^(b/a) falls do n := n + 10 end`;
+  it('analytic: e1, e2 at ln(2)/2, one instant', () => {
+    const run = simulate(MODEL, { method: 'analytic' });
+    expect(run.status).toBe('ok');
+    expect(run.final.n).toBe(11);
+    expect(run.events.map((e) => e.name)).toEqual(['e1', 'e2']);
+    expect(run.events[0].t).toBe(run.events[1].t);
+    expect(near(run.events[0].t, Math.log(2) / 2, 1e-15)).toBe(true);
+    expect(run.rows.filter((row) => Math.abs(row[0] - Math.log(2) / 2) < 1e-12)).toHaveLength(2);
+    // (the closed form e^{-a t} to a few ulps of itself)
+    expect(Math.abs((run.final.x1 as number) / Math.exp(-6) - 1)).toBeLessThan(1e-14);
+    expect(Math.abs((run.final.x2 as number) / Math.exp(-15) - 1)).toBeLessThan(1e-13);
+  });
+});

@@ -58,25 +58,46 @@ output x[1], x[N], E, hits
 `;
 
 describe("the language description's row: a wall and two spheres meet at one instant", () => {
-  // MODEL-LANGUAGE.md's array example, as written there. Exactly (fractions): at t = 30 spheres
-  // 1 and 2 reach the wall x = 0 together (v = -0.2 and -0.3), and the instant resolves as wl,
-  // c[1], wl, c[1] (v1 = 0.2, v2 = 0.3 after); at t = 40, x = (1, 2, 2, 3), v = (0.7, 0.1,
-  // 0.2, 0.3), E = 0.315, and 34 impacts before it (c[2]'s crossing at t = 40 exactly is at the
-  // end of the range, no event of it). The analytic path put c[1], wl and c[1] an ulp apart and
-  // then found wl again an ulp after its own firing: "persisting contact ... x[1] stays at zero",
-  // although c[1] had sent sphere 1 back at the wall (the steppers fired it again, right).
+  // MODEL-LANGUAGE.md's array example, as written there. Exactly (fractions, the language's
+  // rounds: every action of a round reads the values before it): at t = 30 spheres 1 and 2
+  // reach the wall x = 0 together (v1 = -0.2, v2 = -0.3), and the instant resolves as
+  // {wl, c[1]} in one round (v1 = 0.1, v2 = -0.2: the gap closing), then c[1], wl, c[1] (v1 =
+  // 0.1, v2 = 0.2 after); at t = 40, x = (1, 1, 2, 2), v = (0.7, 0.1, 0.2, 0.1), E = 11/40,
+  // and 34 impacts before it (c[1]'s and c[3]'s crossings at t = 40 exactly are at the end of
+  // the range, no events of it). The steppers' rounding places c[1] and wl at t = 30 farther
+  // apart than their tie, and they fire one after the other, as the language allows for
+  // interacting events a rounding separates: c[1], wl, c[1], wl (v1 = 0.2, v2 = 0.3 after), at
+  // t = 40 x = (1, 2, 2, 3), E = 0.315, also 34 impacts. The analytic path had put c[1], wl
+  // and c[1] an ulp apart and then found wl again an ulp after its own firing: "persisting
+  // contact ... x[1] stays at zero", although c[1] had sent sphere 1 back at the wall. (Until
+  // round 19 it too gave the one-after-the-other answer: its rounding put c[1] 3.6e-14 before
+  // wl at t = 30, beyond the tie of 2.7e-14; joining commuting crossings within the tie, c[3]
+  // at t = 10 with wl, moved that rounding, and it now meets the exact instant.)
   const model = LANGUAGE_ROW;
-  it.each(['auto', 'dopri5', 'rodas'] as MethodName[])('%s: ok, 34 impacts, the exact state at t = 40', (method) => {
+  it.each(['dopri5', 'rodas'] as MethodName[])('%s: ok, 34 impacts, one after the other at t = 30', (method) => {
     const r = simulate(model, { method, eventsOnly: true });
     expect(r.status, r.message ?? '').toBe('ok');
     expect(r.final.hits).toBe(34);
     const atThirty = r.events.filter((e) => Math.abs(e.t - 30) < 1e-9).map((e) => e.name);
     expect(atThirty.sort()).toEqual(['c[1]', 'c[1]', 'wl', 'wl']);
     // Bar: 1e-9 (the steppers' rtol 1e-6 over 34 linear flights is exact to rounding: measured
-    // 1e-14 on every path; the analytic path is exact to rounding).
+    // 1e-14 on every path).
     expect(Math.abs(r.final['x[1]'] - 1)).toBeLessThan(1e-9);
     expect(Math.abs(r.final['x[4]'] - 3)).toBeLessThan(1e-9);
     expect(Math.abs(r.final.E - 0.315)).toBeLessThan(1e-12);
+  });
+  it('auto (analytic): ok, 34 impacts, the exact instant at t = 30 and the exact state at t = 40', () => {
+    const r = simulate(model, { eventsOnly: true });
+    expect(r.status, r.message ?? '').toBe('ok');
+    expect(r.stats.method).toBe('analytic');
+    expect(r.final.hits).toBe(34);
+    const atThirty = r.events.filter((e) => Math.abs(e.t - 30) < 1e-9);
+    expect(atThirty.map((e) => e.name)).toEqual(['wl', 'c[1]', 'c[1]', 'wl', 'c[1]']);
+    expect(new Set(atThirty.map((e) => e.t)).size).toBe(1);
+    // Bar: 1e-12 (exact to the rounding of 34 straight flights)
+    expect(Math.abs(r.final['x[1]'] - 1)).toBeLessThan(1e-12);
+    expect(Math.abs(r.final['x[4]'] - 2)).toBeLessThan(1e-12);
+    expect(Math.abs(r.final.E - 11 / 40)).toBeLessThan(1e-12);
   });
 });
 
