@@ -125,7 +125,12 @@ x(0) = 0.3
     for (const e of r.events) expect(Math.abs(e.t - 3)).toBeLessThan(1e-15);
   });
 
-  it('one that commutes with it keeps its own time, in time order', () => {
+  // (Until round 19 one that commutes with it kept its own time: b at 2.9999999999999996, then
+  // a at 3, two instants, the ledger out of file order and four rows where the stepper writes
+  // two. The language: instants closer than 4 ulps of t are one instant, in file order; at the
+  // time event's time, as on the stepper, which moves a crossing found within the tie of a
+  // stop to the stop.)
+  it('one that commutes with it: one instant at 3, in file order', () => {
     const r = analytic(`independent t from 0 to 5
 discrete m = 0, k = 0
 event a at 3 do k := k + 10 end
@@ -134,7 +139,7 @@ x' = -0.1
 x(0) = 0.3
 `);
     expect(r.status).toBe('ok');
-    expect(names(r)).toEqual(['b@2.9999999999999996', 'a@3']);
+    expect(names(r)).toEqual(['a@3', 'b@3']);
     expect(r.final).toMatchObject({ m: 1, k: 10 });
   });
 });

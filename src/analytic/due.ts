@@ -45,7 +45,9 @@ export class DueEvents {
    * tolerance, processed together, whether it commutes with the others or not (the language:
    * instants closer than that are one instant; two crossings that coincide in exact arithmetic
    * and that rounding puts a few ulps apart fired as two instants, the ledger out of file order
-   * and four rows where the stepper writes two); and time events scheduled there. A crossing fired a rounding
+   * and four rows where the stepper writes two); and the time events there (a time event
+   * within the tie after a crossing is normally met by moving the instant to its time,
+   * AnalyticSimulator.next; here only where that was not done). A crossing fired a rounding
    * before its own root is re-armed as one fired at its root (EVENTS.md 2): its value is
    * within the rounding its location allows, its root divided out (engine.ts, predictOne).
    */
@@ -95,9 +97,12 @@ export class DueEvents {
       }
     } else {
       this.takeScheduled(hi, list);
-      // (and the crossings rounded a few ulps after it that interact with them: one instant)
+      // (and the crossings rounded within the tie of it, a few ulps before or after it,
+      // interacting or not: one instant, as on the stepper, which moves an instant found within
+      // the tie of a stop to the stop)
+      // (none due there, at the start of a run: a crossing a few ulps after it keeps its time)
       const n = heap.within(hi, 0, tieTolerance(hi, this.floor), this.due);
-      if (n > 0) this.conflicting(n, list);
+      if (n > 0 && list.length > 0) this.withinTie(n, list);
     }
     if (list.length > 1) list.sort(ascending);
     return list;
@@ -164,6 +169,20 @@ export class DueEvents {
       if (this.notCrossing[c] === 2 || list.includes(c)) continue;
       list.push(c);
     }
+  }
+
+  /**
+   * Whether the instant at the crossing at hi + lo can move to the time event at q, a few ulps
+   * after it (within the tie): every crossing due within the tie of it is a plain crossing (no
+   * touch the arithmetic cannot resolve, no place where a scan resumes, which the instant at q
+   * would leave behind it in time).
+   */
+  movable(hi: number, lo: number, q: number): boolean {
+    const tol = tieTolerance(hi, this.floor);
+    if (!(q - hi - lo <= tol)) return false;
+    const n = this.heap.within(hi, lo, 2 * tol, this.due);
+    for (let i = 0; i < n; i++) if (this.notCrossing[this.due[i]] !== 0) return false;
+    return true;
   }
 
   /** Whether event e interacts with one of the n crossings in this.due. */

@@ -475,6 +475,14 @@ export class AnalyticSimulator {
     } else if (q < hi || (q === hi && lo > 0)) {
       hi = q;
       lo = 0;
+    } else if (k >= 0 && q !== hi && hi < run.endGuard && dueAt.movable(hi, lo, q)) {
+      // A time event a few ulps after the crossing, within the tie: one instant, at the time
+      // event's time (its decimals, `at 3`, not the crossing's rounded root 2.9999999999999996),
+      // as on the stepper, which moves a crossing found within the tie of a stop to the stop.
+      // The crossings due there join it (DueEvents.take); fired a rounding past its root, a
+      // function is within what its location cannot tell from zero, as one fired at it.
+      hi = q;
+      lo = 0;
     }
     if (hi > tEnd || (hi === tEnd && lo > 0)) return this.end(run);
     if (k >= 0 && this.unresolved[k] === 2 && heap.hi[k] === hi && heap.lo[k] === lo) return this.resumeAt(run, k);
