@@ -169,3 +169,33 @@ event e2 when x2 - 0.5^(b/a) falls do n := n + 10 end`;
     expect(Math.abs((run.final.x2 as number) / Math.exp(-15) - 1)).toBeLessThan(1e-13);
   });
 });
+
+describe('an action on a linear block beside a polynomial one that an action scales (off topic, the differential oracle)', () => {
+  // (DIFF_N=600 DIFF_SEED=7, reduced) y' = -k y + 2, z' = y is a linear block (exp of a
+  // matrix), x'' = -9.81 + delta(t - 1) a polynomial one. e2 scales x (x := 1e-6 x, a
+  // coefficient risk) and writes y: the check for coefficients that lost range called the
+  // linear block's range guard, which does not exist (null): "TypeError: guards[groups[a]] is
+  // not a function", thrown out of simulate(). Exactly (mpmath, k = 2): z - 2 rises at
+  // T = 2.4956012572496677; at t = 5, y = 1.0066335300595764, z = 4.997683234970212 and
+  // x = -89.57216456952622 (x(T) scaled by 1e-6, then its fall at -9.81 T + 1).
+  it('analytic: ok, the exact state at t = 5', () => {
+    const run = simulate(
+      `independent t from 0 to 5
+parameter k = 1
+event e2 when z - 2 rises do x := 1e-6*x; y := y + 1 end
+x'' = -9.81 + delta(t - 1)
+x(0) = 0; x'(0) = 0
+y' = -k*y + 2
+z' = y
+y(0) = 0; z(0) = 1e-3`,
+      { method: 'analytic', set: { k: 2 } },
+    );
+    expect(run.status).toBe('ok');
+    expect(run.events.map((e) => e.name)).toEqual(['delta(t - 1)', 'e2']);
+    expect(Math.abs(run.events[1].t - 2.4956012572496677)).toBeLessThan(1e-14);
+    // (exp(A h) and the root to a few ulps of values of order 1 to 100)
+    expect(Math.abs((run.final.y as number) - 1.0066335300595764)).toBeLessThan(1e-14);
+    expect(Math.abs((run.final.z as number) - 4.997683234970212)).toBeLessThan(1e-13);
+    expect(Math.abs((run.final.x as number) - -89.57216456952622)).toBeLessThan(1e-12);
+  });
+});
