@@ -81,8 +81,12 @@ export class FiniteAfter {
           break;
         }
         // (and below: a coefficient that underflowed, B := 1e-200 under b' = 2 B t/T with
-        // T = 1e150, leaves no trace in the step; its range guard finds it, closed-form.ts)
-        const lost = over ? -1 : guards[groups[a]]!(t, ws.y, ws.p, ws.d);
+        // T = 1e150, leaves no trace in the step; its range guard finds it, closed-form.ts.
+        // Only a polynomial group has one: a linear block's (exp of a matrix, null) was called
+        // where an event wrote it beside a polynomial group it scaled, a TypeError thrown out
+        // of simulate(); nothing of its closed form is a coefficient that the guard bounds)
+        const guard = guards[groups[a]];
+        const lost = over || guard === null ? -1 : guard(t, ws.y, ws.p, ws.d);
         if (lost >= 0) {
           this.below = true;
           return slots[lost];
