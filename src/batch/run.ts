@@ -5,6 +5,7 @@
  */
 import type { CompiledModel } from '../codegen/compile.js';
 import { DISCARD_SINK, type RunStatus, type SimulateOptions, type SimulationResult } from '../driver/index.js';
+import { emptyResult } from '../driver/run-state.js';
 import { Simulator } from '../analytic/index.js';
 import { evaluate } from '../expression/evaluate.js';
 import { shoot } from '../shooting/newton.js';
@@ -141,18 +142,10 @@ function shootRun(
   // (shooting's own warnings, an unknown the conditions fix only loosely, are the run's too)
   if (r.solution)
     return { run: { ...r.solution, warnings: [...r.warnings, ...r.solution.warnings] }, unknowns: r.unknowns, failure };
-  const run: SimulationResult = {
-    model: model.system.model,
-    independent: model.system.independent,
-    status: 'failed',
-    message: failure,
-    columns: [],
-    rows: [],
-    events: [],
-    final: Object.create(null) as Record<string, number>,
-    stats: { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 },
-    warnings: [],
-  };
+  // (no run to show: shooting stopped before one, its unknowns where it stopped)
+  const run = emptyResult(model, []);
+  run.status = 'failed';
+  run.message = failure;
   return { run, unknowns: r.unknowns, failure };
 }
 
