@@ -15,7 +15,7 @@ import type { SimulateOptions } from '../driver/index.js';
 import { resolveSettings } from '../driver/settings.js';
 import { resolveRange } from '../driver/range.js';
 import type { Expr } from '../expression/ast.js';
-import { references } from '../expression/expr.js';
+import { namesReached } from '../analysis/parameter-reach.js';
 import {
   BatchInputError,
   MAX_RUNS_PER_PROCESS,
@@ -258,7 +258,8 @@ export async function prepareBatch(
   // range that no run can take (no end, --from without every initial value, backwards through
   // an assignment), unless a varied parameter moves the range
   const settings = resolveSettings(model, options, 'flags');
-  if (!rangeMovesWith(model, names)) resolveRange(model, model.parameters(settings.set), options, 'flags');
+  const rangeMoves = rangeMovesWith(model, names);
+  if (!rangeMoves) resolveRange(model, model.parameters(settings.set), options, 'flags');
   // so is method analytic on a model (or with --zeno continue) that no run can take that way
   new Simulator(model).checkPath(options);
   // and, with --shoot, a model whose unknowns and conditions shooting cannot take (as shoot's)
@@ -267,8 +268,7 @@ export async function prepareBatch(
     checkShootable(model);
     // (where the conditions lie may move with the varied values: then each run checks its own)
     const places = model.system.boundaryConditions.map((bc) => bc.at);
-    if (!rangeMovesWith(model, names) && !movesWith(model, places, names))
-      checkShootConditions(model, options, 'flags');
+    if (!rangeMoves && !movesWith(model, places, names)) checkShootConditions(model, options, 'flags');
     options.shoot = true;
   }
   const { first, end } = shard ? sliceRange(total, shard.k, shard.n) : { first: 0, end: total };
@@ -297,17 +297,7 @@ function rangeMovesWith(model: CompiledModel, names: readonly string[]): boolean
 
 /** Whether any of `exprs` depends on `names`, directly or through the parameters it uses. */
 function movesWith(model: CompiledModel, exprs: readonly Expr[], names: readonly string[]): boolean {
-  const sys = model.system;
-  const definitions = new Map(sys.parameters.map((q) => [q.name, q.value]));
-  const used = new Set<string>();
-  const todo: string[] = [];
-  for (const e of exprs) todo.push(...references(e));
-  for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
-    if (used.has(n)) continue;
-    used.add(n);
-    const definition = definitions.get(n);
-    if (definition) todo.push(...references(definition));
-  }
+  const used = namesReached(model.system.parameters, exprs);
   return names.some((n) => used.has(n));
 }
 

@@ -98,8 +98,6 @@ export class Simulator {
   private readonly stepStates: Int32Array;
   /** per watched function an instant fired, its rounding bound on the terms before the fold (processInstant) */
   private readonly termBound: Float64Array;
-  /** the run's rtol and atol (eventScaleWarning) */
-  private tolerances: [number, number] = [0, 0];
   /** the run's firstStep: the proposal of the first restart (undefined: the stepper's heuristic) */
   private firstStep: number | undefined = undefined;
 
@@ -198,7 +196,6 @@ export class Simulator {
     this.crossings.noise.rtol = rtol;
     this.crossings.noise.atol = atol;
     this.crossings.atol = atol;
-    this.tolerances = [rtol, atol];
     // probes outside the range are never reached (shoot then reports the run as too short)
     const probes = settings.probes ? settings.probes.filter((q) => dir * (q - t0) >= 0 && dir * (tEnd - q) >= 0) : [];
     const probeOut: NonNullable<SimulationResult['probes']> = [];
@@ -279,7 +276,8 @@ export class Simulator {
     const unstable = fixedStepWarning(rs.stepper);
     if (unstable !== null) result.warnings.push(unstable);
     // an event function that never left the band atol leaves it (watch-scale.ts)
-    const scale = eventScaleWarning(ws, rs.stepper, this.crossings.peak, rs.t, ...this.tolerances);
+    const { rtol, atol } = this.crossings.noise;
+    const scale = eventScaleWarning(ws, rs.stepper, this.crossings.peak, rs.t, rtol, atol);
     if (scale !== null) result.warnings.push(scale);
     if (end !== null && end.kind === 'failed') {
       // what a staircase in t (t read far from 0, steps below its ulp) looks like is not its

@@ -11,8 +11,8 @@ import { resolveRange } from '../driver/range.js';
 import { optionLabel, type Naming } from '../driver/settings.js';
 import type { SimulateOptions } from '../driver/types.js';
 import { ModelError } from '../expression/errors.js';
-import type { Expr } from '../expression/ast.js';
 import { references } from '../expression/expr.js';
+import { namesReached } from '../analysis/parameter-reach.js';
 
 const EMPTY = new Float64Array(0);
 
@@ -133,23 +133,11 @@ export function initOverrides(
   const given = new Set(init instanceof Map ? init.keys() : Object.keys(init ?? {}));
   if (given.size === 0) return out;
   const sys = model.system;
-  const byName = new Map(sys.parameters.map((q) => [q.name, q]));
-  // the unknowns an expression depends on, through the parameters it uses
-  const uses = (e: Expr, seen = new Set<string>()): Set<string> => {
-    const found = new Set<string>();
-    for (const name of references(e)) {
-      if (unknowns.includes(name)) found.add(name);
-      const q = byName.get(name);
-      if (q && !q.unknown && !seen.has(name)) {
-        seen.add(name);
-        for (const u of uses(q.value, seen)) found.add(u);
-      }
-    }
-    return found;
-  };
   for (const st of sys.states) {
     if (!given.has(st.variable)) continue;
-    for (const u of uses(st.initial)) out.set(u, [...(out.get(u) ?? []), st.variable]);
+    // (the unknowns its initial value uses, through the parameters, not through an unknown's guess)
+    const reached = namesReached(sys.parameters, [st.initial], (q) => !q.unknown);
+    for (const u of unknowns) if (reached.has(u)) out.set(u, [...(out.get(u) ?? []), st.variable]);
   }
   return out;
 }
